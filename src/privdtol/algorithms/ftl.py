@@ -1,0 +1,17 @@
+"""Non-private Follow-The-Leader with ties broken uniformly at random (Kotlowski 2018):
+I_t uniform on argmin_j L_(t-1, j).  Its stochastic regret is O(log K / Delta_min)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import RoundAlgorithm
+
+
+class FollowTheLeader(RoundAlgorithm):
+    name = "ftl"
+    source = "Kotlowski 2018, Theoretical Computer Science 742"
+
+    def law(self, cumulative, t):
+        leaders = cumulative == cumulative.min(axis=1, keepdims=True)
+        return leaders / leaders.sum(axis=1, keepdims=True)

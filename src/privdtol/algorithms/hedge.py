@@ -1,0 +1,23 @@
+"""Non-private Decreasing Hedge (Mourtada & Gaiffas 2019, JMLR 20(83)):
+I_t ~ softmax(-eta_t L_(t-1)) with eta_t = 2 sqrt(log K / t), t = 1, 2, ..."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import softmax
+
+from .base import RoundAlgorithm
+
+
+class DecreasingHedge(RoundAlgorithm):
+    name = "hedge"
+    source = "Mourtada & Gaiffas 2019, JMLR 20(83)"
+
+    @staticmethod
+    def learning_rate(K: int, t) -> np.ndarray:
+        return 2.0 * np.sqrt(np.log(K) / np.asarray(t, dtype=float))
+
+    def law(self, cumulative, t):
+        eta = self.learning_rate(cumulative.shape[1], t)
+        eta = np.broadcast_to(eta, (cumulative.shape[0],))[:, None]
+        return softmax(-eta * cumulative, axis=1)

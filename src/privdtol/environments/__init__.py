@@ -1,0 +1,40 @@
+"""Loss models (paper Section 3) and the standard instance generators."""
+
+from __future__ import annotations
+
+from .base import LossModel, validate_means
+from .bernoulli import BernoulliProduct, standard_means, staircase_means
+from .beta import BetaLosses
+from .correlated import CorrelatedBernoulli
+from .deterministic import DeterministicLosses
+from .replay import ReplayLosses, read_loss_matrix
+
+MODELS: dict[str, type[LossModel]] = {
+    cls.name: cls
+    for cls in (BernoulliProduct, CorrelatedBernoulli, BetaLosses, DeterministicLosses,
+                ReplayLosses)
+}
+
+__all__ = ["LossModel", "MODELS", "BernoulliProduct", "CorrelatedBernoulli", "BetaLosses",
+           "DeterministicLosses", "ReplayLosses", "read_loss_matrix", "standard_means",
+           "staircase_means", "validate_means", "make_env"]
+
+
+def make_env(env: str, means=None, *, rho: float = 0.5, kappa: float = 2.0,
+             losses: str | None = None) -> LossModel:
+    """Build a loss model by name; ``losses`` is the CSV path for ``replay``."""
+    from ..errors import InputError
+
+    if env not in MODELS:
+        raise InputError("env", f"unknown loss model {env!r}", ", ".join(MODELS))
+    if env == "replay":
+        if losses is None:
+            raise InputError("losses", "replay needs a loss matrix file", "a CSV path")
+        return ReplayLosses.from_csv(losses)
+    if means is None:
+        raise InputError("means", "missing", "comma-separated numbers in [0, 1], or --K/--gap")
+    if env == "correlated":
+        return CorrelatedBernoulli(means, rho=rho)
+    if env == "beta":
+        return BetaLosses(means, kappa=kappa)
+    return MODELS[env](means)

@@ -1,0 +1,60 @@
+"""Atomic table writers: an output file either appears whole or not at all.
+
+Every writer goes to a temporary file in the destination directory and renames it into place
+(rename is atomic on POSIX), so a killed job never leaves a truncated CSV/Parquet behind.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import pandas as pd
+
+from .errors import InputError
+
+TABLE_FORMATS = (".csv", ".parquet")
+
+
+def check_table_path(path: str | Path, field: str = "out") -> Path:
+    path = Path(path)
+    if path.suffix not in TABLE_FORMATS:
+        raise InputError(field, f"unknown extension {path.suffix!r} in {path}",
+                         ", ".join(TABLE_FORMATS))
+    if path.parent and not path.parent.exists():
+        raise InputError(field, f"directory {path.parent} does not exist", "an existing directory")
+    return path
+
+
+@contextmanager
+def atomic_path(path: str | Path):
+    """Yield a temporary path next to ``path``; rename it onto ``path`` on success only."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_table(df: pd.DataFrame, path: str | Path) -> None:
+    """Write CSV or Parquet (by extension) atomically and deterministically."""
+    path = Path(path)
+    with atomic_path(path) as tmp:
+        if path.suffix == ".parquet":
+            df.to_parquet(tmp, index=False, engine="pyarrow", compression="zstd")
+        else:
+            df.to_csv(tmp, index=False, lineterminator="\n")  # shortest round-trip floats
+
+
+def read_table(path: str | Path) -> pd.DataFrame:
+    path = Path(path)
+    if path.suffix == ".parquet":
+        return pd.read_parquet(path)
+    return pd.read_csv(path)

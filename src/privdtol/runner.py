@@ -1,0 +1,62 @@
+"""One entry point from plain parameters to the tidy run table: used by the CLI and the
+pipeline alike, so both key the random stream identically (see :mod:`privdtol.seeding`)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import pandas as pd
+
+from .algorithms import make_algorithm
+from .environments import LossModel, make_env, standard_means, staircase_means
+from .errors import InputError
+from .simulate import SimResult, simulate
+from .tables import actions_table, run_table
+
+INSTANCES = ("standard", "staircase")
+
+
+def instance_means(K: int, gap: float, mu_best: float | None = None,
+                   instance: str = "standard"):
+    """Means of a generated instance (:func:`standard_means` or :func:`staircase_means`)."""
+    if instance not in INSTANCES:
+        raise InputError("instance", f"got {instance!r}", ", ".join(INSTANCES))
+    make = standard_means if instance == "standard" else staircase_means
+    return make(K, gap, mu_best)
+
+
+@dataclass(frozen=True)
+class CellSpec:
+    """Everything that determines one simulated cell (and therefore its random stream)."""
+
+    algorithm: str
+    epsilon: float | None
+    horizon: int
+    runs: int
+    env: str = "bernoulli"
+    means: tuple[float, ...] | None = None
+    rho: float = 0.5
+    kappa: float = 2.0
+    losses: str | None = None
+    seed: int = 0
+    mode: str = "auto"
+
+    def build_env(self) -> LossModel:
+        return make_env(self.env, self.means, rho=self.rho, kappa=self.kappa, losses=self.losses)
+
+    def seed_params(self, env: LossModel) -> dict:
+        """The seed key: the law of the data (not the file name), the algorithm and sizes."""
+        key = {k: v for k, v in asdict(self).items() if k not in ("means", "losses", "rho",
+                                                                 "kappa", "env")}
+        return {**key, **env.params()}
+
+
+def run_cell(spec: CellSpec, progress: bool = False, keep_actions: bool = False
+             ) -> tuple[pd.DataFrame, pd.DataFrame | None, SimResult]:
+    """Simulate a cell; return the run table, the block-action table (or None), the result."""
+    env = spec.build_env()
+    alg = make_algorithm(spec.algorithm, spec.epsilon)
+    result = simulate(alg, env, spec.horizon, spec.runs, spec.seed_params(env), mode=spec.mode,
+                      keep_actions=keep_actions, progress=progress)
+    acts = actions_table(result) if keep_actions else None
+    return run_table(result, alg, env), acts, result
