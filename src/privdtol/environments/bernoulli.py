@@ -30,10 +30,12 @@ def standard_means(K: int, gap: float, mu_best: float | None = None) -> np.ndarr
     """The standard instance: one best action at ``mu_best`` (default 1/2 - gap/2, so that
     best and others straddle 1/2: maximal variance) and K-1 actions at ``mu_best + gap``."""
     K, gap = _check_K_gap(K, gap)
-    if mu_best is None:
-        mu_best = 0.5 - gap / 2
+    if mu_best is None:  # written symmetrically so that e.g. gap 0.2 gives exactly 0.4, 0.6
+        mu_best, others = 0.5 - gap / 2, 0.5 + gap / 2
+    else:
+        others = mu_best + gap
     _check_mu_best(mu_best, gap)
-    means = np.full(K, mu_best + gap)
+    means = np.full(K, others)
     means[0] = mu_best
     return means
 

@@ -1,0 +1,580 @@
+"""Machine checks of the paper's claims, from aggregated tables to verdicts.
+
+Every ``check_*`` function takes aggregated DataFrames (the ``results/agg/<experiment>.parquet``
+contract: one row per cell and checkpoint horizon, with ``mean`` and ``se`` of the regret) plus the
+thresholds of the config's ``checks:`` block, and returns a *check dict* with the keys
+
+    claim, title, statistic_label, statistic, ci_low, ci_high, threshold, verdict, summary,
+    cells, inputs
+
+that :func:`write_check` writes as deterministic JSON.
+
+Decision rule (the same for every claim):
+
+- the claim is an inequality or an interval for a statistic with a confidence interval;
+- **PASS** if the whole interval satisfies it, **FAIL** if the whole interval violates it,
+  **INCONCLUSIVE** if the interval straddles a threshold or the data are insufficient;
+- a claim over many cells ("in every cell") PASSes if every cell PASSes, FAILs if some cell
+  FAILs, and is INCONCLUSIVE otherwise.  For such claims, per-cell intervals for PASS are at
+  the nominal ``confidence`` (an intersection-union test needs no multiplicity correction), while
+  the interval used to declare a FAIL is Bonferroni-widened over the cells, so that a FAIL is not
+  a multiple-testing artefact.
+
+Intervals are normal, from the Monte-Carlo standard errors (see :mod:`privdtol.fits`).  "Regret"
+of a cell is its mean at the largest horizon available, unless a check says otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import bounds, fits
+from .io import atomic_path
+
+PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
+CHECK_KEYS = ("claim", "title", "statistic_label", "statistic", "ci_low", "ci_high",
+              "threshold", "verdict", "summary", "cells", "inputs")
+#: the columns that identify a cell (beyond cell_id, which may differ between experiments)
+CELL_COLUMNS = ("algorithm", "env", "instance", "K", "gap", "epsilon", "mu_best", "rho", "kappa")
+DEFAULT_THRESHOLDS = {"horizon_free_ratio_max": 1.05, "slope_range": (0.8, 1.2),
+                      "ratio_slope_range": (-0.2, 0.2), "confidence": 0.95,
+                      "horizon_free_pair": (1048575, 1073741823)}
+SIG = 6  # significant digits written to JSON
+
+
+# ----------------------------------------------------------------------------- verdicts
+
+def interval_verdict(low: float, high: float, lo: float, hi: float) -> str:
+    """Verdict for "the statistic lies in [lo, hi]" given its interval [low, high]."""
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return INCONCLUSIVE
+    if lo <= low and high <= hi:
+        return PASS
+    if high < lo or low > hi:
+        return FAIL
+    return INCONCLUSIVE
+
+
+def upper_verdict(low: float, high: float, threshold: float) -> str:
+    """Verdict for "the statistic is at most ``threshold``"."""
+    return interval_verdict(low, high, -math.inf, threshold)
+
+
+def combine_verdicts(verdicts: Iterable[str]) -> str:
+    """All PASS → PASS; any FAIL → FAIL; otherwise (or no verdicts) INCONCLUSIVE."""
+    verdicts = list(verdicts)
+    if not verdicts:
+        return INCONCLUSIVE
+    if FAIL in verdicts:
+        return FAIL
+    return PASS if all(v == PASS for v in verdicts) else INCONCLUSIVE
+
+
+def bonferroni_confidence(confidence: float, n: int) -> float:
+    """Per-test confidence so that ``n`` intervals hold jointly with ``confidence``."""
+    return 1 - (1 - confidence) / max(int(n), 1)
+
+
+# ----------------------------------------------------------------------------- tables
+
+def final_rows(df: pd.DataFrame, horizon: int | None = None) -> pd.DataFrame:
+    """One row per cell: the row at ``horizon`` if given (cells without it are dropped),
+    otherwise at the cell's largest horizon."""
+    if df.empty:
+        return df.copy()
+    if horizon is not None:
+        return df[df["horizon"] == horizon].reset_index(drop=True)
+    idx = df.groupby(_cell_keys(df), dropna=False)["horizon"].idxmax()
+    return df.loc[np.sort(idx.to_numpy())].reset_index(drop=True)
+
+
+def _cell_keys(df: pd.DataFrame) -> list[str]:
+    keys = ["experiment", "cell_id"] if {"experiment", "cell_id"} <= set(df.columns) else []
+    return keys or [c for c in CELL_COLUMNS if c in df.columns]
+
+
+def select(df: pd.DataFrame, algorithm: str | Sequence[str] | None = None,
+           env: str | Sequence[str] | None = None, instance: str | None = None) -> pd.DataFrame:
+    """Rows of the given algorithm(s), loss model(s) and instance (None: any)."""
+    mask = np.ones(len(df), dtype=bool)
+    for col, val in (("algorithm", algorithm), ("env", env), ("instance", instance)):
+        if val is not None and col in df.columns:
+            vals = [val] if isinstance(val, str) else list(val)
+            mask &= df[col].isin(vals).to_numpy()
+    return df[mask].reset_index(drop=True)
+
+
+def dedupe_cells(df: pd.DataFrame) -> pd.DataFrame:
+    """Drop repeated cells (the same parameters in several experiments), keeping the first."""
+    cols = [c for c in (*CELL_COLUMNS, "horizon") if c in df.columns]
+    return df.drop_duplicates(subset=cols, keep="first").reset_index(drop=True)
+
+
+def regime(gap, epsilon):
+    """'statistical' where eps > gap (log K/gap dominates the rate), 'privacy' where eps < gap,
+    'balanced' where they are equal."""
+    gap, epsilon = np.asarray(gap, dtype=float), np.asarray(epsilon, dtype=float)
+    return np.where(epsilon > gap, "statistical", np.where(epsilon < gap, "privacy", "balanced"))
+
+
+def _inputs(inputs) -> list[str]:
+    return sorted({str(p) for p in (inputs or [])})
+
+
+def _cell_label(row, cols=("env", "K", "gap", "epsilon")) -> dict:
+    return {c: _plain(row[c]) for c in cols if c in row}
+
+
+# ----------------------------------------------------------------------------- output
+
+def _plain(value):
+    """JSON-safe, stably formatted value: floats to SIG significant digits, NaN → None."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (np.bool_, bool)):
+        return bool(value)
+    if isinstance(value, (np.integer, int)):
+        return int(value)
+    if isinstance(value, (np.floating, float)):
+        value = float(value)
+        if not math.isfinite(value):
+            return None
+        return float(f"{value:.{SIG}g}")
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    return value
+
+
+def make_check(claim, title, statistic_label, statistic, ci_low, ci_high, threshold, verdict,
+               summary, cells=(), inputs=()) -> dict:
+    """Assemble a check dict with the contract keys, JSON-safe values."""
+    if verdict not in (PASS, FAIL, INCONCLUSIVE):
+        raise ValueError(f"bad verdict {verdict!r}")
+    return _plain({"claim": claim, "title": title, "statistic_label": statistic_label,
+                   "statistic": statistic, "ci_low": ci_low, "ci_high": ci_high,
+                   "threshold": threshold, "verdict": verdict, "summary": summary,
+                   "cells": list(cells), "inputs": _inputs(inputs)})
+
+
+def check_json(check: dict) -> str:
+    return json.dumps(_plain(check), sort_keys=True, indent=2, allow_nan=False) + "\n"
+
+
+def write_check(check: dict, path: str | Path) -> Path:
+    """Write a check dict as deterministic JSON (sorted keys, fixed precision), atomically."""
+    missing = [k for k in CHECK_KEYS if k not in check]
+    if missing:
+        raise ValueError(f"check dict lacks {missing}")
+    path = Path(path)
+    text = check_json(check)
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return path
+
+
+def read_check(path: str | Path) -> dict | None:
+    """A written check, or None if it does not exist (e.g. C1 before the privacy audit)."""
+    path = Path(path)
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def _fmt(x, digits=3) -> str:
+    return "nan" if x is None or not np.isfinite(x) else f"{x:.{digits}g}"
+
+
+# ----------------------------------------------------------------------------- C2
+
+def bound_table(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+    """Every (cell, horizon) with the Theorem 1 bound and ``mean/bound`` with its upper limit
+    (nominal ``confidence``) and its lower limit (Bonferroni over the rows)."""
+    out = df.copy()
+    out["bound"] = bounds.theorem1(out["K"], out["gap"], out["epsilon"])
+    _, high = fits.normal_ci(out["mean"], out["se"], confidence)
+    low, _ = fits.normal_ci(out["mean"], out["se"], bonferroni_confidence(confidence, len(out)))
+    out["upper"], out["lower_adj"] = high, low
+    out["ratio"] = out["mean"] / out["bound"]
+    out["ratio_high"] = out["upper"] / out["bound"]
+    out["ratio_low"] = out["lower_adj"] / out["bound"]
+    return out
+
+
+def check_theorem1(df: pd.DataFrame, confidence: float = 0.95, algorithm: str = "rps",
+                   claim: str = "C2", inputs=(), note: str = "") -> dict:
+    """C2: the upper confidence limit of the regret is below ``1 + 800 log K/gap + 16 log K/eta``
+    in every cell and at every checkpoint horizon."""
+    rows = select(df, algorithm)
+    rows = rows[np.isfinite(rows["epsilon"])]
+    title = "Theorem 1: regret below 1 + 800 log K/gap + 16 log K/eta"
+    label = "max over cells and horizons of regret / Theorem-1 bound"
+    threshold = f"upper {confidence:.0%} limit of regret / bound <= 1 in every cell"
+    if rows.empty:
+        return make_check(claim, title, label, None, None, None, threshold, INCONCLUSIVE,
+                          f"No {algorithm} cells in the input.", [], inputs)
+    tab = bound_table(rows, confidence)
+    cells = []
+    verdicts = []
+    for _, g in tab.groupby(_cell_keys(tab), dropna=False, sort=True):
+        worst = g.loc[g["ratio_high"].idxmax()]
+        v = upper_verdict(g["ratio_low"].max(), g["ratio_high"].max(), 1.0)
+        verdicts.append(v)
+        cells.append({**_cell_label(worst), "horizon": worst["horizon"],
+                      "mean": worst["mean"], "upper": worst["upper"], "bound": worst["bound"],
+                      "ratio": worst["ratio"], "ratio_high": worst["ratio_high"], "verdict": v})
+    verdict = combine_verdicts(verdicts)
+    i = tab["ratio"].idxmax()
+    summary = (f"Over {len(cells)} {algorithm} cells and {len(tab)} (cell, horizon) pairs the "
+               f"largest regret/bound ratio is {_fmt(tab['ratio'].max())} (upper limit "
+               f"{_fmt(tab['ratio_high'].max())}), at K={_fmt(tab.at[i, 'K'])}, "
+               f"gap={_fmt(tab.at[i, 'gap'])}, eps={_fmt(tab.at[i, 'epsilon'])}." + note)
+    return make_check(claim, title, label, tab["ratio"].max(), tab["ratio_low"].max(),
+                      tab["ratio_high"].max(), threshold, verdict, summary, cells, inputs)
+
+
+# ----------------------------------------------------------------------------- C3
+
+def horizon_ratio_table(df: pd.DataFrame, pair=(1048575, 1073741823),
+                        confidence: float = 0.95) -> pd.DataFrame:
+    """Per cell: regret at ``pair[1]`` over regret at ``pair[0]`` with a delta-method interval
+    (conservative: it ignores the positive correlation of the same runs at two horizons).
+    Cells that lack the pair (e.g. Beta cells with a short horizon) use their largest horizon
+    and the checkpoint ``2^10`` times smaller (or their smallest), flagged ``fallback``."""
+    lo_h, hi_h = (int(h) for h in pair)
+    factor = hi_h // max(lo_h, 1)
+    rows = []
+    for _, g in df.groupby(_cell_keys(df), dropna=False, sort=True):
+        g = g.sort_values("horizon")
+        hs = set(g["horizon"].astype(np.int64))
+        if lo_h in hs and hi_h in hs:
+            h0, h1, fallback = lo_h, hi_h, False
+        else:
+            h1 = int(g["horizon"].max())
+            cands = g["horizon"][g["horizon"] <= max(h1 // max(factor, 1), 1)]
+            h0 = int(cands.max()) if len(cands) else int(g["horizon"].min())
+            fallback = True
+        a = g[g["horizon"] == h0].iloc[0]
+        b = g[g["horizon"] == h1].iloc[0]
+        rows.append({**{c: a[c] for c in g.columns if c not in
+                        ("horizon", "mean", "se", "ci_low", "ci_high")},
+                     "h_low": h0, "h_high": h1, "fallback": fallback,
+                     "mean_low": a["mean"], "se_low": a["se"],
+                     "mean_high": b["mean"], "se_high": b["se"]})
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    ratio, se, _, high = fits.ratio_ci(out["mean_high"], out["se_high"], out["mean_low"],
+                                       out["se_low"], confidence)
+    _, _, low_adj, _ = fits.ratio_ci(out["mean_high"], out["se_high"], out["mean_low"],
+                                     out["se_low"], bonferroni_confidence(confidence, len(out)))
+    out["ratio"], out["ratio_se"], out["ratio_high"], out["ratio_low_adj"] = ratio, se, high, low_adj
+    return out
+
+
+def check_horizon_free(df: pd.DataFrame, ratio_max: float = 1.05,
+                       pair=(1048575, 1073741823), confidence: float = 0.95,
+                       algorithm: str = "rps", inputs=()) -> dict:
+    """C3: regret(2^30 − 1) / regret(2^20 − 1) <= ``ratio_max`` (upper limit) in every cell."""
+    rows = select(df, algorithm)
+    title = "Horizon-free regret"
+    label = f"max over cells of regret(T={pair[1]}) / regret(T={pair[0]})"
+    threshold = f"upper {confidence:.0%} limit of the ratio <= {ratio_max} in every cell"
+    tab = horizon_ratio_table(rows, pair, confidence)
+    if tab.empty:
+        return make_check("C3", title, label, None, None, None, threshold, INCONCLUSIVE,
+                          f"No {algorithm} cells in the input.", [], inputs)
+    cells, verdicts = [], []
+    for _, r in tab.iterrows():
+        v = upper_verdict(r["ratio_low_adj"], r["ratio_high"], ratio_max)
+        verdicts.append(v)
+        cells.append({**_cell_label(r), "h_low": r["h_low"], "h_high": r["h_high"],
+                      "fallback": r["fallback"], "ratio": r["ratio"],
+                      "ratio_high": r["ratio_high"], "verdict": v})
+    n_fb = int(tab["fallback"].sum())
+    note = (f" {n_fb} cell(s) lack T={pair[1]} and use their largest horizon and the checkpoint "
+            "about 2^10 times smaller instead." if n_fb else "")
+    summary = (f"Across {len(tab)} {algorithm} cells the regret ratio between T={pair[1]} and "
+               f"T={pair[0]} is at most {_fmt(tab['ratio'].max(), 4)} (largest upper limit "
+               f"{_fmt(tab['ratio_high'].max(), 4)}, threshold {ratio_max})." + note)
+    return make_check("C3", title, label, tab["ratio"].max(), tab["ratio_low_adj"].max(),
+                      tab["ratio_high"].max(), threshold, combine_verdicts(verdicts), summary,
+                      cells, inputs)
+
+
+# ----------------------------------------------------------------------------- C4 a/b
+
+def slope_series(df: pd.DataFrame, axis: str, group_cols: Sequence[str], n_points: int = 3,
+                 confidence: float = 0.95, value: str = "mean", se: str = "se") -> list[dict]:
+    """For each group, the log-log slope of ``value`` against the axis over the ``n_points``
+    grid points with the largest axis value.  ``axis`` is '1/gap', '1/eps' or 'log K'."""
+    xfun = {"1/gap": lambda d: 1 / d["gap"], "1/eps": lambda d: 1 / d["epsilon"],
+            "log K": lambda d: np.log(d["K"].astype(float))}[axis]
+    out = []
+    groups = df.groupby(list(group_cols), dropna=False, sort=True) if group_cols else [((), df)]
+    for key, g in groups:
+        g = g.assign(_x=xfun(g)).sort_values("_x")
+        g = g.drop_duplicates("_x", keep="first").tail(n_points)
+        fit = fits.loglog_slope(g["_x"], g[value], g[se], confidence)
+        key = key if isinstance(key, tuple) else (key,)
+        out.append({"axis": axis, **{c: _plain(k) for c, k in zip(group_cols, key)},
+                    "x": list(g["_x"]), "y": list(g[value]), "n": fit["n"],
+                    "slope": fit["slope"], "se": fit["se"], "ci_low": fit["ci_low"],
+                    "ci_high": fit["ci_high"], "chi2": fit["chi2"],
+                    "enough": fit["n"] >= n_points})
+    return out
+
+
+def _verdict_series(series: list[dict], lo: float, hi: float) -> tuple[str, dict | None]:
+    """Verdict per series (INCONCLUSIVE if too few points), then the combined verdict and the
+    series that decides it (first FAIL, else first INCONCLUSIVE, else the smallest margin)."""
+    for s in series:
+        s["verdict"] = (interval_verdict(s["ci_low"], s["ci_high"], lo, hi) if s["enough"]
+                        else INCONCLUSIVE)
+    if not series:
+        return INCONCLUSIVE, None
+    verdict = combine_verdicts(s["verdict"] for s in series)
+    for target in (FAIL, INCONCLUSIVE):
+        for s in series:
+            if s["verdict"] == target:
+                return verdict, s
+    margin = [min(s["ci_low"] - lo, hi - s["ci_high"]) for s in series]
+    return verdict, series[int(np.argmin(margin))]
+
+
+def check_slope(df: pd.DataFrame, claim: str, axis: str, slope_range=(0.8, 1.2),
+                confidence: float = 0.95, n_points: int = 3, algorithm: str = "rps",
+                env="bernoulli", instance="standard", regime_filter: str | None = None,
+                inputs=(), note: str = "") -> dict:
+    """C4a/C4b: log-log slope of regret against ``axis`` over the ``n_points`` smallest gaps
+    (axis '1/gap', statistical regime: eps >= 1 so eta = 1/8) or smallest eps (axis '1/eps',
+    privacy regime: gap = 1/2), one series per remaining parameter combination."""
+    lo, hi = (float(v) for v in slope_range)
+    rows = final_rows(select(df, algorithm, env, instance))
+    if regime_filter == "statistical":
+        rows = rows[rows["epsilon"] >= 1]
+        group = ["env", "K", "epsilon"]
+        what = "statistical regime (eps >= 1, eta = 1/8)"
+    elif regime_filter == "privacy":
+        rows = rows[np.isclose(rows["gap"], 0.5)]
+        group = ["env", "K", "gap"]
+        what = "privacy regime (gap = 1/2)"
+    else:
+        group = ["env", "K"] + (["epsilon"] if axis == "1/gap" else ["gap"])
+        what = "all cells"
+    series = slope_series(rows, axis, group, n_points, confidence)
+    verdict, decisive = _verdict_series(series, lo, hi)
+    title = f"Rate: regret linear in {axis} ({what})"
+    label = f"log-log slope of regret against {axis} over the {n_points} largest {axis}"
+    threshold = f"{confidence:.0%} CI of the slope within [{lo}, {hi}]"
+    if decisive is None:
+        return make_check(claim, title, label, None, None, None, threshold, INCONCLUSIVE,
+                          f"No {algorithm} cells in the {what}." + note, [], inputs)
+    slopes = ", ".join(f"{_fmt(s['slope'])} [{_fmt(s['ci_low'])}, {_fmt(s['ci_high'])}]"
+                       for s in series[:6])
+    summary = (f"{len(series)} series in the {what}; slopes (95% CI): {slopes}"
+               f"{' ...' if len(series) > 6 else ''}; required range [{lo}, {hi}]." + note)
+    return make_check(claim, title, label, decisive["slope"], decisive["ci_low"],
+                      decisive["ci_high"], threshold, verdict, summary, series, inputs)
+
+
+# ----------------------------------------------------------------------------- C4c
+
+def rate_ratio_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Final rows with ``ratio = regret / (log K/gap + log K/eps)`` and its standard error."""
+    out = final_rows(df).copy()
+    out["rate"] = bounds.rate(out["K"], out["gap"], out["epsilon"])
+    out["ratio"] = out["mean"] / out["rate"]
+    out["ratio_se"] = out["se"] / out["rate"]
+    return out
+
+
+def check_rate_ratio(df: pd.DataFrame, ratio_slope_range=(-0.2, 0.2), confidence: float = 0.95,
+                     n_points: int = 3, algorithm: str = "rps", env="bernoulli",
+                     instance="standard", inputs=()) -> dict:
+    """C4c: regret / rate is flat along each axis (1/gap, 1/eps, log K): the log-log slope of
+    the ratio over the last ``n_points`` grid points lies in ``ratio_slope_range``."""
+    lo, hi = (float(v) for v in ratio_slope_range)
+    tab = rate_ratio_table(select(df, algorithm, env, instance))
+    title = "Rate: regret / (log K/gap + log K/eps) flat along 1/gap, 1/eps and log K"
+    label = "log-log slope of regret/rate along an axis (decisive series)"
+    threshold = f"{confidence:.0%} CI of every slope within [{lo}, {hi}]"
+    if tab.empty:
+        return make_check("C4c", title, label, None, None, None, threshold, INCONCLUSIVE,
+                          f"No {algorithm} cells.", [], inputs)
+    series = []
+    for axis, group in (("1/gap", ["env", "K", "epsilon"]), ("1/eps", ["env", "K", "gap"]),
+                        ("log K", ["env", "gap", "epsilon"])):
+        series += [s for s in slope_series(tab, axis, group, n_points, confidence,
+                                           value="ratio", se="ratio_se") if s["n"] >= 2]
+    verdict, decisive = _verdict_series(series, lo, hi)
+    rmin, rmax = float(tab["ratio"].min()), float(tab["ratio"].max())
+    rng = {"kind": "ratio_range", "ratio_min": rmin, "ratio_max": rmax, "n_cells": len(tab)}
+    per_axis = []
+    for axis in ("1/gap", "1/eps", "log K"):
+        ss = [s for s in series if s["axis"] == axis]
+        if ss:
+            per_axis.append(f"{axis}: slopes {_fmt(min(s['slope'] for s in ss))} to "
+                            f"{_fmt(max(s['slope'] for s in ss))} ({len(ss)} series)")
+    summary = (f"Over {len(tab)} cells regret/(log K/gap + log K/eps) ranges over "
+               f"[{_fmt(rmin)}, {_fmt(rmax)}]; " + "; ".join(per_axis or ["no series"]) +
+               f"; required [{lo}, {hi}].")
+    if decisive is None:
+        return make_check("C4c", title, label, None, None, None, threshold, INCONCLUSIVE,
+                          summary, [rng], inputs)
+    return make_check("C4c", title, label, decisive["slope"], decisive["ci_low"],
+                      decisive["ci_high"], threshold, verdict, summary,
+                      [rng] + [{"kind": "slope", **s} for s in series], inputs)
+
+
+# ----------------------------------------------------------------------------- C4d
+
+def check_logk(df: pd.DataFrame, confidence: float = 0.95, algorithm: str = "rps",
+               env="bernoulli", instance="standard", n_boot: int = 2000, inputs=()) -> dict:
+    """C4d: against K in the privacy regime (eps < gap), compare ``a·log K + b`` with
+    ``a·log² K + b``.  Statistic: Δχ² = χ²(log² K) − χ²(log K) (> 0: log K fits better), with a
+    parametric-bootstrap interval; PASS if the interval is above 0 (log K fits better), FAIL if
+    below 0, INCONCLUSIVE otherwise.  One comparison per (gap, eps) series; series combine as
+    usual."""
+    rows = final_rows(select(df, algorithm, env, instance))
+    rows = rows[regime(rows["gap"], rows["epsilon"]) == "privacy"]
+    title = "Rate in K (privacy regime): log K rather than log² K"
+    label = "Δχ² = χ²(a log² K + b) − χ²(a log K + b)"
+    threshold = "bootstrap CI of Δχ² above 0 (log K fits better)"
+    series = []
+    for (g_, e_), g in rows.groupby(["gap", "epsilon"], sort=True):
+        g = g.sort_values("K")
+        if g["K"].nunique() < 3:
+            continue
+        cmp = fits.compare_logk_fits(g["K"], g["mean"], g["se"], confidence, n_boot,
+                                     seed_key={"gap": g_, "epsilon": e_})
+        v = interval_verdict(cmp["ci_low"], cmp["ci_high"], 0.0, math.inf)
+        series.append({"gap": g_, "epsilon": e_, "K": list(g["K"]), "delta_chi2": cmp["delta_chi2"],
+                       "ci_low": cmp["ci_low"], "ci_high": cmp["ci_high"],
+                       "better": cmp["better"], "verdict": v,
+                       **{f"{k}_{tag}": cmp["fits"][form][k] for form, tag in
+                          (("log K", "logk"), ("log² K", "log2k")) for k in ("a", "b", "chi2")}})
+    if not series:
+        return make_check("C4d", title, label, None, None, None, threshold, INCONCLUSIVE,
+                          "Fewer than three values of K in the privacy regime.", [], inputs)
+    verdict = combine_verdicts(s["verdict"] for s in series)
+    order = {FAIL: 0, INCONCLUSIVE: 1, PASS: 2}
+    decisive = min(series, key=lambda s: (order[s["verdict"]], s["ci_low"]))
+    parts = [f"gap={_fmt(s['gap'])}, eps={_fmt(s['epsilon'])}: {s['better']} fits better "
+             f"(Δχ²={_fmt(s['delta_chi2'])} [{_fmt(s['ci_low'])}, {_fmt(s['ci_high'])}]; "
+             f"chi2 {_fmt(s['chi2_logk'])} vs {_fmt(s['chi2_log2k'])})" for s in series]
+    summary = "Privacy regime; " + "; ".join(parts) + "."
+    return make_check("C4d", title, label, decisive["delta_chi2"], decisive["ci_low"],
+                      decisive["ci_high"], threshold, verdict, summary, series, inputs)
+
+
+# ----------------------------------------------------------------------------- C5
+
+def check_dependent(df: pd.DataFrame, slope_range=(0.8, 1.2), confidence: float = 0.95,
+                    n_points: int = 3, envs=("correlated", "beta"), algorithm: str = "rps",
+                    inputs=()) -> dict:
+    """C5: the C2 check (Theorem 1 bound) and, where the experiment has at least ``n_points``
+    gaps (eps >= 1) or epsilons (gap = 1/2), the C4a/C4b slope checks, for each dependent loss
+    model.  Sub-checks without enough grid points are listed as not applicable; Beta cells use
+    their largest (short) horizon."""
+    subs = []
+    for env in envs:
+        rows = select(df, algorithm, env)
+        if rows.empty:
+            continue
+        note = (" Beta cells stop at a short horizon; their largest available horizon is used."
+                if env == "beta" else "")
+        subs.append(("C2", env, check_theorem1(rows, confidence, algorithm, claim=f"C5/C2/{env}",
+                                               note=note)))
+        fin = final_rows(rows)
+        stat = fin[fin["epsilon"] >= 1]
+        if stat.groupby(["K", "epsilon"])["gap"].nunique().max() >= n_points if len(stat) else 0:
+            subs.append(("C4a", env, check_slope(rows, f"C5/C4a/{env}", "1/gap", slope_range,
+                                                 confidence, n_points, algorithm, env, None,
+                                                 "statistical", note=note)))
+        priv = fin[np.isclose(fin["gap"], 0.5)]
+        if priv.groupby(["K", "gap"])["epsilon"].nunique().max() >= n_points if len(priv) else 0:
+            subs.append(("C4b", env, check_slope(rows, f"C5/C4b/{env}", "1/eps", slope_range,
+                                                 confidence, n_points, algorithm, env, None,
+                                                 "privacy", note=note)))
+    title = "Dependent losses: Theorem 1 and the rate hold for correlated and Beta losses"
+    label = "max over dependent cells of regret / Theorem-1 bound"
+    threshold = "every applicable sub-check (C2, C4a, C4b) PASSes"
+    if not subs:
+        return make_check("C5", title, label, None, None, None, threshold, INCONCLUSIVE,
+                          "No dependent-loss cells in the input.", [], inputs)
+    cells = [{"sub_check": name, "env": env, "verdict": c["verdict"], "statistic": c["statistic"],
+              "ci_low": c["ci_low"], "ci_high": c["ci_high"], "threshold": c["threshold"],
+              "summary": c["summary"]} for name, env, c in subs]
+    c2 = [c for name, _, c in subs if name == "C2" and c["statistic"] is not None]
+    stat = max((c["statistic"] for c in c2), default=None)
+    lo = max((c["ci_low"] for c in c2 if c["ci_low"] is not None), default=None)
+    hi = max((c["ci_high"] for c in c2 if c["ci_high"] is not None), default=None)
+    verdict = combine_verdicts(c["verdict"] for c in cells)
+    applied = ", ".join(f"{c['sub_check']}[{c['env']}]={c['verdict']}" for c in cells)
+    summary = (f"Sub-checks: {applied}; largest regret/bound ratio {_fmt(stat)}."
+               + (" Beta cells use their largest (short) horizon." if "beta" in
+                  {e for _, e, _ in subs} else ""))
+    return make_check("C5", title, label, stat, lo, hi, threshold, verdict, summary, cells, inputs)
+
+
+# ----------------------------------------------------------------------------- constants
+
+def check_constants(df: pd.DataFrame, confidence: float = 0.95, algorithm: str = "rps",
+                    env="bernoulli", n_boot: int = 2000, inputs=()) -> dict:
+    """Fitted constants of Theorem 1's form (see :func:`privdtol.fits.fit_constants`) on every
+    distinct cell at its largest horizon, against the paper's 800 and 16.  Statistic: the larger
+    of c_gap/800 and c_eta/16 with its bootstrap interval; PASS if the interval is below 1 (the
+    theorem's constants are not beaten by the fitted mean constants), FAIL if above 1."""
+    rows = dedupe_cells(final_rows(select(df, algorithm, env)))
+    rows = rows[np.isfinite(rows["epsilon"])]
+    title = "Fitted constants of Theorem 1 (800 and 16)"
+    label = "max(c_gap/800, c_eta/16)"
+    threshold = "bootstrap CI of max(c_gap/800, c_eta/16) below 1"
+    if len(rows) < 3:
+        return make_check("constants", title, label, None, None, None, threshold, INCONCLUSIVE,
+                          "Fewer than three cells.", [], inputs)
+    logk = np.log(rows["K"].astype(float))
+    x_gap = logk / rows["gap"]
+    x_eta = logk / bounds.eta(rows["epsilon"])
+    fit = fits.fit_constants(x_gap, x_eta, rows["mean"], confidence, n_boot,
+                             seed_key={"claim": "constants"})
+    boot = np.max(fit["boot"] / np.array([800.0, 16.0]), axis=1)
+    alpha = 1 - confidence
+    low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
+    stat = max(fit["c_gap"] / 800, fit["c_eta"] / 16)
+    cells = [{"term": "log K/gap", "estimate": fit["c_gap"], "ci_low": fit["c_gap_ci"][0],
+              "ci_high": fit["c_gap_ci"][1], "paper": 800},
+             {"term": "log K/eta", "estimate": fit["c_eta"], "ci_low": fit["c_eta_ci"][0],
+              "ci_high": fit["c_eta_ci"][1], "paper": 16}]
+    summary = (f"Relative least squares over {fit['n']} cells: regret - 1 ~ "
+               f"{_fmt(fit['c_gap'])} [{_fmt(fit['c_gap_ci'][0])}, {_fmt(fit['c_gap_ci'][1])}]"
+               f" log K/gap + {_fmt(fit['c_eta'])} [{_fmt(fit['c_eta_ci'][0])}, "
+               f"{_fmt(fit['c_eta_ci'][1])}] log K/eta, against the paper's 800 and 16 "
+               f"({n_boot} bootstrap resamples of cells).")
+    return make_check("constants", title, label, stat, low, high, threshold,
+                      upper_verdict(low, high, 1.0), summary, cells, inputs)
+
+
+def not_run(claim: str, title: str, reason: str) -> dict:
+    """Placeholder for a claim whose check has not run (e.g. C1 before the privacy audit)."""
+    return make_check(claim, title, "", None, None, None, "", INCONCLUSIVE, reason, [], [])
+
+
+def load_agg(agg_dir: str | Path, experiments: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
+    """Concatenate ``<agg_dir>/<experiment>.parquet`` for the given experiments; return the
+    table and the list of files used (missing files are skipped)."""
+    frames, used = [], []
+    for exp in experiments:
+        path = Path(agg_dir) / f"{exp}.parquet"
+        if path.exists():
+            frames.append(pd.read_parquet(path))
+            used.append(str(path))
+    if not frames:
+        raise FileNotFoundError(f"none of {list(experiments)} found in {agg_dir}")
+    return pd.concat(frames, ignore_index=True), used

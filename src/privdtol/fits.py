@@ -1,0 +1,164 @@
+"""Fits behind the claim checks: log-log slopes, ``log K`` against ``log^2 K``, and the constants of
+Theorem 1.  Pure numpy/scipy functions of arrays; :mod:`privdtol.checks` turns them into verdicts.
+
+Statistical conventions (used throughout :mod:`privdtol.checks`):
+
+- Cell means come with their Monte-Carlo standard errors ``se`` (independent runs, so the means
+  of different cells are independent).  Confidence intervals are normal: ``estimate ± z·se`` with
+  ``z = Φ^-1(1/2 + confidence/2)``.
+- A log-log slope is a *weighted least-squares* fit of ``log(mean)`` on ``log(x)`` with the
+  delta-method standard error ``se(log m) ≈ se/m`` and weights ``1/se(log m)^2``.  The slope's
+  standard error treats those variances as known (``(X'WX)^-1``), i.e. it measures Monte-Carlo
+  noise only, not lack of fit; the residual chi-square is reported alongside so a curved
+  relation can be seen.
+- Bootstraps draw from :func:`privdtol.seeding.generator` keyed by the fitted data, so the same
+  inputs always give the same interval.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import optimize, stats
+
+from .seeding import generator
+
+#: smallest relative standard error used as a weight (a cell with se = 0 is not infinitely sure)
+MIN_REL_SE = 1e-9
+
+
+def z_value(confidence: float) -> float:
+    """Two-sided normal quantile: 1.96 for ``confidence = 0.95``."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    return float(stats.norm.ppf(0.5 + confidence / 2))
+
+
+def normal_ci(estimate, se, confidence: float):
+    """``(low, high)`` of the normal interval ``estimate ± z·se`` (arrays broadcast)."""
+    z = z_value(confidence)
+    estimate, se = np.asarray(estimate, dtype=float), np.asarray(se, dtype=float)
+    return estimate - z * se, estimate + z * se
+
+
+def ratio_ci(num, se_num, den, se_den, confidence: float):
+    """Ratio ``num/den`` with a delta-method normal interval, treating the two means as
+    independent.  When they are positively correlated (e.g. regret of the same runs at two
+    horizons) the true variance is smaller, so the interval is conservative (too wide).
+
+    Returns ``(ratio, se, low, high)``; NaN where ``num`` or ``den`` is not positive.
+    """
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    se_num, se_den = np.asarray(se_num, dtype=float), np.asarray(se_den, dtype=float)
+    ok = (num > 0) & (den > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(ok, num / den, np.nan)
+        se = ratio * np.sqrt((se_num / num) ** 2 + (se_den / den) ** 2)
+    low, high = normal_ci(ratio, se, confidence)
+    return ratio, se, low, high
+
+
+def loglog_slope(x, mean, se, confidence: float = 0.95) -> dict:
+    """Weighted least-squares slope of ``log(mean)`` against ``log(x)``.
+
+    Returns a dict with ``slope``, ``se``, ``ci_low``, ``ci_high``, ``intercept``, ``n`` and the
+    residual ``chi2`` (``dof = n - 2``).  With fewer than two usable points (``x > 0``,
+    ``mean > 0``, finite ``se``) every number is NaN.
+    """
+    x, mean, se = (np.asarray(v, dtype=float) for v in (x, mean, se))
+    ok = (x > 0) & (mean > 0) & np.isfinite(se) & np.isfinite(mean)
+    n = int(ok.sum())
+    out = {"slope": np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+           "intercept": np.nan, "n": n, "chi2": np.nan, "dof": n - 2}
+    if n < 2 or np.unique(x[ok]).size < 2:
+        return out
+    lx, ly = np.log(x[ok]), np.log(mean[ok])
+    s = np.maximum(se[ok] / mean[ok], MIN_REL_SE)
+    coef, cov, chi2 = _wls(np.column_stack([np.ones(n), lx]), ly, s)
+    slope_se = float(np.sqrt(cov[1, 1]))
+    low, high = normal_ci(coef[1], slope_se, confidence)
+    out.update(slope=float(coef[1]), se=slope_se, ci_low=float(low), ci_high=float(high),
+               intercept=float(coef[0]), chi2=float(chi2))
+    return out
+
+
+def _wls(X: np.ndarray, y: np.ndarray, sigma: np.ndarray):
+    """Weighted least squares with known standard deviations: (coef, cov, chi2)."""
+    w = 1.0 / sigma
+    Xw, yw = X * w[:, None], y * w
+    coef, *_ = np.linalg.lstsq(Xw, yw, rcond=None)
+    cov = np.linalg.pinv(Xw.T @ Xw)
+    resid = yw - Xw @ coef
+    return coef, cov, float(resid @ resid)
+
+
+LOGK_FORMS = {"log K": lambda K: np.log(K), "log² K": lambda K: np.log(K) ** 2}
+
+
+def logk_fit(K, mean, se, form: str) -> dict:
+    """WLS fit ``mean ≈ a·f(K) + b`` with ``f`` = ``log K`` or ``log² K`` (see LOGK_FORMS):
+    ``a``, ``b``, their standard errors and the residual ``chi2`` (weights ``1/se²``)."""
+    K, mean, se = (np.asarray(v, dtype=float) for v in (K, mean, se))
+    f = LOGK_FORMS[form](K)
+    sigma = np.maximum(se, MIN_REL_SE * np.maximum(np.abs(mean), 1.0))
+    coef, cov, chi2 = _wls(np.column_stack([f, np.ones_like(f)]), mean, sigma)
+    return {"form": form, "a": float(coef[0]), "b": float(coef[1]),
+            "se_a": float(np.sqrt(cov[0, 0])), "se_b": float(np.sqrt(cov[1, 1])),
+            "chi2": chi2, "n": int(K.size), "dof": int(K.size) - 2}
+
+
+def compare_logk_fits(K, mean, se, confidence: float = 0.95, n_boot: int = 2000,
+                      seed_key: dict | None = None) -> dict:
+    """Compare ``a·log K + b`` with ``a·log² K + b`` (same number of parameters, so the
+    residual chi-square decides).  The statistic is ``Δχ² = χ²(log² K) − χ²(log K)``: positive
+    when ``log K`` fits better.  Its interval is a parametric-bootstrap percentile interval:
+    the means are redrawn from ``N(mean, se²)`` and both fits repeated.  Returns both fits, the
+    statistic, its interval and ``better`` (the form with the smaller chi-square)."""
+    K, mean, se = (np.asarray(v, dtype=float) for v in (K, mean, se))
+    fits = {form: logk_fit(K, mean, se, form) for form in LOGK_FORMS}
+    delta = fits["log² K"]["chi2"] - fits["log K"]["chi2"]
+    key = {"what": "compare_logk_fits", "K": K, "mean": mean, "se": se, "n_boot": n_boot,
+           **(seed_key or {})}
+    rng = generator(key)
+    draws = mean[None, :] + se[None, :] * rng.standard_normal((n_boot, K.size))
+    boot = np.array([logk_fit(K, d, se, "log² K")["chi2"] - logk_fit(K, d, se, "log K")["chi2"]
+                     for d in draws])
+    alpha = 1 - confidence
+    low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
+    return {"fits": fits, "delta_chi2": float(delta), "ci_low": float(low),
+            "ci_high": float(high), "better": "log K" if delta > 0 else "log² K",
+            "n_boot": n_boot}
+
+
+def fit_constants(x_gap, x_eta, regret, confidence: float = 0.95, n_boot: int = 2000,
+                  seed_key: dict | None = None) -> dict:
+    """Constants of Theorem 1's form: ``regret − 1 ≈ c_gap·(log K/gap) + c_eta·(log K/eta)``.
+
+    Non-negative least squares on the *relative* scale (each cell's equation divided by its
+    regret, so cells spanning orders of magnitude weigh alike), with a case bootstrap over cells
+    for the intervals (percentile, seeded).  Returns ``c_gap``, ``c_eta`` with their intervals
+    and the bootstrap draws' count."""
+    x_gap, x_eta, regret = (np.asarray(v, dtype=float) for v in (x_gap, x_eta, regret))
+    ok = regret > 0
+    x_gap, x_eta, regret = x_gap[ok], x_eta[ok], regret[ok]
+    n = regret.size
+    if n < 2:
+        nan = float("nan")
+        return {"c_gap": nan, "c_eta": nan, "c_gap_ci": (nan, nan), "c_eta_ci": (nan, nan),
+                "n": n, "n_boot": 0}
+
+    def solve(idx):
+        X = np.column_stack([x_gap[idx], x_eta[idx]]) / regret[idx, None]
+        y = (regret[idx] - 1.0) / regret[idx]
+        coef, _ = optimize.nnls(X, y)
+        return coef
+
+    coef = solve(np.arange(n))
+    rng = generator({"what": "fit_constants", "x_gap": x_gap, "x_eta": x_eta,
+                     "regret": regret, "n_boot": n_boot, **(seed_key or {})})
+    boot = np.array([solve(rng.integers(0, n, size=n)) for _ in range(n_boot)])
+    alpha = 1 - confidence
+    q = np.quantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
+    return {"c_gap": float(coef[0]), "c_eta": float(coef[1]),
+            "c_gap_ci": (float(q[0, 0]), float(q[1, 0])),
+            "c_eta_ci": (float(q[0, 1]), float(q[1, 1])),
+            "boot": boot, "n": n, "n_boot": n_boot}

@@ -1,0 +1,105 @@
+"""The block-sum simulator against the explicit per-round simulator and against exact K=2
+regret; horizon-freeness; extreme parameters."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from privdtol import clock
+from privdtol.algorithms import ALGORITHMS, make_algorithm
+from privdtol.environments import (BernoulliProduct, BetaLosses, CorrelatedBernoulli,
+                                   standard_means)
+from privdtol.exact import round_regret_k2, rps_regret_k2
+from privdtol.simulate import simulate
+
+from conftest import assert_mean_close, assert_means_equal
+
+ENV = BernoulliProduct(np.array([0.35, 0.5, 0.55, 0.9]))
+
+
+def _sim(name, env, horizon, runs, mode, eps=0.7, tag=0):
+    alg = make_algorithm(name, eps if ALGORITHMS[name].private else None)
+    return simulate(alg, env, horizon, runs, {"test": name, "mode": mode, "tag": tag}, mode=mode)
+
+
+@pytest.mark.parametrize("name", list(ALGORITHMS))
+def test_fast_engine_matches_explicit_per_round(name):
+    fast = _sim(name, ENV, 511, 3000, "fast")
+    slow = _sim(name, ENV, 511, 3000, "explicit")
+    assert slow.estimator == "per_round"
+    for k in (2, 5, 9):  # checkpoints T = 3, 31, 511
+        assert_means_equal(fast.regret[:, k - 1], slow.regret[:, k - 1])
+        assert_means_equal(fast.regret_realized[:, k - 1], slow.regret_realized[:, k - 1])
+
+
+@pytest.mark.parametrize("env", [CorrelatedBernoulli(ENV.means, 0.8), BetaLosses(ENV.means, 2.0)],
+                         ids=lambda e: e.name)
+@pytest.mark.parametrize("name", ["rps", "wu_wang_gumbel", "ftl"])
+def test_fast_engine_matches_explicit_on_dependent_and_beta_losses(env, name):
+    fast = _sim(name, env, 255, 3000, "fast")
+    slow = _sim(name, env, 255, 3000, "explicit")
+    assert_means_equal(fast.regret[:, -1], slow.regret[:, -1])
+
+
+@pytest.mark.parametrize("prefix,name", [("random", "rps"), ("full", "rps_full_prefix")])
+def test_rps_k2_regret_matches_exact_pmf_computation(prefix, name):
+    mu1, mu2, eps = 0.4, 0.6, 1.0
+    exact = rps_regret_k2(mu1, mu2, min(eps / 2, 1 / 8), 14, prefix=prefix)
+    res = _sim(name, BernoulliProduct(np.array([mu1, mu2])), (1 << 14) - 1, 20_000, "fast", eps)
+    assert res.estimator == "block_rb"
+    for k in (3, 8, 14):
+        assert_mean_close(res.regret[:, k - 1], exact[k - 1])
+        assert_mean_close(res.regret_realized[:, k - 1], exact[k - 1])
+
+
+@pytest.mark.parametrize("name", ["ftl", "hedge"])
+@pytest.mark.parametrize("mode", ["fast", "explicit"])
+def test_round_algorithms_k2_regret_matches_exact(name, mode):
+    mu1, mu2 = 0.45, 0.6
+    exact = round_regret_k2(mu1, mu2, 10, name)
+    res = _sim(name, BernoulliProduct(np.array([mu1, mu2])), 1023, 6000, mode)
+    assert res.estimator == ("uniform_round" if mode == "fast" else "per_round")
+    for k in (4, 10):
+        assert_mean_close(res.regret[:, k - 1], exact[k - 1])
+
+
+@pytest.mark.parametrize("gap,eps", [(0.05, 1.0), (0.2, 0.05), (0.5, 0.5)])
+def test_rps_is_horizon_free(gap, eps):
+    env = BernoulliProduct(standard_means(8, gap))
+    res = _sim("rps", env, (1 << 30) - 1, 2000, "fast", eps)
+    later = res.regret[:, 29] - res.regret[:, 19]        # Reg_(2^30 - 1) - Reg_(2^20 - 1), paired
+    assert_mean_close(later, 0.0)
+    assert later.mean() <= 1e-3 * res.regret[:, 19].mean()
+
+
+def test_checkpoints_and_partial_last_block():
+    horizons, covered = clock.checkpoints(100)
+    np.testing.assert_array_equal(horizons, [1, 3, 7, 15, 31, 63, 100])
+    np.testing.assert_array_equal(clock.block_lengths(100), [1, 2, 4, 8, 16, 32, 37])
+    res = _sim("rps", ENV, 100, 50, "fast")
+    np.testing.assert_array_equal(res.checkpoints, horizons)
+    assert res.regret.shape == (50, 7)
+
+
+def test_realized_regret_is_block_length_times_gap_of_played_action():
+    alg = make_algorithm("rps", 1.0)
+    res = simulate(alg, ENV, 1023, 20, {"t": 1}, keep_actions=True)
+    charges = clock.block_lengths(1023) * ENV.gaps[res.actions]
+    np.testing.assert_allclose(res.regret_realized, np.cumsum(charges, axis=1))
+
+
+def test_extreme_parameters_stay_finite():
+    env = BernoulliProduct(standard_means(1 << 16, 0.01))
+    res = _sim("rps", env, 1 << 40, 3, "fast", eps=1e-4)
+    assert res.regret.shape == (3, 41)
+    assert np.all(np.isfinite(res.regret)) and np.all(res.regret >= 0)
+    assert np.all(res.regret[:, -1] <= env.gaps.max() * (1 << 40))
+
+
+def test_same_parameters_same_bytes_and_chunking_is_seeded_by_parameters():
+    a = _sim("rps", ENV, 4095, 300, "fast", tag=7)
+    b = _sim("rps", ENV, 4095, 300, "fast", tag=7)
+    c = _sim("rps", ENV, 4095, 300, "fast", tag=8)
+    assert a.regret.tobytes() == b.regret.tobytes()
+    assert a.regret.tobytes() != c.regret.tobytes()
