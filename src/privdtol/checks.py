@@ -26,168 +26,21 @@ of a cell is its mean at the largest horizon available, unless a check says othe
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 from . import bounds, fits
-from .io import atomic_path
-
-PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
-CHECK_KEYS = ("claim", "title", "statistic_label", "statistic", "ci_low", "ci_high",
-              "threshold", "verdict", "summary", "cells", "inputs")
-#: the columns that identify a cell (beyond cell_id, which may differ between experiments)
-CELL_COLUMNS = ("algorithm", "env", "instance", "K", "gap", "epsilon", "mu_best", "rho", "kappa")
+from .verdicts import (CELL_COLUMNS, CHECK_KEYS, FAIL, INCONCLUSIVE, PASS, SIG,  # noqa: F401
+                       _cell_keys, _cell_label, _fmt, _inputs, _plain, bonferroni_confidence,
+                       check_json, combine_verdicts, dedupe_cells, final_rows, interval_verdict,
+                       load_agg, make_check, not_run, read_check, regime, select, series_keys,
+                       upper_verdict, write_check)
 DEFAULT_THRESHOLDS = {"horizon_free_ratio_max": 1.05, "slope_range": (0.8, 1.2),
                       "ratio_slope_range": (-0.2, 0.2), "confidence": 0.95,
                       "horizon_free_pair": (1048575, 1073741823)}
-SIG = 6  # significant digits written to JSON
-
-
-# ----------------------------------------------------------------------------- verdicts
-
-def interval_verdict(low: float, high: float, lo: float, hi: float) -> str:
-    """Verdict for "the statistic lies in [lo, hi]" given its interval [low, high]."""
-    if not (np.isfinite(low) and np.isfinite(high)):
-        return INCONCLUSIVE
-    if lo <= low and high <= hi:
-        return PASS
-    if high < lo or low > hi:
-        return FAIL
-    return INCONCLUSIVE
-
-
-def upper_verdict(low: float, high: float, threshold: float) -> str:
-    """Verdict for "the statistic is at most ``threshold``"."""
-    return interval_verdict(low, high, -math.inf, threshold)
-
-
-def combine_verdicts(verdicts: Iterable[str]) -> str:
-    """All PASS → PASS; any FAIL → FAIL; otherwise (or no verdicts) INCONCLUSIVE."""
-    verdicts = list(verdicts)
-    if not verdicts:
-        return INCONCLUSIVE
-    if FAIL in verdicts:
-        return FAIL
-    return PASS if all(v == PASS for v in verdicts) else INCONCLUSIVE
-
-
-def bonferroni_confidence(confidence: float, n: int) -> float:
-    """Per-test confidence so that ``n`` intervals hold jointly with ``confidence``."""
-    return 1 - (1 - confidence) / max(int(n), 1)
-
-
-# ----------------------------------------------------------------------------- tables
-
-def final_rows(df: pd.DataFrame, horizon: int | None = None) -> pd.DataFrame:
-    """One row per cell: the row at ``horizon`` if given (cells without it are dropped),
-    otherwise at the cell's largest horizon."""
-    if df.empty:
-        return df.copy()
-    if horizon is not None:
-        return df[df["horizon"] == horizon].reset_index(drop=True)
-    idx = df.groupby(_cell_keys(df), dropna=False)["horizon"].idxmax()
-    return df.loc[np.sort(idx.to_numpy())].reset_index(drop=True)
-
-
-def _cell_keys(df: pd.DataFrame) -> list[str]:
-    keys = ["experiment", "cell_id"] if {"experiment", "cell_id"} <= set(df.columns) else []
-    return keys or [c for c in CELL_COLUMNS if c in df.columns]
-
-
-def select(df: pd.DataFrame, algorithm: str | Sequence[str] | None = None,
-           env: str | Sequence[str] | None = None, instance: str | None = None) -> pd.DataFrame:
-    """Rows of the given algorithm(s), loss model(s) and instance (None: any)."""
-    mask = np.ones(len(df), dtype=bool)
-    for col, val in (("algorithm", algorithm), ("env", env), ("instance", instance)):
-        if val is not None and col in df.columns:
-            vals = [val] if isinstance(val, str) else list(val)
-            mask &= df[col].isin(vals).to_numpy()
-    return df[mask].reset_index(drop=True)
-
-
-def dedupe_cells(df: pd.DataFrame) -> pd.DataFrame:
-    """Drop repeated cells (the same parameters in several experiments), keeping the first."""
-    cols = [c for c in (*CELL_COLUMNS, "horizon") if c in df.columns]
-    return df.drop_duplicates(subset=cols, keep="first").reset_index(drop=True)
-
-
-def regime(gap, epsilon):
-    """'statistical' where eps > gap (log K/gap dominates the rate), 'privacy' where eps < gap,
-    'balanced' where they are equal."""
-    gap, epsilon = np.asarray(gap, dtype=float), np.asarray(epsilon, dtype=float)
-    return np.where(epsilon > gap, "statistical", np.where(epsilon < gap, "privacy", "balanced"))
-
-
-def _inputs(inputs) -> list[str]:
-    return sorted({str(p) for p in (inputs or [])})
-
-
-def _cell_label(row, cols=("env", "K", "gap", "epsilon")) -> dict:
-    return {c: _plain(row[c]) for c in cols if c in row}
-
-
-# ----------------------------------------------------------------------------- output
-
-def _plain(value):
-    """JSON-safe, stably formatted value: floats to SIG significant digits, NaN → None."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [_plain(v) for v in value]
-    if isinstance(value, (np.bool_, bool)):
-        return bool(value)
-    if isinstance(value, (np.integer, int)):
-        return int(value)
-    if isinstance(value, (np.floating, float)):
-        value = float(value)
-        if not math.isfinite(value):
-            return None
-        return float(f"{value:.{SIG}g}")
-    if value is None or value is pd.NA or value is pd.NaT:
-        return None
-    return value
-
-
-def make_check(claim, title, statistic_label, statistic, ci_low, ci_high, threshold, verdict,
-               summary, cells=(), inputs=()) -> dict:
-    """Assemble a check dict with the contract keys, JSON-safe values."""
-    if verdict not in (PASS, FAIL, INCONCLUSIVE):
-        raise ValueError(f"bad verdict {verdict!r}")
-    return _plain({"claim": claim, "title": title, "statistic_label": statistic_label,
-                   "statistic": statistic, "ci_low": ci_low, "ci_high": ci_high,
-                   "threshold": threshold, "verdict": verdict, "summary": summary,
-                   "cells": list(cells), "inputs": _inputs(inputs)})
-
-
-def check_json(check: dict) -> str:
-    return json.dumps(_plain(check), sort_keys=True, indent=2, allow_nan=False) + "\n"
-
-
-def write_check(check: dict, path: str | Path) -> Path:
-    """Write a check dict as deterministic JSON (sorted keys, fixed precision), atomically."""
-    missing = [k for k in CHECK_KEYS if k not in check]
-    if missing:
-        raise ValueError(f"check dict lacks {missing}")
-    path = Path(path)
-    text = check_json(check)
-    with atomic_path(path) as tmp:
-        tmp.write_text(text, encoding="utf-8")
-    return path
-
-
-def read_check(path: str | Path) -> dict | None:
-    """A written check, or None if it does not exist (e.g. C1 before the privacy audit)."""
-    path = Path(path)
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
-
-
-def _fmt(x, digits=3) -> str:
-    return "nan" if x is None or not np.isfinite(x) else f"{x:.{digits}g}"
 
 
 # ----------------------------------------------------------------------------- C2
@@ -324,7 +177,8 @@ def slope_series(df: pd.DataFrame, axis: str, group_cols: Sequence[str], n_point
         key = key if isinstance(key, tuple) else (key,)
         out.append({"axis": axis, **{c: _plain(k) for c, k in zip(group_cols, key)},
                     "x": list(g["_x"]), "y": list(g[value]), "n": fit["n"],
-                    "slope": fit["slope"], "se": fit["se"], "ci_low": fit["ci_low"],
+                    "slope": fit["slope"], "intercept": fit["intercept"], "se": fit["se"],
+                    "ci_low": fit["ci_low"],
                     "ci_high": fit["ci_high"], "chi2": fit["chi2"],
                     "enough": fit["n"] >= n_points})
     return out
@@ -367,7 +221,7 @@ def check_slope(df: pd.DataFrame, claim: str, axis: str, slope_range=(0.8, 1.2),
     else:
         group = ["env", "K"] + (["epsilon"] if axis == "1/gap" else ["gap"])
         what = "all cells"
-    series = slope_series(rows, axis, group, n_points, confidence)
+    series = slope_series(rows, axis, series_keys(rows, group), n_points, confidence)
     verdict, decisive = _verdict_series(series, lo, hi)
     title = f"Rate: regret linear in {axis} ({what})"
     label = f"log-log slope of regret against {axis} over the {n_points} largest {axis}"
@@ -410,7 +264,8 @@ def check_rate_ratio(df: pd.DataFrame, ratio_slope_range=(-0.2, 0.2), confidence
     series = []
     for axis, group in (("1/gap", ["env", "K", "epsilon"]), ("1/eps", ["env", "K", "gap"]),
                         ("log K", ["env", "gap", "epsilon"])):
-        series += [s for s in slope_series(tab, axis, group, n_points, confidence,
+        series += [s for s in slope_series(tab, axis, series_keys(tab, group), n_points,
+                                           confidence,
                                            value="ratio", se="ratio_se") if s["n"] >= 2]
     verdict, decisive = _verdict_series(series, lo, hi)
     rmin, rmax = float(tab["ratio"].min()), float(tab["ratio"].max())
@@ -482,7 +337,7 @@ def check_dependent(df: pd.DataFrame, slope_range=(0.8, 1.2), confidence: float 
     gaps (eps >= 1) or epsilons (gap = 1/2), the C4a/C4b slope checks, for each dependent loss
     model.  Sub-checks without enough grid points are listed as not applicable; Beta cells use
     their largest (short) horizon."""
-    subs = []
+    subs, skipped = [], []
     for env in envs:
         rows = select(df, algorithm, env)
         if rows.empty:
@@ -493,15 +348,19 @@ def check_dependent(df: pd.DataFrame, slope_range=(0.8, 1.2), confidence: float 
                                                note=note)))
         fin = final_rows(rows)
         stat = fin[fin["epsilon"] >= 1]
-        if stat.groupby(["K", "epsilon"])["gap"].nunique().max() >= n_points if len(stat) else 0:
-            subs.append(("C4a", env, check_slope(rows, f"C5/C4a/{env}", "1/gap", slope_range,
-                                                 confidence, n_points, algorithm, env, None,
-                                                 "statistical", note=note)))
         priv = fin[np.isclose(fin["gap"], 0.5)]
-        if priv.groupby(["K", "gap"])["epsilon"].nunique().max() >= n_points if len(priv) else 0:
-            subs.append(("C4b", env, check_slope(rows, f"C5/C4b/{env}", "1/eps", slope_range,
-                                                 confidence, n_points, algorithm, env, None,
-                                                 "privacy", note=note)))
+        for name, sub, axis, by, regime_name in (
+                ("C4a", stat, "1/gap", "gap", "statistical"),
+                ("C4b", priv, "1/eps", "epsilon", "privacy")):
+            keys = series_keys(sub, ["K", "epsilon" if by == "gap" else "gap"])
+            most = int(sub.groupby(keys, dropna=False)[by].nunique().max()) if len(sub) else 0
+            if most >= n_points:
+                subs.append((name, env, check_slope(
+                    rows, f"C5/{name}/{env}", axis, slope_range, confidence, n_points,
+                    algorithm, env, None, regime_name, note=note)))
+            else:
+                skipped.append(f"{name}[{env}] not applicable (at most {most} distinct {by} "
+                               f"values in the {regime_name} regime, {n_points} needed)")
     title = "Dependent losses: Theorem 1 and the rate hold for correlated and Beta losses"
     label = "max over dependent cells of regret / Theorem-1 bound"
     threshold = "every applicable sub-check (C2, C4a, C4b) PASSes"
@@ -518,8 +377,11 @@ def check_dependent(df: pd.DataFrame, slope_range=(0.8, 1.2), confidence: float 
     verdict = combine_verdicts(c["verdict"] for c in cells)
     applied = ", ".join(f"{c['sub_check']}[{c['env']}]={c['verdict']}" for c in cells)
     summary = (f"Sub-checks: {applied}; largest regret/bound ratio {_fmt(stat)}."
+               + (" " + "; ".join(skipped) + "." if skipped else "")
                + (" Beta cells use their largest (short) horizon." if "beta" in
                   {e for _, e, _ in subs} else ""))
+    cells += [{"sub_check": x.split("[")[0], "env": x.split("[")[1].split("]")[0],
+               "verdict": "NOT APPLICABLE", "summary": x} for x in skipped]
     return make_check("C5", title, label, stat, lo, hi, threshold, verdict, summary, cells, inputs)
 
 
@@ -559,22 +421,3 @@ def check_constants(df: pd.DataFrame, confidence: float = 0.95, algorithm: str =
                f"({n_boot} bootstrap resamples of cells).")
     return make_check("constants", title, label, stat, low, high, threshold,
                       upper_verdict(low, high, 1.0), summary, cells, inputs)
-
-
-def not_run(claim: str, title: str, reason: str) -> dict:
-    """Placeholder for a claim whose check has not run (e.g. C1 before the privacy audit)."""
-    return make_check(claim, title, "", None, None, None, "", INCONCLUSIVE, reason, [], [])
-
-
-def load_agg(agg_dir: str | Path, experiments: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
-    """Concatenate ``<agg_dir>/<experiment>.parquet`` for the given experiments; return the
-    table and the list of files used (missing files are skipped)."""
-    frames, used = [], []
-    for exp in experiments:
-        path = Path(agg_dir) / f"{exp}.parquet"
-        if path.exists():
-            frames.append(pd.read_parquet(path))
-            used.append(str(path))
-    if not frames:
-        raise FileNotFoundError(f"none of {list(experiments)} found in {agg_dir}")
-    return pd.concat(frames, ignore_index=True), used

@@ -48,6 +48,8 @@ PIPELINE_ENVS = ("bernoulli", "correlated", "beta", "deterministic")
 FAST_ELEMENTS_PER_SECOND = 12e6
 EXPLICIT_ELEMENTS_PER_SECOND = 8e6
 SECONDS_PER_CELL = 0.03
+#: bound on a batch's --cells argument (Linux limits one argument to 128 KiB)
+MAX_JSON_CHARS = 100_000
 
 
 # --------------------------------------------------------------------------- validation
@@ -57,7 +59,7 @@ def _allowed(error) -> str:
     if kw == "enum":
         return ", ".join(str(v) for v in schema["enum"])
     if kw == "additionalProperties":
-        return ", ".join(sorted(schema.get("properties", {})))
+        return ", ".join(schema.get("properties", {}))          # in the schema's order
     if kw == "required":
         return "a value for it"
     if kw in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
@@ -224,7 +226,8 @@ class Cell:
         """Rough single-core cost (used only to size batches)."""
         alg = ALGORITHMS[self.algorithm]
         elements = self.runs * self.K
-        explicit = (self.env == "beta" and not getattr(alg, "resampled", False)) or (
+        # no exact block sums (beta), or a small per-round problem: O(K T) per run
+        explicit = self.env == "beta" or (
             alg.kind == "round" and self.horizon * elements <= (1 << 24))
         if explicit:
             return SECONDS_PER_CELL + elements * self.horizon / EXPLICIT_ELEMENTS_PER_SECOND
@@ -293,23 +296,48 @@ class Batch:
         return sum(c.estimated_seconds() for c in self.cells)
 
     def cells_json(self) -> str:
-        """The batch's cells as compact canonical JSON (the simulate-batch job's input)."""
-        return json.dumps([c.params() for c in self.cells], sort_keys=True,
-                          separators=(",", ":"))
+        """The batch's cells as compact canonical JSON, column-wise ({field: [values]}):
+        the simulate-batch job's input (see :func:`cells_from_json`)."""
+        return cells_to_json(self.cells)
+
+
+def cells_to_json(cells) -> str:
+    fields = list(Cell.__dataclass_fields__)
+    return json.dumps({f: [getattr(c, f) for c in cells] for f in fields}, sort_keys=True,
+                      separators=(",", ":"))
+
+
+def cells_from_json(text: str) -> list[Cell]:
+    """Inverse of :func:`cells_to_json` (also accepts a list of cell objects)."""
+    data = json.loads(text)
+    if isinstance(data, list):
+        return [Cell.from_params(c) for c in data]
+    fields = list(Cell.__dataclass_fields__)
+    if set(data) != set(fields):
+        raise ValueError(f"fields {sorted(data)} != {sorted(fields)}")
+    n = len(data[fields[0]])
+    return [Cell.from_params({f: data[f][i] for f in fields}) for i in range(n)]
+
+
+def _json_chars(cell: Cell) -> int:
+    return sum(len(json.dumps(v)) + 1 for v in cell.params().values())
 
 
 def make_batches(cells: list[Cell], experiment_name: str, target_seconds: float,
                  max_cells: int) -> list[Batch]:
     """Greedy, deterministic grouping of sorted cells: close a batch when adding the next
-    cell would exceed ``target_seconds`` of estimated work or ``max_cells`` cells."""
-    batches, current, cost = [], [], 0.0
+    cell would exceed ``target_seconds`` of estimated work, ``max_cells`` cells, or
+    :data:`MAX_JSON_CHARS` characters of the job's ``--cells`` argument."""
+    batches, current, cost, chars = [], [], 0.0, 0
     for cell in cells:
-        c = cell.estimated_seconds()
-        if current and (cost + c > target_seconds or len(current) >= max_cells):
+        c, n = cell.estimated_seconds(), _json_chars(cell)
+        if current and (cost + c > target_seconds or len(current) >= max_cells
+                        or chars + n > MAX_JSON_CHARS):
             batches.append(current)
-            current, cost = [], 0.0
+            current, cost, chars = [], 0.0, 0
         current.append(cell)
         cost += c
+        chars += n
     if current:
         batches.append(current)
     return [Batch(experiment_name, i, tuple(b)) for i, b in enumerate(batches)]

@@ -33,7 +33,7 @@ _UNICODE = {
     "∞": r"$\infty$", "√": r"$\surd$", "⇒": r"$\Rightarrow$", "∝": r"$\propto$",
     "²": r"\textsuperscript{2}", "³": r"\textsuperscript{3}", "¹": r"\textsuperscript{1}",
     "–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''", "…": r"\dots{}",
-    "ł": r"\l{}", "Ł": r"\L{}", "ß": r"\ss{}", "ø": r"\o{}", " ": "~",
+    "ł": r"\l{}", "Ł": r"\L{}", "ß": r"\ss{}", "ø": r"\o{}", "\u00a0": "~",
 }
 _NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 
@@ -97,14 +97,15 @@ def fmt_num(x, digits: int = 3) -> str:
 
 
 def fmt_int_or_pow2(n) -> str:
-    """Integers as ``\\num{n}``; powers of two (and 2^k - 1) >= 1024 as ``$2^{k}$``."""
+    """Integers as ``\\num{n}``; powers of two (and 2^k - 1) >= 1024 as ``2^{k}`` (math
+    via ``\\ensuremath``, so it works inside and outside ``$...$``)."""
     if not is_number(n):
         return "n/a"
     n = int(n)
     for off, text in ((0, ""), (1, "-1")):
         m = n + off
         if m >= 1024 and m & (m - 1) == 0:
-            return rf"$2^{{{m.bit_length() - 1}}}{text}$"
+            return rf"\ensuremath{{2^{{{m.bit_length() - 1}}}{text}}}"
     return rf"\num{{{n}}}"
 
 
@@ -116,6 +117,7 @@ def write_text(path: Path, text: str) -> None:
     """Write ``text`` atomically (deterministic newline handling)."""
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8", newline="\n")
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600
 
 
 # ----------------------------------------------------------------------------- compiling
@@ -177,8 +179,11 @@ def compile_pdf(tex: Path, generated: Path, results: Path, pdf: Path,
     log = outdir / f"{jobname}.log"
     log_text = log.read_text(encoding="latin-1") if log.exists() else ""
     if proc.returncode != 0:
-        tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-30:])
-        raise ReportBuildError(f"latexmk failed (exit {proc.returncode}); see {log}\n{tail}")
+        errors = [ln for ln in log_text.splitlines() if ln.startswith("!") or ":error:" in ln
+                  or re.match(r"^\S+:\d+: ", ln)]
+        detail = " | ".join(errors[:3]) or "\n".join(
+            (proc.stdout + proc.stderr).splitlines()[-15:])
+        raise ReportBuildError(f"latexmk failed (exit {proc.returncode}): {detail} (see {log})")
     problems = log_problems(log_text)
     if problems:
         raise ReportBuildError(f"{log}: {len(problems)} LaTeX problem(s): "

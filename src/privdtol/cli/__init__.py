@@ -11,7 +11,7 @@ import sys
 from ..errors import InputError
 
 #: subcommand modules, in the order ``privdtol --help`` lists them
-SUBCOMMANDS = ["simulate", "listing"]
+SUBCOMMANDS = ["simulate", "listing", "report", "batch", "aggregate", "config", "audit"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,107 @@
+"""Aggregation of per-cell run tables into the per-experiment tables the notebooks read.
+
+One row per (cell, checkpoint horizon): the number of runs, the mean pseudo-regret estimate,
+its standard error and normal 95% confidence interval (mean ± 1.96 se), the quantiles
+q05 q25 q50 q75 q95 of the per-run estimates, the mean and standard error of the realized
+regret, and the bound shapes of :mod:`privdtol.bounds` (NaN for the non-private algorithms,
+whose epsilon is undefined).  The table is sorted deterministically, so the same cells give
+the same bytes however they were batched or scheduled.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from . import bounds
+from .io import read_table
+
+#: normal quantile of the two-sided 95% interval
+Z95 = 1.96
+QUANTILES = {"q05": 0.05, "q25": 0.25, "q50": 0.50, "q75": 0.75, "q95": 0.95}
+#: the aggregated-table contract (column order)
+COLUMNS = ["experiment", "cell_id", "algorithm", "env", "instance", "K", "gap", "epsilon", "eta",
+           "mu_best", "rho", "kappa", "horizon", "runs", "estimator", "mean", "se", "ci_low",
+           "ci_high", "q05", "q25", "q50", "q75", "q95", "mean_realized", "se_realized",
+           "bound_thm1", "bound_corollary", "rate", "lower_shape", "wu_wang_shape"]
+#: columns that identify a cell (constant within a cell file)
+CELL_COLUMNS = ["cell_id", "algorithm", "env", "instance", "K", "gap", "epsilon", "eta",
+                "mu_best", "rho", "kappa", "estimator"]
+SORT_COLUMNS = ["algorithm", "env", "instance", "K", "gap", "epsilon", "rho", "kappa", "mu_best",
+                "runs", "cell_id", "horizon"]
+
+
+def _mean_se(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Column means and standard errors of a (runs, checkpoints) matrix (se NaN for 1 run)."""
+    n = x.shape[0]
+    mean = x.mean(axis=0)
+    se = x.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(x.shape[1], np.nan)
+    return mean, se
+
+
+def summarize_cell(table: pd.DataFrame) -> pd.DataFrame:
+    """Summary rows (one per checkpoint horizon) of one cell's run table."""
+    table = table.sort_values(["run", "horizon"], kind="mergesort")
+    horizons = np.unique(table["horizon"].to_numpy())
+    runs = table["run"].nunique()
+    if len(table) != runs * horizons.size:
+        raise ValueError(f"cell {table['cell_id'].iloc[0]}: ragged run table "
+                         f"({len(table)} rows for {runs} runs x {horizons.size} horizons)")
+    reg = table["regret"].to_numpy(dtype=float).reshape(runs, horizons.size)
+    real = table["regret_realized"].to_numpy(dtype=float).reshape(runs, horizons.size)
+    mean, se = _mean_se(reg)
+    mean_r, se_r = _mean_se(real)
+    first = table.iloc[0]
+    out = pd.DataFrame({c: [first[c]] * horizons.size for c in CELL_COLUMNS})
+    out["horizon"] = horizons.astype(np.int64)
+    out["runs"] = np.int64(runs)
+    out["mean"] = mean
+    out["se"] = se
+    out["ci_low"] = mean - Z95 * se
+    out["ci_high"] = mean + Z95 * se
+    qs = np.quantile(reg, list(QUANTILES.values()), axis=0)
+    for name, row in zip(QUANTILES, qs):
+        out[name] = row
+    out["mean_realized"] = mean_r
+    out["se_realized"] = se_r
+    return out
+
+
+def add_bounds(df: pd.DataFrame) -> pd.DataFrame:
+    K = df["K"].to_numpy(dtype=float)
+    gap = df["gap"].to_numpy(dtype=float)
+    eps = df["epsilon"].to_numpy(dtype=float)
+    df["bound_thm1"] = bounds.theorem1(K, gap, eps)
+    df["bound_corollary"] = bounds.corollary(K, gap, eps)
+    df["rate"] = bounds.rate(K, gap, eps)
+    df["lower_shape"] = bounds.lower_shape(K, gap, eps)
+    df["wu_wang_shape"] = bounds.wu_wang_shape(K, gap, eps)
+    return df
+
+
+def aggregate_tables(tables: Iterable[pd.DataFrame], experiment: str) -> pd.DataFrame:
+    """The aggregated table of an experiment from its cells' run tables."""
+    parts = [summarize_cell(t) for t in tables]
+    if not parts:
+        return pd.DataFrame({c: [] for c in COLUMNS})
+    df = pd.concat(parts, ignore_index=True)
+    df.insert(0, "experiment", experiment)
+    df = add_bounds(df)
+    df = df.sort_values(SORT_COLUMNS, kind="mergesort", na_position="first")
+    df = df.drop_duplicates(["cell_id", "horizon"])
+    df = df[COLUMNS].reset_index(drop=True)
+    for col in ("K", "horizon", "runs"):
+        df[col] = df[col].astype(np.int64)
+    for col in ("gap", "epsilon", "eta", "mu_best", "rho", "kappa"):
+        df[col] = df[col].astype(float)
+    for col in ("experiment", "cell_id", "algorithm", "env", "instance", "estimator"):
+        df[col] = df[col].astype(str)
+    return df
+
+
+def aggregate_files(paths: Iterable[str | Path], experiment: str) -> pd.DataFrame:
+    """Aggregate cell files (read one at a time: memory stays O(one cell))."""
+    return aggregate_tables((read_table(p) for p in sorted(map(str, paths))), experiment)

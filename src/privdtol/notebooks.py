@@ -1,0 +1,81 @@
+"""Post-processing of executed notebooks so that identical runs give identical files.
+
+papermill stamps start/end times and durations into the notebook and each cell, and the kernel
+records execution timestamps; :func:`strip_notebook_metadata` removes them (and normalises the
+papermill input/output paths, which point to build locations, and replaces the random cell ids
+that jupytext and papermill draw by ``cell-<index>``), so a rerun diffs clean.
+
+Command line (used by ``workflow/rules/notebooks.smk``)::
+
+    python -m privdtol.notebooks strip NOTEBOOK.ipynb [...]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from .io import atomic_path
+
+_TIMING = ("start_time", "end_time", "duration")
+
+
+def strip_metadata(nb: dict) -> dict:
+    """Remove timing metadata from a notebook dict (in place) and return it."""
+    meta = nb.setdefault("metadata", {})
+    pm = meta.get("papermill")
+    if isinstance(pm, dict):
+        for key in _TIMING:
+            pm.pop(key, None)
+        for key in ("input_path", "output_path"):
+            if pm.get(key):
+                pm[key] = Path(pm[key]).name
+        pm.pop("environment_variables", None)
+    for i, cell in enumerate(nb.get("cells", [])):
+        if "id" in cell:
+            cell["id"] = f"cell-{i}"  # jupytext and papermill draw random ids
+        cmeta = cell.get("metadata", {})
+        cmeta.pop("execution", None)
+        cpm = cmeta.get("papermill")
+        if isinstance(cpm, dict):
+            for key in _TIMING:
+                cpm.pop(key, None)
+    return nb
+
+
+def strip_notebook_metadata(path: str | Path) -> Path:
+    """Strip timing metadata from the notebook file at ``path``, rewriting it atomically with
+    a fixed JSON layout (nbformat's: indent 1, sorted keys, trailing newline)."""
+    path = Path(path)
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    strip_metadata(nb)
+    text = json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return path
+
+
+def papermill_parameters(*mappings: dict) -> str:
+    """Merge parameter mappings into one YAML flow mapping for ``papermill -y`` (sorted keys,
+    tuples as lists, one line)."""
+    import yaml
+
+    values = {}
+    for m in mappings:
+        values.update({k: list(v) if isinstance(v, tuple) else v for k, v in m.items()})
+    return yaml.safe_dump(values, default_flow_style=True, width=10**6, sort_keys=True).strip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) < 2 or argv[0] != "strip":
+        print("usage: python -m privdtol.notebooks strip NOTEBOOK.ipynb [...]", file=sys.stderr)
+        return 2
+    for p in argv[1:]:
+        strip_notebook_metadata(p)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,170 @@
+"""Shared figure style and deterministic writers for the notebooks.
+
+- one colorblind-safe colour (seaborn ``colorblind``), marker and line style per algorithm, in a
+  fixed order, so every figure uses the same legend;
+- :func:`save_figure` writes ``<out_dir>/figures/<name>.pdf`` and ``.png`` with no creation
+  date or software stamp, atomically, so identical data give identical bytes;
+- :func:`write_latex_table` writes a small booktabs/siunitx-friendly table with
+  :meth:`pandas.io.formats.style.Styler.to_latex`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .io import atomic_path
+from .texutil import tex_escape
+
+#: display order of the algorithms
+ALGORITHM_ORDER = ("rps", "rnm_ftnl", "wu_wang", "wu_wang_gumbel", "rps_full_prefix",
+                   "rps_uncapped", "ftl", "hedge")
+ALGORITHM_NAMES = {
+    "rps": "RPS (this paper)",
+    "rnm_ftnl": "RNM-FTNL (Hu et al.)",
+    "wu_wang": "Wu & Wang (Laplace)",
+    "wu_wang_gumbel": "Wu & Wang (Gumbel)",
+    "rps_full_prefix": "RPS, full prefix",
+    "rps_uncapped": "RPS, uncapped η",
+    "ftl": "FTL (non-private)",
+    "hedge": "Decreasing Hedge (non-private)",
+}
+ENV_NAMES = {"bernoulli": "independent Bernoulli", "correlated": "correlated Bernoulli",
+             "beta": "Beta"}
+_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
+_DASHES = ("-", "--", "-.", ":", "-", "--", "-.", ":")
+#: one-column width of the report, inches
+WIDTH = 6.5
+
+
+def palette() -> dict[str, tuple]:
+    """Algorithm → RGB colour from seaborn's colorblind palette (stable assignment)."""
+    import seaborn as sns
+
+    colours = sns.color_palette("colorblind", len(ALGORITHM_ORDER))
+    return dict(zip(ALGORITHM_ORDER, colours))
+
+
+def env_palette() -> dict[str, tuple]:
+    import seaborn as sns
+
+    colours = sns.color_palette("colorblind", 6)
+    return {"bernoulli": colours[0], "correlated": colours[1], "beta": colours[2]}
+
+
+def model_labels(df: pd.DataFrame) -> list[str]:
+    """Display label of each row's loss model with its parameter (rho, kappa)."""
+    out = []
+    for _, r in df.iterrows():
+        env = r.get("env", "bernoulli")
+        name = ENV_NAMES.get(env, env)
+        if env == "correlated" and pd.notna(r.get("rho", np.nan)):
+            name += f", ρ={r['rho']:g}"
+        elif env == "beta" and pd.notna(r.get("kappa", np.nan)):
+            name += f", κ={r['kappa']:g}"
+        out.append(name)
+    return out
+
+
+def model_order(df: pd.DataFrame) -> list[str]:
+    """Loss-model labels ordered independent, correlated (by rho), Beta (by kappa)."""
+    rank = {"bernoulli": 0, "correlated": 1, "beta": 2}
+    rows = df.assign(_label=model_labels(df), _rank=df["env"].map(rank).fillna(3))
+    rows = rows.assign(_p=rows.get("rho", np.nan).fillna(rows.get("kappa", np.nan)).fillna(0))
+    rows = rows.sort_values(["_rank", "_p"])
+    return list(dict.fromkeys(rows["_label"]))
+
+
+def style(algorithm: str) -> dict:
+    """Keyword arguments (colour, marker, linestyle, label) for an algorithm's line."""
+    i = ALGORITHM_ORDER.index(algorithm) if algorithm in ALGORITHM_ORDER else 0
+    return {"color": palette().get(algorithm, "0.3"), "marker": _MARKERS[i],
+            "linestyle": _DASHES[i], "label": ALGORITHM_NAMES.get(algorithm, algorithm)}
+
+
+def order(algorithms: Sequence[str]) -> list[str]:
+    """The given algorithms in display order (unknown ones last, alphabetically)."""
+    known = [a for a in ALGORITHM_ORDER if a in set(algorithms)]
+    return known + sorted(set(algorithms) - set(ALGORITHM_ORDER))
+
+
+def setup(font_scale: float = 0.9) -> None:
+    """Seaborn paper theme, colorblind palette, fonts embedded as TrueType, fixed hash salt."""
+    import matplotlib as mpl
+    import seaborn as sns
+
+    sns.set_theme(context="paper", style="whitegrid", palette="colorblind",
+                  font_scale=font_scale)
+    mpl.rcParams.update({
+        "pdf.fonttype": 42, "ps.fonttype": 42, "svg.hashsalt": "privdtol",
+        "figure.dpi": 100, "savefig.dpi": 200, "savefig.bbox": "tight",
+        "axes.titlesize": "medium", "legend.fontsize": "small", "lines.markersize": 4,
+        "lines.linewidth": 1.3,
+    })
+
+
+def band(ax, x, mean, low, high, *, color=None, label=None, marker="o", linestyle="-",
+         alpha: float = 0.2, **kwargs):
+    """A line with markers and a shaded confidence band between ``low`` and ``high``."""
+    x, mean, low, high = (np.asarray(v, dtype=float) for v in (x, mean, low, high))
+    idx = np.argsort(x)
+    x, mean, low, high = x[idx], mean[idx], low[idx], high[idx]
+    line, = ax.plot(x, mean, color=color, label=label, marker=marker, linestyle=linestyle,
+                    **kwargs)
+    ax.fill_between(x, low, high, color=line.get_color(), alpha=alpha, linewidth=0)
+    return line
+
+
+def algorithm_band(ax, df: pd.DataFrame, x: str, algorithm: str, y="mean", low="ci_low",
+                   high="ci_high", **kwargs):
+    """:func:`band` for one algorithm's rows of an aggregated table, in its standard style."""
+    rows = df[df["algorithm"] == algorithm]
+    lo = np.maximum(rows[low].to_numpy(dtype=float), np.finfo(float).tiny)  # log axes
+    return band(ax, rows[x], rows[y], lo, rows[high], **{**style(algorithm), **kwargs})
+
+
+def plain_log_ticks(ax, axis: str = "y") -> None:
+    """Log-axis ticks at 1, 2, 5 × 10^k labelled as plain numbers (readable on short ranges)."""
+    import matplotlib.ticker as mticker
+
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    target.set_major_locator(mticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    target.set_major_formatter(mticker.FormatStrFormatter("%g"))
+    target.set_minor_formatter(mticker.NullFormatter())
+
+
+def save_figure(fig, out_dir: str | Path, name: str) -> list[Path]:
+    """Write ``<out_dir>/figures/<name>.pdf`` and ``.png`` deterministically; return paths."""
+    folder = Path(out_dir) / "figures"
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for ext, meta in (("pdf", {"CreationDate": None, "Producer": None, "Creator": None}),
+                      ("png", {"Software": None})):
+        path = folder / f"{name}.{ext}"
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format=ext, metadata=meta)
+        paths.append(path)
+    return paths
+
+
+def write_latex_table(df: pd.DataFrame, out_dir: str | Path, name: str, caption: str = "",
+                      precision: int = 3, siunitx: bool = True) -> Path:
+    """``<out_dir>/tables/<name>.tex`` from a small DataFrame: booktabs rules, numbers to
+    ``precision`` significant digits, text escaped for LaTeX, no index."""
+    folder = Path(out_dir) / "tables"
+    folder.mkdir(parents=True, exist_ok=True)
+    num = df.select_dtypes("number").columns
+    styler = df.style.hide(axis="index")
+    styler = styler.format(tex_escape, na_rep="--")  # also maps Unicode (ρ, κ, ε) for pdflatex
+    missing = "{--}" if siunitx else "--"  # braced: siunitx S columns take it as text
+    styler = styler.format(lambda v: missing if pd.isna(v) else f"{v:.{precision}g}", subset=num)
+    styler = styler.format_index(tex_escape, axis="columns")
+    text = styler.to_latex(hrules=True, siunitx=siunitx,
+                           caption=caption or None, position_float="centering" if caption else None)
+    path = folder / f"{name}.tex"
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return path

@@ -1,0 +1,77 @@
+"""Claim C1 (Proposition 1, Lemma 3): every private algorithm is eps-DP, and the audit can fail.
+
+From the privacy experiment's table (:mod:`.audit_grid`), one cell per (algorithm, eps):
+
+- a *private* algorithm's cell PASSes when no audit flags a violation: the largest exact loss
+  found (per selection or whole sequence) is <= eps, and no statistical lower confidence bound
+  exceeds eps.  For the softmax selections the largest exact loss must also be <= 2 eta
+  (Lemma 3);
+- a *negative control*'s cell is "caught" when some exact audit exhibits a pair with loss > eps.
+
+Verdict: PASS iff every private cell passes and every negative-control cell is caught; FAIL
+otherwise.  The statistic is the largest loss/eps ratio over the private algorithms' exact
+audits (exact numbers, so no confidence interval).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..verdicts import FAIL, PASS, make_check
+
+TOL = 1e-9
+
+
+def c1_cells(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (role, algorithm, eps) with the largest losses of each audit."""
+    rows = []
+    for (role, alg, eps), sub in df.groupby(["role", "algorithm", "epsilon"], sort=True):
+        exact = sub[sub.audit.isin(["exact_selection", "whole_sequence"])]
+        stat = sub[sub.audit == "statistical"]
+        loss_exact = float(exact.loss.max()) if len(exact) else np.nan
+        bound_sel = float(exact.bound_selection.max()) if len(exact) else np.nan
+        worst = exact.loc[exact.loss.idxmax()] if len(exact) else None
+        stat_low = float(stat.loss_lower.max()) if len(stat) else np.nan
+        stat_up = float(stat.loss_upper.max()) if len(stat) else np.nan
+        violation = bool(sub.violation.any())
+        within_sel = bool(np.isnan(loss_exact) or loss_exact <= bound_sel + TOL)
+        if role == "private":
+            verdict = PASS if (not violation and within_sel) else FAIL
+        else:
+            caught = bool(exact.violation.any())
+            verdict = "caught" if caught else "NOT caught"
+        rows.append({"role": role, "algorithm": alg, "epsilon": float(eps),
+                     "loss_exact": loss_exact, "bound_selection": bound_sel,
+                     "ratio_eps": loss_exact / float(eps), "stat_lower": stat_low,
+                     "stat_upper": stat_up, "violation": violation, "verdict": verdict,
+                     "worst_audit": None if worst is None else worst.audit,
+                     "worst_K": None if worst is None else int(worst.K),
+                     "worst_block": None if worst is None or pd.isna(worst.block)
+                     else int(worst.block),
+                     "witness": None if worst is None else str(worst.witness)})
+    return pd.DataFrame(rows)
+
+
+def check_c1(df: pd.DataFrame, inputs=()) -> dict:
+    cells = c1_cells(df)
+    private = cells[cells.role == "private"]
+    controls = cells[cells.role == "negative_control"]
+    private_ok = bool((private.verdict == PASS).all()) and len(private) > 0
+    caught = bool((controls.verdict == "caught").all()) and len(controls) > 0
+    verdict = PASS if (private_ok and caught) else FAIL
+    stat = float(private.ratio_eps.max()) if len(private) else float("nan")
+    n_bad = int((private.verdict != PASS).sum())
+    n_missed = int((controls.verdict != "caught").sum())
+    summary = (f"Largest privacy loss found over {private.algorithm.nunique()} private "
+               f"algorithms and {private.epsilon.nunique()} values of eps is {stat:.4g} x eps "
+               f"({n_bad} private cells over their bound); the negative controls were caught "
+               f"in {len(controls) - n_missed}/{len(controls)} (algorithm, eps) cells.")
+    return make_check(
+        claim="C1", title="Event-level eps-DP (Proposition 1; 2 eta per selection, Lemma 3)",
+        statistic_label="max over private algorithms and eps of (largest privacy loss found)/eps",
+        statistic=stat, ci_low=None, ci_high=None,
+        threshold="every private algorithm: loss <= 2 eta <= eps (exact audits) and statistical "
+                  "lower bound <= eps; every negative control: some exact loss > eps",
+        verdict=verdict, summary=summary,
+        cells=cells.to_dict(orient="records"), inputs=inputs)

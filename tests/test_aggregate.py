@@ -1,0 +1,108 @@
+"""Aggregation of per-cell run tables (privdtol.aggregate) and the agg-table contract."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from privdtol import aggregate, bounds, grid
+from privdtol.cli import main
+from privdtol.cli.batch import cell_table
+
+T30 = (1 << 30) - 1
+CONTRACT = ["experiment", "cell_id", "algorithm", "env", "instance", "K", "gap", "epsilon", "eta",
+            "mu_best", "rho", "kappa", "horizon", "runs", "estimator", "mean", "se", "ci_low",
+            "ci_high", "q05", "q25", "q50", "q75", "q95", "mean_realized", "se_realized",
+            "bound_thm1", "bound_corollary", "rate", "lower_shape", "wu_wang_shape"]
+
+
+def fake_cell(cell_id="c1", algorithm="rps", epsilon=1.0, runs=5, horizons=(1, 3, 7), seed=0):
+    rng = np.random.default_rng(seed)
+    n = runs * len(horizons)
+    return pd.DataFrame({
+        "cell_id": cell_id, "algorithm": algorithm, "env": "bernoulli", "K": 4, "gap": 0.25,
+        "mu_best": 0.375, "epsilon": epsilon, "eta": 0.125 if epsilon == epsilon else np.nan,
+        "horizon": np.tile(horizons, runs), "run": np.repeat(np.arange(runs), len(horizons)),
+        "regret": rng.random(n) * 10, "regret_realized": rng.random(n) * 10,
+        "estimator": "block_rb", "instance": "standard", "rho": np.nan, "kappa": np.nan})
+
+
+def test_contract_columns_and_statistics():
+    t = fake_cell()
+    df = aggregate.aggregate_tables([t], "exp")
+    assert list(df.columns) == CONTRACT
+    assert len(df) == 3 and list(df.horizon) == [1, 3, 7]
+    for h, row in df.set_index("horizon").iterrows():
+        x = t.loc[t.horizon == h, "regret"].to_numpy()
+        y = t.loc[t.horizon == h, "regret_realized"].to_numpy()
+        se = x.std(ddof=1) / np.sqrt(x.size)
+        assert row["runs"] == 5
+        assert row["mean"] == pytest.approx(x.mean())
+        assert row["se"] == pytest.approx(se)
+        assert row["ci_low"] == pytest.approx(x.mean() - 1.96 * se)
+        assert row["ci_high"] == pytest.approx(x.mean() + 1.96 * se)
+        for name, q in aggregate.QUANTILES.items():
+            assert row[name] == pytest.approx(np.quantile(x, q))
+        assert row["mean_realized"] == pytest.approx(y.mean())
+        assert row["se_realized"] == pytest.approx(y.std(ddof=1) / np.sqrt(y.size))
+        assert row["bound_thm1"] == pytest.approx(bounds.theorem1(4, 0.25, 1.0))
+        assert row["bound_corollary"] == pytest.approx(bounds.corollary(4, 0.25, 1.0))
+        assert row["rate"] == pytest.approx(np.log(4) / 0.25 + np.log(4))
+        assert row["lower_shape"] == pytest.approx(np.log(4) / 0.25)
+        assert row["wu_wang_shape"] == pytest.approx(np.log(4) / 0.25 + np.log(4) ** 2)
+
+
+def test_non_private_bounds_are_nan_and_single_run_se_is_nan():
+    df = aggregate.aggregate_tables([fake_cell(algorithm="ftl", epsilon=np.nan, runs=1)], "e")
+    for col in ("bound_thm1", "bound_corollary", "rate", "lower_shape", "wu_wang_shape", "se",
+                "ci_low", "epsilon"):
+        assert df[col].isna().all(), col
+    assert (df["runs"] == 1).all()
+
+
+def test_order_of_cells_does_not_matter():
+    cells = [fake_cell(f"c{i}", algorithm=a, epsilon=e, seed=i)
+             for i, (a, e) in enumerate([("rps", 1.0), ("ftl", np.nan), ("rps", 0.5),
+                                         ("wu_wang", 0.25)])]
+    a = aggregate.aggregate_tables(cells, "e")
+    b = aggregate.aggregate_tables(cells[::-1], "e")
+    pd.testing.assert_frame_equal(a, b)
+    assert list(a.algorithm.unique()) == ["ftl", "rps", "wu_wang"]
+
+
+def test_ragged_cell_is_refused():
+    t = fake_cell().iloc[:-1]
+    with pytest.raises(ValueError, match="ragged"):
+        aggregate.summarize_cell(t)
+
+
+def test_cli_on_real_cells_is_byte_deterministic(tmp_path):
+    cells = [grid.Cell("rps", "bernoulli", "standard", 4, 0.25, None, 1.0, T30, 20, None, None, 0),
+             grid.Cell("hedge", "correlated", "standard", 4, 0.25, None, None, T30, 20, 0.5,
+                       None, 0)]
+    files = []
+    for c in cells:
+        path = tmp_path / f"{c.cell_id}.parquet"
+        cell_table(c).to_parquet(path, index=False)
+        files.append(str(path))
+    outs = []
+    for i, order in enumerate((files, files[::-1])):
+        out = tmp_path / f"agg{i}.parquet"
+        csv = tmp_path / f"agg{i}.csv"
+        assert main(["aggregate", "--experiment", "x", "--out", str(out), "--out", str(csv),
+                     *order]) == 0
+        outs.append((out.read_bytes(), csv.read_bytes()))
+    assert outs[0] == outs[1]
+    df = pd.read_parquet(tmp_path / "agg0.parquet")
+    assert list(df.columns) == CONTRACT
+    assert set(df.cell_id) == {c.cell_id for c in cells}
+    hedge = df[df.algorithm == "hedge"]
+    assert hedge.rho.eq(0.5).all() and hedge.epsilon.isna().all() and hedge.kappa.isna().all()
+    assert df.horizon.max() == T30
+
+
+def test_cli_errors(tmp_path, capsys):
+    assert main(["aggregate", "--experiment", "x", "--out", str(tmp_path / "a.txt"),
+                 str(tmp_path / "c.parquet")]) == 2
+    assert "--out" in capsys.readouterr().err

@@ -1,0 +1,24 @@
+# Aggregation: one table per experiment, one row per (cell, checkpoint horizon), with mean
+# regret, se, 95% CI, quantiles and the bound shapes (privdtol.aggregate).
+
+
+rule aggregate:
+    input:
+        lambda wildcards: cell_files(wildcards.experiment),
+    output:
+        parquet=f"{AGG_DIR}/{{experiment}}.parquet",
+        csv=f"{AGG_DIR}/{{experiment}}.csv",
+    log:
+        "logs/aggregate/{experiment}.log",
+    wildcard_constraints:
+        experiment="|".join(EXPERIMENTS),
+    conda:
+        "../envs/privdtol.yaml"
+    shell:
+        "privdtol aggregate --experiment {wildcards.experiment} --out {output.parquet:q}"
+        " --out {output.csv:q} {input:q} > {log:q} 2>&1"
+
+
+rule aggregate_all:
+    input:
+        expand(f"{AGG_DIR}/{{experiment}}.{{ext}}", experiment=EXPERIMENTS, ext=["parquet", "csv"]),

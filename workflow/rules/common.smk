@@ -1,0 +1,62 @@
+# Shared set-up: configuration checks and the simulation plan (privdtol.grid).
+
+from pathlib import Path
+
+from snakemake.exceptions import WorkflowError
+
+from privdtol import grid
+from privdtol.errors import InputError
+
+
+def checked_config(cfg):
+    """privdtol.grid's validation: the first problem as one line naming the key and the
+    allowed values, raised before any job is scheduled."""
+    try:
+        return grid.load_config(cfg, Path(workflow.basedir) / "workflow/schemas/config.schema.yaml")
+    except InputError as err:
+        raise WorkflowError(f"invalid config: {err}") from None
+
+
+CONFIG = checked_config(config)
+
+SIM_DIR = CONFIG["sim_dir"]
+AGG_DIR = CONFIG["agg_dir"]
+PLAN = grid.plan(CONFIG)
+EXPERIMENTS = list(PLAN)
+
+
+def cell_files(experiment):
+    """The cell files of an experiment (results/sim/<experiment>/<cell_id>.parquet)."""
+    return [grid.cell_path(SIM_DIR, experiment, c) for c in PLAN[experiment][0]]
+
+
+# ----------------------------------------------------------------------------- report helpers
+
+from pathlib import Path
+
+from privdtol import report as REPORT
+
+
+def report_configfiles():
+    """The config files in Snakemake's merge order: the Snakefile's ``configfile:``, then
+    every ``--configfile`` (later ones win), each once."""
+    def rel(f):  # relative to the working directory when inside it (as the report shows it)
+        path = Path(f).resolve()
+        return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(f)
+
+    cli = [rel(f) for f in (workflow.overwrite_configfiles or [])]
+    files = [rel(f) for f in workflow.configfiles if rel(f) not in cli] + cli
+    return list(dict.fromkeys(files))
+
+
+def report_claims():
+    """Claims whose check JSON this config produces; notebooks.smk may define CHECK_CLAIMS.
+    Missing ones (C1 until the privacy audit exists) are shown as "not run"."""
+    claims = globals().get("CHECK_CLAIMS")
+    return list(claims) if claims is not None else [c for c in REPORT.CLAIMS if c != "C1"]
+
+
+def report_results():
+    """Figures and tables whose experiments this config runs."""
+    return [n for n in REPORT.RESULTS
+            if any(e in EXPERIMENTS for e in REPORT.RESULT_EXPERIMENTS[n])]

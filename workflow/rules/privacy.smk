@@ -1,0 +1,24 @@
+# Privacy experiment (claim C1): every audit of privdtol.privacy over the grid of config["privacy"]
+# (exact per-selection search, exact whole-sequence enumeration, statistical Clopper-Pearson
+# audit; private algorithms and the audit-only negative controls).  Serial and parameter-seeded:
+# the table is byte-identical across reruns.  Its notebook is notebooks/privacy.py (C1).
+#
+#   snakemake results/agg/privacy.parquet
+
+import json
+
+
+rule audit_privacy:
+    output:
+        parquet="results/agg/privacy.parquet",
+        csv="results/agg/privacy.csv",
+    log:
+        "logs/privacy/audit_privacy.log",
+    params:
+        grid=json.dumps(config.get("privacy", {}), sort_keys=True),
+    threads: 1
+    conda:
+        "../envs/privdtol.yaml"
+    shell:
+        "privdtol audit-grid --grid-json {params.grid:q} --out {output.parquet:q}"
+        " --csv {output.csv:q} > {log:q} 2>&1"

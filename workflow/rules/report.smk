@@ -1,0 +1,74 @@
+# Report: the generated LaTeX pieces (privdtol report-assets), the rule graph, and the PDF
+# (privdtol report-compile = latexmk/pdflatex + a check of the LaTeX log).  paper/ holds the
+# hand-written sources; every number, table and figure comes from results/ (docs/report.md).
+
+import os
+from pathlib import Path
+
+REPORT_DIR = "results/report"
+REPORT_GEN = f"{REPORT_DIR}/generated"
+REPORT_TEX = "paper/replication_report.tex"
+
+
+rule build_report_assets:
+    input:
+        configs=report_configfiles(),
+        checks=lambda wc: [f"results/checks/{c}.json" for c in report_claims()],
+        figures=lambda wc: [f"results/figures/{n}.pdf" for n in report_results()],
+        tables=lambda wc: [f"results/tables/{n}.tex" for n in report_results()],
+        agg=expand(f"{AGG_DIR}/{{experiment}}.parquet", experiment=EXPERIMENTS),
+    output:
+        [f"{REPORT_GEN}/{name}" for name in REPORT.GENERATED],
+    params:
+        configs=lambda wc, input: " ".join(f"--config {f}" for f in input.configs),
+        out=lambda wc, output: os.path.dirname(output[0]),
+    log:
+        "logs/report/build_report_assets.log",
+    conda:
+        "../envs/privdtol.yaml"
+    shell:
+        "privdtol report-assets {params.configs} --results results --out {params.out:q}"
+        " > {log:q} 2>&1"
+
+
+rule draw_rulegraph:
+    input:
+        configs=report_configfiles(),
+    output:
+        f"{REPORT_GEN}/rulegraph.pdf",
+    params:
+        snakefile=workflow.main_snakefile,
+        configs=lambda wc: ("--configfile " + " ".join(
+            report_configfiles()[-len(workflow.overwrite_configfiles):])
+            if workflow.overwrite_configfiles else ""),
+    log:
+        "logs/report/draw_rulegraph.log",
+    conda:
+        "../envs/privdtol.yaml"
+    shell:
+        "snakemake --snakefile {params.snakefile:q} --nolock --rulegraph {params.configs}"
+        " 2> {log:q} | dot -Grankdir=LR -Tpdf -o {output:q} 2>> {log:q}"
+
+
+rule compile_report:
+    input:
+        tex=REPORT_TEX,
+        sections=sorted(str(p) for p in Path("paper").rglob("*.tex")),
+        generated=rules.build_report_assets.output,
+        rulegraph=rules.draw_rulegraph.output,
+    output:
+        pdf=f"{REPORT_DIR}/replication_report.pdf",
+    params:
+        generated=lambda wc, input: os.path.dirname(input.rulegraph[0]),
+    log:
+        "logs/report/compile_report.log",
+    conda:
+        "../envs/privdtol.yaml"
+    shell:
+        "privdtol report-compile --tex {input.tex:q} --generated {params.generated:q} --results results"
+        " --out {output.pdf:q} --verbose > {log:q} 2>&1"
+
+
+rule report:
+    input:
+        rules.compile_report.output.pdf,

@@ -1,0 +1,33 @@
+# Simulation: one job per batch of cells (privdtol.grid.make_batches), one Parquet file per
+# cell.  Cell files are named by the cell alone (results/sim/<experiment>/<cell_id>.parquet),
+# and batches are only a scheduling device.  Outputs are flagged update(): Snakemake does not
+# delete a batch's existing cell files before re-running it, and `privdtol simulate-batch`
+# skips the cells that already exist.  So when a grid list grows (batch boundaries shift) or a
+# batch was killed halfway, only the missing cells are computed.  Every file is written
+# atomically (temp file + rename): a killed job never leaves a truncated Parquet behind.
+
+for _experiment, (_cells, _batches) in PLAN.items():
+    for _batch in _batches:
+
+        rule:
+            name:
+                f"simulate_{_batch.name}"
+            output:
+                [update(grid.cell_path(SIM_DIR, _experiment, c)) for c in _batch.cells],
+            log:
+                f"logs/simulate/{_batch.name}.log",
+            benchmark:
+                f"results/benchmarks/simulate/{_batch.name}.tsv"
+            params:
+                cells=_batch.cells_json(),
+                out_dir=lambda wildcards, output: Path(output[0]).parent,
+            conda:
+                "../envs/privdtol.yaml"
+            shell:
+                "privdtol simulate-batch --out-dir {params.out_dir:q} --cells {params.cells:q}"
+                " > {log:q} 2>&1"
+
+
+rule simulate_all:
+    input:
+        [f for e in EXPERIMENTS for f in cell_files(e)],
