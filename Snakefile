@@ -26,6 +26,7 @@ validate(config, "workflow/schemas/config.schema.yaml")
 
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/aggregate.smk"
+include: "workflow/rules/privacy.smk"
 include: "workflow/rules/notebooks.smk"
 include: "workflow/rules/report.smk"
 

@@ -33,6 +33,7 @@ out_dir = "results"
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import NullFormatter
 import numpy as np
 import pandas as pd
 
@@ -53,6 +54,7 @@ nc = 4
 nr = -(-len(algs) // nc)
 fig, axes = plt.subplots(nr, nc, figsize=(plotting.WIDTH, 1.9 * nr + 0.7), squeeze=False,
                          sharex=True, sharey=True)
+y_top = 1.6 * max(df.loss.max(), df.loss_upper.max(), df.epsilon.max())
 eps_grid = np.geomspace(df.epsilon.min(), df.epsilon.max(), 100)
 CONTROL_NAMES = {"rps_eta_eps": "control: η = ε", "rps_data_prefix": "control: data prefix"}
 markers = {"exact_selection": ("o", "per selection (exact)"),
@@ -75,7 +77,10 @@ for ax, alg in zip(axes.flat, algs):
     ax.plot(bound.index, bound.values, color="C3", linestyle="--", linewidth=0.9,
             label="per-selection bound (2η; ε for Laplace noise)")
     ax.set_title(CONTROL_NAMES.get(alg) or plotting.ALGORITHM_NAMES.get(alg, alg), fontsize=8)
-    ax.set(xscale="log", yscale="log", ylim=(0.5 * df.epsilon.min(), None))
+    ax.set(xscale="log", yscale="log", ylim=(0.5 * df.epsilon.min(), y_top),
+           xlim=(0.5 * df.epsilon.min(), 2 * df.epsilon.max()))
+    ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels collide on a short log axis
+    ax.yaxis.set_minor_formatter(NullFormatter())
 for ax in list(axes.flat)[len(algs):]:
     ax.set_visible(False)
 for ax in axes[-1, :]:
@@ -103,7 +108,8 @@ plt.show()
 
 # %%
 table = pd.DataFrame({
-    "algorithm": cells.algorithm.map(lambda a: plotting.ALGORITHM_NAMES.get(a, a)),
+    "algorithm": cells.algorithm.map(lambda a: plotting.ALGORITHM_NAMES.get(a, a)
+                                     .replace("η", "eta")),
     "role": cells.role.str.replace("_", " "),
     "eps": cells.epsilon,
     "loss": cells.loss_exact,
@@ -116,7 +122,7 @@ table = pd.DataFrame({
 table = table.sort_values(["role", "algorithm", "eps"], ascending=[False, True, True])
 styler = table.style.hide(axis="index").format(escape="latex", na_rep="--")
 num = table.select_dtypes("number").columns
-styler = styler.format(lambda v: "--" if pd.isna(v) else f"{v:.4g}", subset=num)
+styler = styler.format(lambda v: "--" if pd.isna(v) else f"{v:.5g}", subset=num)
 styler = styler.format_index(escape="latex", axis="columns")
 tex = styler.to_latex(hrules=True, caption="Privacy audit: largest privacy loss found "
                       "against the bounds 2 eta (Lemma 3) and eps (Proposition 1).",

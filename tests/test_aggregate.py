@@ -14,7 +14,8 @@ T30 = (1 << 30) - 1
 CONTRACT = ["experiment", "cell_id", "algorithm", "env", "instance", "K", "gap", "epsilon", "eta",
             "mu_best", "rho", "kappa", "horizon", "runs", "estimator", "mean", "se", "ci_low",
             "ci_high", "q05", "q25", "q50", "q75", "q95", "mean_realized", "se_realized",
-            "bound_thm1", "bound_corollary", "rate", "lower_shape", "wu_wang_shape"]
+            "bound_thm1", "bound_corollary", "rate", "lower_shape", "wu_wang_shape",
+            "tail_mean", "tail_se"]
 
 
 def fake_cell(cell_id="c1", algorithm="rps", epsilon=1.0, runs=5, horizons=(1, 3, 7), seed=0):
@@ -56,9 +57,40 @@ def test_contract_columns_and_statistics():
 def test_non_private_bounds_are_nan_and_single_run_se_is_nan():
     df = aggregate.aggregate_tables([fake_cell(algorithm="ftl", epsilon=np.nan, runs=1)], "e")
     for col in ("bound_thm1", "bound_corollary", "rate", "lower_shape", "wu_wang_shape", "se",
-                "ci_low", "epsilon"):
+                "ci_low", "epsilon", "tail_se"):
         assert df[col].isna().all(), col
     assert (df["runs"] == 1).all()
+    assert df["tail_mean"].iloc[-1] == 0.0  # the largest horizon's tail is empty
+
+
+def test_paired_tail_by_hand():
+    """tail = per run, regret at the largest horizon (7) minus regret at the row's horizon.
+
+    run  T=1  T=3  T=7   tail(1)  tail(3)  tail(7)
+     0    1    2    4       3        2        0
+     1    2    2    2       0        0        0
+     2    0    3    6       6        3        0
+
+    tail(1): mean 3, sd 3 (ddof=1), se 3/sqrt(3) = sqrt(3);
+    tail(3): mean 5/3, var 7/3, se sqrt(7/9) = sqrt(7)/3; tail(7): 0 and 0.
+    """
+    t = fake_cell(runs=3, horizons=(1, 3, 7))
+    t["regret"] = [1.0, 2.0, 4.0, 2.0, 2.0, 2.0, 0.0, 3.0, 6.0]
+    t = t.iloc[::-1].reset_index(drop=True)  # row order of the run table must not matter
+    df = aggregate.aggregate_tables([t], "exp").set_index("horizon")
+    assert list(df.columns[-2:]) == ["tail_mean", "tail_se"]
+    assert df.loc[1, "tail_mean"] == pytest.approx(3.0)
+    assert df.loc[1, "tail_se"] == pytest.approx(np.sqrt(3.0))
+    assert df.loc[3, "tail_mean"] == pytest.approx(5 / 3)
+    assert df.loc[3, "tail_se"] == pytest.approx(np.sqrt(7.0) / 3)
+    assert df.loc[7, "tail_mean"] == 0.0 and df.loc[7, "tail_se"] == 0.0
+    # the mean of the per-run increments is the difference of the means
+    assert df.loc[1, "tail_mean"] == pytest.approx(df.loc[7, "mean"] - df.loc[1, "mean"])
+    assert df.loc[1, "mean"] == pytest.approx(1.0) and df.loc[7, "mean"] == pytest.approx(4.0)
+    # unchanged regret at every horizon: every increment is exactly 0
+    t["regret"] = 5.0
+    flat = aggregate.aggregate_tables([t], "exp")
+    assert (flat["tail_mean"] == 0.0).all() and (flat["tail_se"] == 0.0).all()
 
 
 def test_order_of_cells_does_not_matter():

@@ -17,15 +17,17 @@ PAIR = (1048575, 1073741823)
 
 
 def agg(cells, horizons=PAIR, rel_se=0.01, algorithm="rps", env="bernoulli", experiment="x",
-        mean_fn=None):
+        mean_fn=None, tail_fn=None):
     """An agg table: one row per (cell, horizon); ``cells`` are dicts with K, gap, epsilon and
-    either ``mean`` or a ``mean_fn(cell, horizon)``; se = rel_se * mean unless given."""
+    either ``mean`` or a ``mean_fn(cell, horizon)``; se = rel_se * mean unless given.  With
+    ``tail_fn(cell, horizon) -> (tail_mean, tail_se)`` the paired-tail columns are added."""
     rows = []
     for i, c in enumerate(cells):
         for h in horizons:
             m = mean_fn(c, h) if mean_fn else c["mean"]
             se = c.get("se", rel_se * m)
-            rows.append({"experiment": experiment, "cell_id": f"c{i}",
+            tail = dict(zip(("tail_mean", "tail_se"), tail_fn(c, h))) if tail_fn else {}
+            rows.append({**tail, "experiment": experiment, "cell_id": f"c{i}",
                          "algorithm": c.get("algorithm", algorithm), "env": c.get("env", env),
                          "instance": "standard", "K": c["K"], "gap": c["gap"],
                          "epsilon": c["epsilon"], "eta": float(bounds.eta(c["epsilon"])),
@@ -111,6 +113,76 @@ def test_horizon_free_falls_back_for_short_cells():
     cell = out["cells"][0]
     assert cell["fallback"] is True and cell["h_high"] == 16383 and cell["h_low"] == 15
     assert "lack" in out["summary"]
+
+
+def test_paired_ratio_ci_by_hand():
+    z = 2.241403  # two-sided 97.5%: 95% split over increment and denominator
+    r, _, lo, hi = checks.paired_ratio_ci(3.0, 0.1, 10.0, 0.2, 0.95)
+    assert r == pytest.approx(1.3)
+    assert hi == pytest.approx(1 + (3 + z * 0.1) / (10 - z * 0.2), rel=1e-6)
+    assert lo == pytest.approx(1 + (3 - z * 0.1) / (10 + z * 0.2), rel=1e-6)
+    # increment interval straddling 0: the denominators that make each limit extreme
+    r, _, lo, hi = checks.paired_ratio_ci(-0.1, 0.1, 10.0, 0.2, 0.95)
+    assert hi == pytest.approx(1 + (-0.1 + z * 0.1) / (10 - z * 0.2), rel=1e-6)
+    assert lo == pytest.approx(1 + (-0.1 - z * 0.1) / (10 - z * 0.2), rel=1e-6)
+    # increment interval below 0: the upper limit uses the largest denominator
+    _, _, _, hi = checks.paired_ratio_ci(-1.0, 0.1, 10.0, 0.2, 0.95)
+    assert hi == pytest.approx(1 + (-1 + z * 0.1) / (10 + z * 0.2), rel=1e-6)
+    # denominator interval reaching 0: no finite upper limit
+    _, _, lo, hi = checks.paired_ratio_ci(0.5, 0.1, 1.0, 1.0, 0.95)
+    assert hi == math.inf and lo == pytest.approx(1 + (0.5 - z * 0.1) / (1 + z), rel=1e-6)
+    assert all(math.isnan(v) for v in checks.paired_ratio_ci(1.0, 0.1, 0.0, 0.1)[::2])
+
+
+def test_horizon_free_paired_zero_increments_pass_where_unpaired_is_inconclusive():
+    # every run's regret is the same at both horizons (as for RPS): paired increments all 0
+    mean_fn = lambda c, h: 10.0  # noqa: E731
+    unpaired = checks.check_horizon_free(agg(_grid(), rel_se=0.02, mean_fn=mean_fn),
+                                         1.05, PAIR, 0.95)
+    assert unpaired["verdict"] == "INCONCLUSIVE" and unpaired["ci_high"] > 1.05
+    assert "delta-method" in unpaired["summary"]
+    assert "paired interval" not in unpaired["summary"]
+    assert {c["interval"] for c in unpaired["cells"]} == {"delta"}
+    df = agg(_grid(), rel_se=0.02, mean_fn=mean_fn, tail_fn=lambda c, h: (0.0, 0.0))
+    out = checks.check_horizon_free(df, 1.05, PAIR, 0.95)
+    assert out["verdict"] == "PASS"
+    assert out["statistic"] == pytest.approx(1.0, abs=1e-12)
+    assert 1.0 <= out["ci_high"] <= 1.0 + 1e-9
+    assert "paired interval" in out["summary"] and "delta-method" not in out["summary"]
+    assert {c["interval"] for c in out["cells"]} == {"paired"}
+    assert all(c["verdict"] == "PASS" for c in out["cells"])
+    # a table mixing both kinds of cells says so, and the delta cells keep it INCONCLUSIVE
+    mixed = checks.check_horizon_free(
+        pd.concat([df, agg(_grid()[:1], rel_se=0.02, mean_fn=mean_fn, experiment="old")],
+                  ignore_index=True), 1.05, PAIR, 0.95)
+    assert mixed["verdict"] == "INCONCLUSIVE"
+    assert f"for {len(_grid())} cell(s)" in mixed["summary"] and "for 1 cell(s)" in mixed["summary"]
+
+
+def test_horizon_free_paired_real_increase_fails():
+    # regret grows from 10 to 13 in every run (increment 3 with a small se): ratio 1.3
+    df = agg(_grid(), rel_se=0.01, mean_fn=lambda c, h: 10.0 if h == PAIR[0] else 13.0,
+             tail_fn=lambda c, h: (3.0, 0.05) if h == PAIR[0] else (0.0, 0.0))
+    out = checks.check_horizon_free(df, 1.05, PAIR, 0.95)
+    assert out["verdict"] == "FAIL"
+    assert out["statistic"] == pytest.approx(1.3, rel=1e-9)
+    assert 1.05 < out["ci_low"] < 1.3 < out["ci_high"]
+    assert all(c["verdict"] == "FAIL" for c in out["cells"])
+
+
+def test_horizon_free_paired_below_the_largest_horizon_adds_tail_ses():
+    # the pair is not the cell's last checkpoint: increment = tail(low) - tail(high), with the
+    # conservative se tail_se(low) + tail_se(high)
+    T31 = (1 << 31) - 1
+    tails = {PAIR[0]: (2.0, 0.05), PAIR[1]: (2.0, 0.05), T31: (0.0, 0.0)}
+    df = agg([{"K": 2, "gap": 0.5, "epsilon": 1.0}], horizons=(*PAIR, T31), rel_se=0.01,
+             mean_fn=lambda c, h: 12.0 if h == T31 else 10.0, tail_fn=lambda c, h: tails[h])
+    out = checks.check_horizon_free(df, 1.05, PAIR, 0.95)
+    z = fits.z_value(0.975)
+    assert out["cells"][0]["h_high"] == PAIR[1] and out["cells"][0]["interval"] == "paired"
+    assert out["statistic"] == pytest.approx(1.0)
+    assert out["ci_high"] == pytest.approx(1 + z * 0.1 / (10 - z * 0.1), rel=1e-5)
+    assert out["verdict"] == "PASS"
 
 
 # ----------------------------------------------------------------------------- C4a/b

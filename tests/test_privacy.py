@@ -176,3 +176,33 @@ def test_cli_bad_input(capsys, args, flag):
     assert main(["audit", *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and flag in err and "allowed" in err
+
+
+# ------------------------------------------------------------------ grid and C1
+SMALL_GRID = {"epsilons": [0.5], "K": [4], "blocks": [16],
+              "algorithms": ["rps"], "negative_controls": ["rps_eta_eps", "rps_data_prefix"],
+              "exact": {"n_random": 100, "max_steps": 5},
+              "sequence": {"K": [3], "horizon": 63, "n_random": 1},
+              "statistical": {"algorithms": ["rps"], "K": [2], "runs": 2000}}
+
+
+def test_audit_grid_bytes_and_c1(tmp_path):
+    from privdtol.privacy.check import check_c1
+
+    paths = [tmp_path / "a.parquet", tmp_path / "b.parquet"]
+    for p in paths:
+        assert main(["audit-grid", "--grid-json", json.dumps(SMALL_GRID), "--out", str(p)]) == 0
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+    import pandas as pd
+
+    df = pd.read_parquet(paths[0])
+    c1 = check_c1(df, inputs=[str(paths[0])])
+    assert c1["verdict"] == "PASS"
+    assert {c["verdict"] for c in c1["cells"] if c["role"] == "negative_control"} == {"caught"}
+    # a control that is not caught makes C1 FAIL
+    weak = df.copy()
+    weak.loc[weak.algorithm == "rps_data_prefix", "violation"] = False
+    assert check_c1(weak)["verdict"] == "FAIL"
+    assert main(["audit-grid", "--grid-json", json.dumps({"nope": 1}),
+                 "--out", str(tmp_path / "c.parquet")]) == 2
+    assert not (tmp_path / "c.parquet").exists()

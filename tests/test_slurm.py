@@ -104,6 +104,7 @@ def local_run(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def slurm_run(tmp_path_factory):
+    # (run after the local one, not beside it: on a 2-core machine side by side was slower)
     work = _copy_workflow(tmp_path_factory.mktemp("slurm") / "wf")
     proc = _snakemake(work, TARGET, *SLURM_ARGS, "--configfile", "config/smoke.yaml")
     assert proc.returncode == 0, proc.stdout[-5000:]
@@ -134,7 +135,8 @@ def test_failing_job_fails_the_run(tmp_path):
         'rule all:\n    input: "fail.txt"\n\n'
         'rule fail:\n    output: "fail.txt"\n    log: "logs/fail.log"\n'
         '    shell: "echo failing on purpose > {log}; exit 1"\n')
-    proc = _snakemake(tmp_path, *SLURM_ARGS)
+    # --retries 0: the profile would resubmit the job once (a second FAILED allocation, ~30 s)
+    proc = _snakemake(tmp_path, *SLURM_ARGS, "--retries", "0")
     assert proc.returncode != 0, proc.stdout[-5000:]
     assert "Error in rule fail" in proc.stdout or "Error in group" in proc.stdout, proc.stdout[-5000:]
     assert not (tmp_path / "fail.txt").exists()

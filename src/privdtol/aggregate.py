@@ -3,9 +3,14 @@
 One row per (cell, checkpoint horizon): the number of runs, the mean pseudo-regret estimate,
 its standard error and normal 95% confidence interval (mean ± 1.96 se), the quantiles
 q05 q25 q50 q75 q95 of the per-run estimates, the mean and standard error of the realized
-regret, and the bound shapes of :mod:`privdtol.bounds` (NaN for the non-private algorithms,
-whose epsilon is undefined).  The table is sorted deterministically, so the same cells give
-the same bytes however they were batched or scheduled.
+regret, the bound shapes of :mod:`privdtol.bounds` (NaN for the non-private algorithms,
+whose epsilon is undefined), and the *paired tail*: ``tail_mean`` and ``tail_se``, the mean and
+standard error (ddof=1, over runs) of the per-run increment ``regret(T_max) − regret(T)`` from
+this row's horizon ``T`` to the cell's largest horizon ``T_max`` (0 and 0 at ``T_max``; se NaN
+for a single run).  Because the increment is taken run by run, its standard error accounts for
+the strong correlation of the same runs at two horizons (claim C3 in :mod:`privdtol.checks`
+uses it).  The two tail columns come last.  The table is sorted deterministically, so the same
+cells give the same bytes however they were batched or scheduled.
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ QUANTILES = {"q05": 0.05, "q25": 0.25, "q50": 0.50, "q75": 0.75, "q95": 0.95}
 COLUMNS = ["experiment", "cell_id", "algorithm", "env", "instance", "K", "gap", "epsilon", "eta",
            "mu_best", "rho", "kappa", "horizon", "runs", "estimator", "mean", "se", "ci_low",
            "ci_high", "q05", "q25", "q50", "q75", "q95", "mean_realized", "se_realized",
-           "bound_thm1", "bound_corollary", "rate", "lower_shape", "wu_wang_shape"]
+           "bound_thm1", "bound_corollary", "rate", "lower_shape", "wu_wang_shape",
+           "tail_mean", "tail_se"]
 #: columns that identify a cell (constant within a cell file)
 CELL_COLUMNS = ["cell_id", "algorithm", "env", "instance", "K", "gap", "epsilon", "eta",
                 "mu_best", "rho", "kappa", "estimator"]
@@ -54,6 +60,8 @@ def summarize_cell(table: pd.DataFrame) -> pd.DataFrame:
     real = table["regret_realized"].to_numpy(dtype=float).reshape(runs, horizons.size)
     mean, se = _mean_se(reg)
     mean_r, se_r = _mean_se(real)
+    # paired tail: per run, regret at the cell's largest horizon minus regret at each horizon
+    mean_t, se_t = _mean_se(reg[:, -1:] - reg)
     first = table.iloc[0]
     out = pd.DataFrame({c: [first[c]] * horizons.size for c in CELL_COLUMNS})
     out["horizon"] = horizons.astype(np.int64)
@@ -67,6 +75,8 @@ def summarize_cell(table: pd.DataFrame) -> pd.DataFrame:
         out[name] = row
     out["mean_realized"] = mean_r
     out["se_realized"] = se_r
+    out["tail_mean"] = mean_t
+    out["tail_se"] = se_t
     return out
 
 

@@ -137,7 +137,8 @@ def provenance_tex(config: dict, results: Path, config_files, agg: dict,
     commit = git["commit"] or "unknown (not a git checkout)"
     dirty = {True: "yes (uncommitted changes)", False: "no", None: "unknown"}[git["dirty"]]
     lines += [newcommand("GitCommit", _tt(commit, True)),
-              newcommand("GitCommitShort", _tt(commit[:12], True)),
+              newcommand("GitCommitShort", _tt(git["commit"][:12] if git["commit"]
+                                               else "unknown", True)),
               newcommand("GitDirty", tex_escape(dirty)),
               newcommand("ReportDate", tex_escape(git["date"] or "undated")),
               newcommand("ConfigHash", _tt(config_hash(config)[:16], True))]

@@ -46,12 +46,17 @@ CHECK_KEYS = {"claim": str, "title": str, "statistic_label": str, "statistic": (
               "summary": str, "cells": list, "inputs": list}
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE")
 #: figures/tables the notebooks produce (results/figures/<name>.pdf, results/tables/<name>.tex)
-RESULTS = ("horizon", "rates", "actions", "heatmap", "bounds", "dependent", "ablations")
+RESULTS = ("horizon", "rates", "actions", "heatmap", "bounds", "dependent", "ablations",
+           "privacy")
 EXPERIMENTS = ("horizon", "gap", "epsilon", "actions", "grid", "dependent", "ablations")
 #: which experiment each result shows, used when a check JSON does not say (``inputs``)
 RESULT_EXPERIMENTS = {"horizon": ["horizon"], "rates": ["gap", "epsilon"],
                       "actions": ["actions"], "heatmap": ["grid"], "bounds": ["grid"],
-                      "dependent": ["dependent"], "ablations": ["ablations"]}
+                      "dependent": ["dependent"], "ablations": ["ablations"],
+                      "privacy": ["privacy"]}
+#: the experiment section in which each claim's verdict is discussed (once)
+CLAIM_HOME = {"C1": "privacy", "C2": "grid", "C3": "horizon", "C4a": "gap", "C4b": "epsilon",
+              "C4c": "grid", "C4d": "actions", "C5": "dependent", "constants": "grid"}
 GENERATED = ("numbers.tex", "verdicts.tex", "grid.tex", "thresholds.tex", "algorithms.tex", "models.tex",
              "includes.tex", "failures.tex", "provenance.tex",
              *(f"tab-{name}.tex" for name in RESULTS))
@@ -259,10 +264,11 @@ def includes_tex(results: Path, checks: dict, agg: dict) -> tuple[str, dict[str,
                         rf"\NotRun{{table \texttt{{{name}}}: results/tables/{name}.tex was not "
                         rf"produced by this configuration}}" + "\n")
         exps = RESULT_EXPERIMENTS[name]
-        ran = [e for e in exps if e in agg]
+        ran = [e for e in exps if e in agg or (results / "agg" / f"{e}.parquet").exists()]
         lines.append(rf"\@namedef{{ran@{name}}}{{{'1' if ran else '0'}}}")
-    for exp in EXPERIMENTS:
-        claims = [c for c, chk in checks.items() if chk and exp in check_experiments(chk)]
+    for exp in (*EXPERIMENTS, "privacy"):
+        claims = [c for c, chk in checks.items() if chk and CLAIM_HOME.get(c) == exp
+                  and exp in check_experiments(chk)]
         text = " ".join(rf"\ClaimSentence{{{claim_label(c)}}}{{{macro_name(c, '')}}}"
                         for c in claims) or r"No claim check reads this experiment."
         lines.append(rf"\@namedef{{claims@{exp}}}{{{text}}}")

@@ -53,10 +53,13 @@ def report_claims():
     """Claims whose check JSON this config produces; notebooks.smk may define CHECK_CLAIMS.
     Missing ones (C1 until the privacy audit exists) are shown as "not run"."""
     claims = globals().get("CHECK_CLAIMS")
-    return list(claims) if claims is not None else [c for c in REPORT.CLAIMS if c != "C1"]
+    if claims is not None:
+        return list(claims)
+    return [c for c in REPORT.CLAIMS if c != "C1" or config.get("privacy")]
 
 
 def report_results():
     """Figures and tables whose experiments this config runs."""
     return [n for n in REPORT.RESULTS
-            if any(e in EXPERIMENTS for e in REPORT.RESULT_EXPERIMENTS[n])]
+            if any(e in EXPERIMENTS or (e == "privacy" and config.get("privacy"))
+                   for e in REPORT.RESULT_EXPERIMENTS[n])]

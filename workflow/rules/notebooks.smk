@@ -34,6 +34,8 @@ NOTEBOOKS = {
     "ablations": dict(agg=["ablations"], tables=["ablations"], checks=[],
                       params=["confidence"]),
 }
+if config.get("privacy"):
+    NOTEBOOKS["privacy"] = dict(agg=["privacy"], tables=["privacy"], checks=["C1"], params=[])
 
 
 for _nb, _spec in NOTEBOOKS.items():

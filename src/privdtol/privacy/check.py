@@ -64,7 +64,7 @@ def check_c1(df: pd.DataFrame, inputs=()) -> dict:
     n_bad = int((private.verdict != PASS).sum())
     n_missed = int((controls.verdict != "caught").sum())
     summary = (f"Largest privacy loss found over {private.algorithm.nunique()} private "
-               f"algorithms and {private.epsilon.nunique()} values of eps is {stat:.4g} x eps "
+               f"algorithms and {private.epsilon.nunique()} values of eps is {stat:.6f} x eps "
                f"({n_bad} private cells over their bound); the negative controls were caught "
                f"in {len(controls) - n_missed}/{len(controls)} (algorithm, eps) cells.")
     return make_check(
