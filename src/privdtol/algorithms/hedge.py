@@ -4,9 +4,9 @@ I_t ~ softmax(-eta_t L_(t-1)) with eta_t = 2 sqrt(log K / t), t = 1, 2, ..."""
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import softmax
 
 from .base import RoundAlgorithm
+from .rps import softmax_law
 
 
 class DecreasingHedge(RoundAlgorithm):
@@ -20,4 +20,4 @@ class DecreasingHedge(RoundAlgorithm):
     def law(self, cumulative, t):
         eta = self.learning_rate(cumulative.shape[1], t)
         eta = np.broadcast_to(eta, (cumulative.shape[0],))[:, None]
-        return softmax(-eta * cumulative, axis=1)
+        return softmax_law(eta * cumulative, 1.0)

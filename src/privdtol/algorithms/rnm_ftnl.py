@@ -14,7 +14,6 @@ one-dimensional quadrature for tests and audits on small K.
 from __future__ import annotations
 
 import numpy as np
-from scipy import integrate
 
 from .base import BlockAlgorithm
 
@@ -25,6 +24,8 @@ def laplace_noisy_min_law(sums: np.ndarray, scale: float) -> np.ndarray:
     P(j) = integral of f(z) prod_(i != j) F(z - S_j + S_i) dz, f, F the Laplace density and cdf.
     One row (a 1-D vector of sums) at a time; intended for small K.
     """
+    from scipy import integrate  # imported here: it costs 0.3 s, and only tests/audits need it
+
     sums = np.asarray(sums, dtype=float)
     if sums.ndim == 2:
         return np.vstack([laplace_noisy_min_law(row, scale) for row in sums])
