@@ -18,6 +18,8 @@ for _experiment, (_cells, _batches) in PLAN.items():
                 f"logs/simulate/{_batch.name}.log",
             benchmark:
                 f"results/benchmarks/simulate/{_batch.name}.tsv"
+            group:
+                "simulate"  # on a cluster, several batches share one job (profile: group-components)
             params:
                 cells=_batch.cells_json(),
                 out_dir=lambda wildcards, output: Path(output[0]).parent,
