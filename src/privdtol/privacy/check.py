@@ -71,7 +71,7 @@ def check_c1(df: pd.DataFrame, inputs=()) -> dict:
         claim="C1", title="Event-level eps-DP (Proposition 1; 2 eta per selection, Lemma 3)",
         statistic_label="max over private algorithms and eps of (largest privacy loss found)/eps",
         statistic=stat, ci_low=None, ci_high=None,
-        threshold="every private algorithm: loss <= 2 eta <= eps (exact audits) and statistical "
-                  "lower bound <= eps; every negative control: some exact loss > eps",
+        threshold="private: loss <= bound (exact), CP lower limit <= eps; "
+                  "controls: loss > eps",
         verdict=verdict, summary=summary,
         cells=cells.to_dict(orient="records"), inputs=inputs)
