@@ -7,7 +7,7 @@
 #
 # The computation lives in the `privdtol` package; rules are thin shell calls to its CLI.
 
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 min_version("9.0")
 
@@ -15,13 +15,9 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
-# privdtol.grid checks the config first (schema + semantics; one line naming the key and the
-# allowed values), then Snakemake's own validation fills the documented defaults.  Both run at
-# parse time, before any job is scheduled.
+# privdtol.pipeline.config validates the config once (JSON schema + semantics, one line naming
+# the key and the allowed values) and fills the schema's defaults, at parse time.
 include: "workflow/rules/common.smk"
-
-
-validate(config, "workflow/schemas/config.schema.yaml")
 
 
 include: "workflow/rules/simulate.smk"

@@ -20,7 +20,7 @@ import numpy as np
 
 from privdtol.algorithms import make_algorithm
 from privdtol.environments import BernoulliProduct, standard_means
-from privdtol.simulate import simulate
+from privdtol.engine.fast import simulate
 
 
 def _pin_one_core():

@@ -35,9 +35,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from privdtol import checks, fits, plotting
+from privdtol.analysis import checks
+from privdtol.analysis import stats as fits
+from privdtol.plotting import style
 
-plotting.setup()
+style.setup()
 df, used = checks.load_agg(agg_dir, ["ablations"])
 
 # %%
@@ -46,11 +48,11 @@ fin = fin.assign(x=1 / fin["epsilon"])
 panels = fin[["K", "gap"]].drop_duplicates().sort_values(["K", "gap"], ascending=[True, False])
 nc = min(len(panels), 2)
 nr = -(-len(panels) // nc)
-fig, axes = plt.subplots(nr, nc, figsize=(plotting.WIDTH, 2.4 * nr + 0.6), squeeze=False)
+fig, axes = plt.subplots(nr, nc, figsize=(style.WIDTH, 2.4 * nr + 0.6), squeeze=False)
 for ax, (_, p) in zip(axes.flat, panels.iterrows()):
     sub = fin[(fin["K"] == p["K"]) & np.isclose(fin["gap"], p["gap"])]
-    for alg in plotting.order(sub["algorithm"].unique()):
-        plotting.algorithm_band(ax, sub, "x", alg)
+    for alg in style.order(sub["algorithm"].unique()):
+        style.algorithm_band(ax, sub, "x", alg)
     ax.axvline(4, color="0.5", linewidth=0.8, linestyle=":")  # eps = 1/4: the cap binds above
     ax.set(xscale="log", yscale="log", xlabel="1 / ε", title=f"K={p['K']:g}, gap={p['gap']:g}")
     ax.set_xscale("log", base=2)
@@ -61,7 +63,7 @@ for ax in axes[:, 0]:
 handles, labels = axes[0, 0].get_legend_handles_labels()
 fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False)
 fig.tight_layout(rect=(0, 0.4 / (2.4 * nr + 0.6), 1, 1))
-plotting.save_figure(fig, out_dir, "ablations")
+style.save_figure(fig, out_dir, "ablations")
 plt.show()
 
 # %% [markdown]
@@ -73,10 +75,10 @@ rows = []
 for _, r in fin[fin["algorithm"] != "rps"].iterrows():
     b = base.loc[(r["K"], r["gap"], r["epsilon"])]
     ratio, _, lo, hi = fits.ratio_ci(r["mean"], r["se"], b["mean"], b["se"], confidence)
-    rows.append({"variant": plotting.ALGORITHM_NAMES.get(r["algorithm"], r["algorithm"]),
+    rows.append({"variant": style.ALGORITHM_NAMES.get(r["algorithm"], r["algorithm"]),
                  "K": r["K"], "gap": r["gap"], "eps": r["epsilon"], "regret": r["mean"],
                  "ratio to RPS": float(ratio), "CI low": float(lo), "CI high": float(hi)})
 table = pd.DataFrame(rows)
-plotting.write_latex_table(table, out_dir, "ablations",
+style.write_latex_table(table, out_dir, "ablations",
                            caption="Ablations: regret at the largest horizon and ratio to RPS.")
 table

@@ -36,23 +36,25 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from privdtol import checks, fits, plotting
+from privdtol.analysis import checks
+from privdtol.analysis import stats as fits
+from privdtol.plotting import style
 
-plotting.setup()
+style.setup()
 df, used = checks.load_agg(agg_dir, ["actions"])
 fin = checks.final_rows(df)
 fin = fin.assign(regime=checks.regime(fin["gap"], fin["epsilon"]))
 
 # %%
 regimes = [r for r in ("privacy", "statistical", "balanced") if r in set(fin["regime"])]
-fig, axes = plt.subplots(1, len(regimes), figsize=(plotting.WIDTH, 3.0), squeeze=False)
+fig, axes = plt.subplots(1, len(regimes), figsize=(style.WIDTH, 3.0), squeeze=False)
 fit_rows = []
 for ax, reg in zip(axes[0], regimes):
     sub = fin[fin["regime"] == reg]
     for (g, e), cell in sub.groupby(["gap", "epsilon"]):
-        for alg in plotting.order(cell["algorithm"].unique()):
+        for alg in style.order(cell["algorithm"].unique()):
             rows = cell[cell["algorithm"] == alg].sort_values("K")
-            plotting.algorithm_band(ax, rows, "K", alg)
+            style.algorithm_band(ax, rows, "K", alg)
             if rows["K"].nunique() < 3:
                 continue
             Kgrid = np.geomspace(rows["K"].min(), rows["K"].max(), 100)
@@ -69,7 +71,7 @@ for ax, reg in zip(axes[0], regimes):
     ax.legend(loc="upper left", fontsize="x-small")
 axes[0, 0].set_ylabel("regret at largest T (95% CI)")
 fig.tight_layout()
-plotting.save_figure(fig, out_dir, "actions")
+style.save_figure(fig, out_dir, "actions")
 plt.show()
 
 # %% [markdown]
@@ -77,8 +79,8 @@ plt.show()
 
 # %%
 table = pd.DataFrame(fit_rows)
-table["algorithm"] = table["algorithm"].map(plotting.ALGORITHM_NAMES)
-plotting.write_latex_table(table, out_dir, "actions",
+table["algorithm"] = table["algorithm"].map(style.ALGORITHM_NAMES)
+style.write_latex_table(table, out_dir, "actions",
                            caption="Weighted fits a f(K) + b of regret against K.")
 table
 

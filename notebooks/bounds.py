@@ -38,9 +38,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from privdtol import bounds, checks, plotting
+from privdtol.core import bounds
+from privdtol.analysis import checks
+from privdtol.plotting import style
 
-plotting.setup()
+style.setup()
 df, used = checks.load_agg(agg_dir, experiments)
 rps = checks.select(df, "rps", "bernoulli")
 fin = checks.dedupe_cells(checks.final_rows(rps))
@@ -48,8 +50,8 @@ fin = fin.assign(bound=bounds.theorem1(fin["K"], fin["gap"], fin["epsilon"]),
                  lower=bounds.lower_shape(fin["K"], fin["gap"], fin["epsilon"]))
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(plotting.WIDTH, 3.0))
-colours = plotting.env_palette()
+fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.0))
+colours = style.env_palette()
 for ax, xcol, xlabel in ((axes[0], "bound", "Theorem 1 bound"),
                          (axes[1], "lower", "log K / min(gap, ε)")):
     for j, (exp, sub) in enumerate(fin.groupby("experiment", sort=True)):
@@ -65,7 +67,7 @@ axes[0].set_title("against Theorem 1")
 axes[1].set_title("against the lower-bound shape")
 axes[0].legend(loc="upper left", fontsize="x-small")
 fig.tight_layout()
-plotting.save_figure(fig, out_dir, "bounds")
+style.save_figure(fig, out_dir, "bounds")
 plt.show()
 
 # %% [markdown]
@@ -89,9 +91,9 @@ summ = (fin.assign(r_bound=fin["mean"] / fin["bound"], r_lower=fin["mean"] / fin
         .rename(columns={"bound_max": "max regret/bound", "lower_min": "min regret/lower",
                          "lower_max": "max regret/lower"}))
 consts = pd.DataFrame(const["cells"])
-plotting.write_latex_table(summ, out_dir, "bounds",
+style.write_latex_table(summ, out_dir, "bounds",
                            caption="Measured regret against Theorem 1 and the lower-bound shape.")
-plotting.write_latex_table(consts[["term", "estimate", "ci_low", "ci_high", "paper"]], out_dir,
+style.write_latex_table(consts[["term", "estimate", "ci_low", "ci_high", "paper"]], out_dir,
                            "constants", caption="Fitted constants of Theorem 1's form.")
 display(summ)
 consts

@@ -39,26 +39,28 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from privdtol import bounds, checks, plotting
+from privdtol.core import bounds
+from privdtol.analysis import checks
+from privdtol.plotting import style
 
-plotting.setup()
+style.setup()
 df, used = checks.load_agg(agg_dir, ["dependent"])
 rps = checks.select(df, "rps")
 rps = rps.assign(cell=[f"gap={g:g}\nε={e:g}" for g, e in zip(rps["gap"], rps["epsilon"])],
-                 model=plotting.model_labels(rps))
+                 model=style.model_labels(rps))
 maxh = rps.groupby(["cell", "model"])["horizon"].max().groupby("cell").min()
 common = rps[rps["horizon"] == rps["cell"].map(maxh)]
 own = checks.final_rows(rps)
 own = own.assign(ratio=own["mean"] / bounds.theorem1(own["K"], own["gap"], own["epsilon"]))
 
 # %%
-envs = plotting.model_order(rps)
+envs = style.model_order(rps)
 cells = sorted(rps["cell"].unique(), key=lambda c: (float(c.split("\n")[0][4:]) * -1,
                                                      -float(c.split("ε=")[1])))
 pos = {c: i for i, c in enumerate(cells)}
 width = 0.8 / max(len(envs), 1)
 colours = dict(zip(envs, sns.color_palette("colorblind", len(envs))))
-fig, axes = plt.subplots(1, 2, figsize=(plotting.WIDTH, 3.4))
+fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.4))
 for k, env in enumerate(envs):
     for ax, tab, y, lo, hi in ((axes[0], common, "mean", "ci_low", "ci_high"),
                                (axes[1], own, "ratio", None, None)):
@@ -75,7 +77,7 @@ for k, env in enumerate(envs):
 for ax in axes:
     ax.set_xticks(range(len(cells)), cells, fontsize="x-small")
     ax.set_yscale("log")
-    plotting.plain_log_ticks(ax)
+    style.plain_log_ticks(ax)
 axes[0].set_ylabel(f"regret at T = {int(common['horizon'].min()):,}"
                    + ("" if common["horizon"].nunique() == 1 else " (smallest common)"))
 axes[1].set_ylabel("regret / Theorem-1 bound")
@@ -84,7 +86,7 @@ fig.legend(handles, labels, loc="lower center", ncol=4, fontsize="x-small", fram
 axes[0].set_title("at a common horizon")
 axes[1].set_title("at each model's largest horizon")
 fig.tight_layout(rect=(0, 0.12, 1, 1))
-plotting.save_figure(fig, out_dir, "dependent")
+style.save_figure(fig, out_dir, "dependent")
 plt.show()
 
 # %% [markdown]
@@ -94,7 +96,7 @@ plt.show()
 table = (common.pivot_table(index=["gap", "epsilon"], columns="model", values="mean")
          .reindex(columns=envs).reset_index().rename(columns={"epsilon": "eps"}))
 table.columns = [str(c) for c in table.columns]
-plotting.write_latex_table(table, out_dir, "dependent",
+style.write_latex_table(table, out_dir, "dependent",
                            caption="RPS regret by loss model at a common horizon.")
 table
 

@@ -38,9 +38,10 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.colors import LogNorm
 
-from privdtol import checks, plotting
+from privdtol.analysis import checks
+from privdtol.plotting import style
 
-plotting.setup()
+style.setup()
 df, used = checks.load_agg(agg_dir, ["grid"])
 tab = checks.rate_ratio_table(checks.select(df, "rps", "bernoulli", "standard"))
 
@@ -49,7 +50,7 @@ Ks = sorted(tab["K"].unique())
 norm = LogNorm(vmin=tab["ratio"].min(), vmax=tab["ratio"].max())
 nc = len(Ks) if len(Ks) <= 3 else 2
 nr = -(-len(Ks) // nc)
-fig, axes = plt.subplots(nr, nc, figsize=(plotting.WIDTH, (2.2 + 0.1 * tab["gap"].nunique()) * nr),
+fig, axes = plt.subplots(nr, nc, figsize=(style.WIDTH, (2.2 + 0.1 * tab["gap"].nunique()) * nr),
                          squeeze=False)
 for ax in list(axes.flat)[len(Ks):]:
     ax.set_visible(False)
@@ -63,7 +64,7 @@ for i, (ax, K) in enumerate(zip(axes.flat, Ks)):
                 cbar_kws={"label": "regret / rate"})
     ax.set(title=f"K = {K:g}", xlabel="ε", ylabel="gap" if i % nc == 0 else "")
 fig.tight_layout()
-plotting.save_figure(fig, out_dir, "heatmap")
+style.save_figure(fig, out_dir, "heatmap")
 plt.show()
 
 # %% [markdown]
@@ -72,7 +73,7 @@ plt.show()
 # %%
 table = (tab.groupby("K")["ratio"].agg(["min", "median", "max"]).reset_index()
          .rename(columns={"min": "ratio min", "median": "ratio median", "max": "ratio max"}))
-plotting.write_latex_table(table, out_dir, "heatmap",
+style.write_latex_table(table, out_dir, "heatmap",
                            caption="Regret / (log K/gap + log K/eps) over the grid, per K.")
 table
 

@@ -36,9 +36,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from privdtol import checks, plotting
+from privdtol.analysis import checks
+from privdtol.plotting import style
 
-plotting.setup()
+style.setup()
 df, used = checks.load_agg(agg_dir, ["horizon"])
 grid, used_grid = checks.load_agg(agg_dir, ["grid"])
 
@@ -51,15 +52,15 @@ priv = df[np.isfinite(df["epsilon"])]
 rows_kg = priv[["K", "gap"]].drop_duplicates().sort_values(["K", "gap"], ascending=[True, False])
 cols_e = sorted(priv["epsilon"].unique(), reverse=True)
 nr, nc = len(rows_kg), len(cols_e)
-fig, axes = plt.subplots(nr, nc, figsize=(plotting.WIDTH, 1.9 * nr + 0.9), sharex=True,
+fig, axes = plt.subplots(nr, nc, figsize=(style.WIDTH, 1.9 * nr + 0.9), sharex=True,
                          sharey="row", squeeze=False)
 for i, (_, p) in enumerate(rows_kg.iterrows()):
     for j, e in enumerate(cols_e):
         ax = axes[i, j]
         sub = df[(df["K"] == p["K"]) & np.isclose(df["gap"], p["gap"])
                  & (np.isclose(df["epsilon"], e) | df["epsilon"].isna())]
-        for alg in plotting.order(sub["algorithm"].unique()):
-            plotting.algorithm_band(ax, sub, "horizon", alg, markevery=3)
+        for alg in style.order(sub["algorithm"].unique()):
+            style.algorithm_band(ax, sub, "horizon", alg, markevery=3)
         ax.set(xscale="log", yscale="log", title=f"K={p['K']:g}, gap={p['gap']:g}, ε={e:g}")
         ax.set_xscale("log", base=2)
         ax.set_xticks([2.0 ** k for k in (0, 10, 20, 30)])
@@ -70,7 +71,7 @@ for i, (_, p) in enumerate(rows_kg.iterrows()):
 handles, labels = axes[0, 0].get_legend_handles_labels()
 fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False)
 fig.tight_layout(rect=(0, 0.7 / (1.9 * nr + 0.9), 1, 1))
-plotting.save_figure(fig, out_dir, "horizon")
+style.save_figure(fig, out_dir, "horizon")
 plt.show()
 
 # %% [markdown]
@@ -78,11 +79,11 @@ plt.show()
 
 # %%
 ratios = checks.horizon_ratio_table(df, horizon_free_pair, confidence)
-table = ratios.assign(algorithm=ratios["algorithm"].map(plotting.ALGORITHM_NAMES))[
+table = ratios.assign(algorithm=ratios["algorithm"].map(style.ALGORITHM_NAMES))[
     ["algorithm", "K", "gap", "epsilon", "mean_low", "mean_high", "ratio", "ratio_high"]]
 table = table.rename(columns={"epsilon": "eps", "mean_low": "regret (low T)",
                               "mean_high": "regret (high T)", "ratio_high": "ratio upper CL"})
-plotting.write_latex_table(table.round(6), out_dir, "horizon",
+style.write_latex_table(table.round(6), out_dir, "horizon",
                            caption="Regret at the two horizons of the C3 pair.")
 table
 

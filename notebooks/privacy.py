@@ -37,11 +37,11 @@ from matplotlib.ticker import NullFormatter
 import numpy as np
 import pandas as pd
 
-from privdtol import plotting
+from privdtol.plotting import style
 from privdtol.privacy.check import c1_cells, check_c1
-from privdtol.verdicts import write_check
+from privdtol.analysis.verdicts import write_check
 
-plotting.setup()
+style.setup()
 path = Path(agg_dir) / "privacy.parquet"
 df = pd.read_parquet(path)
 cells = c1_cells(df)
@@ -52,7 +52,7 @@ order = ["rps", "rps_full_prefix", "rps_uncapped", "wu_wang_gumbel", "rnm_ftnl",
 algs = [a for a in order if a in set(df.algorithm)] + sorted(set(df.algorithm) - set(order))
 nc = 4
 nr = -(-len(algs) // nc)
-fig, axes = plt.subplots(nr, nc, figsize=(plotting.WIDTH, 1.9 * nr + 0.7), squeeze=False,
+fig, axes = plt.subplots(nr, nc, figsize=(style.WIDTH, 1.9 * nr + 0.7), squeeze=False,
                          sharex=True, sharey=True)
 y_top = 1.6 * max(df.loss.max(), df.loss_upper.max(), df.epsilon.max())
 eps_grid = np.geomspace(df.epsilon.min(), df.epsilon.max(), 100)
@@ -76,7 +76,7 @@ for ax, alg in zip(axes.flat, algs):
     bound = sub.groupby("epsilon").bound_selection.max()
     ax.plot(bound.index, bound.values, color="C3", linestyle="--", linewidth=0.9,
             label="per-selection bound (2η; ε for Laplace noise)")
-    ax.set_title(CONTROL_NAMES.get(alg) or plotting.ALGORITHM_NAMES.get(alg, alg), fontsize=8)
+    ax.set_title(CONTROL_NAMES.get(alg) or style.ALGORITHM_NAMES.get(alg, alg), fontsize=8)
     ax.set(xscale="log", yscale="log", ylim=(0.5 * df.epsilon.min(), y_top),
            xlim=(0.5 * df.epsilon.min(), 2 * df.epsilon.max()))
     ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels collide on a short log axis
@@ -95,7 +95,7 @@ for ax in axes.flat:                      # collect every label once (panels dif
             labels.append(lab)
 fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False, fontsize=7)
 fig.tight_layout(rect=(0, 0.55 / (1.9 * nr + 0.7), 1, 1))
-plotting.save_figure(fig, out_dir, "privacy")
+style.save_figure(fig, out_dir, "privacy")
 plt.show()
 
 # %% [markdown]
@@ -108,7 +108,7 @@ plt.show()
 
 # %%
 table = pd.DataFrame({
-    "algorithm": cells.algorithm.map(lambda a: plotting.ALGORITHM_NAMES.get(a, a)
+    "algorithm": cells.algorithm.map(lambda a: style.ALGORITHM_NAMES.get(a, a)
                                      .replace("η", "eta")),
     "role": cells.role.str.replace("_", " "),
     "eps": cells.epsilon,

@@ -38,9 +38,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from privdtol import checks, plotting
+from privdtol.analysis import checks
+from privdtol.plotting import style
 
-plotting.setup()
+style.setup()
 gap_df, used_gap = checks.load_agg(agg_dir, ["gap"])
 eps_df, used_eps = checks.load_agg(agg_dir, ["epsilon"])
 gap_fin = checks.final_rows(gap_df)
@@ -51,15 +52,15 @@ gap_fin = gap_fin.assign(x=1 / gap_fin["gap"])
 eps_fin = eps_fin.assign(x=1 / eps_fin["epsilon"])
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(plotting.WIDTH, 3.0))
+fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.0))
 slopes = []
 for ax, fin, axis, xlabel in ((axes[0], gap_fin, "1/gap", "1 / gap"),
                               (axes[1], eps_fin, "1/eps", "1 / ε")):
-    for alg in plotting.order(fin["algorithm"].unique()):
+    for alg in style.order(fin["algorithm"].unique()):
         sub = fin[fin["algorithm"] == alg]
         # one line per remaining parameter combination (normally one)
         for key, s in sub.groupby(["K", "gap" if axis == "1/eps" else "epsilon"], dropna=False):
-            plotting.algorithm_band(ax, s, "x", alg)
+            style.algorithm_band(ax, s, "x", alg)
         for ser in checks.slope_series(sub, axis, ["K"], n_points, confidence):
             slopes.append({"algorithm": alg, **ser})
             if alg == "rps" and np.isfinite(ser["slope"]):
@@ -74,7 +75,7 @@ axes[0].set_title("statistical regime (ε ≥ 1)")
 axes[1].set_title("privacy regime (gap = 1/2)")
 axes[0].set_ylabel("regret at largest T (95% CI)")
 fig.tight_layout()
-plotting.save_figure(fig, out_dir, "rates")
+style.save_figure(fig, out_dir, "rates")
 plt.show()
 
 # %% [markdown]
@@ -82,10 +83,10 @@ plt.show()
 
 # %%
 sl = pd.DataFrame(slopes)
-table = pd.DataFrame({"algorithm": sl["algorithm"].map(plotting.ALGORITHM_NAMES),
+table = pd.DataFrame({"algorithm": sl["algorithm"].map(style.ALGORITHM_NAMES),
                       "axis": sl["axis"], "K": sl["K"], "slope": sl["slope"],
                       "CI low": sl["ci_low"], "CI high": sl["ci_high"]})
-plotting.write_latex_table(table, out_dir, "rates",
+style.write_latex_table(table, out_dir, "rates",
                            caption="Log-log slopes of regret over the three largest x values.")
 table
 

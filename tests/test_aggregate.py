@@ -1,4 +1,4 @@
-"""Aggregation of per-cell run tables (privdtol.aggregate) and the agg-table contract."""
+"""Aggregation of per-cell run tables (privdtol.pipeline.aggregate) and the agg-table contract."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privdtol import aggregate, bounds, grid
+from privdtol.pipeline import aggregate
+from privdtol.core import bounds
+from privdtol.pipeline import plan as grid
 from privdtol.cli import main
 from privdtol.cli.batch import cell_table
 

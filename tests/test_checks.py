@@ -10,8 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privdtol import bounds, checks, fits
-from privdtol.notebooks import strip_metadata
+from privdtol.core import bounds
+from privdtol.analysis import checks
+from privdtol.analysis import stats as fits
+from privdtol.pipeline.notebooks import strip_metadata
 
 PAIR = (1048575, 1073741823)
 

@@ -1,4 +1,4 @@
-"""The pipeline's configuration schema, grid expansion and batching (privdtol.grid)."""
+"""The pipeline's configuration schema, grid expansion and batching (privdtol.pipeline.plan)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from privdtol import grid
+from privdtol.pipeline import plan as grid
+from privdtol.pipeline.config import load_config, load_schema
 from privdtol.algorithms import ALGORITHMS
 from privdtol.errors import InputError
 
@@ -26,12 +27,12 @@ def minimal(**exp) -> dict:
 
 @pytest.fixture(scope="module")
 def smoke():
-    return grid.load_config(CONFIGS["smoke"])
+    return load_config(CONFIGS["smoke"])
 
 
 # --------------------------------------------------------------------------- schema
 def test_schema_fills_documented_defaults():
-    cfg = grid.load_config(minimal())
+    cfg = load_config(minimal())
     assert cfg["seed"] == 0 and cfg["runs"] == 200
     assert cfg["batching"] == {"target_seconds": 30, "max_cells": 500}
     assert cfg["checks"] == {"horizon_free_ratio_max": 1.05,
@@ -43,7 +44,7 @@ def test_schema_fills_documented_defaults():
 
 
 def test_every_schema_key_is_documented():
-    schema = grid.load_schema()
+    schema = load_schema()
 
     def walk(node, path):
         if isinstance(node, dict):
@@ -61,7 +62,7 @@ def test_every_schema_key_is_documented():
 def test_load_config_does_not_mutate_its_input():
     cfg = minimal()
     before = copy.deepcopy(cfg)
-    grid.load_config(cfg)
+    load_config(cfg)
     assert cfg == before
 
 
@@ -91,7 +92,7 @@ def test_bad_config_one_message_naming_key_and_allowed_values(mutate, key, allow
     cfg = minimal()
     mutate(cfg)
     with pytest.raises(InputError) as info:
-        grid.load_config(cfg)
+        load_config(cfg)
     message = str(info.value)
     assert "\n" not in message
     assert message.startswith(key + ":"), message
@@ -100,20 +101,20 @@ def test_bad_config_one_message_naming_key_and_allowed_values(mutate, key, allow
 
 def test_semantic_errors():
     with pytest.raises(InputError, match=r"experiments\[0\].epsilon: missing .* rps"):
-        grid.load_config(minimal(epsilon=[]))
+        load_config(minimal(epsilon=[]))
     with pytest.raises(InputError, match=r"experiments\[0\].mu_best"):
-        grid.load_config(minimal(mu_best=0.9))
+        load_config(minimal(mu_best=0.9))
     with pytest.raises(InputError, match=r"experiments\[0\].gap: Beta losses"):
-        grid.load_config(minimal(env="beta", gap=[1.0]))
+        load_config(minimal(env="beta", gap=[1.0]))
     cfg = minimal()
     cfg["experiments"].append(copy.deepcopy(cfg["experiments"][0]))
     with pytest.raises(InputError, match=r"experiments\[1\].name: duplicate"):
-        grid.load_config(cfg)
+        load_config(cfg)
 
 
 # --------------------------------------------------------------------------- expansion
 def test_non_private_algorithms_are_not_multiplied_over_epsilon():
-    cfg = grid.load_config(minimal())
+    cfg = load_config(minimal())
     cells = grid.expand_experiment(cfg["experiments"][0], cfg)
     rps = [c for c in cells if c.algorithm == "rps"]
     ftl = [c for c in cells if c.algorithm == "ftl"]
@@ -122,7 +123,7 @@ def test_non_private_algorithms_are_not_multiplied_over_epsilon():
 
 
 def test_slices_union_and_model_parameters():
-    cfg = grid.load_config(minimal(algorithms=["rps"], K=[4], gap=[0.5], epsilon=[1.0], slices=[
+    cfg = load_config(minimal(algorithms=["rps"], K=[4], gap=[0.5], epsilon=[1.0], slices=[
         {"env": "bernoulli"},
         {"env": "correlated", "rho": [0.5, 1.0]},
         {"env": "beta", "kappa": [2.0], "horizon": [1023], "runs": 5},
@@ -142,7 +143,7 @@ def test_slices_union_and_model_parameters():
 
 
 def test_cell_ids_are_stable_and_parameter_determined():
-    cfg = grid.load_config(minimal())
+    cfg = load_config(minimal())
     a = grid.expand_experiment(cfg["experiments"][0], cfg)
     b = grid.expand_experiment(copy.deepcopy(cfg)["experiments"][0], cfg)
     assert [c.cell_id for c in a] == [c.cell_id for c in b]
@@ -203,7 +204,7 @@ def test_cells_json_round_trip_and_size(smoke):
 # --------------------------------------------------------------------------- shipped configs
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_shipped_configs_are_valid(name):
-    cfg = grid.load_config(CONFIGS[name])
+    cfg = load_config(CONFIGS[name])
     names = grid.experiment_names(cfg)
     assert names == ["horizon", "gap", "epsilon", "actions", "grid", "dependent", "ablations"]
     for exp_name, (cells, _) in grid.plan(cfg).items():
@@ -216,7 +217,7 @@ def test_shipped_configs_are_valid(name):
 
 
 def test_paper_config_scale_and_job_count():
-    cfg = grid.load_config(CONFIGS["paper"])
+    cfg = load_config(CONFIGS["paper"])
     plan = grid.plan(cfg)
     cells = [c for cs, _ in plan.values() for c in cs]
     assert max(c.K for c in cells) == 4096
@@ -228,7 +229,7 @@ def test_paper_config_scale_and_job_count():
 
 
 def test_smoke_config_is_small():
-    cfg = grid.load_config(CONFIGS["smoke"])
+    cfg = load_config(CONFIGS["smoke"])
     est = sum(c.estimated_seconds() for cs, _ in grid.plan(cfg).values() for c in cs)
     assert est < 10
 
@@ -247,7 +248,7 @@ def test_simulate_batch_cli_writes_skips_and_forces(tmp_path, capsys):
             "--batch", "0", "--out-dir", str(out)]
     assert main(args) == 0
     files = sorted(out.glob("*.parquet"))
-    cfg = grid.load_config(CONFIGS["smoke"])
+    cfg = load_config(CONFIGS["smoke"])
     cells = grid.plan(cfg)["horizon"][1][0].cells
     assert [f.stem for f in files] == sorted(c.cell_id for c in cells)
     first = {f: f.read_bytes() for f in files}

@@ -14,8 +14,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from privdtol import checks
-from privdtol.notebooks import strip_notebook_metadata
+from privdtol.analysis import checks
+from privdtol.pipeline.notebooks import strip_notebook_metadata
 
 pytest.importorskip("papermill")
 pytest.importorskip("jupytext")

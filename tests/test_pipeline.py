@@ -83,9 +83,10 @@ def sim_logs(wd: Path, pattern="*.log") -> str:
 
 
 def n_cells(cfg: dict) -> int:
-    from privdtol import grid
+    from privdtol.pipeline import plan as grid
+    from privdtol.pipeline.config import load_config
 
-    return sum(len(cells) for cells, _ in grid.plan(grid.load_config(cfg)).values())
+    return sum(len(cells) for cells, _ in grid.plan(load_config(cfg)).values())
 
 
 def job_count(out: str) -> int:
@@ -143,7 +144,7 @@ def test_bad_config_stops_before_any_job(tmp_path, mutate, message):
 def test_outputs_logs_benchmarks_and_contract(reference):
     import pandas as pd
 
-    from privdtol.aggregate import COLUMNS
+    from privdtol.pipeline.aggregate import COLUMNS
 
     for name in ("horizon", "dependent"):
         df = pd.read_parquet(reference / "results" / "agg" / f"{name}.parquet")

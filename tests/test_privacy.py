@@ -16,7 +16,7 @@ from privdtol.cli import main
 from privdtol.privacy import (audit_selection, audit_sequence, audit_statistical,
                               log_selection_law, loss_bounds, make_audited, sequence_log_law)
 from privdtol.privacy.mechanisms import laplace_noisy_min_logprob
-from privdtol.seeding import generator
+from privdtol.core.seeding import generator
 
 
 def closed_form_block1(K, eta):

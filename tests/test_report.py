@@ -15,8 +15,8 @@ import yaml
 
 from privdtol.cli import main
 from privdtol.errors import InputError
-from privdtol.report import CLAIMS, EXPERIMENTS, GENERATED, RESULTS, build_assets, load_check
-from privdtol.texutil import compile_pdf, log_problems, macro_name, tex_escape
+from privdtol.report.assets import CLAIMS, EXPERIMENTS, GENERATED, RESULTS, build_assets, load_check
+from privdtol.report.latex import compile_pdf, log_problems, macro_name, tex_escape
 
 ROOT = Path(__file__).resolve().parents[1]
 TEX = ROOT / "paper" / "replication_report.tex"

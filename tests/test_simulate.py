@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from privdtol import clock
+from privdtol.core import clock
 from privdtol.algorithms import ALGORITHMS, make_algorithm
 from privdtol.environments import (BernoulliProduct, BetaLosses, CorrelatedBernoulli,
                                    standard_means)
-from privdtol.exact import round_regret_k2, rps_regret_k2
-from privdtol.simulate import simulate
+from privdtol.engine.exact_k2 import round_regret_k2, rps_regret_k2
+from privdtol.engine.fast import simulate
 
 from conftest import assert_mean_close, assert_means_equal
 

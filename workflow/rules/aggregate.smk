@@ -1,5 +1,5 @@
 # Aggregation: one table per experiment, one row per (cell, checkpoint horizon), with mean
-# regret, se, 95% CI, quantiles and the bound shapes (privdtol.aggregate).
+# regret, se, 95% CI, quantiles and the bound shapes (privdtol.pipeline.aggregate).
 
 
 rule aggregate:

@@ -1,23 +1,26 @@
-# Shared set-up: configuration checks and the simulation plan (privdtol.grid).
+# Shared set-up: configuration checks and the simulation plan (privdtol.pipeline.plan).
 
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from privdtol import grid
+from privdtol.pipeline import plan as grid
 from privdtol.errors import InputError
+from privdtol.pipeline.config import load_config
 
 
 def checked_config(cfg):
-    """privdtol.grid's validation: the first problem as one line naming the key and the
+    """privdtol.pipeline.plan's validation: the first problem as one line naming the key and the
     allowed values, raised before any job is scheduled."""
     try:
-        return grid.load_config(cfg, Path(workflow.basedir) / "workflow/schemas/config.schema.yaml")
+        return load_config(cfg)
     except InputError as err:
         raise WorkflowError(f"invalid config: {err}") from None
 
 
 CONFIG = checked_config(config)
+config.clear()
+config.update(CONFIG)  # one validated, default-filled dict for every rule
 
 SIM_DIR = CONFIG["sim_dir"]
 AGG_DIR = CONFIG["agg_dir"]
@@ -34,7 +37,7 @@ def cell_files(experiment):
 
 from pathlib import Path
 
-from privdtol import report as REPORT
+from privdtol.report import assets as REPORT
 
 
 def report_configfiles():

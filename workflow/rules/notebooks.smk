@@ -10,7 +10,7 @@
 
 import os
 
-from privdtol.notebooks import papermill_parameters
+from privdtol.pipeline.notebooks import papermill_parameters
 
 NB_AGG = config.get("agg_dir", "results/agg")
 NB_OUT = "results"
@@ -73,7 +73,7 @@ for _nb, _spec in NOTEBOOKS.items():
             "jupytext --to ipynb --output {log.source:q} {input.notebook:q} > {log.txt:q} 2>&1"
             " && papermill {log.source:q} {log.executed:q} --kernel python3 --no-progress-bar"
             " -y {params.parameters:q} >> {log.txt:q} 2>&1"
-            " && python -m privdtol.notebooks strip {log.executed:q} >> {log.txt:q} 2>&1"
+            " && python -m privdtol.pipeline.notebooks strip {log.executed:q} >> {log.txt:q} 2>&1"
             " && cp {log.executed:q} {output.ipynb:q}"
             " && jupyter nbconvert --to html --output {params.name:q}"
             " --output-dir {params.html_dir:q} {output.ipynb:q} >> {log.txt:q} 2>&1"

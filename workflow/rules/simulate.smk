@@ -1,4 +1,4 @@
-# Simulation: one job per batch of cells (privdtol.grid.make_batches), one Parquet file per
+# Simulation: one job per batch of cells (privdtol.pipeline.plan.make_batches), one Parquet file per
 # cell.  Cell files are named by the cell alone (results/sim/<experiment>/<cell_id>.parquet),
 # and batches are only a scheduling device.  Outputs are flagged update(): Snakemake does not
 # delete a batch's existing cell files before re-running it, and `privdtol simulate-batch`

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..errors import InputError
-from .ablations import FullPrefixSoftmax, UncappedSoftmax
-from .base import Algorithm, BlockAlgorithm, RoundAlgorithm, sample_from
-from .ftl import FollowTheLeader
-from .hedge import DecreasingHedge
-from .rnm_ftnl import ReportNoisyMin, laplace_noisy_min_law
-from .rps import RandomizedPrefixSoftmax, random_prefix, softmax_law
-from .wu_wang import WuWangGumbel, WuWangLaplace
+from privdtol.errors import InputError
+from privdtol.algorithms.ablations import FullPrefixSoftmax, UncappedSoftmax
+from privdtol.algorithms.base import Algorithm, BlockAlgorithm, RoundAlgorithm, sample_from
+from privdtol.algorithms.ftl import FollowTheLeader
+from privdtol.algorithms.hedge import DecreasingHedge
+from privdtol.algorithms.rnm_ftnl import ReportNoisyMin, laplace_noisy_min_law
+from privdtol.algorithms.rps import RandomizedPrefixSoftmax, random_prefix, softmax_law
+from privdtol.algorithms.wu_wang import WuWangGumbel, WuWangLaplace
 
 ALGORITHMS: dict[str, type[Algorithm]] = {
     cls.name: cls

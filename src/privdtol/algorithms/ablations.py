@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from .rps import RandomizedPrefixSoftmax
+from privdtol.algorithms.rps import RandomizedPrefixSoftmax
 
 
 class FullPrefixSoftmax(RandomizedPrefixSoftmax):

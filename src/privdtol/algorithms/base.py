@@ -16,7 +16,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..errors import InputError
+from privdtol.errors import InputError
 
 
 def sample_from(rng: np.random.Generator, probs: np.ndarray) -> np.ndarray:

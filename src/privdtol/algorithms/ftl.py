@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import RoundAlgorithm
+from privdtol.algorithms.base import RoundAlgorithm
 
 
 class FollowTheLeader(RoundAlgorithm):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import RoundAlgorithm
-from .rps import softmax_law
+from privdtol.algorithms.base import RoundAlgorithm
+from privdtol.algorithms.rps import softmax_law
 
 
 class DecreasingHedge(RoundAlgorithm):

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import BlockAlgorithm
-from .rps import RandomizedPrefixSoftmax
+from privdtol.algorithms.base import BlockAlgorithm
+from privdtol.algorithms.rps import RandomizedPrefixSoftmax
 
 
 def prefix_support(r: int) -> np.ndarray:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import BlockAlgorithm
+from privdtol.algorithms.base import BlockAlgorithm
 
 
 def laplace_noisy_min_law(sums: np.ndarray, scale: float) -> np.ndarray:

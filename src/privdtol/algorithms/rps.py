@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import BlockAlgorithm, sample_from
+from privdtol.core import bounds
+
+from privdtol.algorithms.base import BlockAlgorithm, sample_from
 
 
 def random_prefix(rng: np.random.Generator, r: int, n_runs: int) -> np.ndarray:
@@ -55,7 +57,7 @@ class RandomizedPrefixSoftmax(BlockAlgorithm):
 
     @property
     def eta(self) -> float:
-        return min(self.epsilon / 2, 1 / 8)
+        return float(bounds.eta(self.epsilon))
 
     def prefix_lengths(self, rng, r, n_runs, sums_for=None):
         return random_prefix(rng, r, n_runs)

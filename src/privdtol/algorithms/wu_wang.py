@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rnm_ftnl import ReportNoisyMin
-from .rps import softmax_law
+from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
+from privdtol.algorithms.rps import softmax_law
 
 
 class WuWangLaplace(ReportNoisyMin):

@@ -8,7 +8,7 @@ import argparse
 import importlib
 import sys
 
-from ..errors import InputError
+from privdtol.errors import InputError
 
 #: subcommand modules, in the order ``privdtol --help`` lists them
 SUBCOMMANDS = ["simulate", "listing", "report", "batch", "aggregate", "config", "audit"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import InputError
-from ..io import check_table_path, write_table
+from privdtol.errors import InputError
+from privdtol.pipeline.io import check_table_path, write_table
 
 
 def add_parser(sub):
@@ -20,7 +20,7 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    from ..aggregate import aggregate_files
+    from privdtol.pipeline.aggregate import aggregate_files
 
     outs = [check_table_path(o, "out") for o in args.out]
     if not args.cells:

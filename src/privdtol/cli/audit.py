@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import InputError
-from ..io import check_table_path, write_table
+from privdtol.errors import InputError
+from privdtol.pipeline.io import check_table_path, write_table
 
 METHODS = ("auto", "exact", "sequence", "statistical")
 
@@ -54,7 +54,7 @@ def add_parser(sub):
 
 
 def _check(args):
-    from ..privacy.mechanisms import AUDITABLE, law_kind, make_audited
+    from privdtol.privacy.mechanisms import AUDITABLE, law_kind, make_audited
 
     if args.method not in METHODS:
         raise InputError("method", f"got {args.method!r}", ", ".join(METHODS))
@@ -73,7 +73,7 @@ def _check(args):
 
 
 def run(args) -> int:
-    from ..privacy import audit_selection, audit_sequence, audit_statistical
+    from privdtol.privacy import audit_selection, audit_sequence, audit_statistical
 
     alg, method = _check(args)
     if method == "exact":
@@ -160,7 +160,7 @@ def _load_grid(args) -> dict:
 
 
 def run_grid_command(args) -> int:
-    from ..privacy.audit_grid import run_grid
+    from privdtol.privacy.audit_grid import run_grid
 
     out = check_table_path(args.out, "out")
     csv = check_table_path(args.csv, "csv") if args.csv else None

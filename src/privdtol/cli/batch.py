@@ -1,7 +1,7 @@
 """``privdtol simulate-batch``: simulate a batch of pipeline cells, one Parquet file per cell.
 
 The cells come either from the pipeline (``--cells``: the batch's canonical JSON, see
-:meth:`privdtol.grid.Batch.cells_json`) or from a config (``--config FILE --experiment NAME
+:meth:`privdtol.pipeline.plan.Batch.cells_json`) or from a config (``--config FILE --experiment NAME
 --batch N``).  Each cell is written atomically to ``OUT_DIR/<cell_id>.parquet``; a cell whose
 file already exists (complete, since writes are atomic) is skipped, so a batch that was killed
 halfway, or whose membership changed because a grid list grew, only computes what is missing.
@@ -13,16 +13,16 @@ import sys
 import time
 from pathlib import Path
 
-from ..errors import InputError
-from ..io import write_table
-from ..runner import run_cell
+from privdtol.errors import InputError
+from privdtol.pipeline.io import write_table
+from privdtol.engine.runner import run_cell
 
 
 def add_parser(sub):
     p = sub.add_parser("simulate-batch", help="simulate a batch of pipeline cells",
                        description=__doc__.split("\n\n")[0])
     src = p.add_argument_group("cells: --cells JSON, or --config/--experiment/--batch")
-    src.add_argument("--cells", help="cells as JSON, {field: [values]} (privdtol.grid)")
+    src.add_argument("--cells", help="cells as JSON, {field: [values]} (privdtol.pipeline.plan)")
     src.add_argument("--config", help="pipeline config (YAML)")
     src.add_argument("--experiment", help="experiment name in --config")
     src.add_argument("--batch", type=int, help="batch index within the experiment")
@@ -32,18 +32,19 @@ def add_parser(sub):
 
 
 def batch_cells(args):
-    from .. import grid
+    from privdtol.pipeline import plan as grid
+    from privdtol.pipeline.config import load_config
 
     if args.cells is not None:
         try:
             return grid.cells_from_json(args.cells)
         except (ValueError, TypeError, KeyError) as err:
             raise InputError("cells", f"not a JSON list of cells ({err})",
-                             "the output of privdtol.grid.Batch.cells_json") from None
+                             "the output of privdtol.pipeline.plan.Batch.cells_json") from None
     if not (args.config and args.experiment and args.batch is not None):
         raise InputError("cells", "no cells given", "--cells JSON, or --config, --experiment "
                          "and --batch")
-    config = grid.load_config(args.config)
+    config = load_config(args.config)
     cells, batches = grid.plan(config)[grid.experiment(config, args.experiment)["name"]]
     if not 0 <= args.batch < len(batches):
         raise InputError("batch", f"got {args.batch}", f"0 .. {len(batches) - 1}")

@@ -11,14 +11,15 @@ def add_parser(sub):
                                    "print cells, simulation jobs and estimated CPU seconds per "
                                    "experiment.  Errors name the key and the allowed values.")
     p.add_argument("config", help="config YAML (e.g. config/config.yaml)")
-    p.add_argument("--schema", help="JSON schema (default: workflow/schemas/config.schema.yaml)")
+    p.add_argument("--schema", help="JSON schema (default: the schema shipped with privdtol)")
     p.set_defaults(handler=run)
 
 
 def run(args) -> int:
-    from .. import grid
+    from privdtol.pipeline import plan as grid
+    from privdtol.pipeline.config import load_config
 
-    config = grid.load_config(args.config, args.schema)
+    config = load_config(args.config, args.schema)
     rows = grid.summary(config)
     print(f"{'experiment':<12} {'cells':>6} {'jobs':>5} {'est. CPU s':>10}")
     for r in rows:

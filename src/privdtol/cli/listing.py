@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..algorithms import ALGORITHMS
-from ..environments import MODELS
+from privdtol.algorithms import ALGORITHMS
+from privdtol.environments import MODELS
 
 
 def add_parser(sub):

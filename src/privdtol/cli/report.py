@@ -8,11 +8,10 @@ on undefined references or missing files in the LaTeX log.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from ..errors import InputError
+from privdtol.errors import InputError
 
 
 def add_parser(sub):
@@ -39,42 +38,12 @@ def add_parser(sub):
     c.set_defaults(handler=run_compile)
 
 
-def _merge(base: dict, new: dict) -> dict:
-    """Recursive dict update (Snakemake's ``update_config`` semantics)."""
-    for key, value in new.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            _merge(base[key], value)
-        else:
-            base[key] = value
-    return base
-
-
-def load_config(paths) -> dict:
-    import yaml
-
-    config: dict = {}
-    for path in paths:
-        path = Path(path)
-        if not path.exists():
-            raise InputError("config", f"{path} does not exist", "a YAML or JSON file")
-        try:
-            text = path.read_text(encoding="utf-8")
-            data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-        except (json.JSONDecodeError, yaml.YAMLError, UnicodeDecodeError) as err:
-            first = str(err).splitlines()[0] if str(err) else type(err).__name__
-            raise InputError("config", f"{path}: not valid YAML/JSON ({first})") from None
-        if data is None:
-            data = {}
-        if not isinstance(data, dict):
-            raise InputError("config", f"{path}: top level is not a mapping")
-        _merge(config, data)
-    return config
-
-
 def run_assets(args) -> int:
-    from ..report import build_assets
+    from privdtol.report.assets import build_assets
 
-    config = load_config(args.config)
+    from privdtol.pipeline.config import load_config_files
+
+    config = load_config_files(args.config)
     written = build_assets(config, Path(args.results), Path(args.out),
                            config_files=args.config, repo=Path(args.repo))
     print(f"report-assets: {len(written)} files -> {args.out}", file=sys.stderr)
@@ -82,7 +51,7 @@ def run_assets(args) -> int:
 
 
 def run_compile(args) -> int:
-    from ..texutil import ReportBuildError, compile_pdf
+    from privdtol.report.latex import ReportBuildError, compile_pdf
 
     tex = Path(args.tex)
     if not tex.exists():

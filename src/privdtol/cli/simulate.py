@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..algorithms import ALGORITHMS
-from ..environments import MODELS
-from ..errors import InputError
-from ..io import check_table_path, write_table
-from ..runner import INSTANCES, CellSpec, instance_means, run_cell
-from ..simulate import MODES
+from privdtol.algorithms import ALGORITHMS
+from privdtol.environments import MODELS
+from privdtol.errors import InputError
+from privdtol.pipeline.io import check_table_path, write_table
+from privdtol.engine.runner import CellSpec, run_cell
+from privdtol.environments import INSTANCES, instance_means
+from privdtol.engine.fast import MODES
 
 
 def add_parser(sub):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from .base import LossModel, validate_means
-from .bernoulli import BernoulliProduct, standard_means, staircase_means
-from .beta import BetaLosses
-from .correlated import CorrelatedBernoulli
-from .deterministic import DeterministicLosses
-from .replay import ReplayLosses, read_loss_matrix
+from privdtol.environments.base import LossModel, validate_means
+from privdtol.environments.bernoulli import BernoulliProduct
+from privdtol.environments.instances import INSTANCES, instance_means, standard_means, staircase_means
+from privdtol.environments.beta import BetaLosses
+from privdtol.environments.correlated import CorrelatedBernoulli
+from privdtol.environments.deterministic import DeterministicLosses
+from privdtol.environments.replay import ReplayLosses, read_loss_matrix
 
 MODELS: dict[str, type[LossModel]] = {
     cls.name: cls
@@ -17,13 +18,13 @@ MODELS: dict[str, type[LossModel]] = {
 
 __all__ = ["LossModel", "MODELS", "BernoulliProduct", "CorrelatedBernoulli", "BetaLosses",
            "DeterministicLosses", "ReplayLosses", "read_loss_matrix", "standard_means",
-           "staircase_means", "validate_means", "make_env"]
+           "staircase_means", "validate_means", "make_env", "INSTANCES", "instance_means"]
 
 
 def make_env(env: str, means=None, *, rho: float = 0.5, kappa: float = 2.0,
              losses: str | None = None) -> LossModel:
     """Build a loss model by name; ``losses`` is the CSV path for ``replay``."""
-    from ..errors import InputError
+    from privdtol.errors import InputError
 
     if env not in MODELS:
         raise InputError("env", f"unknown loss model {env!r}", ", ".join(MODELS))

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..errors import InputError
+from privdtol.errors import InputError
 
 #: elements (runs x rounds x K) drawn at once by the explicit fallbacks
 CHUNK_ELEMENTS = 1 << 22

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InputError
-from .base import LossModel
+from privdtol.errors import InputError
+from privdtol.environments.base import LossModel
 
 
 class BetaLosses(LossModel):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import LossModel
+from privdtol.environments.base import LossModel
 
 
 class DeterministicLosses(LossModel):

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import InputError
-from .base import LossModel
+from privdtol.errors import InputError
+from privdtol.environments.base import LossModel
 
 
 def read_loss_matrix(path: str | Path, field: str = "losses") -> np.ndarray:

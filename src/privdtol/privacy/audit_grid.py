@@ -14,11 +14,11 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
-from .exact_selection import audit_selection
-from .mechanisms import AUDITABLE, block_index, law_kind, make_audited
-from .statistical import audit_statistical
-from .whole_sequence import audit_sequence
+from privdtol.errors import InputError
+from privdtol.privacy.exact_selection import audit_selection
+from privdtol.privacy.mechanisms import AUDITABLE, block_index, law_kind, make_audited
+from privdtol.privacy.statistical import audit_statistical
+from privdtol.privacy.whole_sequence import audit_sequence
 
 DEFAULT_GRID: dict[str, Any] = {
     "seed": 0,

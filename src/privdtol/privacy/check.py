@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..verdicts import FAIL, PASS, make_check
+from privdtol.analysis.verdicts import FAIL, PASS, make_check
 
 TOL = 1e-9
 

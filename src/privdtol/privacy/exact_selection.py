@@ -31,10 +31,10 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..algorithms import BlockAlgorithm
-from ..algorithms.negative_controls import prefix_support
-from ..seeding import generator
-from .mechanisms import (block_index, is_negative_control, law_kind, lemma3_bound,
+from privdtol.algorithms import BlockAlgorithm
+from privdtol.algorithms.negative_controls import prefix_support
+from privdtol.core.seeding import generator
+from privdtol.privacy.mechanisms import (block_index, is_negative_control, law_kind, lemma3_bound,
                          log_selection_law, make_audited, pair_loss, temperature,
                          uses_resampling)
 

@@ -31,14 +31,14 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from ..algorithms import ALGORITHMS, BlockAlgorithm
-from ..algorithms.ablations import FullPrefixSoftmax
-from ..algorithms.negative_controls import (AUDIT_ONLY, DataDependentPrefix, data_chosen_prefix,
+from privdtol.algorithms import ALGORITHMS, BlockAlgorithm
+from privdtol.algorithms.ablations import FullPrefixSoftmax
+from privdtol.algorithms.negative_controls import (AUDIT_ONLY, DataDependentPrefix, data_chosen_prefix,
                                             prefix_support)
-from ..algorithms.rnm_ftnl import ReportNoisyMin
-from ..algorithms.rps import RandomizedPrefixSoftmax
-from ..algorithms.wu_wang import WuWangGumbel
-from ..errors import InputError
+from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
+from privdtol.algorithms.rps import RandomizedPrefixSoftmax
+from privdtol.algorithms.wu_wang import WuWangGumbel
+from privdtol.errors import InputError
 
 #: private registered algorithms the audits accept (all block algorithms)
 PRIVATE = tuple(n for n, c in ALGORITHMS.items() if c.private)

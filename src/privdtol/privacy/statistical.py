@@ -33,12 +33,12 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import stats
 
-from ..algorithms import BlockAlgorithm
-from ..environments import ReplayLosses
-from ..errors import InputError
-from ..seeding import generator
-from ..simulate import simulate
-from .mechanisms import (block_index, is_negative_control, law_kind, lemma3_bound,
+from privdtol.algorithms import BlockAlgorithm
+from privdtol.environments import ReplayLosses
+from privdtol.errors import InputError
+from privdtol.core.seeding import generator
+from privdtol.engine.fast import simulate
+from privdtol.privacy.mechanisms import (block_index, is_negative_control, law_kind, lemma3_bound,
                          log_selection_law, make_audited, pair_loss)
 
 

@@ -26,12 +26,12 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy.special import logsumexp
 
-from ..algorithms import BlockAlgorithm
-from ..clock import block_lengths, check_horizon, n_blocks
-from ..errors import InputError
-from ..seeding import generator
-from .exact_selection import TOL, audit_selection
-from .mechanisms import (block_index, is_negative_control, law_kind, lemma3_bound,
+from privdtol.algorithms import BlockAlgorithm
+from privdtol.core.clock import block_lengths, check_horizon, n_blocks
+from privdtol.errors import InputError
+from privdtol.core.seeding import generator
+from privdtol.privacy.exact_selection import TOL, audit_selection
+from privdtol.privacy.mechanisms import (block_index, is_negative_control, law_kind, lemma3_bound,
                          log_selection_law, make_audited, pair_loss, prefix_law, prefix_sums,
                          temperature, uses_resampling, log_softmax)
 

@@ -8,7 +8,7 @@ whose epsilon is undefined), and the *paired tail*: ``tail_mean`` and ``tail_se`
 standard error (ddof=1, over runs) of the per-run increment ``regret(T_max) − regret(T)`` from
 this row's horizon ``T`` to the cell's largest horizon ``T_max`` (0 and 0 at ``T_max``; se NaN
 for a single run).  Because the increment is taken run by run, its standard error accounts for
-the strong correlation of the same runs at two horizons (claim C3 in :mod:`privdtol.checks`
+the strong correlation of the same runs at two horizons (claim C3 in :mod:`privdtol.analysis.checks`
 uses it).  The two tail columns come last.  The table is sorted deterministically, so the same
 cells give the same bytes however they were batched or scheduled.
 """
@@ -21,8 +21,8 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from . import bounds
-from .io import read_table
+from privdtol.core import bounds
+from privdtol.pipeline.io import read_table
 
 #: normal quantile of the two-sided 95% interval
 Z95 = 1.96

@@ -1,4 +1,4 @@
-"""The explicit per-round simulator: the reference every shortcut of :mod:`privdtol.simulate`
+"""The explicit per-round simulator: the reference every shortcut of :mod:`privdtol.engine.fast`
 is tested against.
 
 It draws every round's whole loss vector X_t (in chunks of rounds, vectorised over runs), feeds
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import clock
-from .algorithms import BlockAlgorithm, sample_from
+from privdtol.core import clock
+from privdtol.algorithms import BlockAlgorithm, sample_from
 
 #: runs x rounds x K elements drawn at once
 ROUND_CHUNK_ELEMENTS = 1 << 21

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .errors import InputError
-from .texutil import fmt_num, newcommand, tex_escape
+from privdtol.errors import InputError
+from privdtol.report.latex import fmt_num, newcommand, tex_escape
 
 PACKAGES = ("privdtol", "numpy", "scipy", "pandas", "pyarrow", "pyyaml", "jinja2", "snakemake",
             "papermill", "jupytext", "nbconvert", "matplotlib", "seaborn")

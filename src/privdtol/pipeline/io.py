@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .errors import InputError
+from privdtol.errors import InputError
 
 TABLE_FORMATS = (".csv", ".parquet")
 

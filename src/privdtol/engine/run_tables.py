@@ -1,4 +1,4 @@
-"""Turn a :class:`~privdtol.simulate.SimResult` into the tidy long table of the CLI contract:
+"""Turn a :class:`~privdtol.engine.fast.SimResult` into the tidy long table of the CLI contract:
 one row per run and checkpoint horizon."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .algorithms import Algorithm
-from .environments import LossModel
-from .simulate import SimResult
+from privdtol.algorithms import Algorithm
+from privdtol.environments import LossModel
+from privdtol.engine.fast import SimResult
 
 
 def run_table(result: SimResult, alg: Algorithm, env: LossModel) -> pd.DataFrame:

@@ -1,5 +1,5 @@
 """One entry point from plain parameters to the tidy run table: used by the CLI and the
-pipeline alike, so both key the random stream identically (see :mod:`privdtol.seeding`)."""
+pipeline alike, so both key the random stream identically (see :mod:`privdtol.core.seeding`)."""
 
 from __future__ import annotations
 
@@ -7,23 +7,11 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
-from .algorithms import make_algorithm
-from .environments import LossModel, make_env, standard_means, staircase_means
-from .errors import InputError
-from .simulate import SimResult, simulate
-from .tables import actions_table, run_table
-
-INSTANCES = ("standard", "staircase")
-
-
-def instance_means(K: int, gap: float, mu_best: float | None = None,
-                   instance: str = "standard"):
-    """Means of a generated instance (:func:`standard_means` or :func:`staircase_means`)."""
-    if instance not in INSTANCES:
-        raise InputError("instance", f"got {instance!r}", ", ".join(INSTANCES))
-    make = standard_means if instance == "standard" else staircase_means
-    return make(K, gap, mu_best)
-
+from privdtol.algorithms import make_algorithm
+from privdtol.environments import LossModel, make_env
+from privdtol.errors import InputError
+from privdtol.engine.fast import SimResult, simulate
+from privdtol.engine.run_tables import actions_table, run_table
 
 @dataclass(frozen=True)
 class CellSpec:

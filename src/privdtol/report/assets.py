@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from .errors import InputError
-from .report_tables import algorithms_tex, grid_tex, models_tex, styler_table, thresholds_tex
-from .texutil import fmt_int_or_pow2, fmt_num, is_number, macro_name, newcommand, tex_escape, \
+from privdtol.errors import InputError
+from privdtol.report.tables import algorithms_tex, grid_tex, models_tex, styler_table, thresholds_tex
+from privdtol.report.latex import fmt_int_or_pow2, fmt_num, is_number, macro_name, newcommand, tex_escape, \
     write_text
 
 #: claims in report order, with the statement used when a claim's check was not run
@@ -298,7 +298,7 @@ def failures_tex(checks: dict) -> str:
 def build_assets(config: dict, results: Path, out: Path, config_files=(),
                  repo: Path | None = None) -> list[Path]:
     """Write every generated file of :data:`GENERATED` into ``out``; return their paths."""
-    from .provenance import provenance_tex
+    from privdtol.report.provenance import provenance_tex
 
     results, out = Path(results), Path(out)
     if not results.is_dir():

@@ -7,8 +7,8 @@ import re
 
 import pandas as pd
 
-from .errors import InputError
-from .texutil import fmt_int_or_pow2, fmt_num, is_number, tex_escape
+from privdtol.errors import InputError
+from privdtol.report.latex import fmt_int_or_pow2, fmt_num, is_number, tex_escape
 
 
 def config_experiments(config: dict) -> list[dict]:
@@ -109,7 +109,7 @@ def thresholds_tex(config: dict) -> str:
 
 
 def algorithms_tex() -> str:
-    from .algorithms import ALGORITHMS
+    from privdtol.algorithms import ALGORITHMS
 
     rows = [{"Name": rf"\texttt{{{tex_escape(n)}}}", "Private": "yes" if c.private else "no",
              "Selection": "per block" if c.kind == "block" else "per round",
@@ -119,7 +119,7 @@ def algorithms_tex() -> str:
 
 
 def models_tex() -> str:
-    from .environments import MODELS
+    from privdtol.environments import MODELS
 
     rows = [{"Name": rf"\texttt{{{tex_escape(n)}}}",
              "Loss model": tex_escape(_first_sentence(__import__(c.__module__, fromlist=["x"])

@@ -16,7 +16,7 @@ import subprocess
 import unicodedata
 from pathlib import Path
 
-from .io import atomic_path
+from privdtol.pipeline.io import atomic_path
 
 _SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",

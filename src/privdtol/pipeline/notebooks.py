@@ -7,7 +7,7 @@ that jupytext and papermill draw by ``cell-<index>``), so a rerun diffs clean.
 
 Command line (used by ``workflow/rules/notebooks.smk``)::
 
-    python -m privdtol.notebooks strip NOTEBOOK.ipynb [...]
+    python -m privdtol.pipeline.notebooks strip NOTEBOOK.ipynb [...]
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from .io import atomic_path
+from privdtol.pipeline.io import atomic_path
 
 _TIMING = ("start_time", "end_time", "duration")
 
@@ -70,7 +70,7 @@ def papermill_parameters(*mappings: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 2 or argv[0] != "strip":
-        print("usage: python -m privdtol.notebooks strip NOTEBOOK.ipynb [...]", file=sys.stderr)
+        print("usage: python -m privdtol.pipeline.notebooks strip NOTEBOOK.ipynb [...]", file=sys.stderr)
         return 2
     for p in argv[1:]:
         strip_notebook_metadata(p)

@@ -1,7 +1,7 @@
 """Fits behind the claim checks: log-log slopes, ``log K`` against ``log^2 K``, and the constants of
-Theorem 1.  Pure numpy/scipy functions of arrays; :mod:`privdtol.checks` turns them into verdicts.
+Theorem 1.  Pure numpy/scipy functions of arrays; :mod:`privdtol.analysis.checks` turns them into verdicts.
 
-Statistical conventions (used throughout :mod:`privdtol.checks`):
+Statistical conventions (used throughout :mod:`privdtol.analysis.checks`):
 
 - Cell means come with their Monte-Carlo standard errors ``se`` (independent runs, so the means
   of different cells are independent).  Confidence intervals are normal: ``estimate ± z·se`` with
@@ -11,7 +11,7 @@ Statistical conventions (used throughout :mod:`privdtol.checks`):
   standard error treats those variances as known (``(X'WX)^-1``), i.e. it measures Monte-Carlo
   noise only, not lack of fit; the residual chi-square is reported alongside so a curved
   relation can be seen.
-- Bootstraps draw from :func:`privdtol.seeding.generator` keyed by the fitted data, so the same
+- Bootstraps draw from :func:`privdtol.core.seeding.generator` keyed by the fitted data, so the same
   inputs always give the same interval.
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, stats
 
-from .seeding import generator
+from privdtol.core.seeding import generator
 
 #: smallest relative standard error used as a weight (a cell with se = 0 is not infinitely sure)
 MIN_REL_SE = 1e-9

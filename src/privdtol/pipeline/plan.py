@@ -1,12 +1,12 @@
 """The experiment grid of the pipeline: configuration -> cells -> batches.
 
-A configuration (``config/*.yaml``, JSON schema ``workflow/schemas/config.schema.yaml``) lists
+A configuration (``config/*.yaml``, JSON schema ``privdtol/pipeline/config.schema.yaml``) lists
 experiments; each experiment is data: a name, the algorithms, the loss model, and lists for K,
 gap, epsilon and horizon (plus ``rho``/``kappa`` for the correlated/Beta models), the runs per
 cell, and optional ``slices`` (partial overrides, each expanded separately; the experiment's
 cells are the union).
 
-- :func:`load_config` validates a config (schema *and* semantics) and fills the schema defaults;
+- :func:`privdtol.pipeline.config.load_config` validates a config (schema *and* semantics) and fills the schema defaults;
   any problem is one :class:`~privdtol.errors.InputError` naming the key and the allowed values.
 - :func:`expand_experiment` turns an experiment into :class:`Cell` s.  Non-private algorithms
   (``ftl``, ``hedge``) are not multiplied over the epsilon list: one cell per (K, gap, ...), with
@@ -16,7 +16,7 @@ cells are the union).
   deterministic greedy pass over the sorted cells, bounded by an estimated cost
   (``batching.target_seconds``) and a cell count (``batching.max_cells``).  Batches are a pure
   scheduling device: a cell's bytes never depend on the batch it lands in (its seed derives
-  from its parameters, see :mod:`privdtol.seeding`).
+  from its parameters, see :mod:`privdtol.core.seeding`).
 """
 
 from __future__ import annotations
@@ -28,19 +28,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import clock
-from .algorithms import ALGORITHMS
-from .errors import InputError
-from .runner import CellSpec, instance_means
-from .seeding import stable_digest
+from privdtol.core import clock
+from privdtol.algorithms import ALGORITHMS
+from privdtol.errors import InputError
+from privdtol.engine import ENGINE_VERSION
+from privdtol.engine.runner import CellSpec
+from privdtol.environments import instance_means
+from privdtol.pipeline.config import experiment_slices
+from privdtol.core.seeding import stable_digest
 
-#: the repository's schema (editable install: src/privdtol/grid.py -> repository root)
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
 #: characters of the SHA-256 hex digest kept as a cell id
 CELL_ID_LENGTH = 16
-#: keys of an experiment that a slice may override
-SLICE_KEYS = ("algorithms", "env", "instance", "K", "gap", "epsilon", "horizon", "mu_best",
-              "rho", "kappa", "runs")
 #: models the pipeline simulates from generated instances (``replay`` needs a user's file)
 PIPELINE_ENVS = ("bernoulli", "correlated", "beta", "deterministic")
 #: cost model of :func:`estimated_seconds` (measured on one core: rps, K=1024, T=2^30-1,
@@ -50,134 +48,6 @@ EXPLICIT_ELEMENTS_PER_SECOND = 8e6
 SECONDS_PER_CELL = 0.03
 #: bound on a batch's --cells argument (Linux limits one argument to 128 KiB)
 MAX_JSON_CHARS = 100_000
-
-
-# --------------------------------------------------------------------------- validation
-def _allowed(error) -> str:
-    """The allowed values of a failed JSON-schema keyword, in words."""
-    kw, schema = error.validator, error.schema
-    if kw == "enum":
-        return ", ".join(str(v) for v in schema["enum"])
-    if kw == "additionalProperties":
-        return ", ".join(schema.get("properties", {}))          # in the schema's order
-    if kw == "required":
-        return "a value for it"
-    if kw in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
-        parts = []
-        for key, op in (("minimum", ">="), ("exclusiveMinimum", ">"), ("maximum", "<="),
-                        ("exclusiveMaximum", "<")):
-            if key in schema:
-                parts.append(f"{op} {schema[key]}")
-        kind = "integers" if schema.get("type") == "integer" else "numbers"
-        return f"{kind} " + " and ".join(parts)
-    if kw == "type":
-        return f"type {schema['type']}"
-    if kw in ("minItems", "maxItems"):
-        return f"lists with {'at least' if kw == 'minItems' else 'at most'} {schema[kw]} items"
-    if kw == "pattern":
-        return f"strings matching {schema['pattern']}"
-    if kw == "uniqueItems":
-        return "lists without repeated values"
-    return schema.get("description", kw)
-
-
-def _key_path(path) -> str:
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text or "config"
-
-
-def _schema_error(error) -> InputError:
-    path = list(error.absolute_path)
-    if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        key = _key_path(path + [extra[0]]) if extra else _key_path(path)
-        return InputError(key, "unknown key", _allowed(error))
-    if error.validator == "required":
-        missing = [k for k in error.validator_value if k not in error.instance]
-        return InputError(_key_path(path + missing[:1]), "missing", _allowed(error))
-    return InputError(_key_path(path), f"got {error.instance!r}", _allowed(error))
-
-
-def load_schema(path: str | Path | None = None) -> dict:
-    import yaml
-
-    with open(path or SCHEMA_PATH) as fh:
-        return yaml.safe_load(fh)
-
-
-def validate_schema(config: dict, schema: dict | None = None, set_default: bool = True) -> dict:
-    """Validate ``config`` against the JSON schema; fill defaults (in place) and return it.
-
-    The first error (in document order) becomes one InputError naming the key.
-    """
-    from jsonschema import Draft202012Validator, validators
-
-    schema = schema if schema is not None else load_schema()
-    errors = sorted(Draft202012Validator(schema).iter_errors(config),
-                    key=lambda e: ([str(p) for p in e.absolute_path], e.validator))
-    if errors:
-        # prefer the most specific error (the deepest path)
-        deepest = max(len(e.absolute_path) for e in errors)
-        raise _schema_error(next(e for e in errors if len(e.absolute_path) == deepest))
-    if set_default:
-        base = Draft202012Validator
-
-        def set_defaults(validator, properties, instance, schema):
-            for prop, sub in properties.items():
-                if isinstance(instance, dict) and "default" in sub:
-                    instance.setdefault(prop, copy.deepcopy(sub["default"]))
-            yield from base.VALIDATORS["properties"](validator, properties, instance, schema)
-
-        Filler = validators.extend(base, {"properties": set_defaults})
-        for _ in Filler(schema).iter_errors(config):
-            pass
-    return config
-
-
-def validate_semantics(config: dict) -> dict:
-    """Checks beyond the schema: unique names, epsilon present for private algorithms,
-    instances that exist, sane batching.  Raises one InputError naming the key."""
-    seen = set()
-    for i, exp in enumerate(config["experiments"]):
-        where = f"experiments[{i}]"
-        if exp["name"] in seen:
-            raise InputError(f"{where}.name", f"duplicate experiment {exp['name']!r}",
-                             "a name used once")
-        seen.add(exp["name"])
-        for j, part in enumerate(_slices(exp)):
-            here = where if "slices" not in exp else f"{where}.slices[{j}]"
-            private = [a for a in part["algorithms"] if ALGORITHMS[a].private]
-            if private and not part.get("epsilon"):
-                raise InputError(f"{here}.epsilon", f"missing for private algorithms "
-                                 f"{', '.join(private)}", "a list of numbers > 0")
-            for K, gap in itertools.product(part["K"], part["gap"]):
-                try:
-                    means = instance_means(K, gap, part.get("mu_best"), part["instance"])
-                except InputError as err:
-                    raise InputError(f"{here}.{err.field}", f"{err.problem} (K={K}, gap={gap})",
-                                     err.allowed) from None
-                if part["env"] == "beta" and (means.min() <= 0 or means.max() >= 1):
-                    raise InputError(f"{here}.gap", f"Beta losses need means inside (0, 1); "
-                                     f"gap {gap} gives {means.min():g}..{means.max():g}",
-                                     "gap < 1 with mu_best > 0")
-    return config
-
-
-def load_config(config: dict | str | Path, schema: dict | str | Path | None = None) -> dict:
-    """Validate a config (a dict, or a YAML path) and return a filled, independent copy."""
-    import yaml
-
-    if isinstance(config, (str, Path)):
-        with open(config) as fh:
-            config = yaml.safe_load(fh) or {}
-    else:
-        config = copy.deepcopy(dict(config))
-    if not isinstance(schema, dict):
-        schema = load_schema(schema)
-    validate_schema(config, schema)
-    return validate_semantics(config)
 
 
 # --------------------------------------------------------------------------- cells
@@ -203,7 +73,14 @@ class Cell:
 
     @property
     def cell_id(self) -> str:
-        return stable_digest(self.params())[:CELL_ID_LENGTH]
+        """A short SHA-256 of the parameters and the engine version: a new law of the engine
+        (:data:`~privdtol.engine.ENGINE_VERSION` bumped) gives every cell a new id and file.
+        Version 1, the law before versioning existed, is left out of the digest so that its
+        ids (and the tables that carry them) are the ones computed before."""
+        params = self.params()
+        if ENGINE_VERSION != 1:
+            params["engine_version"] = ENGINE_VERSION
+        return stable_digest(params)[:CELL_ID_LENGTH]
 
     def spec(self) -> CellSpec:
         means = tuple(float(m) for m in instance_means(self.K, self.gap, self.mu_best,
@@ -239,15 +116,10 @@ class Cell:
         return cls(**params)
 
 
-def _slices(exp: dict) -> list[dict]:
-    base = {k: exp[k] for k in SLICE_KEYS if k in exp}
-    return [{**base, **s} for s in exp.get("slices") or [{}]]
-
-
 def expand_experiment(exp: dict, config: dict) -> list[Cell]:
     """All cells of one (validated) experiment, deduplicated and sorted."""
     cells: dict[str, Cell] = {}
-    for part in _slices(exp):
+    for part in experiment_slices(exp):
         runs = int(part.get("runs") or config["runs"])
         env = part["env"]
         rhos = part["rho"] if env == "correlated" else [None]

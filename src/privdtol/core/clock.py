@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import InputError
+from privdtol.errors import InputError
 
 MAX_HORIZON = 1 << 40
 

@@ -16,8 +16,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .io import atomic_path
-from .texutil import tex_escape
+from privdtol.pipeline.io import atomic_path
+from privdtol.report.latex import tex_escape
 
 #: display order of the algorithms
 ALGORITHM_ORDER = ("rps", "rnm_ftnl", "wu_wang", "wu_wang_gumbel", "rps_full_prefix",

@@ -1,6 +1,6 @@
 """Verdicts, cell selection and the check-JSON format shared by every claim check.
 
-Split from :mod:`privdtol.checks` (which re-exports these names): the decision rule is described
+Split from :mod:`privdtol.analysis.checks` (which re-exports these names): the decision rule is described
 there.  A *check dict* has the keys of :data:`CHECK_KEYS` and is written by :func:`write_check`
 as deterministic JSON (sorted keys, fixed precision, no timestamps), atomically.
 """
@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .io import atomic_path
+from privdtol.pipeline.io import atomic_path
 
 PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
 CHECK_KEYS = ("claim", "title", "statistic_label", "statistic", "ci_low", "ci_high",

@@ -1,5 +1,5 @@
 """Claims C2 (Theorem 1's bound in every cell) and C3 (horizon-freeness), split from
-:mod:`privdtol.checks`, which re-exports every name here; its docstring states the decision
+:mod:`privdtol.analysis.checks`, which re-exports every name here; its docstring states the decision
 rule shared by all checks.
 """
 
@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import bounds, fits
-from .verdicts import (INCONCLUSIVE, _cell_keys, _cell_label, _fmt, bonferroni_confidence,
+from privdtol.core import bounds
+from privdtol.analysis import stats as fits
+from privdtol.analysis.verdicts import (INCONCLUSIVE, _cell_keys, _cell_label, _fmt, bonferroni_confidence,
                        combine_verdicts, make_check, select, upper_verdict)
 
 
@@ -109,7 +110,7 @@ def horizon_ratio_table(df: pd.DataFrame, pair=(1048575, 1073741823),
     horizon, increment ``D = tail_mean(low) − tail_mean(high)`` with standard error
     ``tail_se(low) + tail_se(high)`` (exact when the high horizon is the cell's largest, where
     the tail is 0; otherwise a conservative bound, since sd(X − Y) <= sd(X) + sd(Y)).  Other cells
-    (older tables) use the delta-method interval of :func:`privdtol.fits.ratio_ci`
+    (older tables) use the delta-method interval of :func:`privdtol.analysis.stats.ratio_ci`
     (``interval = "delta"``), conservative because it ignores the positive correlation of the
     same runs at two horizons.  Cells that lack the pair (e.g. Beta cells with a short horizon)
     use their largest horizon and the checkpoint ``2^10`` times smaller (or their smallest),

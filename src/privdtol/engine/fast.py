@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import clock
-from .algorithms import Algorithm, BlockAlgorithm, RoundAlgorithm, sample_from
-from .environments import LossModel
-from .errors import InputError
-from .seeding import seed_sequence
+from privdtol.core import clock
+from privdtol.algorithms import Algorithm, BlockAlgorithm, RoundAlgorithm, sample_from
+from privdtol.environments import LossModel
+from privdtol.errors import InputError
+from privdtol.core.seeding import seed_sequence
 
 #: runs x K elements processed at once
 CHUNK_ELEMENTS = 1 << 21
@@ -70,9 +70,9 @@ def simulate(alg: Algorithm, env: LossModel, horizon: int, runs: int, seed_param
              ) -> SimResult:
     """Simulate ``runs`` independent runs of ``alg`` on ``env`` up to ``horizon``.
 
-    ``seed_params`` are the parameters that key the random stream (see :mod:`privdtol.seeding`).
+    ``seed_params`` are the parameters that key the random stream (see :mod:`privdtol.core.seeding`).
     """
-    from .explicit import simulate_chunk_explicit
+    from privdtol.engine.explicit import simulate_chunk_explicit
 
     horizon = clock.check_horizon(horizon)
     if int(runs) != runs or runs < 1:

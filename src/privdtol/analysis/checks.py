@@ -20,18 +20,18 @@ Decision rule (the same for every claim):
   the interval used to declare a FAIL is Bonferroni-widened over the cells, so that a FAIL is not
   a multiple-testing artefact.
 
-Intervals are normal, from the Monte-Carlo standard errors (see :mod:`privdtol.fits`).  "Regret"
+Intervals are normal, from the Monte-Carlo standard errors (see :mod:`privdtol.analysis.stats`).  "Regret"
 of a cell is its mean at the largest horizon available, unless a check says otherwise.
 
 C3 (horizon-free) is a ratio of the *same runs'* regret at two horizons, ``1 + D/L`` with ``L``
 the mean regret at the low horizon and ``D`` the mean per-run increment up to the high one.
 When the aggregated table has the paired-tail columns ``tail_mean``/``tail_se`` (see
-:mod:`privdtol.aggregate`), ``D`` and its standard error come from the per-run increments, and
+:mod:`privdtol.pipeline.aggregate`), ``D`` and its standard error come from the per-run increments, and
 the interval is a Bonferroni rectangle: ``D ± z·se_D`` and ``L ± z·se_L``, each at confidence
 ``1 − (1 − c)/2``, mapped through ``1 + D/L`` (see :func:`paired_ratio_ci`).  This is valid
 whatever the correlation of ``D`` and ``L`` and is tight when the increments are (nearly) all 0,
 as they are for RPS.  Older tables without those columns fall back to the delta-method interval
-of :func:`privdtol.fits.ratio_ci`, which treats the two means as independent and is therefore
+of :func:`privdtol.analysis.stats.ratio_ci`, which treats the two means as independent and is therefore
 conservative (much too wide).  The check's summary and cells say which interval was used.
 """
 
@@ -43,8 +43,9 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from . import bounds, fits
-from .verdicts import (CELL_COLUMNS, CHECK_KEYS, FAIL, INCONCLUSIVE, PASS, SIG,  # noqa: F401
+from privdtol.core import bounds
+from privdtol.analysis import stats as fits
+from privdtol.analysis.verdicts import (CELL_COLUMNS, CHECK_KEYS, FAIL, INCONCLUSIVE, PASS, SIG,  # noqa: F401
                        _cell_keys, _cell_label, _fmt, _inputs, _plain, bonferroni_confidence,
                        check_json, combine_verdicts, dedupe_cells, final_rows, interval_verdict,
                        load_agg, make_check, not_run, read_check, regime, select, series_keys,
@@ -52,7 +53,7 @@ from .verdicts import (CELL_COLUMNS, CHECK_KEYS, FAIL, INCONCLUSIVE, PASS, SIG, 
 DEFAULT_THRESHOLDS = {"horizon_free_ratio_max": 1.05, "slope_range": (0.8, 1.2),
                       "ratio_slope_range": (-0.2, 0.2), "confidence": 0.95,
                       "horizon_free_pair": (1048575, 1073741823)}
-from .bound_checks import (bound_table, check_theorem1, paired_ratio_ci, horizon_ratio_table, check_horizon_free)  # noqa: F401
+from privdtol.analysis.bound_checks import (bound_table, check_theorem1, paired_ratio_ci, horizon_ratio_table, check_horizon_free)  # noqa: F401
 
 
 # ----------------------------------------------------------------------------- C4 a/b
@@ -284,7 +285,7 @@ def check_dependent(df: pd.DataFrame, slope_range=(0.8, 1.2), confidence: float 
 
 def check_constants(df: pd.DataFrame, confidence: float = 0.95, algorithm: str = "rps",
                     env="bernoulli", n_boot: int = 2000, inputs=()) -> dict:
-    """Fitted constants of Theorem 1's form (see :func:`privdtol.fits.fit_constants`) on every
+    """Fitted constants of Theorem 1's form (see :func:`privdtol.analysis.stats.fit_constants`) on every
     distinct cell at its largest horizon, against the paper's 800 and 16.  Statistic: the larger
     of c_gap/800 and c_eta/16 with its bootstrap interval; PASS if the interval is below 1 (the
     theorem's constants are not beaten by the fitted mean constants), FAIL if above 1."""

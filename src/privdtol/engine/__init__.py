@@ -1,0 +1,11 @@
+"""Engine: expected regret of one cell, by Monte Carlo on exact block-sum laws
+(:mod:`~privdtol.engine.fast`), by an explicit per-round reference simulation
+(:mod:`~privdtol.engine.explicit`) or exactly (:mod:`~privdtol.engine.exact_k2`).
+
+:data:`ENGINE_VERSION` is part of every pipeline cell's id: bump it whenever a simulated law
+changes (a new sampler, a fixed bug in an algorithm), so that every cell is recomputed and no
+old law can hide in ``results/sim``.  Version 1 reproduces the results of the flat layout.
+"""
+
+#: bumped whenever the law of any simulated quantity changes; part of every cell id
+ENGINE_VERSION = 1

@@ -1,0 +1,199 @@
+"""The one configuration loader of the pipeline (Snakefile, CLI and report alike).
+
+A configuration (``config/*.yaml``) is validated against the JSON schema shipped with the
+package (:data:`SCHEMA_PATH`, ``privdtol/pipeline/config.schema.yaml``) and then semantically
+(:func:`validate_semantics`); schema defaults are filled in.  Several files merge in order, as
+Snakemake's ``--configfile`` does (:func:`load_config_files`).  Any problem is one
+:class:`~privdtol.errors.InputError` naming the key and the allowed values.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+from pathlib import Path
+
+from privdtol.algorithms import ALGORITHMS
+from privdtol.environments.instances import instance_means
+from privdtol.errors import InputError
+
+#: the JSON schema of a config, shipped as package data
+SCHEMA_PATH = Path(__file__).with_name("config.schema.yaml")
+#: keys of an experiment that a slice may override
+SLICE_KEYS = ("algorithms", "env", "instance", "K", "gap", "epsilon", "horizon", "mu_best",
+              "rho", "kappa", "runs")
+
+
+# --------------------------------------------------------------------------- validation
+def _allowed(error) -> str:
+    """The allowed values of a failed JSON-schema keyword, in words."""
+    kw, schema = error.validator, error.schema
+    if kw == "enum":
+        return ", ".join(str(v) for v in schema["enum"])
+    if kw == "additionalProperties":
+        return ", ".join(schema.get("properties", {}))          # in the schema's order
+    if kw == "required":
+        return "a value for it"
+    if kw in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+        parts = []
+        for key, op in (("minimum", ">="), ("exclusiveMinimum", ">"), ("maximum", "<="),
+                        ("exclusiveMaximum", "<")):
+            if key in schema:
+                parts.append(f"{op} {schema[key]}")
+        kind = "integers" if schema.get("type") == "integer" else "numbers"
+        return f"{kind} " + " and ".join(parts)
+    if kw == "type":
+        return f"type {schema['type']}"
+    if kw in ("minItems", "maxItems"):
+        return f"lists with {'at least' if kw == 'minItems' else 'at most'} {schema[kw]} items"
+    if kw == "pattern":
+        return f"strings matching {schema['pattern']}"
+    if kw == "uniqueItems":
+        return "lists without repeated values"
+    return schema.get("description", kw)
+
+
+def _key_path(path) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "config"
+
+
+def _schema_error(error) -> InputError:
+    path = list(error.absolute_path)
+    if error.validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        key = _key_path(path + [extra[0]]) if extra else _key_path(path)
+        return InputError(key, "unknown key", _allowed(error))
+    if error.validator == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        return InputError(_key_path(path + missing[:1]), "missing", _allowed(error))
+    return InputError(_key_path(path), f"got {error.instance!r}", _allowed(error))
+
+
+def load_schema(path: str | Path | None = None) -> dict:
+    import yaml
+
+    with open(path or SCHEMA_PATH) as fh:
+        return yaml.safe_load(fh)
+
+
+def validate_schema(config: dict, schema: dict | None = None, set_default: bool = True) -> dict:
+    """Validate ``config`` against the JSON schema; fill defaults (in place) and return it.
+
+    The first error (in document order) becomes one InputError naming the key.
+    """
+    from jsonschema import Draft202012Validator, validators
+
+    schema = schema if schema is not None else load_schema()
+    errors = sorted(Draft202012Validator(schema).iter_errors(config),
+                    key=lambda e: ([str(p) for p in e.absolute_path], e.validator))
+    if errors:
+        # prefer the most specific error (the deepest path)
+        deepest = max(len(e.absolute_path) for e in errors)
+        raise _schema_error(next(e for e in errors if len(e.absolute_path) == deepest))
+    if set_default:
+        base = Draft202012Validator
+
+        def set_defaults(validator, properties, instance, schema):
+            for prop, sub in properties.items():
+                if isinstance(instance, dict) and "default" in sub:
+                    instance.setdefault(prop, copy.deepcopy(sub["default"]))
+            yield from base.VALIDATORS["properties"](validator, properties, instance, schema)
+
+        Filler = validators.extend(base, {"properties": set_defaults})
+        for _ in Filler(schema).iter_errors(config):
+            pass
+    return config
+
+
+def validate_semantics(config: dict) -> dict:
+    """Checks beyond the schema: unique names, epsilon present for private algorithms,
+    instances that exist, sane batching.  Raises one InputError naming the key."""
+    seen = set()
+    for i, exp in enumerate(config["experiments"]):
+        where = f"experiments[{i}]"
+        if exp["name"] in seen:
+            raise InputError(f"{where}.name", f"duplicate experiment {exp['name']!r}",
+                             "a name used once")
+        seen.add(exp["name"])
+        for j, part in enumerate(experiment_slices(exp)):
+            here = where if "slices" not in exp else f"{where}.slices[{j}]"
+            private = [a for a in part["algorithms"] if ALGORITHMS[a].private]
+            if private and not part.get("epsilon"):
+                raise InputError(f"{here}.epsilon", f"missing for private algorithms "
+                                 f"{', '.join(private)}", "a list of numbers > 0")
+            for K, gap in itertools.product(part["K"], part["gap"]):
+                try:
+                    means = instance_means(K, gap, part.get("mu_best"), part["instance"])
+                except InputError as err:
+                    raise InputError(f"{here}.{err.field}", f"{err.problem} (K={K}, gap={gap})",
+                                     err.allowed) from None
+                if part["env"] == "beta" and (means.min() <= 0 or means.max() >= 1):
+                    raise InputError(f"{here}.gap", f"Beta losses need means inside (0, 1); "
+                                     f"gap {gap} gives {means.min():g}..{means.max():g}",
+                                     "gap < 1 with mu_best > 0")
+    return config
+
+
+def load_config(config: dict | str | Path, schema: dict | str | Path | None = None) -> dict:
+    """Validate a config (a dict, or a YAML path) and return a filled, independent copy."""
+    import yaml
+
+    if isinstance(config, (str, Path)):
+        with open(config) as fh:
+            config = yaml.safe_load(fh) or {}
+    else:
+        config = copy.deepcopy(dict(config))
+    if not isinstance(schema, dict):
+        schema = load_schema(schema)
+    validate_schema(config, schema)
+    return validate_semantics(config)
+
+
+
+def merge_config(base: dict, new: dict) -> dict:
+    """Recursive dict update, Snakemake's ``update_config`` semantics (later files win)."""
+    for key, value in new.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            merge_config(base[key], value)
+        else:
+            base[key] = value
+    return base
+
+
+def read_config_files(paths) -> dict:
+    """Merge the YAML/JSON files ``paths`` in order into one raw (unvalidated) dict."""
+    import yaml
+
+    config: dict = {}
+    for path in paths:
+        path = Path(path)
+        if not path.exists():
+            raise InputError("config", f"{path} does not exist", "a YAML or JSON file")
+        try:
+            text = path.read_text(encoding="utf-8")
+            data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        except (json.JSONDecodeError, yaml.YAMLError, UnicodeDecodeError) as err:
+            first = str(err).splitlines()[0] if str(err) else type(err).__name__
+            raise InputError("config", f"{path}: not valid YAML/JSON ({first})") from None
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            raise InputError("config", f"{path}: top level is not a mapping")
+        merge_config(config, data)
+    return config
+
+
+def load_config_files(paths, schema: dict | str | Path | None = None) -> dict:
+    """Merge the files ``paths`` in order, then validate and fill defaults (:func:`load_config`)."""
+    return load_config(read_config_files(paths), schema)
+
+
+def experiment_slices(exp: dict) -> list[dict]:
+    """An experiment's slices, each the experiment's keys overridden by the slice (the
+    experiment itself when it has none); the experiment's cells are their union."""
+    base = {k: exp[k] for k in SLICE_KEYS if k in exp}
+    return [{**base, **s} for s in exp.get("slices") or [{}]]

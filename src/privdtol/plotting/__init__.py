@@ -1,0 +1,1 @@
+"""Figure style shared by the notebooks: colours, markers, display order, bands, saving."""
