@@ -28,6 +28,16 @@ PLAN = grid.plan(CONFIG)
 EXPERIMENTS = list(PLAN)
 
 
+def layer_sources(*layers):
+    """The Python files of the given subpackages of privdtol (e.g. "analysis", "report"): a
+    rule lists them as inputs so that editing a layer reruns exactly the rules that use it
+    (mtime trigger), never the simulations below it.  See docs on staleness."""
+    import privdtol
+
+    root = Path(privdtol.__file__).parent
+    return sorted(str(p) for layer in layers for p in (root / layer).rglob("*.py"))
+
+
 def cell_files(experiment):
     """The cell files of an experiment (results/sim/<experiment>/<cell_id>.parquet)."""
     return [grid.cell_path(SIM_DIR, experiment, c) for c in PLAN[experiment][0]]

@@ -11,6 +11,7 @@ from privdtol.algorithms.rnm_ftnl import ReportNoisyMin, laplace_noisy_min_law
 from privdtol.algorithms.rps import RandomizedPrefixSoftmax, random_prefix, softmax_law
 from privdtol.algorithms.wu_wang import WuWangGumbel, WuWangLaplace
 
+#: every algorithm, in display order (figures, tables and the report list them in this order)
 ALGORITHMS: dict[str, type[Algorithm]] = {
     cls.name: cls
     for cls in (RandomizedPrefixSoftmax, ReportNoisyMin, WuWangLaplace, WuWangGumbel,

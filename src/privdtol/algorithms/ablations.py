@@ -14,6 +14,7 @@ from privdtol.algorithms.rps import RandomizedPrefixSoftmax
 
 class FullPrefixSoftmax(RandomizedPrefixSoftmax):
     name = "rps_full_prefix"
+    display_name = "RPS, full prefix"
     source = "ablation of Section 4: M_r = 2^r"
 
     def prefix_lengths(self, rng, r, n_runs, sums_for=None):
@@ -22,6 +23,7 @@ class FullPrefixSoftmax(RandomizedPrefixSoftmax):
 
 class UncappedSoftmax(RandomizedPrefixSoftmax):
     name = "rps_uncapped"
+    display_name = "RPS, uncapped η"
     source = "ablation of Section 4: eta = eps/2, no 1/8 cap"
 
     @property

@@ -36,6 +36,8 @@ class Algorithm(ABC):
     """Common facts: registry name, whether it is private, and where it comes from."""
 
     name: ClassVar[str]
+    #: the name figures and the report show (registry order is the display order)
+    display_name: ClassVar[str]
     private: ClassVar[bool]
     source: ClassVar[str]
     kind: ClassVar[str]  # "block" or "round"

@@ -10,6 +10,7 @@ from privdtol.algorithms.base import RoundAlgorithm
 
 class FollowTheLeader(RoundAlgorithm):
     name = "ftl"
+    display_name = "FTL (non-private)"
     source = "Kotlowski 2018, Theoretical Computer Science 742"
 
     def law(self, cumulative, t):

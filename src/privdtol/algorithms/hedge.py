@@ -11,6 +11,7 @@ from privdtol.algorithms.rps import softmax_law
 
 class DecreasingHedge(RoundAlgorithm):
     name = "hedge"
+    display_name = "Decreasing Hedge (non-private)"
     source = "Mourtada & Gaiffas 2019, JMLR 20(83)"
 
     @staticmethod

@@ -52,6 +52,7 @@ class ReportNoisyMin(BlockAlgorithm):
     """Hu et al. 2021: Laplace report-noisy-min on the previous epoch's full loss sums."""
 
     name = "rnm_ftnl"
+    display_name = "RNM-FTNL (Hu et al.)"
     private = True
     source = "Hu, Huang, Mehta & Hegde 2021 (arXiv 2102.07929)"
 

@@ -52,6 +52,7 @@ class RandomizedPrefixSoftmax(BlockAlgorithm):
     """The paper's algorithm (Section 4); ``eta = min(eps/2, 1/8)``."""
 
     name = "rps"
+    display_name = "RPS (this paper)"
     private = True
     source = "Cesari & Colomboni 2026, Section 4"
 

@@ -22,12 +22,14 @@ from privdtol.algorithms.rps import softmax_law
 
 class WuWangLaplace(ReportNoisyMin):
     name = "wu_wang"
+    display_name = "Wu & Wang (Laplace)"
     source = "Wu & Wang, ALT 2026 (arXiv 2502.10997), Laplace noise"
     resampled = True
 
 
 class WuWangGumbel(ReportNoisyMin):
     name = "wu_wang_gumbel"
+    display_name = "Wu & Wang (Gumbel)"
     source = "Wu & Wang, ALT 2026 (arXiv 2502.10997), Gumbel noise"
     resampled = True
 

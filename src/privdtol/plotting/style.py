@@ -17,21 +17,12 @@ import numpy as np
 import pandas as pd
 
 from privdtol.pipeline.io import atomic_path
+from privdtol.algorithms import ALGORITHMS
 from privdtol.report.latex import tex_escape
 
-#: display order of the algorithms
-ALGORITHM_ORDER = ("rps", "rnm_ftnl", "wu_wang", "wu_wang_gumbel", "rps_full_prefix",
-                   "rps_uncapped", "ftl", "hedge")
-ALGORITHM_NAMES = {
-    "rps": "RPS (this paper)",
-    "rnm_ftnl": "RNM-FTNL (Hu et al.)",
-    "wu_wang": "Wu & Wang (Laplace)",
-    "wu_wang_gumbel": "Wu & Wang (Gumbel)",
-    "rps_full_prefix": "RPS, full prefix",
-    "rps_uncapped": "RPS, uncapped η",
-    "ftl": "FTL (non-private)",
-    "hedge": "Decreasing Hedge (non-private)",
-}
+#: display order and names of the algorithms: the registry's (one definition)
+ALGORITHM_ORDER = tuple(ALGORITHMS)
+ALGORITHM_NAMES = {name: cls.display_name for name, cls in ALGORITHMS.items()}
 ENV_NAMES = {"bernoulli": "independent Bernoulli", "correlated": "correlated Bernoulli",
              "beta": "Beta"}
 _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
