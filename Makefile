@@ -1,6 +1,9 @@
 # Two entry points that install whatever is missing first (idempotent; quick when all is there):
 #   make report   the whole pipeline: snakemake --cores 8 (ends in the replication report PDF)
-#   make test     the test suite
+#   make test     the test suite (what CI runs, through .ci/run)
+#   make test-fast  the unit tests only: no pipeline, SLURM, notebook or install tests
+#                 (pytest -m "not slow"; about a minute on 2 cores)
+#   make docs     the documentation (Sphinx, warnings are errors) in docs/_build/html
 # Needs a Debian/Ubuntu machine with python3 (3.11) and apt; run as root or with sudo.
 
 SHELL := /bin/bash
@@ -12,7 +15,7 @@ APT_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-sci
 CORES ?= 8
 SNAKEMAKE_ARGS ?=
 
-.PHONY: setup test report clean-results
+.PHONY: setup test test-fast report clean-results docs
 
 setup: $(STAMP) .apt-ok
 
@@ -39,8 +42,21 @@ $(STAMP): pyproject.toml
 test: setup
 	$(VENV)/bin/pytest -q
 
+test-fast: setup
+	$(VENV)/bin/pytest -q -m "not slow"
+
 report: setup
 	PATH=$(abspath $(VENV))/bin:$$PATH snakemake --cores $(CORES) $(SNAKEMAKE_ARGS)
+
+# The docs extra (Sphinx, myst-parser, furo) on top of the venv; autodoc imports every module.
+DOCS_STAMP := $(VENV)/.docs-installed
+
+$(DOCS_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install -q -e '.[docs]'
+	@touch $@
+
+docs: $(DOCS_STAMP)
+	$(VENV)/bin/sphinx-build -W --keep-going -b html docs docs/_build/html
 
 clean-results:
 	rm -rf results logs .snakemake

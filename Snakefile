@@ -23,6 +23,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/privacy.smk"
+include: "workflow/rules/checks.smk"
 include: "workflow/rules/notebooks.smk"
 include: "workflow/rules/report.smk"
 
@@ -31,5 +32,6 @@ rule all:
     default_target: True
     input:
         rules.aggregate_all.input,
+        rules.checks_all.input,
         rules.notebooks_all.input,
         rules.compile_report.output.pdf,

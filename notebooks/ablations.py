@@ -20,12 +20,15 @@
 # Regret at the largest horizon (the curves are flat in T by then) against 1/eps (log–log, 95%
 # bands) of RPS and its two ablations: the exponential mechanism on the whole previous block
 # (`rps_full_prefix`, M_r = 2^r) and eta = eps/2 without the 1/8 cap (`rps_uncapped`; it differs
-# from RPS only for eps > 1/4, left of the dotted line). One panel per (K, gap). No claim is checked here: the ablations show what the
-# random prefix and the cap buy (the paper's analysis needs both).
+# from RPS only for eps > 1/4, left of the dotted line). One panel per (K, gap). No claim is
+# checked here: the ablations show what the random prefix and the cap buy (the paper's analysis
+# needs both).
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
+checks_dir = "results/checks"
 out_dir = "results"
+# display only: the level of the intervals of the ratios tabulated
 confidence = 0.95
 
 # %%
@@ -35,21 +38,25 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from privdtol.analysis import checks
-from privdtol.analysis import stats as fits
+from privdtol.analysis import stats
+from privdtol.analysis.cells import final_rows
+from privdtol.analysis.records import load_agg
+from privdtol.analysis.registry import NOTEBOOKS
+from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
 
+NAME = "ablations"
 style.setup()
-df, used = checks.load_agg(agg_dir, ["ablations"])
+df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["ablations"]
 
 # %%
-fin = checks.final_rows(df)
+fin = final_rows(df)
 fin = fin.assign(x=1 / fin["epsilon"])
 panels = fin[["K", "gap"]].drop_duplicates().sort_values(["K", "gap"], ascending=[True, False])
 nc = min(len(panels), 2)
 nr = -(-len(panels) // nc)
 fig, axes = plt.subplots(nr, nc, figsize=(style.WIDTH, 2.4 * nr + 0.6), squeeze=False)
-for ax, (_, p) in zip(axes.flat, panels.iterrows()):
+for ax, (_, p) in zip(axes.flat, panels.iterrows(), strict=False):
     sub = fin[(fin["K"] == p["K"]) & np.isclose(fin["gap"], p["gap"])]
     for alg in style.order(sub["algorithm"].unique()):
         style.algorithm_band(ax, sub, "x", alg)
@@ -63,22 +70,24 @@ for ax in axes[:, 0]:
 handles, labels = axes[0, 0].get_legend_handles_labels()
 fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False)
 fig.tight_layout(rect=(0, 0.4 / (2.4 * nr + 0.6), 1, 1))
-style.save_figure(fig, out_dir, "ablations")
+style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Table: regret at the largest horizon, and ratio to RPS (delta-method 95% CI)
+# ## Table `ablations`: regret at the largest horizon, and ratio to RPS
+# One row per ablation cell: algorithm id, K, gap, epsilon, its regret, the ratio to RPS's regret
+# in the same cell and the ratio's delta-method interval (`ci_low`, `ci_high`).
 
 # %%
 base = fin[fin["algorithm"] == "rps"].set_index(["K", "gap", "epsilon"])
 rows = []
 for _, r in fin[fin["algorithm"] != "rps"].iterrows():
     b = base.loc[(r["K"], r["gap"], r["epsilon"])]
-    ratio, _, lo, hi = fits.ratio_ci(r["mean"], r["se"], b["mean"], b["se"], confidence)
-    rows.append({"variant": style.ALGORITHM_NAMES.get(r["algorithm"], r["algorithm"]),
-                 "K": r["K"], "gap": r["gap"], "eps": r["epsilon"], "regret": r["mean"],
-                 "ratio to RPS": float(ratio), "CI low": float(lo), "CI high": float(hi)})
-table = pd.DataFrame(rows)
-style.write_latex_table(table, out_dir, "ablations",
-                           caption="Ablations: regret at the largest horizon and ratio to RPS.")
+    ratio, _, lo, hi = stats.ratio_ci(r["mean"], r["se"], b["mean"], b["se"], confidence)
+    rows.append({"algorithm": r["algorithm"], "K": r["K"], "gap": r["gap"],
+                 "epsilon": r["epsilon"], "regret": r["mean"], "ratio_to_rps": float(ratio),
+                 "ci_low": float(lo), "ci_high": float(hi)})
+table = pd.DataFrame(rows, columns=["algorithm", "K", "gap", "epsilon", "regret",
+                                    "ratio_to_rps", "ci_low", "ci_high"])
+write_table(table, Path(out_dir) / "tables" / "ablations.csv")
 table

@@ -20,14 +20,14 @@
 # Regret against K (log x axis) in the privacy regime (eps < gap) and in the statistical regime
 # (eps > gap), with 95% bands. For RPS the weighted fits a·log K + b (dashed) and a·log² K + b
 # (dotted) are drawn side by side: the paper's privacy term is log K / eps, against Wu & Wang's
-# log² K / eps. Claim C4d compares the two fits in the privacy regime by their residual
-# chi-square (Δχ² = χ²(log² K) − χ²(log K), parametric-bootstrap CI).
+# log² K / eps. Claim C4d (`privdtol check --claim C4d`, shown below) compares the two fits in
+# the privacy regime by their residual chi-square (Δχ² = χ²(log² K) − χ²(log K),
+# parametric-bootstrap CI).
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
+checks_dir = "results/checks"
 out_dir = "results"
-confidence = 0.95
-n_boot = 2000
 
 # %%
 from pathlib import Path
@@ -36,20 +36,31 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from privdtol.analysis import checks
-from privdtol.analysis import stats as fits
+from privdtol.analysis import stats
+from privdtol.analysis.cells import final_rows, regime
+from privdtol.analysis.records import check_text, load_agg, read_check
+from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
 
+NAME = "actions"
 style.setup()
-df, used = checks.load_agg(agg_dir, ["actions"])
-fin = checks.final_rows(df)
-fin = fin.assign(regime=checks.regime(fin["gap"], fin["epsilon"]))
+df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["actions"]
+fin = final_rows(df)
+fin = fin.assign(regime=regime(fin["gap"], fin["epsilon"]))
+
+# %% [markdown]
+# ## Check C4d (from `results/checks/C4d.json`)
+
+# %%
+for claim in notebook_claims(NAME):
+    print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
 
 # %%
 regimes = [r for r in ("privacy", "statistical", "balanced") if r in set(fin["regime"])]
 fig, axes = plt.subplots(1, len(regimes), figsize=(style.WIDTH, 3.0), squeeze=False)
 fit_rows = []
-for ax, reg in zip(axes[0], regimes):
+for ax, reg in zip(axes[0], regimes, strict=True):
     sub = fin[fin["regime"] == reg]
     for (g, e), cell in sub.groupby(["gap", "epsilon"]):
         for alg in style.order(cell["algorithm"].unique()):
@@ -58,36 +69,31 @@ for ax, reg in zip(axes[0], regimes):
             if rows["K"].nunique() < 3:
                 continue
             Kgrid = np.geomspace(rows["K"].min(), rows["K"].max(), 100)
-            for form, ls in (("log K", "--"), ("log² K", ":")):
-                f = fits.logk_fit(rows["K"], rows["mean"], rows["se"], form)
-                fit_rows.append({"regime": reg, "algorithm": alg, "gap": g, "eps": e,
-                                 "form": form, "a": f["a"], "b": f["b"], "chi2": f["chi2"]})
+            row = {"regime": reg, "algorithm": alg, "gap": g, "epsilon": e}
+            for form, tag, ls in (("log K", "logk", "--"), ("log² K", "log2k", ":")):
+                f = stats.logk_fit(rows["K"], rows["mean"], rows["se"], form)
+                row.update({f"a_{tag}": f["a"], f"b_{tag}": f["b"], f"chi2_{tag}": f["chi2"]})
                 if alg == "rps":
-                    ax.plot(Kgrid, f["a"] * fits.LOGK_FORMS[form](Kgrid) + f["b"], color="0.3",
+                    ax.plot(Kgrid, f["a"] * stats.LOGK_FORMS[form](Kgrid) + f["b"], color="0.3",
                             linestyle=ls, linewidth=1, label=f"RPS fit a·{form} + b")
+            fit_rows.append(row)
         ax.set_title(f"{reg} regime (gap={g:g}, ε={e:g})")
     ax.set(xscale="log", xlabel="number of actions K")
     ax.set_xscale("log", base=2)
     ax.legend(loc="upper left", fontsize="x-small")
 axes[0, 0].set_ylabel("regret at largest T (95% CI)")
 fig.tight_layout()
-style.save_figure(fig, out_dir, "actions")
+style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Table: fits of regret against K
+# ## Table `actions`: weighted fits of regret against K
+# One row per (regime, algorithm, gap, epsilon): the fit a·log K + b (`a_logk`, `b_logk`, residual
+# `chi2_logk`) and the fit a·log² K + b (`a_log2k`, `b_log2k`, `chi2_log2k`).
 
 # %%
-table = pd.DataFrame(fit_rows)
-table["algorithm"] = table["algorithm"].map(style.ALGORITHM_NAMES)
-style.write_latex_table(table, out_dir, "actions",
-                           caption="Weighted fits a f(K) + b of regret against K.")
+table = pd.DataFrame(fit_rows, columns=["regime", "algorithm", "gap", "epsilon", "a_logk",
+                                        "b_logk", "chi2_logk", "a_log2k", "b_log2k",
+                                        "chi2_log2k"])
+write_table(table, Path(out_dir) / "tables" / "actions.csv")
 table
-
-# %% [markdown]
-# ## Check C4d
-
-# %%
-c4d = checks.check_logk(df, confidence, n_boot=n_boot, inputs=used)
-checks.write_check(c4d, Path(out_dir) / "checks" / "C4d.json")
-print(c4d["verdict"], "—", c4d["summary"])

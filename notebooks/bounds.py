@@ -22,14 +22,13 @@
 # checkpoint horizon, not only the largest). Right: the same regret against the lower-bound shape
 # log K / min(gap, eps) of Hu et al. (2021), whose constant is unknown: a rate-optimal algorithm
 # keeps the points within a band parallel to the diagonal. The constants of Theorem 1's form are
-# fitted by relative least squares with a bootstrap CI, to set against the paper's 800 and 16.
+# fitted by relative least squares with a bootstrap CI (check `constants`), to set against the
+# paper's 800 and 16.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
+checks_dir = "results/checks"
 out_dir = "results"
-confidence = 0.95
-n_boot = 2000
-experiments = ["horizon", "gap", "epsilon", "actions", "grid"]
 
 # %%
 from pathlib import Path
@@ -37,21 +36,33 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from IPython.display import display
 
+from privdtol.analysis.cells import dedupe_cells, final_rows, select, stack
+from privdtol.analysis.records import check_text, load_agg, read_check
+from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
 from privdtol.core import bounds
-from privdtol.analysis import checks
+from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
 
+NAME = "bounds"
 style.setup()
-df, used = checks.load_agg(agg_dir, experiments)
-rps = checks.select(df, "rps", "bernoulli")
-fin = checks.dedupe_cells(checks.final_rows(rps))
+df = stack(load_agg(agg_dir, NOTEBOOKS[NAME].experiments))
+rps = select(df, "rps", "bernoulli")
+fin = dedupe_cells(final_rows(rps))
 fin = fin.assign(bound=bounds.theorem1(fin["K"], fin["gap"], fin["epsilon"]),
                  lower=bounds.lower_shape(fin["K"], fin["gap"], fin["epsilon"]))
+checks = {c: read_check(Path(checks_dir) / f"{c}.json") for c in notebook_claims(NAME)}
+
+# %% [markdown]
+# ## Checks C2 and constants (from `results/checks/`)
+
+# %%
+for claim, check in checks.items():
+    print(check_text(claim, check), end="\n\n")
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.0))
-colours = style.env_palette()
 for ax, xcol, xlabel in ((axes[0], "bound", "Theorem 1 bound"),
                          (axes[1], "lower", "log K / min(gap, ε)")):
     for j, (exp, sub) in enumerate(fin.groupby("experiment", sort=True)):
@@ -67,33 +78,26 @@ axes[0].set_title("against Theorem 1")
 axes[1].set_title("against the lower-bound shape")
 axes[0].legend(loc="upper left", fontsize="x-small")
 fig.tight_layout()
-style.save_figure(fig, out_dir, "bounds")
+style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Checks C2 and constants
-
-# %%
-c2 = checks.check_theorem1(df, confidence, inputs=used)
-const = checks.check_constants(df, confidence, n_boot=n_boot, inputs=used)
-for c in (c2, const):
-    checks.write_check(c, Path(out_dir) / "checks" / f"{c['claim']}.json")
-    print(c["claim"], c["verdict"], "—", c["summary"])
-
-# %% [markdown]
-# ## Table: regret / bound and regret / lower shape per experiment, and fitted constants
+# ## Tables `bounds` and `constants`
+# `bounds`: per experiment, the number of distinct RPS cells and the range of regret / Theorem-1
+# bound and of regret / lower-bound shape at the largest horizon.
+# `constants`: the fitted constants of Theorem 1's form (from the `constants` check record) with
+# their bootstrap interval and the paper's value.
 
 # %%
 summ = (fin.assign(r_bound=fin["mean"] / fin["bound"], r_lower=fin["mean"] / fin["lower"])
         .groupby("experiment")
-        .agg(cells=("mean", "size"), bound_max=("r_bound", "max"),
-             lower_min=("r_lower", "min"), lower_max=("r_lower", "max")).reset_index()
-        .rename(columns={"bound_max": "max regret/bound", "lower_min": "min regret/lower",
-                         "lower_max": "max regret/lower"}))
-consts = pd.DataFrame(const["cells"])
-style.write_latex_table(summ, out_dir, "bounds",
-                           caption="Measured regret against Theorem 1 and the lower-bound shape.")
-style.write_latex_table(consts[["term", "estimate", "ci_low", "ci_high", "paper"]], out_dir,
-                           "constants", caption="Fitted constants of Theorem 1's form.")
+        .agg(cells=("mean", "size"), ratio_bound_max=("r_bound", "max"),
+             ratio_lower_min=("r_lower", "min"), ratio_lower_max=("r_lower", "max"))
+        .reset_index())
+write_table(summ, Path(out_dir) / "tables" / "bounds.csv")
+const = checks.get("constants")
+consts = pd.DataFrame(const["cells"] if const else [],
+                      columns=["term", "estimate", "ci_low", "ci_high", "paper"])
+write_table(consts, Path(out_dir) / "tables" / "constants.csv")
 display(summ)
 consts

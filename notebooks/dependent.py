@@ -21,37 +21,47 @@
 # and Beta losses, with 95% CI bars. Beta cells are simulated only up to a short horizon, so
 # the left panel compares every loss model at the largest horizon common to all models of the
 # cell (stated in the axis label); the right panel shows the regret/Theorem-1-bound ratio at each
-# model's own largest horizon. Claim C5 repeats the C2 check (and the C4a/C4b slope checks
-# where the experiment has enough grid points) for the correlated and Beta models.
+# model's own largest horizon. Claim C5 (`privdtol check --claim C5`, shown below) repeats the
+# C2 check (and the C4a/C4b slope checks where the experiment has enough grid points) for the
+# correlated and Beta models.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
+checks_dir = "results/checks"
 out_dir = "results"
-confidence = 0.95
-slope_range = [0.8, 1.2]
-n_points = 3
 
 # %%
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
 import seaborn as sns
 
+from privdtol.analysis.cells import final_rows, select
+from privdtol.analysis.records import check_text, load_agg, read_check
+from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
 from privdtol.core import bounds
-from privdtol.analysis import checks
+from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
 
+NAME = "dependent"
 style.setup()
-df, used = checks.load_agg(agg_dir, ["dependent"])
-rps = checks.select(df, "rps")
-rps = rps.assign(cell=[f"gap={g:g}\nε={e:g}" for g, e in zip(rps["gap"], rps["epsilon"])],
+df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["dependent"]
+rps = select(df, "rps")
+rps = rps.assign(cell=[f"gap={g:g}\nε={e:g}"
+                       for g, e in zip(rps["gap"], rps["epsilon"], strict=True)],
                  model=style.model_labels(rps))
 maxh = rps.groupby(["cell", "model"])["horizon"].max().groupby("cell").min()
 common = rps[rps["horizon"] == rps["cell"].map(maxh)]
-own = checks.final_rows(rps)
+own = final_rows(rps)
 own = own.assign(ratio=own["mean"] / bounds.theorem1(own["K"], own["gap"], own["epsilon"]))
+
+# %% [markdown]
+# ## Check C5 (from `results/checks/C5.json`)
+
+# %%
+for claim in notebook_claims(NAME):
+    print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
 
 # %%
 envs = style.model_order(rps)
@@ -59,7 +69,7 @@ cells = sorted(rps["cell"].unique(), key=lambda c: (float(c.split("\n")[0][4:]) 
                                                      -float(c.split("ε=")[1])))
 pos = {c: i for i, c in enumerate(cells)}
 width = 0.8 / max(len(envs), 1)
-colours = dict(zip(envs, sns.color_palette("colorblind", len(envs))))
+colours = dict(zip(envs, sns.color_palette("colorblind", len(envs)), strict=True))
 fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.4))
 for k, env in enumerate(envs):
     for ax, tab, y, lo, hi in ((axes[0], common, "mean", "ci_low", "ci_high"),
@@ -86,24 +96,20 @@ fig.legend(handles, labels, loc="lower center", ncol=4, fontsize="x-small", fram
 axes[0].set_title("at a common horizon")
 axes[1].set_title("at each model's largest horizon")
 fig.tight_layout(rect=(0, 0.12, 1, 1))
-style.save_figure(fig, out_dir, "dependent")
+style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Table: regret per cell and loss model (common horizon)
+# ## Table `dependent`: RPS regret per cell and loss model at the common horizon
+# One row per (gap, epsilon, loss model): `env` (bernoulli, correlated, beta) with its parameter
+# (`rho` for correlated, `kappa` for Beta; empty otherwise), the common `horizon`, the mean regret
+# and its 95% interval. Rows in figure order: gap and epsilon decreasing, then the loss models.
 
 # %%
-table = (common.pivot_table(index=["gap", "epsilon"], columns="model", values="mean")
-         .reindex(columns=envs).reset_index().rename(columns={"epsilon": "eps"}))
-table.columns = [str(c) for c in table.columns]
-style.write_latex_table(table, out_dir, "dependent",
-                           caption="RPS regret by loss model at a common horizon.")
+rank = {label: i for i, label in enumerate(envs)}
+table = (common.assign(_cell=common["cell"].map(pos), _model=common["model"].map(rank))
+         .sort_values(["_cell", "_model"])
+         [["gap", "epsilon", "env", "rho", "kappa", "horizon", "mean", "ci_low", "ci_high"]]
+         .reset_index(drop=True))
+write_table(table, Path(out_dir) / "tables" / "dependent.csv")
 table
-
-# %% [markdown]
-# ## Check C5
-
-# %%
-c5 = checks.check_dependent(df, slope_range, confidence, n_points, inputs=used)
-checks.write_check(c5, Path(out_dir) / "checks" / "C5.json")
-print(c5["verdict"], "—", c5["summary"])

@@ -18,32 +18,41 @@
 # # Figure 4 — regret / (log K/gap + log K/eps) over (gap, eps), one panel per K (claim C4c)
 #
 # If the rate log K/gap + log K/eps is right, the ratio stays between two constants over the
-# whole grid (colour scale shared by the panels, logarithmic). Claim C4c reports the range of
-# the ratio and requires the log–log slope of the ratio along each axis (1/gap, 1/eps, log K)
-# over the last three grid points to have its 95% CI inside `ratio_slope_range`.
+# whole grid (colour scale shared by the panels, logarithmic). Claim C4c (`privdtol check
+# --claim C4c`, shown below) reports the range of the ratio and requires the log–log slope of
+# the ratio along each axis (1/gap, 1/eps, log K) over the last three grid points to have its
+# CI inside the config's `ratio_slope_range`.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
+checks_dir = "results/checks"
 out_dir = "results"
-confidence = 0.95
-ratio_slope_range = [-0.2, 0.2]
-n_points = 3
 
 # %%
 from pathlib import Path
 
 import matplotlib.pyplot as plt
-import numpy as np
-import pandas as pd
 import seaborn as sns
 from matplotlib.colors import LogNorm
 
-from privdtol.analysis import checks
+from privdtol.analysis.cells import select
+from privdtol.analysis.claims.c4_rate import rate_ratio_table
+from privdtol.analysis.records import check_text, load_agg, read_check
+from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
 
+NAME = "heatmap"
 style.setup()
-df, used = checks.load_agg(agg_dir, ["grid"])
-tab = checks.rate_ratio_table(checks.select(df, "rps", "bernoulli", "standard"))
+df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["grid"]
+tab = rate_ratio_table(select(df, "rps", "bernoulli", "standard"))
+
+# %% [markdown]
+# ## Check C4c (from `results/checks/C4c.json`)
+
+# %%
+for claim in notebook_claims(NAME):
+    print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
 
 # %%
 Ks = sorted(tab["K"].unique())
@@ -54,7 +63,7 @@ fig, axes = plt.subplots(nr, nc, figsize=(style.WIDTH, (2.2 + 0.1 * tab["gap"].n
                          squeeze=False)
 for ax in list(axes.flat)[len(Ks):]:
     ax.set_visible(False)
-for i, (ax, K) in enumerate(zip(axes.flat, Ks)):
+for i, (ax, K) in enumerate(zip(axes.flat, Ks, strict=False)):
     piv = (tab[tab["K"] == K].pivot_table(index="gap", columns="epsilon", values="ratio")
            .sort_index(ascending=False).sort_index(axis=1, ascending=False))
     piv.index = [f"{g:g}" for g in piv.index]
@@ -64,23 +73,14 @@ for i, (ax, K) in enumerate(zip(axes.flat, Ks)):
                 cbar_kws={"label": "regret / rate"})
     ax.set(title=f"K = {K:g}", xlabel="ε", ylabel="gap" if i % nc == 0 else "")
 fig.tight_layout()
-style.save_figure(fig, out_dir, "heatmap")
+style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Table: range of the ratio per K
+# ## Table `heatmap`: range of the ratio regret / (log K/gap + log K/eps) per K
 
 # %%
 table = (tab.groupby("K")["ratio"].agg(["min", "median", "max"]).reset_index()
-         .rename(columns={"min": "ratio min", "median": "ratio median", "max": "ratio max"}))
-style.write_latex_table(table, out_dir, "heatmap",
-                           caption="Regret / (log K/gap + log K/eps) over the grid, per K.")
+         .rename(columns={"min": "ratio_min", "median": "ratio_median", "max": "ratio_max"}))
+write_table(table, Path(out_dir) / "tables" / "heatmap.csv")
 table
-
-# %% [markdown]
-# ## Check C4c
-
-# %%
-c4c = checks.check_rate_ratio(df, ratio_slope_range, confidence, n_points, inputs=used)
-checks.write_check(c4c, Path(out_dir) / "checks" / "C4c.json")
-print(c4c["verdict"], "—", c4c["summary"])

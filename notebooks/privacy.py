@@ -15,36 +15,45 @@
 # ---
 
 # %% [markdown]
-# # Privacy audit — claim C1 (Proposition 1, Lemma 3)
+# # Figure 8 — privacy audit (claim C1: Proposition 1, Lemma 3)
 #
 # Largest privacy loss found, max_j |log P(j | d) − log P(j | d')| over neighbouring datasets,
 # against eps (log–log), one panel per algorithm. Exact audits: per selection (worst case
 # searched over neighbouring block datasets; the released law of RPS is the mixture over the
-# data-independent prefix M_r) and whole action sequence (exact enumeration, T = 63). Statistical
+# data-independent prefix M_r) and whole action sequence (exact enumeration). Statistical
 # audit: Clopper–Pearson 95% bounds from replayed runs (bars). Lines: eps (solid) and the
 # per-selection bound 2·eta (dashed). The two negative controls (eta = eps; data-chosen prefix)
-# must land above the eps line.
+# must land above the eps line. Claim C1 is checked by `privdtol check --claim C1` (below).
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
+checks_dir = "results/checks"
 out_dir = "results"
 
 # %%
 from pathlib import Path
 
 import matplotlib.pyplot as plt
-from matplotlib.ticker import NullFormatter
 import numpy as np
-import pandas as pd
+from matplotlib.ticker import NullFormatter
 
+from privdtol.analysis.claims.c1_privacy import c1_cells
+from privdtol.analysis.records import check_text, load_agg, read_check
+from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
-from privdtol.privacy.check import c1_cells, check_c1
-from privdtol.analysis.verdicts import write_check
 
+NAME = "privacy"
 style.setup()
-path = Path(agg_dir) / "privacy.parquet"
-df = pd.read_parquet(path)
+df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["privacy"]
 cells = c1_cells(df)
+
+# %% [markdown]
+# ## Check C1 (from `results/checks/C1.json`)
+
+# %%
+for claim in notebook_claims(NAME):
+    print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
 
 # %%
 order = ["rps", "rps_full_prefix", "rps_uncapped", "wu_wang_gumbel", "rnm_ftnl", "wu_wang",
@@ -59,7 +68,7 @@ eps_grid = np.geomspace(df.epsilon.min(), df.epsilon.max(), 100)
 CONTROL_NAMES = {"rps_eta_eps": "control: η = ε", "rps_data_prefix": "control: data prefix"}
 markers = {"exact_selection": ("o", "per selection (exact)"),
            "whole_sequence": ("s", "whole sequence (exact)")}
-for ax, alg in zip(axes.flat, algs):
+for ax, alg in zip(axes.flat, algs, strict=False):
     sub = df[df.algorithm == alg]
     for audit, (marker, label) in markers.items():
         a = sub[sub.audit == audit].groupby("epsilon").loss.max()
@@ -89,54 +98,36 @@ for ax in axes[:, 0]:
     ax.set_ylabel("privacy loss found")
 handles, labels = axes[0, 0].get_legend_handles_labels()
 for ax in axes.flat:                      # collect every label once (panels differ)
-    for h, lab in zip(*ax.get_legend_handles_labels()):
+    for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
         if lab not in labels:
             handles.append(h)
             labels.append(lab)
 fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False, fontsize=7)
 fig.tight_layout(rect=(0, 0.55 / (1.9 * nr + 0.7), 1, 1))
-style.save_figure(fig, out_dir, "privacy")
+style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Table: largest privacy loss per algorithm and eps
+# ## Table `privacy`: largest privacy loss per algorithm and eps
 #
-# `loss` is the largest exact loss found over K ∈ {2, 4, 8}, block lengths and the whole-sequence
-# audit; `stat. bounds` the widest Clopper–Pearson interval of the statistical audits (where run).
-# A private algorithm passes when loss ≤ 2η ≤ ε and no statistical lower bound exceeds ε; a
-# negative control is *caught* when some exact loss exceeds ε.
+# `loss` is the largest exact loss found over the audited K, block lengths and the
+# whole-sequence audit; `bound_selection` the per-selection bound (2 eta; eps for Laplace noise);
+# `stat_lower`, `stat_upper` the widest Clopper–Pearson interval of the statistical audits (where
+# run). A private algorithm passes when loss ≤ 2η ≤ ε and no statistical lower bound exceeds ε;
+# a negative control is *caught* when some exact loss exceeds ε (`verdict`).
 
 # %%
-table = pd.DataFrame({
-    "algorithm": cells.algorithm.map(lambda a: style.ALGORITHM_NAMES.get(a, a)
-                                     .replace("η", "eta")),
-    "role": cells.role.str.replace("_", " "),
-    "eps": cells.epsilon,
-    "loss": cells.loss_exact,
-    "2 eta": cells.bound_selection,
-    "loss/eps": cells.ratio_eps,
-    "stat. low": cells.stat_lower,
-    "stat. high": cells.stat_upper,
-    "verdict": cells.verdict,
-})
-table = table.sort_values(["role", "algorithm", "eps"], ascending=[False, True, True])
-styler = table.style.hide(axis="index").format(escape="latex", na_rep="--")
-num = table.select_dtypes("number").columns
-styler = styler.format(lambda v: "--" if pd.isna(v) else f"{v:.5g}", subset=num)
-styler = styler.format_index(escape="latex", axis="columns")
-tex = styler.to_latex(hrules=True, caption="Privacy audit: largest privacy loss found "
-                      "against the bounds 2 eta (Lemma 3) and eps (Proposition 1).",
-                      position_float="centering")
-(Path(out_dir) / "tables").mkdir(parents=True, exist_ok=True)
-(Path(out_dir) / "tables" / "privacy.tex").write_text(tex, encoding="utf-8")
+table = (cells.rename(columns={"loss_exact": "loss"})
+         [["algorithm", "role", "epsilon", "loss", "bound_selection", "ratio_eps", "stat_lower",
+           "stat_upper", "verdict"]]
+         .sort_values(["role", "algorithm", "epsilon"], ascending=[False, True, True])
+         .reset_index(drop=True))
+write_table(table, Path(out_dir) / "tables" / "privacy.csv")
 table
 
 # %% [markdown]
-# ## Check C1
+# The negative controls' worst cases (the audit's witnesses):
 
 # %%
-c1 = check_c1(df, inputs=[str(path)])
-write_check(c1, Path(out_dir) / "checks" / "C1.json")
-print(c1["verdict"], "-", c1["summary"])
 cells[cells.role == "negative_control"][["algorithm", "epsilon", "loss_exact", "verdict",
                                          "witness"]]

@@ -20,15 +20,17 @@
 # Left: the statistical regime (eps >= 1, so eta = 1/8), regret against 1/gap.
 # Right: the privacy regime (gap = 1/2), regret against 1/eps. Log–log axes, 95% bands.
 # The dashed grey line is the fitted log–log slope of RPS over the three largest x values
-# (weighted least squares on log(mean), delta-method standard errors); the checks require its
-# 95% CI to lie within `slope_range` (slope 1 = linear in 1/gap or 1/eps, as the paper's rate
-# log K/gap + log K/eps says). One figure with two panels, written as `rates.pdf`/`rates.png`.
+# (weighted least squares on log(mean), delta-method standard errors); the checks C4a and C4b
+# (`privdtol check`, shown below) require its CI to lie within the config's `slope_range`
+# (slope 1 = linear in 1/gap or 1/eps, as the paper's rate log K/gap + log K/eps says). One
+# figure with two panels, written as `rates.pdf`/`rates.png`.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
+checks_dir = "results/checks"
 out_dir = "results"
+# display only: the level of the intervals shown and the points per fitted line
 confidence = 0.95
-slope_range = [0.8, 1.2]
 n_points = 3
 
 # %%
@@ -38,18 +40,29 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from privdtol.analysis import checks
+from privdtol.analysis.cells import final_rows
+from privdtol.analysis.claims.c4_rate import slope_series
+from privdtol.analysis.records import check_text, load_agg, read_check
+from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
 
+NAME = "rates"
 style.setup()
-gap_df, used_gap = checks.load_agg(agg_dir, ["gap"])
-eps_df, used_eps = checks.load_agg(agg_dir, ["epsilon"])
-gap_fin = checks.final_rows(gap_df)
+tables = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)
+gap_fin = final_rows(tables["gap"])
 gap_fin = gap_fin[(gap_fin["epsilon"] >= 1) | gap_fin["epsilon"].isna()]
-eps_fin = checks.final_rows(eps_df)
+eps_fin = final_rows(tables["epsilon"])
 eps_fin = eps_fin[np.isclose(eps_fin["gap"], 0.5)]
 gap_fin = gap_fin.assign(x=1 / gap_fin["gap"])
 eps_fin = eps_fin.assign(x=1 / eps_fin["epsilon"])
+
+# %% [markdown]
+# ## Checks C4a and C4b (from `results/checks/`)
+
+# %%
+for claim in notebook_claims(NAME):
+    print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")), end="\n\n")
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.0))
@@ -59,9 +72,9 @@ for ax, fin, axis, xlabel in ((axes[0], gap_fin, "1/gap", "1 / gap"),
     for alg in style.order(fin["algorithm"].unique()):
         sub = fin[fin["algorithm"] == alg]
         # one line per remaining parameter combination (normally one)
-        for key, s in sub.groupby(["K", "gap" if axis == "1/eps" else "epsilon"], dropna=False):
+        for _, s in sub.groupby(["K", "gap" if axis == "1/eps" else "epsilon"], dropna=False):
             style.algorithm_band(ax, s, "x", alg)
-        for ser in checks.slope_series(sub, axis, ["K"], n_points, confidence):
+        for ser in slope_series(sub, axis, ["K"], n_points, confidence):
             slopes.append({"algorithm": alg, **ser})
             if alg == "rps" and np.isfinite(ser["slope"]):
                 xs = np.array(ser["x"])
@@ -75,29 +88,16 @@ axes[0].set_title("statistical regime (ε ≥ 1)")
 axes[1].set_title("privacy regime (gap = 1/2)")
 axes[0].set_ylabel("regret at largest T (95% CI)")
 fig.tight_layout()
-style.save_figure(fig, out_dir, "rates")
+style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Table: fitted log–log slopes over the three largest x values
+# ## Table `rates`: fitted log–log slopes over the three largest x values
+# Columns: algorithm id, axis (`1/gap` or `1/eps`), K, the slope and its confidence interval.
 
 # %%
 sl = pd.DataFrame(slopes)
-table = pd.DataFrame({"algorithm": sl["algorithm"].map(style.ALGORITHM_NAMES),
-                      "axis": sl["axis"], "K": sl["K"], "slope": sl["slope"],
-                      "CI low": sl["ci_low"], "CI high": sl["ci_high"]})
-style.write_latex_table(table, out_dir, "rates",
-                           caption="Log-log slopes of regret over the three largest x values.")
+table = pd.DataFrame({"algorithm": sl["algorithm"], "axis": sl["axis"], "K": sl["K"],
+                      "slope": sl["slope"], "ci_low": sl["ci_low"], "ci_high": sl["ci_high"]})
+write_table(table, Path(out_dir) / "tables" / "rates.csv")
 table
-
-# %% [markdown]
-# ## Checks C4a and C4b
-
-# %%
-c4a = checks.check_slope(gap_df, "C4a", "1/gap", slope_range, confidence, n_points,
-                         regime_filter="statistical", inputs=used_gap)
-c4b = checks.check_slope(eps_df, "C4b", "1/eps", slope_range, confidence, n_points,
-                         regime_filter="privacy", inputs=used_eps)
-for c in (c4a, c4b):
-    checks.write_check(c, Path(out_dir) / "checks" / f"{c['claim']}.json")
-    print(c["claim"], c["verdict"], "—", c["summary"])

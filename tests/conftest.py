@@ -3,12 +3,46 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from scipy import stats
+
+#: markers that imply ``slow``: `make test-fast` (``pytest -m "not slow"``) leaves them out
+IMPLY_SLOW = ("pipeline", "slurm", "notebook")
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("slow") is None and any(
+                item.get_closest_marker(name) for name in IMPLY_SLOW):
+            item.add_marker(pytest.mark.slow)
+
 
 #: two-sided tolerance in standard errors for mean comparisons (false-alarm rate ~6e-5 each)
 Z_TOL = 4.0
 #: p-value below which a goodness-of-fit test fails (fixed seeds make each run deterministic)
 P_MIN = 1e-4
+#: false-alarm level of one test function as a whole: its m comparisons share it (Bonferroni),
+#: each two-sided z test at ``z_familywise(m)`` and each goodness-of-fit test at ``ALPHA_FW / m``
+ALPHA_FW = 1e-4
+
+
+def z_familywise(m: int, alpha: float = ALPHA_FW) -> float:
+    """Two-sided normal quantile for ``m`` comparisons at familywise level ``alpha``."""
+    return float(stats.norm.isf(alpha / (2 * m)))
+
+
+def assert_within_se(estimate, target, se, m: int, what: str = "estimate", alpha=ALPHA_FW):
+    """Every ``|estimate - target| <= z_familywise(m) * se``, ``se`` being the exact standard
+    error of the estimate (computed from the law under test, not from the sample)."""
+    estimate, target, se = np.broadcast_arrays(*(np.asarray(v, float) for v in
+                                                 (estimate, target, se)))
+    assert np.all(se > 0), f"{what}: standard errors must be positive"
+    z = np.abs(estimate - target) / se
+    limit = z_familywise(m, alpha)
+    assert np.all(z <= limit), (
+        f"{what}: {np.round(estimate, 8)} vs {np.round(target, 8)} is {np.round(z, 2)} SE "
+        f"(limit {limit:.2f} SE for {m} comparisons at familywise level {alpha:g})")
 
 
 def assert_mean_close(samples, target, target_se=0.0, z=Z_TOL):

@@ -1,19 +1,33 @@
 """Claim checks on synthetic aggregated tables with known slopes and ratios: every verdict
-(PASS, FAIL, INCONCLUSIVE) is reachable, and the outputs are deterministic."""
+(PASS, FAIL, INCONCLUSIVE) is reachable, the outputs are deterministic, the registry's checks
+take their thresholds from the config only, and ``privdtol check`` writes one record per claim
+(one stderr line and exit status 2 on bad input, no file)."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
+import os
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from privdtol.analysis import records, stats
+from privdtol.analysis import verdict as decision
+from privdtol.analysis.claims import c2_theorem1, c3_horizon_free, c4_rate, c5_dependent, constants
+from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, claims_for, notebook_claims
+from privdtol.cli import main
 from privdtol.core import bounds
-from privdtol.analysis import checks
-from privdtol.analysis import stats as fits
+from privdtol.pipeline.config import load_config_files
 from privdtol.pipeline.notebooks import strip_metadata
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).parent))
+from tiny_agg import build_tiny_agg  # noqa: E402
 
 PAIR = (1048575, 1073741823)
 
@@ -28,7 +42,8 @@ def agg(cells, horizons=PAIR, rel_se=0.01, algorithm="rps", env="bernoulli", exp
         for h in horizons:
             m = mean_fn(c, h) if mean_fn else c["mean"]
             se = c.get("se", rel_se * m)
-            tail = dict(zip(("tail_mean", "tail_se"), tail_fn(c, h))) if tail_fn else {}
+            tail = (dict(zip(("tail_mean", "tail_se"), tail_fn(c, h), strict=True))
+                    if tail_fn else {})
             rows.append({**tail, "experiment": experiment, "cell_id": f"c{i}",
                          "algorithm": c.get("algorithm", algorithm), "env": c.get("env", env),
                          "instance": "standard", "K": c["K"], "gap": c["gap"],
@@ -43,14 +58,14 @@ def agg(cells, horizons=PAIR, rel_se=0.01, algorithm="rps", env="bernoulli", exp
 
 def test_loglog_slope_recovers_power_law():
     x = np.array([4.0, 8.0, 16.0])
-    fit = fits.loglog_slope(x, 3 * x**1.0, 0.001 * x, 0.95)
+    fit = stats.loglog_slope(x, 3 * x**1.0, 0.001 * x, 0.95)
     assert fit["slope"] == pytest.approx(1.0)
     assert fit["ci_low"] < 1.0 < fit["ci_high"]
     assert fit["ci_high"] - fit["ci_low"] < 0.01
 
 
 def test_loglog_slope_needs_two_positive_points():
-    fit = fits.loglog_slope([1.0, 2.0], [1.0, 0.0], [0.1, 0.1])
+    fit = stats.loglog_slope([1.0, 2.0], [1.0, 0.0], [0.1, 0.1], 0.95)
     assert math.isnan(fit["slope"]) and fit["n"] == 1
 
 
@@ -58,18 +73,18 @@ def test_loglog_slope_needs_two_positive_points():
                                                 (0.1, 0.5, "FAIL"), (0.7, 1.0, "INCONCLUSIVE"),
                                                 (float("nan"), 1.0, "INCONCLUSIVE")])
 def test_interval_verdict(low, high, verdict):
-    assert checks.interval_verdict(low, high, 0.8, 1.2) == verdict
+    assert decision.interval_verdict(low, high, 0.8, 1.2) == verdict
 
 
 def test_combine_verdicts():
-    assert checks.combine_verdicts(["PASS", "PASS"]) == "PASS"
-    assert checks.combine_verdicts(["PASS", "INCONCLUSIVE"]) == "INCONCLUSIVE"
-    assert checks.combine_verdicts(["INCONCLUSIVE", "FAIL"]) == "FAIL"
-    assert checks.combine_verdicts([]) == "INCONCLUSIVE"
+    assert decision.combine_verdicts(["PASS", "PASS"]) == "PASS"
+    assert decision.combine_verdicts(["PASS", "INCONCLUSIVE"]) == "INCONCLUSIVE"
+    assert decision.combine_verdicts(["INCONCLUSIVE", "FAIL"]) == "FAIL"
+    assert decision.combine_verdicts([]) == "INCONCLUSIVE"
 
 
 def test_ratio_ci_delta_method():
-    r, se, lo, hi = fits.ratio_ci(2.0, 0.0, 1.0, 0.1, 0.95)
+    r, se, lo, hi = stats.ratio_ci(2.0, 0.0, 1.0, 0.1, 0.95)
     assert r == pytest.approx(2.0) and se == pytest.approx(0.2)
     assert (lo, hi) == pytest.approx((2 - 1.959964 * 0.2, 2 + 1.959964 * 0.2), rel=1e-5)
 
@@ -85,7 +100,7 @@ def _grid(Ks=(2, 8), gaps=(0.5, 0.125), epss=(2.0, 0.25)):
 def test_theorem1(factor, rel_se, verdict):
     df = agg(_grid(), rel_se=rel_se,
              mean_fn=lambda c, h: factor * bounds.theorem1(c["K"], c["gap"], c["epsilon"]))
-    out = checks.check_theorem1(df, 0.95)
+    out = c2_theorem1.check_theorem1(df, 0.95)
     assert out["verdict"] == verdict
     assert out["statistic"] == pytest.approx(factor, rel=1e-5)
     assert len(out["cells"]) == len(_grid())
@@ -93,7 +108,7 @@ def test_theorem1(factor, rel_se, verdict):
 
 def test_theorem1_ignores_non_private_algorithms():
     df = agg([{"K": 2, "gap": 0.5, "epsilon": np.nan, "mean": 1e9, "algorithm": "ftl"}])
-    assert checks.check_theorem1(df)["verdict"] == "INCONCLUSIVE"
+    assert c2_theorem1.check_theorem1(df, 0.95)["verdict"] == "INCONCLUSIVE"
 
 
 # ----------------------------------------------------------------------------- C3
@@ -103,7 +118,7 @@ def test_theorem1_ignores_non_private_algorithms():
 def test_horizon_free(growth, rel_se, verdict):
     df = agg(_grid(), rel_se=rel_se,
              mean_fn=lambda c, h: 10.0 * (growth if h == PAIR[1] else 1.0))
-    out = checks.check_horizon_free(df, 1.05, PAIR, 0.95)
+    out = c3_horizon_free.check_horizon_free(df, 1.05, PAIR, 0.95)
     assert out["verdict"] == verdict
     assert out["statistic"] == pytest.approx(growth, rel=1e-6)
 
@@ -111,7 +126,7 @@ def test_horizon_free(growth, rel_se, verdict):
 def test_horizon_free_falls_back_for_short_cells():
     df = agg([{"K": 2, "gap": 0.5, "epsilon": 1.0}], horizons=(15, 1023, 16383), rel_se=0.001,
              mean_fn=lambda c, h: 5.0)
-    out = checks.check_horizon_free(df, 1.05, PAIR, 0.95)
+    out = c3_horizon_free.check_horizon_free(df, 1.05, PAIR, 0.95)
     cell = out["cells"][0]
     assert cell["fallback"] is True and cell["h_high"] == 16383 and cell["h_low"] == 15
     assert "lack" in out["summary"]
@@ -119,34 +134,35 @@ def test_horizon_free_falls_back_for_short_cells():
 
 def test_paired_ratio_ci_by_hand():
     z = 2.241403  # two-sided 97.5%: 95% split over increment and denominator
-    r, _, lo, hi = checks.paired_ratio_ci(3.0, 0.1, 10.0, 0.2, 0.95)
+    r, _, lo, hi = c3_horizon_free.paired_ratio_ci(3.0, 0.1, 10.0, 0.2, 0.95)
     assert r == pytest.approx(1.3)
     assert hi == pytest.approx(1 + (3 + z * 0.1) / (10 - z * 0.2), rel=1e-6)
     assert lo == pytest.approx(1 + (3 - z * 0.1) / (10 + z * 0.2), rel=1e-6)
     # increment interval straddling 0: the denominators that make each limit extreme
-    r, _, lo, hi = checks.paired_ratio_ci(-0.1, 0.1, 10.0, 0.2, 0.95)
+    r, _, lo, hi = c3_horizon_free.paired_ratio_ci(-0.1, 0.1, 10.0, 0.2, 0.95)
     assert hi == pytest.approx(1 + (-0.1 + z * 0.1) / (10 - z * 0.2), rel=1e-6)
     assert lo == pytest.approx(1 + (-0.1 - z * 0.1) / (10 - z * 0.2), rel=1e-6)
     # increment interval below 0: the upper limit uses the largest denominator
-    _, _, _, hi = checks.paired_ratio_ci(-1.0, 0.1, 10.0, 0.2, 0.95)
+    _, _, _, hi = c3_horizon_free.paired_ratio_ci(-1.0, 0.1, 10.0, 0.2, 0.95)
     assert hi == pytest.approx(1 + (-1 + z * 0.1) / (10 + z * 0.2), rel=1e-6)
     # denominator interval reaching 0: no finite upper limit
-    _, _, lo, hi = checks.paired_ratio_ci(0.5, 0.1, 1.0, 1.0, 0.95)
+    _, _, lo, hi = c3_horizon_free.paired_ratio_ci(0.5, 0.1, 1.0, 1.0, 0.95)
     assert hi == math.inf and lo == pytest.approx(1 + (0.5 - z * 0.1) / (1 + z), rel=1e-6)
-    assert all(math.isnan(v) for v in checks.paired_ratio_ci(1.0, 0.1, 0.0, 0.1)[::2])
+    nans = c3_horizon_free.paired_ratio_ci(1.0, 0.1, 0.0, 0.1, 0.95)[::2]
+    assert all(math.isnan(v) for v in nans)
 
 
 def test_horizon_free_paired_zero_increments_pass_where_unpaired_is_inconclusive():
     # every run's regret is the same at both horizons (as for RPS): paired increments all 0
     mean_fn = lambda c, h: 10.0  # noqa: E731
-    unpaired = checks.check_horizon_free(agg(_grid(), rel_se=0.02, mean_fn=mean_fn),
+    unpaired = c3_horizon_free.check_horizon_free(agg(_grid(), rel_se=0.02, mean_fn=mean_fn),
                                          1.05, PAIR, 0.95)
     assert unpaired["verdict"] == "INCONCLUSIVE" and unpaired["ci_high"] > 1.05
     assert "delta-method" in unpaired["summary"]
     assert "paired interval" not in unpaired["summary"]
     assert {c["interval"] for c in unpaired["cells"]} == {"delta"}
     df = agg(_grid(), rel_se=0.02, mean_fn=mean_fn, tail_fn=lambda c, h: (0.0, 0.0))
-    out = checks.check_horizon_free(df, 1.05, PAIR, 0.95)
+    out = c3_horizon_free.check_horizon_free(df, 1.05, PAIR, 0.95)
     assert out["verdict"] == "PASS"
     assert out["statistic"] == pytest.approx(1.0, abs=1e-12)
     assert 1.0 <= out["ci_high"] <= 1.0 + 1e-9
@@ -154,7 +170,7 @@ def test_horizon_free_paired_zero_increments_pass_where_unpaired_is_inconclusive
     assert {c["interval"] for c in out["cells"]} == {"paired"}
     assert all(c["verdict"] == "PASS" for c in out["cells"])
     # a table mixing both kinds of cells says so, and the delta cells keep it INCONCLUSIVE
-    mixed = checks.check_horizon_free(
+    mixed = c3_horizon_free.check_horizon_free(
         pd.concat([df, agg(_grid()[:1], rel_se=0.02, mean_fn=mean_fn, experiment="old")],
                   ignore_index=True), 1.05, PAIR, 0.95)
     assert mixed["verdict"] == "INCONCLUSIVE"
@@ -165,7 +181,7 @@ def test_horizon_free_paired_real_increase_fails():
     # regret grows from 10 to 13 in every run (increment 3 with a small se): ratio 1.3
     df = agg(_grid(), rel_se=0.01, mean_fn=lambda c, h: 10.0 if h == PAIR[0] else 13.0,
              tail_fn=lambda c, h: (3.0, 0.05) if h == PAIR[0] else (0.0, 0.0))
-    out = checks.check_horizon_free(df, 1.05, PAIR, 0.95)
+    out = c3_horizon_free.check_horizon_free(df, 1.05, PAIR, 0.95)
     assert out["verdict"] == "FAIL"
     assert out["statistic"] == pytest.approx(1.3, rel=1e-9)
     assert 1.05 < out["ci_low"] < 1.3 < out["ci_high"]
@@ -179,8 +195,8 @@ def test_horizon_free_paired_below_the_largest_horizon_adds_tail_ses():
     tails = {PAIR[0]: (2.0, 0.05), PAIR[1]: (2.0, 0.05), T31: (0.0, 0.0)}
     df = agg([{"K": 2, "gap": 0.5, "epsilon": 1.0}], horizons=(*PAIR, T31), rel_se=0.01,
              mean_fn=lambda c, h: 12.0 if h == T31 else 10.0, tail_fn=lambda c, h: tails[h])
-    out = checks.check_horizon_free(df, 1.05, PAIR, 0.95)
-    z = fits.z_value(0.975)
+    out = c3_horizon_free.check_horizon_free(df, 1.05, PAIR, 0.95)
+    z = stats.z_value(0.975)
     assert out["cells"][0]["h_high"] == PAIR[1] and out["cells"][0]["interval"] == "paired"
     assert out["statistic"] == pytest.approx(1.0)
     assert out["ci_high"] == pytest.approx(1 + z * 0.1 / (10 - z * 0.1), rel=1e-5)
@@ -194,7 +210,7 @@ def test_horizon_free_paired_below_the_largest_horizon_adds_tail_ses():
 def test_slope_check_gap(slope, rel_se, verdict):
     cells = [{"K": 8, "gap": 2.0**-k, "epsilon": 4.0} for k in range(1, 8)]
     df = agg(cells, rel_se=rel_se, mean_fn=lambda c, h: 5 * (1 / c["gap"]) ** slope)
-    out = checks.check_slope(df, "C4a", "1/gap", (0.8, 1.2), 0.95, 3,
+    out = c4_rate.check_slope(df, "C4a", "1/gap", (0.8, 1.2), 0.95, 3,
                              regime_filter="statistical")
     assert out["verdict"] == verdict
     assert out["statistic"] == pytest.approx(slope, abs=1e-6)
@@ -202,18 +218,18 @@ def test_slope_check_gap(slope, rel_se, verdict):
 
 
 def test_slope_check_eps_uses_privacy_regime_only():
-    cells = [{"K": 8, "gap": 0.5, "epsilon": 2.0**-k} for k in range(0, 7)]
-    cells += [{"K": 8, "gap": 0.25, "epsilon": 2.0**-k, "mean": 1.0} for k in range(0, 7)]
+    cells = [{"K": 8, "gap": 0.5, "epsilon": 2.0**-k} for k in range(7)]
+    cells += [{"K": 8, "gap": 0.25, "epsilon": 2.0**-k, "mean": 1.0} for k in range(7)]
     df = agg(cells, rel_se=0.005,
              mean_fn=lambda c, h: c.get("mean") or 2 * (1 / c["epsilon"]))
-    out = checks.check_slope(df, "C4b", "1/eps", (0.8, 1.2), 0.95, regime_filter="privacy")
+    out = c4_rate.check_slope(df, "C4b", "1/eps", (0.8, 1.2), 0.95, regime_filter="privacy")
     assert out["verdict"] == "PASS" and len(out["cells"]) == 1
 
 
 def test_slope_check_insufficient_points_is_inconclusive():
     cells = [{"K": 8, "gap": g, "epsilon": 4.0} for g in (0.5, 0.25)]
     df = agg(cells, mean_fn=lambda c, h: 1 / c["gap"])
-    out = checks.check_slope(df, "C4a", "1/gap", regime_filter="statistical")
+    out = c4_rate.check_slope(df, "C4a", "1/gap", (0.8, 1.2), 0.95, regime_filter="statistical")
     assert out["verdict"] == "INCONCLUSIVE"
 
 
@@ -226,7 +242,7 @@ def _rate_grid():
 def test_rate_ratio_pass_when_regret_is_the_rate():
     df = agg(_rate_grid(), rel_se=0.005,
              mean_fn=lambda c, h: 3 * bounds.rate(c["K"], c["gap"], c["epsilon"]))
-    out = checks.check_rate_ratio(df, (-0.2, 0.2), 0.95)
+    out = c4_rate.check_rate_ratio(df, (-0.2, 0.2), 0.95)
     assert out["verdict"] == "PASS"
     rng = out["cells"][0]
     assert rng["kind"] == "ratio_range"
@@ -236,7 +252,7 @@ def test_rate_ratio_pass_when_regret_is_the_rate():
 def test_rate_ratio_fails_on_a_log_squared_privacy_term():
     df = agg(_rate_grid(), rel_se=0.005,
              mean_fn=lambda c, h: float(bounds.wu_wang_shape(c["K"], c["gap"], c["epsilon"])))
-    out = checks.check_rate_ratio(df, (-0.2, 0.2), 0.95)
+    out = c4_rate.check_rate_ratio(df, (-0.2, 0.2), 0.95)
     assert out["verdict"] == "FAIL"
     bad = [c for c in out["cells"][1:] if c["verdict"] == "FAIL"]
     assert "log K" in {c["axis"] for c in bad}
@@ -245,7 +261,7 @@ def test_rate_ratio_fails_on_a_log_squared_privacy_term():
 def test_rate_ratio_inconclusive_with_noise():
     df = agg(_rate_grid(), rel_se=0.5,
              mean_fn=lambda c, h: 3 * bounds.rate(c["K"], c["gap"], c["epsilon"]))
-    assert checks.check_rate_ratio(df, (-0.2, 0.2), 0.95)["verdict"] == "INCONCLUSIVE"
+    assert c4_rate.check_rate_ratio(df, (-0.2, 0.2), 0.95)["verdict"] == "INCONCLUSIVE"
 
 
 # ----------------------------------------------------------------------------- C4d
@@ -258,16 +274,18 @@ Ks = (2, 4, 8, 16, 32, 64, 128)
 def test_logk_comparison(power, se, verdict):
     cells = [{"K": K, "gap": 0.5, "epsilon": 1 / 16, "se": se} for K in Ks]
     df = agg(cells, mean_fn=lambda c, h: 10 + 20 * np.log(c["K"]) ** power)
-    out = checks.check_logk(df, 0.95, n_boot=300)
+    out = c4_rate.check_logk(df, 0.95, n_boot=300)
     assert out["verdict"] == verdict
-    assert out["cells"][0]["better"] == ("log K" if power == 1 else "log² K") or verdict == \
-        "INCONCLUSIVE"
+    # the means are exact (noise-free) functions of K, so the point estimate always prefers the
+    # true form; the noise level (se) only decides whether its interval excludes 0
+    assert out["cells"][0]["better"] == ("log K" if power == 1 else "log² K")
+    assert (out["cells"][0]["delta_chi2"] > 0) == (power == 1)
 
 
 def test_logk_bootstrap_is_deterministic():
     K = np.array(Ks, dtype=float)
-    a = fits.compare_logk_fits(K, 5 * np.log(K), np.full(K.size, 0.5), n_boot=200)
-    b = fits.compare_logk_fits(K, 5 * np.log(K), np.full(K.size, 0.5), n_boot=200)
+    a = stats.compare_logk_fits(K, 5 * np.log(K), np.full(K.size, 0.5), 0.95, n_boot=200)
+    b = stats.compare_logk_fits(K, 5 * np.log(K), np.full(K.size, 0.5), 0.95, n_boot=200)
     assert (a["ci_low"], a["ci_high"]) == (b["ci_low"], b["ci_high"])
 
 
@@ -281,8 +299,8 @@ def test_constants_recovered_and_deterministic():
         return 1 + 100 * logk / c["gap"] + 2 * logk / float(bounds.eta(c["epsilon"]))
 
     df = agg(cells, mean_fn=mean)
-    a = checks.check_constants(df, 0.95, n_boot=200)
-    b = checks.check_constants(df, 0.95, n_boot=200)
+    a = constants.check_constants(df, 0.95, n_boot=200)
+    b = constants.check_constants(df, 0.95, n_boot=200)
     assert a == b
     est = {c["term"]: c["estimate"] for c in a["cells"]}
     assert est["log K/gap"] == pytest.approx(100, rel=1e-4)
@@ -293,7 +311,7 @@ def test_constants_recovered_and_deterministic():
 def test_constants_fail_above_the_paper():
     cells = _grid(Ks=(2, 8, 64), gaps=(0.5, 0.125, 0.03), epss=(2.0, 0.25, 0.03))
     df = agg(cells, mean_fn=lambda c, h: 1 + 2000 * np.log(c["K"]) / c["gap"])
-    assert checks.check_constants(df, n_boot=100)["verdict"] == "FAIL"
+    assert constants.check_constants(df, 0.95, n_boot=100)["verdict"] == "FAIL"
 
 
 # ----------------------------------------------------------------------------- C5
@@ -302,38 +320,38 @@ def test_dependent_combines_sub_checks():
     cells = [{"K": 8, "gap": g, "epsilon": 4.0, "env": env, "rho": 0.5}
              for env in ("correlated",) for g in (0.5, 0.25, 0.125, 0.0625)]
     df = agg(cells, rel_se=0.001, mean_fn=lambda c, h: 2 / c["gap"])
-    out = checks.check_dependent(df, (0.8, 1.2), 0.95)
+    out = c5_dependent.check_dependent(df, (0.8, 1.2), 0.95)
     subs = {(c["sub_check"], c["env"]): c["verdict"] for c in out["cells"]}
     assert subs[("C2", "correlated")] == "PASS" and subs[("C4a", "correlated")] == "PASS"
     assert subs[("C4b", "correlated")] == "NOT APPLICABLE"
     assert out["verdict"] == "PASS"
     bad = agg(cells, rel_se=0.001, mean_fn=lambda c, h: 2 / c["gap"] ** 0.3)
-    assert checks.check_dependent(bad)["verdict"] == "FAIL"
+    assert c5_dependent.check_dependent(bad, (0.8, 1.2), 0.95)["verdict"] == "FAIL"
 
 
 def test_dependent_never_pools_different_rho():
     cells = [{"K": 8, "gap": g, "epsilon": 4.0, "env": "correlated", "rho": r}
              for r in (0.5, 0.9) for g in (0.5, 0.25, 0.125)]
     df = agg(cells, rel_se=0.001, mean_fn=lambda c, h: (1 + c["rho"]) / c["gap"])
-    out = checks.check_dependent(df)
-    c4a = [c for c in out["cells"] if c["sub_check"] == "C4a"][0]
+    out = c5_dependent.check_dependent(df, (0.8, 1.2), 0.95)
+    c4a = next(c for c in out["cells"] if c["sub_check"] == "C4a")
     assert c4a["verdict"] == "PASS"  # pooled, the two rho levels would bend the slope
 
 
 # ----------------------------------------------------------------------------- output
 
 def test_write_check_is_deterministic_json(tmp_path):
-    c = checks.make_check("C9", "t", "s", 1 / 3, float("nan"), np.float64(2.0), "thr", "PASS",
+    c = records.make_check("C9", "t", "s", 1 / 3, float("nan"), np.float64(2.0), "thr", "PASS",
                           "sum", [{"b": np.int64(1), "a": np.nan}], ["z", "a"])
-    p1 = checks.write_check(c, tmp_path / "a.json")
-    p2 = checks.write_check(dict(reversed(list(c.items()))), tmp_path / "b.json")
+    p1 = records.write_check(c, tmp_path / "a.json")
+    p2 = records.write_check(dict(reversed(list(c.items()))), tmp_path / "b.json")
     assert p1.read_bytes() == p2.read_bytes()
     d = json.loads(p1.read_text())
     assert d["statistic"] == 0.333333 and d["ci_low"] is None and d["inputs"] == ["a", "z"]
     assert list(d) == sorted(d)
     with pytest.raises(ValueError):
-        checks.write_check({"claim": "x"}, tmp_path / "c.json")
-    assert checks.read_check(tmp_path / "missing.json") is None
+        records.write_check({"claim": "x"}, tmp_path / "c.json")
+    assert records.read_check(tmp_path / "missing.json") is None
 
 
 def test_strip_metadata_removes_timing():
@@ -345,3 +363,174 @@ def test_strip_metadata_removes_timing():
     out = strip_metadata(nb)
     assert out["metadata"]["papermill"] == {"input_path": "n.input.ipynb", "parameters": {}}
     assert out["cells"][0]["metadata"] == {"papermill": {"status": "completed"}}
+
+
+# ----------------------------------------------------------------------------- registry checks
+
+SMOKE = ROOT / "config" / "smoke.yaml"
+#: argument names that carry a threshold of the config's ``checks:`` block
+THRESHOLD_ARGS = {"confidence", "slope_range", "ratio_slope_range", "ratio_max", "pair"}
+
+
+@pytest.fixture(scope="module")
+def thresholds():
+    return load_config_files([SMOKE])["checks"]
+
+
+def test_threshold_arguments_have_no_default():
+    """Threshold defaults live in the schema only: no function of the analysis layer has one."""
+    modules = [stats, c2_theorem1, c3_horizon_free, c4_rate, c5_dependent, constants]
+    seen = 0
+    for module in modules:
+        for name, fn in inspect.getmembers(module, inspect.isfunction):
+            if fn.__module__ != module.__name__:
+                continue
+            for arg, p in inspect.signature(fn).parameters.items():
+                if arg in THRESHOLD_ARGS:
+                    seen += 1
+                    assert p.default is inspect.Parameter.empty, f"{module.__name__}.{name}({arg})"
+    assert seen >= 10
+
+
+def test_every_claim_resolves_to_a_registry_check(thresholds):
+    for claim in CLAIMS.values():
+        fn = claim.check_function()
+        assert list(inspect.signature(fn).parameters) == ["tables", "thresholds", "inputs"]
+        assert set(claim.thresholds) <= set(thresholds), claim.id
+        assert claim.notebook in NOTEBOOKS and claim.id in notebook_claims(claim.notebook)
+
+
+def test_claims_for_follows_the_experiments():
+    assert claims_for(["gap"]) == ["C2", "C4a", "constants"]
+    assert "C1" not in claims_for(["horizon", "grid"]) and claims_for(["privacy"]) == ["C1"]
+
+
+def test_registry_check_uses_the_config_thresholds(thresholds):
+    cells = [{"K": 8, "gap": 2.0**-k, "epsilon": 4.0} for k in range(1, 6)]
+    df = agg(cells, rel_se=0.005, mean_fn=lambda c, h: 5 / c["gap"])
+    out = CLAIMS["C4a"].check_function()({"gap": df}, thresholds, ["agg/gap.parquet"])
+    assert out["verdict"] == "PASS" and out["inputs"] == ["agg/gap.parquet"]
+    assert out == c4_rate.check_slope(df, "C4a", "1/gap", thresholds["slope_range"],
+                                      thresholds["confidence"], regime_filter="statistical",
+                                      inputs=["agg/gap.parquet"])
+    steep = {**thresholds, "slope_range": [1.5, 2.0]}
+    assert CLAIMS["C4a"].check_function()({"gap": df}, steep, [])["verdict"] == "FAIL"
+
+
+def test_registry_check_stacks_tables_in_registry_order(thresholds):
+    mean_fn = lambda c, h: 10.0  # noqa: E731
+    tables = {"horizon": agg(_grid()[:2], rel_se=0.02, mean_fn=mean_fn, experiment="horizon"),
+              "grid": agg(_grid()[2:], rel_se=0.02, mean_fn=mean_fn, experiment="grid")}
+    check = CLAIMS["C3"].check_function()
+    a = check(tables, thresholds, ["h", "g"])
+    b = check(dict(reversed(tables.items())), thresholds, ["g", "h"])
+    assert a == b and len(a["cells"]) == len(_grid())
+    # experiments the claim does not read are ignored
+    assert check({**tables, "gap": tables["grid"].assign(experiment="gap")}, thresholds,
+                 ["h", "g"]) == a
+
+
+# ----------------------------------------------------------------------------- privdtol check
+
+@pytest.fixture(scope="module")
+def tiny_agg(tmp_path_factory):
+    return build_tiny_agg(tmp_path_factory.mktemp("agg"), runs=20, experiments=("grid", "gap"))
+
+
+def _check(claim, out, *extra, agg_dir=None):
+    args = ["check", "--claim", claim, "--config", str(SMOKE), "--out", str(out), *extra]
+    return main(args + (["--agg-dir", str(agg_dir)] if agg_dir else []))
+
+
+def test_cli_check_writes_the_registry_record(tiny_agg, tmp_path, thresholds, capsys):
+    out = tmp_path / "checks" / "C2.json"
+    assert _check("C2", out, agg_dir=tiny_agg) == 0
+    rec = records.load_check(out)
+    # only grid and gap exist: the other experiments of C2 are skipped
+    assert rec["inputs"] == sorted(str(tiny_agg / f"{e}.parquet") for e in ("gap", "grid"))
+    # RPS is far below Theorem 1's bound (ratio < 0.2 on these cells): C2 must PASS
+    assert rec["verdict"] == "PASS" and rec["ci_high"] < 0.5
+    tables = records.load_agg(tiny_agg, CLAIMS["C2"].experiments)
+    expect = c2_theorem1.check(tables, thresholds, rec["inputs"])
+    assert out.read_text() == records.check_json(expect)
+    again = tmp_path / "again.json"
+    assert _check("C2", again, agg_dir=tiny_agg) == 0
+    assert again.read_bytes() == out.read_bytes()
+    assert "check C2: PASS" in capsys.readouterr().err
+
+
+def test_cli_check_merges_configs_in_order(tiny_agg, tmp_path):
+    override = tmp_path / "override.yaml"
+    override.write_text("checks:\n  confidence: 0.5\n")
+    out = tmp_path / "C4c.json"
+    assert _check("C4c", out, "--config", str(override), agg_dir=tiny_agg) == 0
+    assert json.loads(out.read_text())["threshold"].startswith("50% CI")
+
+
+def test_cli_check_reads_the_config_agg_dir(tiny_agg, tmp_path, monkeypatch):
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "agg").symlink_to(tiny_agg)
+    monkeypatch.chdir(tmp_path)
+    assert _check("C4a", "C4a.json") == 0
+    assert json.loads(Path("C4a.json").read_text())["inputs"] == ["results/agg/gap.parquet"]
+
+
+@pytest.mark.parametrize("claim, name, flag", [
+    ("C9", "C.json", "--claim"), ("c2", "C.json", "--claim"), ("C2", "C.txt", "--out"),
+    ("C1", "C.json", "--agg-dir")])   # C1: no privacy.parquet in the agg dir
+def test_cli_check_bad_input_one_line_exit_2_no_file(tiny_agg, tmp_path, capsys, claim, name,
+                                                     flag):
+    out = tmp_path / name
+    assert _check(claim, out, agg_dir=tiny_agg) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("privdtol check: error: ") and flag in err
+    if flag == "--claim":
+        assert "allowed: " + ", ".join(CLAIMS) in err
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_cli_check_missing_tables_exit_2(tmp_path, capsys):
+    empty = tmp_path / "agg"
+    empty.mkdir()
+    out = tmp_path / "C3.json"
+    assert _check("C3", out, agg_dir=empty) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--agg-dir" in err and "horizon.parquet" in err
+    assert not out.exists()
+
+
+# ----------------------------------------------------------------------------- rules
+
+@pytest.mark.pipeline
+def test_rules_are_generated_from_the_registry(tmp_path):
+    """One check_<ID> rule per claim of claims_for, one notebook_<name> per notebook of the
+    config's experiments; without a privacy block neither C1 nor the privacy notebook."""
+    import shutil
+    import subprocess
+
+    import yaml
+
+    pytest.importorskip("snakemake")
+    for d in ("workflow", "config", "notebooks", "paper"):
+        shutil.copytree(ROOT / d, tmp_path / d)
+    shutil.copy(ROOT / "Snakefile", tmp_path / "Snakefile")
+    cfg = yaml.safe_load(SMOKE.read_text())
+    cfg.pop("privacy")
+    # the Snakefile's default config file (merged under any --configfile) without privacy
+    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(cfg))
+    exps = [e["name"] for e in cfg["experiments"]]
+    bindir = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    proc = subprocess.run([str(bindir / "snakemake"), "-n", "checks_all", "notebooks_all"],
+                          cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    jobs = {line.split()[0] for line in proc.stdout.splitlines()
+            if line[:6] in ("check_", "notebo") and len(line.split()) == 2}
+    expected_checks = {f"check_{c}" for c in claims_for(exps)}
+    assert {j for j in jobs if j.startswith("check_")} == expected_checks
+    assert "check_C1" not in jobs and len(expected_checks) == len(CLAIMS) - 1
+    expected_nbs = {f"notebook_{n}" for n, nb in NOTEBOOKS.items()
+                    if set(nb.experiments) & set(exps)}
+    assert {j for j in jobs if j.startswith("notebook_")} == expected_nbs
+    assert "notebook_privacy" not in jobs and len(expected_nbs) == len(NOTEBOOKS) - 1

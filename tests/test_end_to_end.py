@@ -1,5 +1,6 @@
 """The whole pipeline on the smoke config, as a user runs it: simulations, aggregation, privacy
-audit, every notebook and the LaTeX report; the PDF's text must carry every claim's verdict."""
+audit, checks, every notebook and the LaTeX report; the PDF's text must carry every claim's
+verdict, every figure (numbered as the registry says) and every table."""
 
 from __future__ import annotations
 
@@ -18,9 +19,12 @@ BIN = Path(sys.executable).parent
 
 pytestmark = pytest.mark.slow
 
-needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None or shutil.which("pdftotext") is None
-                               or shutil.which("dot") is None,
-                               reason="needs latexmk, pdftotext and graphviz (make setup installs them)")
+needs_tex = pytest.mark.skipif(
+    shutil.which("latexmk") is None
+    or shutil.which("pdftotext") is None
+    or shutil.which("dot") is None,
+    reason="needs latexmk, pdftotext and graphviz (make setup installs them)",
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,21 +35,28 @@ def smoke_run(tmp_path_factory) -> Path:
     for name in ("workflow", "config", "notebooks", "paper", "profiles"):
         shutil.copytree(ROOT / name, wd / name, symlinks=True)
     env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
-    proc = subprocess.run([str(BIN / "snakemake"), "--cores", "2", "--configfile",
-                           "config/smoke.yaml"], cwd=wd, env=env, capture_output=True, text=True)
+    proc = subprocess.run(
+        [str(BIN / "snakemake"), "--cores", "2", "--configfile", "config/smoke.yaml"],
+        cwd=wd,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     return wd
 
 
 @needs_tex
 def test_report_pdf_states_every_verdict(smoke_run):
+    from privdtol.analysis.registry import CLAIMS
+
     pdf = smoke_run / "results" / "report" / "replication_report.pdf"
-    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
-                          text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
     checks = sorted((smoke_run / "results" / "checks").glob("*.json"))
-    claims = {p.stem for p in checks}
-    assert claims == {"C1", "C2", "C3", "C4a", "C4b", "C4c", "C4d", "C5", "constants"}
-    table = text[:text.index("Setting")] if "Setting" in text else text
+    assert {p.stem for p in checks} == set(CLAIMS)  # the smoke config checks every claim
+    table = text[: text.index("Setting")] if "Setting" in text else text
     for path in checks:
         check = json.loads(path.read_text())
         label = "Constants" if check["claim"] == "constants" else check["claim"]
@@ -55,13 +66,21 @@ def test_report_pdf_states_every_verdict(smoke_run):
 
 @needs_tex
 def test_every_figure_table_and_executed_notebook_exists(smoke_run):
+    from privdtol.analysis.registry import NOTEBOOKS
+
     res = smoke_run / "results"
-    for name in ("horizon", "rates", "actions", "heatmap", "bounds", "dependent", "ablations",
-                 "privacy"):
+    pdf = res / "report" / "replication_report.pdf"
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    # every figure and table of every notebook is in the report
+    assert "not run: figure" not in text and "not run: table" not in text
+    for name, nb in NOTEBOOKS.items():
         assert (res / "figures" / f"{name}.pdf").stat().st_size > 0
         assert (res / "figures" / f"{name}.png").stat().st_size > 0
-    for name in ("horizon", "rates", "actions", "heatmap", "bounds", "dependent", "ablations",
-                 "privacy"):
-        nb = json.loads((res / "notebooks" / f"{name}.ipynb").read_text())
-        assert "start_time" not in json.dumps(nb.get("metadata", {}).get("papermill", {}))
+        assert f"Figure {nb.figure}:" in text
+        for table in nb.tables:
+            assert (res / "tables" / f"{table}.csv").stat().st_size > 0
+        notebook = json.loads((res / "notebooks" / f"{name}.ipynb").read_text())
+        assert "start_time" not in json.dumps(notebook.get("metadata", {}).get("papermill", {}))
         assert (res / "notebooks" / f"{name}.html").exists()

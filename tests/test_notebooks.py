@@ -1,11 +1,13 @@
-"""End to end on a tiny real agg directory (simulated with the library): a notebook executes with
-papermill, writes its figure, table and check, and its metadata strip makes reruns identical;
-a notebook that raises fails its Snakemake rule and leaves the partial copy under logs/."""
+"""Notebooks on a tiny real agg directory (simulated with the library): a notebook executes with
+papermill, writes its figure and its tables as data, shows the verdict of the check record it
+is given (it never decides one), and its metadata strip makes reruns identical; a notebook that
+raises fails its Snakemake rule and leaves the partial copy under logs/."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,7 +16,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from privdtol.analysis import checks
+from privdtol.analysis.cells import select
+from privdtol.analysis.claims.c4_rate import rate_ratio_table
+from privdtol.analysis.records import check_text, make_check, read_check, write_check
+from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims
+from privdtol.cli import main
 from privdtol.pipeline.notebooks import strip_notebook_metadata
 
 pytest.importorskip("papermill")
@@ -24,9 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
 from tiny_agg import build_tiny_agg  # noqa: E402
 
-CHECKS_CFG = {"horizon_free_ratio_max": 1.05, "slope_range": [0.8, 1.2],
-              "ratio_slope_range": [-0.2, 0.2], "confidence": 0.95,
-              "horizon_free_pair": [1048575, 1073741823]}
+#: a check record no check computes: what the notebook shows must come from this file
+HAND_CHECK = make_check("C4c", "Hand-written record", "a statistic", 0.123, 0.1, 0.2,
+                        "a threshold", "FAIL", "hand-written summary 7f3a9c", [], ["x"])
+#: plain ASCII column names: snake_case, plus K
+COLUMN = re.compile(r"^(K|[a-z][a-z0-9_]*)$")
 
 
 @pytest.fixture(scope="module")
@@ -53,49 +61,88 @@ def _execute(name, workdir, params):
     return out
 
 
-def test_heatmap_notebook_end_to_end(agg_dir, tmp_path):
-    outs = []
-    for run in ("a", "b"):
-        work = tmp_path / run
+def _stdout(nb_path: Path) -> str:
+    nb = json.loads(nb_path.read_text())
+    return "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", [])
+                   if o.get("name") == "stdout")
+
+
+def test_check_text_shows_the_record_or_not_run():
+    text = check_text("C4c", HAND_CHECK)
+    assert "**C4c: FAIL**" in text and "hand-written summary 7f3a9c" in text
+    assert "0.123 [0.1, 0.2]" in text
+    assert "not run" in check_text("C4c", None)
+
+
+@pytest.fixture(scope="module")
+def heatmap_run(agg_dir, tmp_path_factory):
+    """The heatmap notebook executed once on the tiny grid, with a hand-written C4c record."""
+    base = tmp_path_factory.mktemp("heatmap")
+    checks_dir = base / "checks"
+    write_check(HAND_CHECK, checks_dir / "C4c.json")
+
+    def run(name):
+        work = base / name
         work.mkdir()
-        nb = _execute("heatmap", work, {"agg_dir": str(agg_dir), "out_dir": str(work / "res")})
-        outs.append((work, nb))
-    work, nb = outs[0]
+        nb = _execute("heatmap", work, {"agg_dir": str(agg_dir), "checks_dir": str(checks_dir),
+                                        "out_dir": str(work / "res")})
+        return work, nb
+
+    return run, run("a"), checks_dir
+
+
+@pytest.mark.notebook
+def test_heatmap_notebook_shows_its_check_and_writes_data(agg_dir, heatmap_run):
+    _, (work, nb), checks_dir = heatmap_run
     res = work / "res"
-    for f in ("figures/heatmap.pdf", "figures/heatmap.png", "tables/heatmap.tex",
-              "checks/C4c.json"):
+    for f in ("figures/heatmap.pdf", "figures/heatmap.png", "tables/heatmap.csv"):
         assert (res / f).stat().st_size > 0, f
-    check = json.loads((res / "checks/C4c.json").read_text())
-    assert set(checks.CHECK_KEYS) <= set(check)
-    assert check["verdict"] in ("PASS", "FAIL", "INCONCLUSIVE")
-    assert "\\toprule" in (res / "tables/heatmap.tex").read_text()
+    # the notebook displays the record it was given, verbatim, and writes no check
+    assert check_text("C4c", HAND_CHECK) in _stdout(nb)
+    assert not (res / "checks").exists()
+    assert read_check(checks_dir / "C4c.json") == HAND_CHECK
+    # the table is data: raw numbers under plain column names
+    table = pd.read_csv(res / "tables/heatmap.csv")
+    assert list(table.columns) == ["K", "ratio_min", "ratio_median", "ratio_max"]
+    tab = rate_ratio_table(select(pd.read_parquet(agg_dir / "grid.parquet"), "rps", "bernoulli",
+                                  "standard"))
+    expect = tab.groupby("K")["ratio"].agg(["min", "median", "max"]).reset_index()
+    assert table["K"].tolist() == expect["K"].tolist()
+    assert table["ratio_max"].tolist() == expect["max"].tolist()   # shortest round-trip floats
     meta = json.loads(nb.read_text())
     assert "start_time" not in meta["metadata"]["papermill"]
     assert all("execution" not in c["metadata"] for c in meta["cells"])
-    # identical reruns give identical bytes (figures, checks, and the executed notebook up to
-    # the output directory parameter, which differs between the two runs here)
-    other = outs[1][0] / "res"
-    for f in ("figures/heatmap.pdf", "figures/heatmap.png", "checks/C4c.json",
-              "tables/heatmap.tex"):
-        assert (res / f).read_bytes() == (other / f).read_bytes(), f
-    text_a = nb.read_text().replace(str(work), "W")
-    text_b = outs[1][1].read_text().replace(str(outs[1][0]), "W")
-    assert text_a == text_b
+    assert meta["cells"][0]["source"][0].startswith(f"# Figure {NOTEBOOKS['heatmap'].figure} ")
 
 
+@pytest.mark.notebook
+def test_heatmap_notebook_rerun_gives_identical_bytes(heatmap_run):
+    """Figures, tables, and the executed notebook up to the output directory parameter (which
+    differs between the two runs here) are byte-identical across reruns."""
+    run, (work, nb), _ = heatmap_run
+    other, nb_b = run("b")
+    for f in ("figures/heatmap.pdf", "figures/heatmap.png", "tables/heatmap.csv"):
+        assert (work / "res" / f).read_bytes() == (other / "res" / f).read_bytes(), f
+    assert nb.read_text().replace(str(work), "W") == nb_b.read_text().replace(str(other), "W")
+
+
+@pytest.mark.pipeline
+@pytest.mark.notebook
 def test_raising_notebook_fails_rule_and_keeps_partial_copy(agg_dir, tmp_path):
     pytest.importorskip("snakemake")
     work = tmp_path / "wf"
     (work / "results/agg").mkdir(parents=True)
+    shutil.copy(ROOT / "config/smoke.yaml", work / "config.yaml")
     empty = pd.read_parquet(agg_dir / "grid.parquet").iloc[:0]
     empty.to_parquet(work / "results/agg/grid.parquet")       # no cells: the notebook raises
+    write_check(HAND_CHECK, work / "results/checks/C4c.json")  # newer than its inputs
     (work / "notebooks").symlink_to(ROOT / "notebooks")
-    (work / "config.yaml").write_text(json.dumps({"checks": CHECKS_CFG}))
+    rules = ROOT / "workflow/rules"
     (work / "Snakefile").write_text(
         'configfile: "config.yaml"\n'
-        f'include: "{ROOT / "workflow/rules/notebooks.smk"}"\n')
+        + "".join(f'include: "{rules / f}.smk"\n' for f in ("common", "checks", "notebooks")))
     proc = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "fig_heatmap"],
-                          cwd=work, env=_env(), capture_output=True, text=True, timeout=180)
+                          cwd=work, env=_env(), capture_output=True, text=True, timeout=300)
     assert proc.returncode != 0
     partial = work / "logs/notebooks/heatmap.ipynb"
     assert partial.exists(), proc.stderr[-2000:]
@@ -104,3 +151,38 @@ def test_raising_notebook_fails_rule_and_keeps_partial_copy(agg_dir, tmp_path):
     assert not (work / "results/notebooks/heatmap.ipynb").exists()
     assert not (work / "results/figures/heatmap.png").exists()
     shutil.rmtree(work / ".snakemake", ignore_errors=True)
+
+
+PRIVACY_GRID = {"epsilons": [0.5], "K": [2], "blocks": [1, 16],
+                "algorithms": ["rps"], "negative_controls": ["rps_eta_eps", "rps_data_prefix"],
+                "exact": {"n_random": 20, "max_steps": 3},
+                "sequence": {"K": [2], "horizon": 7, "n_random": 1},
+                "statistical": {"algorithms": ["rps"], "K": [2], "runs": 500}}
+
+
+@pytest.mark.notebook
+def test_every_notebook_reads_its_checks_and_writes_its_registry_tables(tmp_path):
+    agg = build_tiny_agg(tmp_path / "agg", runs=20)
+    assert main(["audit-grid", "--grid-json", json.dumps(PRIVACY_GRID),
+                 "--out", str(agg / "privacy.parquet")]) == 0
+    checks_dir = tmp_path / "checks"
+    for claim in CLAIMS:
+        assert main(["check", "--claim", claim, "--config", str(ROOT / "config/smoke.yaml"),
+                     "--agg-dir", str(agg), "--out", str(checks_dir / f"{claim}.json")]) == 0
+    for name, spec in NOTEBOOKS.items():
+        work = tmp_path / name
+        work.mkdir()
+        nb = _execute(name, work, {"agg_dir": str(agg), "checks_dir": str(checks_dir),
+                                   "out_dir": str(work)})
+        for ext in ("pdf", "png"):
+            assert (work / "figures" / f"{name}.{ext}").stat().st_size > 0
+        for table in spec.tables:
+            df = pd.read_csv(work / "tables" / f"{table}.csv")
+            assert len(df) > 0, table
+            assert all(COLUMN.match(c) for c in df.columns), (table, list(df.columns))
+        assert sorted(p.stem for p in (work / "tables").iterdir()) == sorted(spec.tables)
+        shown = _stdout(nb)
+        for claim in notebook_claims(name):
+            assert check_text(claim, read_check(checks_dir / f"{claim}.json")) in shown
+        title = json.loads(nb.read_text())["cells"][0]["source"][0]
+        assert title.startswith(f"# Figure {spec.figure} "), title

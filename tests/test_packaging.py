@@ -1,24 +1,185 @@
-"""environment.yml and pyproject.toml list the same pinned dependencies."""
+"""What a user of the package gets: pinned dependencies that agree between pyproject.toml and
+environment.yml, data files shipped with the package, output files with ordinary permissions, and
+(slow) a working ``privdtol`` from ``pip install .`` into a clean virtual environment."""
 
 from __future__ import annotations
 
+import fnmatch
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import time
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path
 
+import pandas as pd
+import pytest
 import yaml
 
+from privdtol.pipeline.io import atomic_path, write_table
+
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "privdtol"
 
 
+def _project() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def _name(requirement: str) -> str:
+    return requirement.split("==")[0].split("[")[0].strip().lower()
+
+
+# ----------------------------------------------------------------------------- dependencies
 def test_environment_yml_matches_pyproject():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    project = _project()["project"]
     pinned = set(project["dependencies"])
     for group in project["optional-dependencies"].values():
         pinned |= set(group)
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
     listed = {p for p in pip if not p.startswith("-e")}
-    assert listed == pinned, f"only in pyproject: {pinned - listed}; only in environment.yml: {listed - pinned}"
+    assert listed == pinned, (
+        f"only in pyproject: {pinned - listed}; only in environment.yml: {listed - pinned}")
     assert all("==" in p for p in pinned), "every dependency is pinned"
+    assert len({_name(p) for p in pinned}) == len(pinned), "a package is pinned twice"
     python = next(d for d in env["dependencies"] if isinstance(d, str) and d.startswith("python"))
     assert python == "python=3.11"
+
+
+def test_runtime_imports_are_core_dependencies():
+    """``privdtol check-config`` validates with jsonschema and reads YAML: those must be core
+    dependencies (installed by a plain ``pip install .``), not optional ones."""
+    core = {_name(p) for p in _project()["project"]["dependencies"]}
+    assert {"jsonschema", "pyyaml", "numpy", "scipy", "pandas", "pyarrow"} <= core
+
+
+# ----------------------------------------------------------------------------- package data
+def _package_data_globs() -> list[str]:
+    return _project()["tool"]["setuptools"]["package-data"]["privdtol"]
+
+
+def test_every_data_file_of_the_package_is_declared_package_data():
+    """A non-Python file under src/privdtol (schema, templates) that no package-data glob
+    matches would be missing from a non-editable install."""
+    globs = _package_data_globs()
+    files = [p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*")
+             if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts]
+    assert "pipeline/config.schema.yaml" in files
+    undeclared = [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)]
+    assert not undeclared, (
+        f"not in [tool.setuptools.package-data] of pyproject.toml: {undeclared}")
+    for g in globs:
+        assert any(fnmatch.fnmatch(f, g) for f in files), f"package-data glob {g!r} matches nothing"
+
+
+# ----------------------------------------------------------------------------- permissions
+@contextmanager
+def umask(mask: int):
+    old = os.umask(mask)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.mark.parametrize("mask, expected", [(0o022, 0o644), (0o027, 0o640), (0o002, 0o664)],
+                         ids=["umask022", "umask027", "umask002"])
+def test_written_files_have_open_permissions(tmp_path, mask, expected):
+    """Like open(): mode 0o666 & ~umask (0644 under the usual 022), not mkstemp's 0600."""
+    df = pd.DataFrame({"a": [1, 2], "b": [0.5, 0.25]})
+    with umask(mask):
+        write_table(df, tmp_path / "t.csv")
+        write_table(df, tmp_path / "t.parquet")
+        with atomic_path(tmp_path / "sub" / "x.json") as tmp:
+            tmp.write_text("{}\n")
+        (tmp_path / "old.txt").write_text("old")
+        os.chmod(tmp_path / "old.txt", 0o600)
+        with atomic_path(tmp_path / "old.txt") as tmp:  # replacing a file gives the new mode
+            tmp.write_text("new")
+    for name in ("t.csv", "t.parquet", "sub/x.json", "old.txt"):
+        assert _mode(tmp_path / name) == expected, f"{name}: {oct(_mode(tmp_path / name))}"
+    assert _mode(tmp_path / "sub") == 0o777 & ~mask
+    assert (tmp_path / "old.txt").read_text() == "new"
+    assert pd.read_parquet(tmp_path / "t.parquet").equals(df)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.txt", "sub", "t.csv", "t.parquet"]
+
+
+def test_failed_write_leaves_neither_file_nor_temporary(tmp_path):
+    (tmp_path / "keep.csv").write_text("a\n1\n")
+    with pytest.raises(RuntimeError), atomic_path(tmp_path / "keep.csv") as tmp:
+        tmp.write_text("a\n2\n")
+        raise RuntimeError("killed halfway")
+    with pytest.raises(RuntimeError), atomic_path(tmp_path / "new.csv") as tmp:
+        raise RuntimeError("killed before writing")
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.csv"]
+    assert (tmp_path / "keep.csv").read_text() == "a\n1\n"
+
+
+# ----------------------------------------------------------------------------- pip install .
+def _clean_env(**extra) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PIP_USER", "PIP_TARGET",
+                        "PIP_PREFIX")}
+    return {**env, **extra}
+
+
+def _run(cmd, cwd, timeout=900, **kw):
+    proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=kw.pop("env", _clean_env()),
+                          capture_output=True, text=True, timeout=timeout, umask=0o022, **kw)
+    assert proc.returncode == 0, f"{cmd} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n" \
+                                 f"{proc.stderr[-3000:]}"
+    return proc
+
+
+@pytest.mark.slow
+def test_pip_install_into_a_clean_venv_gives_a_working_privdtol(tmp_path):
+    """``pip install .`` (not editable) into a fresh venv: the ``privdtol`` command validates
+    the shipped config with the schema shipped as package data, and simulates from a directory
+    outside the repository, with the same bytes as the development install."""
+    # build from a copy: an in-tree setuptools build would leave build/ and *.egg-info in ROOT
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    shutil.copytree(ROOT / "src", source / "src",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
+    venv = tmp_path / "venv"
+    started = time.monotonic()
+    _run([sys.executable, "-m", "venv", venv], tmp_path)
+    _run([venv / "bin" / "python", "-m", "pip", "install", "-q", source], tmp_path)
+    print(f"venv + pip install: {time.monotonic() - started:.1f} s")
+
+    work = tmp_path / "elsewhere"  # no repository, no src/ on any path
+    shutil.copytree(ROOT / "config", work / "config")
+    where = _run([venv / "bin" / "python", "-c", "import privdtol; print(privdtol.__file__)"],
+                 work).stdout.strip()
+    assert Path(where).is_relative_to(venv), f"privdtol imported from {where}"
+    assert (Path(where).parent / "pipeline" / "config.schema.yaml").is_file()
+
+    proc = _run([venv / "bin" / "privdtol", "check-config", "config/config.yaml"], work)
+    assert "config/config.yaml: ok" in proc.stderr
+    assert "total" in proc.stdout
+    bad = work / "bad.yaml"
+    bad.write_text((work / "config" / "config.yaml").read_text() + "\nunknown_key: 1\n")
+    proc = subprocess.run([venv / "bin" / "privdtol", "check-config", bad], cwd=work,
+                          env=_clean_env(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0 and "unknown key (allowed: seed" in proc.stderr, proc.stderr
+
+    args = ["simulate", "--algorithm", "rps", "--epsilon", "1", "--K", "4", "--gap", "0.25",
+            "--horizon", "4095", "--runs", "5", "--seed", "3"]
+    _run([venv / "bin" / "privdtol", *args, "--out", "x.csv"], work)
+    table = pd.read_csv(work / "x.csv")
+    assert len(table) > 0 and set(table["run"]) == set(range(5))
+    assert _mode(work / "x.csv") == 0o644
+    # the development install (this test's interpreter) writes the same bytes
+    dev = Path(sys.executable).parent / "privdtol"
+    _run([dev, *args, "--out", "dev.csv"], work, env=os.environ.copy())
+    assert (work / "x.csv").read_bytes() == (work / "dev.csv").read_bytes()

@@ -1,12 +1,12 @@
 """End-to-end tests of the Snakemake pipeline (Snakefile, workflow/) on small configs.
 
 Each test runs snakemake in a temporary copy of the workflow (Snakefile, workflow/, config/),
-with the repository's venv first on PATH.  They are marked slow but run in CI.
+with the repository's venv first on PATH.  They are marked pipeline (and slow): CI runs
+them, `make test-fast` does not.
 """
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 import shutil
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 T30 = (1 << 30) - 1
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.pipeline, pytest.mark.slow]
 
 
 def smoke() -> dict:
@@ -63,7 +63,8 @@ def snakemake(wd: Path, *args, check=True, configfile="test.yaml", target="aggre
     tests are about: notebooks and the report have their own tests)."""
     targets = [target] if target and "--unlock" not in args else []
     cmd = [str(BIN / "snakemake"), *targets, "--configfile", configfile, *args]
-    proc = subprocess.run(cmd, cwd=wd, env=env(), capture_output=True, text=True, **kw)
+    proc = subprocess.run(cmd, cwd=wd, env=env(), capture_output=True, text=True, umask=0o022,
+                          **kw)
     if check and proc.returncode != 0:
         raise AssertionError(f"{cmd} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     return proc
@@ -119,7 +120,8 @@ def test_paper_dry_run_has_at_most_500_jobs(tmp_path):
 
 
 @pytest.mark.parametrize("mutate, message", [
-    (lambda e: e.update(gaps=[0.5]), "experiments[0].gaps: unknown key (allowed: name, description, algorithms"),
+    (lambda e: e.update(gaps=[0.5]),
+     "experiments[0].gaps: unknown key (allowed: name, description, algorithms"),
     (lambda e: e.update(epsilon=[-1.0]),
      "experiments[0].epsilon[0]: got -1.0 (allowed: numbers > 0)"),
     (lambda e: e.update(gap=[1.5]),
@@ -157,6 +159,10 @@ def test_outputs_logs_benchmarks_and_contract(reference):
         assert (reference / "logs" / "aggregate" / f"{name}.log").exists()
     assert list((reference / "logs" / "simulate").glob("*.log"))
     assert list((reference / "results" / "benchmarks" / "simulate").glob("*.tsv"))
+    # readable by the other users of a shared cluster (mode 0666 & ~umask, umask 022 here)
+    modes = {str(p.relative_to(reference)): oct(p.stat().st_mode & 0o777)
+             for d in ("results", "logs") for p in (reference / d).rglob("*") if p.is_file()}
+    assert modes and set(modes.values()) == {"0o644"}, modes
     # nothing left to do
     assert job_count(snakemake(reference, "-n").stdout) == 0
 

@@ -187,17 +187,26 @@ SMALL_GRID = {"epsilons": [0.5], "K": [4], "blocks": [16],
 
 
 def test_audit_grid_bytes_and_c1(tmp_path):
-    from privdtol.privacy.check import check_c1
+    from pathlib import Path
 
-    paths = [tmp_path / "a.parquet", tmp_path / "b.parquet"]
+    from privdtol.analysis.claims.c1_privacy import check_c1
+
+    (tmp_path / "agg").mkdir()
+    paths = [tmp_path / "agg" / "privacy.parquet", tmp_path / "b.parquet"]
     for p in paths:
         assert main(["audit-grid", "--grid-json", json.dumps(SMALL_GRID), "--out", str(p)]) == 0
     assert paths[0].read_bytes() == paths[1].read_bytes()
     import pandas as pd
 
     df = pd.read_parquet(paths[0])
-    c1 = check_c1(df, inputs=[str(paths[0])])
-    assert c1["verdict"] == "PASS"
+    # C1 is a check like the others: privdtol check reads <agg-dir>/privacy.parquet
+    out = tmp_path / "C1.json"
+    config = Path(__file__).resolve().parents[1] / "config" / "smoke.yaml"
+    assert main(["check", "--claim", "C1", "--config", str(config), "--agg-dir",
+                 str(tmp_path / "agg"), "--out", str(out)]) == 0
+    c1 = json.loads(out.read_text())
+    assert c1 == check_c1(df, inputs=[str(paths[0])])
+    assert c1["verdict"] == "PASS" and c1["inputs"] == [str(paths[0])]
     assert {c["verdict"] for c in c1["cells"] if c["role"] == "negative_control"} == {"caught"}
     # a control that is not caught makes C1 FAIL
     weak = df.copy()

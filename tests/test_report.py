@@ -1,53 +1,124 @@
-"""The LaTeX replication report: generated assets from a fabricated results tree, the PDF's
-text (every claim's verdict, "not run" for a missing claim), and one-line input errors."""
+"""The LaTeX replication report: generated assets from a results tree fabricated here (check
+records, table CSVs, figures, aggregated tables), the claims and sections generated from the
+registry, the PDF's text (every claim's verdict, "not run" for a missing claim), the date, and
+one-line input errors."""
 
 from __future__ import annotations
 
+import ast
+import functools
+import io
 import json
 import shutil
 import subprocess
 from pathlib import Path
 
+import jinja2
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
 
+from privdtol.analysis.records import load_check
+from privdtol.analysis.registry import CLAIMS, NOTEBOOKS
 from privdtol.cli import main
 from privdtol.errors import InputError
-from privdtol.report.assets import CLAIMS, EXPERIMENTS, GENERATED, RESULTS, build_assets, load_check
-from privdtol.report.latex import compile_pdf, log_problems, macro_name, tex_escape
+from privdtol.report.assets import (
+    claim_prefix,
+    generated_files,
+    notebooks_in_order,
+    regret_experiments,
+    result_tables,
+)
+from privdtol.report.compile import compile_pdf, log_problems
+from privdtol.report.latex import TeX, macro_name, tex_escape
+from privdtol.report.layout import HEADERS, SECTIONS, TABLES
+from privdtol.report.provenance import report_date, source_date_epoch
+from privdtol.report.tables import result_table
+from privdtol.report.templating import environment
 
 ROOT = Path(__file__).resolve().parents[1]
 TEX = ROOT / "paper" / "replication_report.tex"
-VERDICT_OF = {"C2": "PASS", "C3": "PASS", "C4a": "FAIL", "C4b": "INCONCLUSIVE", "C4c": "PASS",
-              "C4d": "PASS", "C5": "PASS", "constants": "INCONCLUSIVE"}  # C1: absent
-EXPERIMENT_OF = {"C2": "grid", "C3": "horizon", "C4a": "gap", "C4b": "epsilon",
-                 "C4c": "actions", "C4d": "grid", "C5": "dependent", "constants": "grid"}
+REPORT_SRC = ROOT / "src" / "privdtol" / "report"
+#: C1 is absent (not run); C4c and C4d get different verdicts so a swap shows
+VERDICT_OF = {
+    "C2": "PASS",
+    "C3": "PASS",
+    "C4a": "FAIL",
+    "C4b": "INCONCLUSIVE",
+    "C4c": "FAIL",
+    "C4d": "PASS",
+    "C5": "PASS",
+    "constants": "INCONCLUSIVE",
+}
+SKIPPED_NOTEBOOK = "ablations"  # its figure, table and aggregated table are absent
 CONFIG = {
     "runs": 20,
     "checks": {"slope_range": [0.8, 1.2], "confidence": 0.95},
     "experiments": [
-        {"name": e, "description": f"the {e} experiment", "algorithms": ["rps", "wu_wang"],
-         "K": [2, 8], "gap": [0.5, 0.125], "epsilon": [1.0], "horizon": [(1 << 30) - 1],
-         **({"slices": [{"name": "correlated", "env": "correlated", "rho": [0.5]}]}
-            if e == "dependent" else {})}
-        for e in EXPERIMENTS],
+        {
+            "name": e,
+            "description": f"the {e} experiment",
+            "algorithms": ["rps", "wu_wang"],
+            "K": [2, 8],
+            "gap": [0.5, 0.125],
+            "epsilon": [1.0],
+            "horizon": [(1 << 30) - 1],
+            **(
+                {
+                    "env": "correlated",
+                    "rho": [0.5],
+                    "slices": [{"name": "correlated", "env": "correlated", "rho": [0.5]}],
+                }
+                if e == "dependent"
+                else {}
+            ),
+        }
+        for e in regret_experiments()
+    ],
 }
 
-latexmk_missing = pytest.mark.skipif(
+needs_latex = pytest.mark.skipif(
     shutil.which("latexmk") is None or shutil.which("pdftotext") is None,
     reason="latexmk/pdftotext not installed (apt-get install latexmk texlive-latex-base "
-           "texlive-latex-recommended texlive-science poppler-utils)")
+    "texlive-latex-recommended texlive-science poppler-utils)",
+)
 
 
 def check_json(claim: str, verdict: str) -> dict:
-    return {"claim": claim, "title": f"Claim {claim}: regret ≤ bound, 1/Δ & 1/ε_rate",
-            "statistic_label": "slope of log regret vs log(1/Δ)", "statistic": 0.98,
-            "ci_low": 0.91, "ci_high": 1.05, "threshold": "CI within [0.8, 1.2]",
-            "verdict": verdict, "summary": f"The {claim} check gave {verdict} (50% of cells).",
-            "cells": [{"cell_id": "a", "mean": 1.0}],
-            "inputs": [f"results/agg/{EXPERIMENT_OF[claim]}.parquet"]}
+    """A check record as privdtol check writes it, with text that needs escaping."""
+    return {
+        "claim": claim,
+        "title": f"{CLAIMS[claim].title} & 1/ε_rate",
+        "statistic_label": "slope of log regret vs log(1/Δ)",
+        "statistic": 0.98,
+        "ci_low": 0.91,
+        "ci_high": 1.05,
+        "threshold": "CI within [0.8, 1.2]",
+        "verdict": verdict,
+        "summary": f"The {claim} check gave {verdict} (50% of cells).",
+        "cells": [{"cell_id": "a", "mean": 1.0}],
+        "inputs": [f"results/agg/{e}.parquet" for e in CLAIMS[claim].experiments],
+    }
+
+
+def table_frame(name: str) -> pd.DataFrame:
+    """A small results table with the kinds of columns the notebooks write."""
+    return pd.DataFrame(
+        {
+            "algorithm": ["rps", "wu_wang", "rps_data_prefix"],
+            "K": [2, 8, 1024],
+            "gap": [0.25, 0.0625, np.nan],
+            "epsilon": [1.0, 0.125, 4.0],
+            "horizon": [1023, (1 << 30) - 1, 16383],
+            "role": ["private", "private", "negative_control"],
+            "env": ["bernoulli", "correlated", "beta"],
+            "slope": [12.345, 0.000123, -0.5],
+            "ci_low": [1.0, np.nan, -1.0],
+            "ci_high": [1.5, 2.0, np.inf],
+            f"{name}_note": ["a_b & 50%", "ρ = 0.5", ""],
+        }
+    )
 
 
 def agg_table(experiment: str) -> pd.DataFrame:
@@ -55,129 +126,292 @@ def agg_table(experiment: str) -> pd.DataFrame:
     for i, (alg, K) in enumerate([("rps", 2), ("rps", 8), ("wu_wang", 8)]):
         for h in (1023, (1 << 30) - 1):
             mean = 10.0 * (i + 1) * (1 + h / 2**31)
-            rows.append({"experiment": experiment, "cell_id": f"{experiment}-{i}",
-                         "algorithm": alg, "env": "bernoulli", "instance": "standard", "K": K,
-                         "gap": 0.25, "epsilon": 1.0, "eta": 0.125, "mu_best": 0.375,
-                         "rho": np.nan, "kappa": np.nan, "horizon": h, "runs": 20,
-                         "estimator": "rao_blackwell", "mean": mean, "se": 0.1,
-                         "ci_low": mean - 0.2, "ci_high": mean + 0.2, "q05": mean, "q25": mean,
-                         "q50": mean, "q75": mean, "q95": mean, "mean_realized": mean,
-                         "se_realized": 0.2, "bound_thm1": 1000.0, "bound_corollary": 5000.0,
-                         "rate": 5.0, "lower_shape": 3.0, "wu_wang_shape": 6.0})
+            rows.append(
+                {
+                    "experiment": experiment,
+                    "cell_id": f"{experiment}-{i}",
+                    "algorithm": alg,
+                    "env": "bernoulli",
+                    "instance": "standard",
+                    "K": K,
+                    "gap": 0.25,
+                    "epsilon": 1.0,
+                    "eta": 0.125,
+                    "mu_best": 0.375,
+                    "rho": np.nan,
+                    "kappa": np.nan,
+                    "horizon": h,
+                    "runs": 20,
+                    "estimator": "rao_blackwell",
+                    "mean": mean,
+                    "se": 0.1,
+                    "ci_low": mean - 0.2,
+                    "ci_high": mean + 0.2,
+                    "q05": mean,
+                    "q25": mean,
+                    "q50": mean,
+                    "q75": mean,
+                    "q95": mean,
+                    "mean_realized": mean,
+                    "se_realized": 0.2,
+                    "bound_thm1": 1000.0,
+                    "bound_corollary": 5000.0,
+                    "rate": 5.0,
+                    "lower_shape": 3.0,
+                    "wu_wang_shape": 6.0,
+                }
+            )
     return pd.DataFrame(rows)
 
 
-def fabricate(results: Path, missing=("C1",), skip_figures=("ablations",)) -> Path:
-    """A results tree with every kind of input the report reads."""
+@functools.cache
+def figure_pdf() -> bytes:
+    """One small matplotlib figure as PDF bytes (every fabricated figure is a copy)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    for sub in ("checks", "figures", "tables", "agg", "benchmarks/simulate",
-                "benchmarks/aggregate", "notebooks"):
+    fig, ax = plt.subplots(figsize=(6, 3))
+    ax.plot([1, 2, 3], [1, 4, 9], label="regret")
+    ax.set_xlabel("horizon $T$")
+    ax.legend()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="pdf", metadata={"CreationDate": None})
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def fabricate(results: Path, missing=("C1",), skip=(SKIPPED_NOTEBOOK,)) -> Path:
+    """A results tree with every kind of input the report reads."""
+    for sub in (
+        "checks",
+        "figures",
+        "tables",
+        "agg",
+        "benchmarks/simulate",
+        "benchmarks/aggregate",
+        "notebooks",
+    ):
         (results / sub).mkdir(parents=True, exist_ok=True)
     for claim, verdict in VERDICT_OF.items():
         if claim not in missing:
-            (results / "checks" / f"{claim}.json").write_text(json.dumps(check_json(claim,
-                                                                                    verdict)))
-    for name in RESULTS:
-        if name in skip_figures:
+            (results / "checks" / f"{claim}.json").write_text(
+                json.dumps(check_json(claim, verdict))
+            )
+    for name, nb in NOTEBOOKS.items():
+        if name in skip:
             continue
-        fig, ax = plt.subplots(figsize=(6, 3))
-        ax.plot([1, 2, 3], [1, 4, 9], label=name)
-        ax.set_xlabel("horizon $T$")
-        ax.legend()
-        fig.savefig(results / "figures" / f"{name}.pdf", metadata={"CreationDate": None})
-        plt.close(fig)
-        table = pd.DataFrame({"algorithm": ["rps", "wu_wang"], "K": [2, 8],
-                              "mean regret": [12.345, 0.000123]})
-        styler = table.style.hide(axis="index").format(precision=3, escape="latex")
-        caption = f"Fabricated {name} table" if name != "rates" else None
-        (results / "tables" / f"{name}.tex").write_text(styler.to_latex(
-            hrules=True, siunitx=True, caption=caption,
-            position_float="centering" if caption else None))
-    for exp in EXPERIMENTS:
-        if exp != "ablations":
+        (results / "figures" / f"{name}.pdf").write_bytes(figure_pdf())
+        for table in nb.tables:
+            table_frame(table).to_csv(results / "tables" / f"{table}.csv", index=False)
+    skipped = {e for n in skip for e in NOTEBOOKS[n].experiments}
+    for exp in regret_experiments():
+        if exp not in skipped:
             agg_table(exp).to_parquet(results / "agg" / f"{exp}.parquet", index=False)
     bench = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
     for i in range(3):
         (results / "benchmarks/simulate" / f"cell{i}.tsv").write_text(
-            bench + f"{1.5 + i}\t0:00:01\t120.5\t300\t100\t100\t0\t1\t50\t1.2\n")
+            bench + f"{1.5 + i}\t0:00:01\t120.5\t300\t100\t100\t0\t1\t50\t1.2\n"
+        )
     (results / "benchmarks/aggregate" / "horizon.tsv").write_text(
-        bench + "0.7\t0:00:00\t80.0\t200\t70\t70\t0\t1\t40\t0.5\n")
+        bench + "0.7\t0:00:00\t80.0\t200\t70\t70\t0\t1\t40\t0.5\n"
+    )
     (results / "notebooks" / "horizon.ipynb").write_text("{}")
     return results
 
 
-def build(tmp_path: Path, **kw) -> tuple[Path, str]:
-    results = fabricate(tmp_path / "results", **kw)
+def run_assets(tmp_path: Path, results: Path, out: Path) -> int:
+    """``privdtol report-assets`` on ``results`` with :data:`CONFIG`; its exit code."""
     config_file = tmp_path / "config.yaml"
     config_file.write_text(yaml.safe_dump(CONFIG))
-    gen = tmp_path / "results" / "report" / "generated"
-    assert main(["report-assets", "--config", str(config_file), "--results", str(results),
-                 "--out", str(gen), "--repo", str(ROOT)]) == 0
+    args = ["--config", str(config_file), "--results", str(results), "--out", str(out)]
+    return main(["report-assets", *args, "--repo", str(ROOT)])
+
+
+def build(tmp_path: Path, **kw) -> tuple[Path, Path]:
+    results = fabricate(tmp_path / "results", **kw)
+    gen = results / "report" / "generated"
+    assert run_assets(tmp_path, results, gen) == 0
     return results, gen
 
 
-# ----------------------------------------------------------------------------- no LaTeX
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    """One report-assets build from :func:`fabricate`'s tree, shared by the tests that only
+    read it: (results, generated)."""
+    return build(tmp_path_factory.mktemp("built"))
+
+
+def subsections(text: str) -> dict[str, str]:
+    """experiment-sections.tex split by subsection, keyed by the label's notebook name."""
+    out = {}
+    for chunk in text.split(r"\subsection{")[1:]:
+        label = chunk[chunk.index(r"\label{sec:") + len(r"\label{sec:") :]
+        out[label[: label.index("}")]] = chunk
+    return out
+
+
+# ----------------------------------------------------------------------------- no LaTeX run
+
 
 def test_macro_names_are_letters_only():
     for claim in CLAIMS:
         for key in ("Verdict", "CILow", "ci_high"):
             assert macro_name(claim, key).isalpha()
     assert macro_name("C4a", "Verdict") == "CfouraVerdict"
+    assert macro_name("C4a", "ci_low") == "CfouraCiLow"
     assert macro_name("constants", "") == "Constants"
+    assert claim_prefix("C4d") == "Cfourd"
 
 
 def test_escape_handles_specials_and_unicode():
     text = tex_escape("a_b & 50% ≤ Δ ε $x$ #1 ~{}^\\ Kotłowski")
     assert "\\_" in text and "\\&" in text and "\\%" in text and "$\\le$" in text
-    assert text.isascii()
+    assert text.isascii() and isinstance(text, TeX)
 
 
-def test_assets_written(tmp_path):
-    _, gen = build(tmp_path)
-    assert sorted(p.name for p in gen.iterdir()) == sorted(GENERATED)
+def test_templates_escape_text_and_refuse_unformatted_values():
+    env = environment()
+    assert env.from_string(r"\VAR{x}").render(x="50% & a_b") == r"50\% \& a\_b"
+    assert env.from_string(r"\VAR{x}").render(x=TeX(r"\num{1}")) == r"\num{1}"
+    assert env.from_string(r"\VAR{x|num}").render(x=0.123456) == r"\num{0.123}"
+    assert env.from_string(r"\BLOCK{for i in xs}\VAR{i},\BLOCK{endfor}").render(xs=[1, 2]) == "1,2,"
+    with pytest.raises(TypeError, match="format it"):
+        env.from_string(r"\VAR{x}").render(x=0.5)
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string(r"\VAR{missing}").render()
+
+
+def test_result_table_is_siunitx_booktabs_with_headers_from_the_layout():
+    tex = result_table(table_frame("t"), digits=3)
+    lines = tex.splitlines()
+    assert lines[0] == r"\begin{tabular}{lSSSSllSSSl}"
+    assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex
+    head = lines[2]
+    for column in ("algorithm", "K", "gap", "epsilon", "slope", "ci_low"):
+        assert "{" + HEADERS[column] + "}" in head
+    assert "{t note}" in head  # an unmapped column shows its name
+    rows = lines[4:7]
+    assert rows[0].startswith(
+        r"RPS (this paper) & 2 & 0.25 & 1 & {\ensuremath{2^{10}-1}} & "
+        r"private & bernoulli & 12.3 & 1 & 1.5 & a\_b \& 50\%"
+    )
+    assert r"Wu \& Wang (Laplace)" in rows[1] and r"{\ensuremath{2^{30}-1}}" in rows[1]
+    assert "0.000123" in rows[1] and "$\\rho$ = 0.5" in rows[1] and "{--}" in rows[1]
+    assert rows[2].startswith(r"rps\_data\_prefix & 1024 & {--}")  # integers exact
+    assert "negative control" in rows[2] and r"{$\infty$}" in rows[2]
+    assert tex.isascii()
+
+
+def test_every_notebook_and_table_has_its_text():
+    assert set(SECTIONS) == set(NOTEBOOKS)
+    assert set(TABLES) == {t for nb in NOTEBOOKS.values() for t in nb.tables}
+    for name in NOTEBOOKS:
+        assert (ROOT / "paper" / "sections" / "experiments" / f"{name}.tex").exists(), name
+    figures = [NOTEBOOKS[n].figure for n in notebooks_in_order()]
+    assert figures == sorted(set(figures))
+
+
+def test_report_layer_parses_no_latex():
+    """No regular expressions in the report layer: nothing is parsed back out of LaTeX."""
+    for path in REPORT_SRC.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            assert not {"re", "regex"} & set(names), path
+
+
+def test_assets_written(built):
+    _, gen = built
+    assert sorted(p.name for p in gen.iterdir()) == sorted(generated_files())
     numbers = (gen / "numbers.tex").read_text()
     assert r"\newcommand{\CtwoVerdict}{\VerdictPass}" in numbers
     assert r"\newcommand{\ConeVerdict}{\VerdictNotRun}" in numbers
     assert r"\newcommand{\CfourbVerdict}{\VerdictInconclusive}" in numbers
+    assert r"\newcommand{\CfourcVerdict}{\VerdictFail}" in numbers
+    assert r"\newcommand{\CfourdVerdict}{\VerdictPass}" in numbers
+    assert r"\newcommand{\CtwoTitle}{" + tex_escape(CLAIMS["C2"].title) in numbers
+    assert (
+        r"\newcommand{\ConeTitle}{Event-level pure $\varepsilon$-DP (Proposition 1, Lemma 3)}"
+        in numbers
+    )
     assert r"\newcommand{\AblationsCells}{\NotRunText}" in numbers
-    assert r"\NotRun{table" in (gen / "tab-ablations.tex").read_text()
-    assert "booktabs" not in (gen / "verdicts.tex").read_text()  # a fragment, not a document
-    assert r"\toprule" in (gen / "verdicts.tex").read_text()
+    assert r"\newcommand{\ClaimsTotal}{9}" in numbers and r"\newcommand{\ClaimsRun}{8}" in numbers
+    assert r"\newcommand{\ClaimsFail}{2}" in numbers
+    verdicts = (gen / "verdicts.tex").read_text()
+    assert "booktabs" not in verdicts and r"\toprule" in verdicts  # a fragment, not a document
+    rows = [ln.split(" & ")[0] for ln in verdicts.splitlines()[4:-2]]
+    labels = ["Constants" if c == "constants" else c for c in CLAIMS]
+    assert rows == [rf"\textbf{{{c}}}" for c in labels]  # registry order
+    assert (gen / "tab-ablations.tex").read_text().startswith("%")
+    assert r"\begin{tabular}" in (gen / "tab-rates.tex").read_text()
+    sections = (gen / "experiment-sections.tex").read_text()
+    assert r"\NotRun{table \texttt{ablations}" in sections
+    assert r"\NotRun{figure \texttt{ablations}" in sections
+    assert r"\FitTable{\input{tab-constants.tex}}" in sections
+    failures = (gen / "failures.tex").read_text()
+    assert r"\textbf{C1}" in failures and r"\textbf{C4c}" in failures
+    assert r"\textbf{C2}" not in failures
     prov = (gen / "provenance.tex").read_text()
-    assert "simulate" in prov and "aggregate" in prov and "horizon.ipynb" in prov.replace(r"\\allowbreak{}", "")
+    assert "simulate" in prov and "aggregate" in prov
+    assert "horizon.ipynb" in prov.replace(r"\allowbreak{}", "")
+    assert "SourceDateEpoch" not in prov  # the date is computed, never read back
+    grid = (gen / "grid.tex").read_text()
+    assert r"\texttt{dependent}" in grid and "rho" in grid
+    assert "instance:" not in grid  # schema defaults the config did not set are not shown
 
 
-def test_malformed_check_is_one_line_error(tmp_path, capsys):
+def test_claims_are_discussed_in_their_notebook_section(built):
+    _, gen = built
+    sections = subsections((gen / "experiment-sections.tex").read_text())
+    assert list(sections) == notebooks_in_order()
+    for claim in CLAIMS.values():
+        label = "Constants" if claim.id == "constants" else claim.id
+        macro = "ClaimNotRun" if claim.id == "C1" else "ClaimSentence"
+        sentence = rf"\{macro}{{{label}}}{{{claim_prefix(claim.id)}}}"
+        homes = [n for n, text in sections.items() if sentence in text]
+        assert homes == [claim.notebook], (claim.id, homes)
+    # the review's swap: C4c is the flat ratio on the grid, C4d the log K fit
+    assert r"\ClaimSentence{C4c}{Cfourc}" in sections["heatmap"]
+    assert r"\ClaimSentence{C4d}{Cfourd}" in sections["actions"]
+    assert "No claim check reads this experiment." in sections["ablations"]
+    for name, text in sections.items():
+        assert rf"\setcounter{{figure}}{{{NOTEBOOKS[name].figure - 1}}}" in text
+
+
+def drop_verdict(results: Path) -> None:
+    path = results / "checks" / "C3.json"
+    path.write_text(
+        json.dumps({k: v for k, v in check_json("C3", "PASS").items() if k != "verdict"})
+    )
+
+
+def empty_table(results: Path) -> None:
+    (results / "tables" / "rates.csv").write_text("")
+
+
+@pytest.mark.parametrize(
+    "defect, words", [(drop_verdict, ("C3.json", "'verdict'")), (empty_table, ("rates.csv",))]
+)
+def test_defective_input_is_one_line_error(tmp_path, capsys, defect, words):
     results = fabricate(tmp_path / "results")
-    bad = results / "checks" / "C3.json"
-    data = check_json("C3", "PASS")
-    del data["verdict"]
-    bad.write_text(json.dumps(data))
-    with pytest.raises(InputError) as err:
-        load_check(bad)
-    assert "C3.json" in str(err.value) and "'verdict'" in str(err.value)
-    assert "\n" not in str(err.value)
-    config_file = tmp_path / "config.yaml"
-    config_file.write_text(yaml.safe_dump(CONFIG))
-    code = main(["report-assets", "--config", str(config_file), "--results", str(results),
-                 "--out", str(tmp_path / "gen")])
-    assert code == 2
+    defect(results)
+    assert run_assets(tmp_path, results, tmp_path / "gen") == 2
     msg = capsys.readouterr().err.strip()
-    assert len(msg.splitlines()) == 1 and "C3.json" in msg and "'verdict'" in msg
-    assert not (tmp_path / "gen" / "numbers.tex").exists()
+    assert len(msg.splitlines()) == 1 and all(w in msg for w in words), msg
+    assert not (tmp_path / "gen").exists()  # nothing written
 
 
-@pytest.mark.parametrize("payload, key", [({"verdict": "MAYBE"}, "verdict"),
-                                          ({"statistic": "high"}, "statistic"),
-                                          ({"cells": {}}, "cells")])
-def test_bad_values_name_the_key(tmp_path, payload, key):
-    path = tmp_path / "C2.json"
-    path.write_text(json.dumps({**check_json("C2", "PASS"), **payload}))
-    with pytest.raises(InputError, match=rf"C2\.json: key '{key}'"):
+def test_check_records_are_validated(tmp_path):
+    path = tmp_path / "C3.json"
+    path.write_text(json.dumps({**check_json("C3", "PASS"), "verdict": "MAYBE"}))
+    with pytest.raises(InputError, match=r"C3\.json: key 'verdict'"):
         load_check(path)
 
 
@@ -189,38 +423,92 @@ def test_bad_config_is_one_line_error(tmp_path, capsys):
 
 
 def test_log_problems_are_caught():
-    log = ("LaTeX Warning: Reference `fig:x' on page 2 undefined on input line 4.\n"
-           "LaTeX Warning: There were undefined references.\n"
-           "! LaTeX Error: File `missing.tex' not found.\n")
-    assert len(log_problems(log)) == 3
-    assert log_problems("Output written on report.pdf (3 pages).") == []
+    log = (
+        "LaTeX Warning: Reference `fig:x' on page 2 undefined on input line 4.\n"
+        "LaTeX Warning: There were undefined references.\n"
+        "! LaTeX Error: File `missing.tex' not found.\n"
+        "Missing character: There is no ^^Y in font cmr10!\n"
+        "./x.tex:3: Missing $ inserted.\n"
+    )
+    assert len(log_problems(log)) == 5
+    assert (
+        log_problems(
+            "Output written on report.pdf (3 pages).\n"
+            "Package hyperref Info: Link coloring OFF on input line 5."
+        )
+        == []
+    )
+
+
+def test_report_date_is_the_commit_time(tmp_path, monkeypatch):
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    assert source_date_epoch(tmp_path) == 0  # not a git checkout
+    assert report_date(0) == "undated"
+    assert report_date(86400 * 365) == "1971-01-01"
+    git = subprocess.run(
+        ["git", "-C", str(ROOT), "log", "-1", "--format=%ct"], capture_output=True, text=True
+    )
+    if git.returncode == 0 and git.stdout.strip():
+        assert source_date_epoch(ROOT) == int(git.stdout)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1234567890")
+    assert source_date_epoch(tmp_path) == 1234567890
 
 
 # ----------------------------------------------------------------------------- the PDF
 
+
 def pdf_text(pdf: Path) -> str:
-    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
 
 
-@latexmk_missing
-def test_report_pdf_has_every_verdict(tmp_path):
-    results, gen = build(tmp_path)
-    pdf = compile_pdf(TEX, gen, results, results / "report" / "replication_report.pdf")
+@needs_latex
+def test_report_pdf_has_every_verdict(built, tmp_path):
+    results, gen = built
+    pdf = tmp_path / "replication_report.pdf"
+    args = ["--tex", str(TEX), "--generated", str(gen), "--results", str(results)]
+    assert main(["report-compile", *args, "--out", str(pdf), "--repo", str(ROOT)]) == 0
     text = pdf_text(pdf)
     lines = text.splitlines()
+    table = text[: text.index("Setting and algorithms")]
     for claim, verdict in VERDICT_OF.items():
         label = "Constants" if claim == "constants" else claim
-        assert any(label in ln and verdict in ln for ln in lines), (claim, verdict)
-    assert any("C1" in ln and "not run" in ln for ln in lines)
-    assert "not run" in text  # the ablations figure and table
+        assert any(ln.lstrip().startswith(label) and verdict in ln for ln in table.splitlines()), (
+            claim,
+            verdict,
+        )
+    assert any("C1" in ln and "not run" in ln for ln in table.splitlines())
     assert "What did not replicate" in text
+    # the ablations notebook was not run: its figure and table are "not run" boxes
+    assert "not run: figure ablations" in text and "not run: table ablations" in text
+    # figure numbers are the registry's
+    for name in NOTEBOOKS:
+        caption = SECTIONS[name].figure_caption.split()[0]
+        assert any(f"Figure {NOTEBOOKS[name].figure}: {caption}" in ln for ln in lines), name
+    # C4c's row is the flat ratio, C4d's the log K fit (their registry titles)
+    c4c = " ".join(table[table.index("C4c") : table.index("C4d")].split())
+    assert "is flat" in c4c and "FAIL" in c4c
+    c4d = " ".join(table[table.index("C4d") : table.index("C5")].split())
+    assert "not log" in c4d and "PASS" in c4d
 
 
-@latexmk_missing
+@pytest.mark.slow
+@needs_latex
 def test_report_pdf_is_reproducible(tmp_path):
-    results, gen = build(tmp_path)
-    first = compile_pdf(TEX, gen, results, tmp_path / "a" / "report.pdf").read_bytes()
-    second = compile_pdf(TEX, gen, results, tmp_path / "b" / "report.pdf").read_bytes()
+    """Two builds from the same inputs give the same PDF bytes (dates pinned to the commit)."""
+    results, gen = build(tmp_path / "one")
+    _, gen2 = build(tmp_path / "two")
+    for name in generated_files():
+        if name != "provenance.tex":  # holds the (identical) paths of the config files
+            assert (gen / name).read_bytes() == (gen2 / name).read_bytes(), name
+    epoch = source_date_epoch(ROOT)
+    first = compile_pdf(
+        TEX, gen, results, tmp_path / "a" / "report.pdf", source_date_epoch=epoch
+    ).read_bytes()
+    second = compile_pdf(
+        TEX, gen, results, tmp_path / "b" / "report.pdf", source_date_epoch=epoch
+    ).read_bytes()
     assert first == second
     assert b"CreationDate" not in first and b"ModDate" not in first
+    assert result_tables() and all(f"tab-{t}.tex" in generated_files() for t in result_tables())

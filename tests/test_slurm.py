@@ -29,11 +29,15 @@ ACCOUNT, PARTITION = "privdtol", "ci"  # the cluster of .ci/slurm-cluster.sh
 TIMEOUT = 900  # seconds per Snakemake run: a hang (e.g. a status command that never
 # answers) fails the test instead of blocking CI
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("PRIVDTOL_SLURM_TESTS") != "1",
-    reason="needs root and a SLURM cluster: run `.ci/slurm-cluster.sh up` and set "
-    "PRIVDTOL_SLURM_TESTS=1 (.ci/run does both)",
-)
+pytestmark = [
+    pytest.mark.slurm,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        os.environ.get("PRIVDTOL_SLURM_TESTS") != "1",
+        reason="needs root and a SLURM cluster: run `.ci/slurm-cluster.sh up` and set "
+        "PRIVDTOL_SLURM_TESTS=1 (.ci/run does both)",
+    ),
+]
 
 TARGET = "aggregate_all"  # the simulations and the aggregated tables (results/agg/)
 SLURM_ARGS = [

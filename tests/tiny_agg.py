@@ -1,7 +1,8 @@
 """A tiny but real ``results/agg`` directory for notebook tests and hand runs.
 
-Each cell is simulated with :func:`privdtol.engine.runner.run_cell` and reduced with the pipeline's own
-:func:`privdtol.pipeline.aggregate.aggregate_tables` (one row per cell and checkpoint horizon).
+Each cell is simulated with :func:`privdtol.engine.runner.run_cell` and reduced with the
+pipeline's own :func:`privdtol.pipeline.aggregate.aggregate_tables` (one row per cell and
+checkpoint horizon).
 
     python tests/tiny_agg.py OUT_DIR [--runs N] [--scale small|demo]
 """
@@ -13,12 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from privdtol.pipeline.aggregate import aggregate_tables
 from privdtol.algorithms import ALGORITHMS
-from privdtol.pipeline.io import write_table
+from privdtol.core.seeding import stable_digest
 from privdtol.engine.runner import CellSpec, run_cell
 from privdtol.environments import instance_means
-from privdtol.core.seeding import stable_digest
+from privdtol.pipeline.aggregate import aggregate_tables
+from privdtol.pipeline.io import write_table
 
 T30 = (1 << 30) - 1
 

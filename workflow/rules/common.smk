@@ -6,6 +6,7 @@ from snakemake.exceptions import WorkflowError
 
 from privdtol.pipeline import plan as grid
 from privdtol.errors import InputError
+from privdtol.analysis.registry import CLAIMS
 from privdtol.pipeline.config import load_config
 
 
@@ -38,6 +39,16 @@ def layer_sources(*layers):
     return sorted(str(p) for layer in layers for p in (root / layer).rglob("*.py"))
 
 
+def agg_table(experiment):
+    """The aggregated table of an experiment (the privacy audit's included)."""
+    return f"{AGG_DIR}/{experiment}.parquet"
+
+
+def claim_tables(claim):
+    """The aggregated tables of a claim's experiments that this config produces."""
+    return [agg_table(e) for e in CLAIMS[claim].experiments if e in CHECK_EXPERIMENTS]
+
+
 def cell_files(experiment):
     """The cell files of an experiment (results/sim/<experiment>/<cell_id>.parquet)."""
     return [grid.cell_path(SIM_DIR, experiment, c) for c in PLAN[experiment][0]]
@@ -45,8 +56,7 @@ def cell_files(experiment):
 
 # ----------------------------------------------------------------------------- report helpers
 
-from pathlib import Path
-
+from privdtol.analysis.registry import NOTEBOOKS as REPORT_NOTEBOOKS
 from privdtol.report import assets as REPORT
 
 
@@ -63,16 +73,21 @@ def report_configfiles():
 
 
 def report_claims():
-    """Claims whose check JSON this config produces; notebooks.smk may define CHECK_CLAIMS.
-    Missing ones (C1 until the privacy audit exists) are shown as "not run"."""
-    claims = globals().get("CHECK_CLAIMS")
-    if claims is not None:
-        return list(claims)
-    return [c for c in REPORT.CLAIMS if c != "C1" or config.get("privacy")]
+    """Claims whose check JSON this config produces (CHECK_CLAIMS of checks.smk); the
+    registry's other claims are shown as "not run"."""
+    return list(CHECK_CLAIMS)
 
 
 def report_results():
-    """Figures and tables whose experiments this config runs."""
-    return [n for n in REPORT.RESULTS
-            if any(e in EXPERIMENTS or (e == "privacy" and config.get("privacy"))
-                   for e in REPORT.RESULT_EXPERIMENTS[n])]
+    """The figures and table CSVs of the notebooks this config runs (NB_NAMES of
+    notebooks.smk: those reading an experiment it produces, privacy only with a
+    ``privacy:`` block); the others are shown as "not run"."""
+    return [f"results/figures/{n}.pdf" for n in NB_NAMES] + [
+        f"results/tables/{t}.csv" for n in NB_NAMES for t in REPORT_NOTEBOOKS[n].tables]
+
+
+def report_templates():
+    """The jinja2 templates of the report layer (inputs beside layer_sources("report"))."""
+    import privdtol.report
+
+    return sorted(str(p) for p in (Path(privdtol.report.__file__).parent / "templates").glob("*.j2"))

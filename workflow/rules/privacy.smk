@@ -3,7 +3,7 @@
 # audit; private algorithms and the audit-only negative controls).  Serial and parameter-seeded:
 # the table is byte-identical across reruns.  Its notebook is notebooks/privacy.py (C1).
 #
-#   snakemake results/agg/privacy.parquet
+#   snakemake audit_privacy
 
 import json
 
@@ -18,8 +18,8 @@ if config.get("privacy"):
 
 rule audit_privacy:
     output:
-        parquet="results/agg/privacy.parquet",
-        csv="results/agg/privacy.csv",
+        parquet=f"{AGG_DIR}/privacy.parquet",
+        csv=f"{AGG_DIR}/privacy.csv",
     log:
         "logs/privacy/audit_privacy.log",
     params:

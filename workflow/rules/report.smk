@@ -1,6 +1,10 @@
-# Report: the generated LaTeX pieces (privdtol report-assets), the rule graph, and the PDF
-# (privdtol report-compile = latexmk/pdflatex + a check of the LaTeX log).  paper/ holds the
-# hand-written sources; every number, table and figure comes from results/ (docs/report.md).
+# Report: the generated LaTeX pieces (privdtol report-assets: jinja2 templates and pandas
+# tables of privdtol.report), the rule graph, and the PDF (privdtol report-compile =
+# latexmk/pdflatex + a check of the LaTeX log).  paper/ holds the hand-written sources; every
+# number, table and figure comes from results/: the check records of CHECK_CLAIMS, the figures
+# and table CSVs of the notebooks this config runs, the aggregated tables.  The report layer's
+# sources and templates are inputs, so editing it reruns the report and nothing upstream.
+# Both commands date the PDF by the commit time of the checkout (--repo .).
 
 import os
 from pathlib import Path
@@ -13,22 +17,23 @@ REPORT_TEX = "paper/replication_report.tex"
 rule build_report_assets:
     input:
         configs=report_configfiles(),
-        checks=lambda wc: [f"results/checks/{c}.json" for c in report_claims()],
-        figures=lambda wc: [f"results/figures/{n}.pdf" for n in report_results()],
-        tables=lambda wc: [f"results/tables/{n}.tex" for n in report_results()],
+        checks=[f"results/checks/{c}.json" for c in report_claims()],
+        results=report_results(),
         agg=expand(f"{AGG_DIR}/{{experiment}}.parquet", experiment=EXPERIMENTS),
+        code=layer_sources("report"),
+        templates=report_templates(),
     output:
-        [f"{REPORT_GEN}/{name}" for name in REPORT.GENERATED],
-    params:
-        configs=lambda wc, input: " ".join(f"--config {f}" for f in input.configs),
-        out=lambda wc, output: os.path.dirname(output[0]),
+        [f"{REPORT_GEN}/{name}" for name in REPORT.generated_files()],
     log:
         "logs/report/build_report_assets.log",
     conda:
         "../envs/privdtol.yaml"
+    params:
+        configs=lambda wc, input: " ".join(f"--config {f}" for f in input.configs),
+        out=lambda wc, output: os.path.dirname(output[0]),
     shell:
         "privdtol report-assets {params.configs} --results results --out {params.out:q}"
-        " > {log:q} 2>&1"
+        " --repo . > {log:q} 2>&1"
 
 
 rule draw_rulegraph:
@@ -36,15 +41,18 @@ rule draw_rulegraph:
         configs=report_configfiles(),
     output:
         f"{REPORT_GEN}/rulegraph.pdf",
-    params:
-        snakefile=workflow.main_snakefile,
-        configs=lambda wc: ("--configfile " + " ".join(
-            report_configfiles()[-len(workflow.overwrite_configfiles):])
-            if workflow.overwrite_configfiles else ""),
     log:
         "logs/report/draw_rulegraph.log",
     conda:
         "../envs/privdtol.yaml"
+    params:
+        snakefile=workflow.main_snakefile,
+        configs=lambda wc: (
+            "--configfile "
+            + " ".join(report_configfiles()[-len(workflow.overwrite_configfiles) :])
+            if workflow.overwrite_configfiles
+            else ""
+        ),
     shell:
         "snakemake --snakefile {params.snakefile:q} --nolock --rulegraph {params.configs}"
         " 2> {log:q} | dot -Grankdir=LR -Tpdf -o {output:q} 2>> {log:q}"
@@ -58,15 +66,15 @@ rule compile_report:
         rulegraph=rules.draw_rulegraph.output,
     output:
         pdf=f"{REPORT_DIR}/replication_report.pdf",
-    params:
-        generated=lambda wc, input: os.path.dirname(input.rulegraph[0]),
     log:
         "logs/report/compile_report.log",
     conda:
         "../envs/privdtol.yaml"
+    params:
+        generated=lambda wc, input: os.path.dirname(input.rulegraph[0]),
     shell:
         "privdtol report-compile --tex {input.tex:q} --generated {params.generated:q} --results results"
-        " --out {output.pdf:q} --verbose > {log:q} 2>&1"
+        " --out {output.pdf:q} --repo . --verbose > {log:q} 2>&1"
 
 
 rule report:

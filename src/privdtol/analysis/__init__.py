@@ -1,2 +1,9 @@
-"""Analysis: statistics (fits and intervals), the verdict rule, check records and the checks
-of the paper's claims, from aggregated tables to verdicts."""
+"""Analysis: from aggregated tables to verdicts.
+
+- :mod:`.stats`: fits and intervals (log-log slopes, log K against log² K, Theorem 1's constants);
+- :mod:`.verdict`: the decision rule (PASS / FAIL / INCONCLUSIVE from a confidence interval);
+- :mod:`.records`: the check record (``results/checks/<claim>.json``) and the agg-table reader;
+- :mod:`.cells`: selecting cells, regimes and series of aggregated tables;
+- :mod:`.claims`: one module per claim of the paper, each with its check and display helpers;
+- :mod:`.registry`: the one list of claims and notebooks.
+"""

@@ -1,7 +1,8 @@
 """Fits behind the claim checks: log-log slopes, ``log K`` against ``log^2 K``, and the constants of
-Theorem 1.  Pure numpy/scipy functions of arrays; :mod:`privdtol.analysis.checks` turns them into verdicts.
+Theorem 1.  Pure numpy/scipy functions of arrays; the claim modules of
+:mod:`privdtol.analysis.claims` turn them into verdicts (:mod:`privdtol.analysis.verdict`).
 
-Statistical conventions (used throughout :mod:`privdtol.analysis.checks`):
+Statistical conventions (used throughout :mod:`privdtol.analysis.claims`):
 
 - Cell means come with their Monte-Carlo standard errors ``se`` (independent runs, so the means
   of different cells are independent).  Confidence intervals are normal: ``estimate ± z·se`` with
@@ -57,7 +58,7 @@ def ratio_ci(num, se_num, den, se_den, confidence: float):
     return ratio, se, low, high
 
 
-def loglog_slope(x, mean, se, confidence: float = 0.95) -> dict:
+def loglog_slope(x, mean, se, confidence: float) -> dict:
     """Weighted least-squares slope of ``log(mean)`` against ``log(x)``.
 
     Returns a dict with ``slope``, ``se``, ``ci_low``, ``ci_high``, ``intercept``, ``n`` and the
@@ -106,7 +107,7 @@ def logk_fit(K, mean, se, form: str) -> dict:
             "chi2": chi2, "n": int(K.size), "dof": int(K.size) - 2}
 
 
-def compare_logk_fits(K, mean, se, confidence: float = 0.95, n_boot: int = 2000,
+def compare_logk_fits(K, mean, se, confidence: float, n_boot: int = 2000,
                       seed_key: dict | None = None) -> dict:
     """Compare ``a·log K + b`` with ``a·log² K + b`` (same number of parameters, so the
     residual chi-square decides).  The statistic is ``Δχ² = χ²(log² K) − χ²(log K)``: positive
@@ -129,7 +130,7 @@ def compare_logk_fits(K, mean, se, confidence: float = 0.95, n_boot: int = 2000,
             "n_boot": n_boot}
 
 
-def fit_constants(x_gap, x_eta, regret, confidence: float = 0.95, n_boot: int = 2000,
+def fit_constants(x_gap, x_eta, regret, confidence: float, n_boot: int = 2000,
                   seed_key: dict | None = None) -> dict:
     """Constants of Theorem 1's form: ``regret − 1 ≈ c_gap·(log K/gap) + c_eta·(log K/eta)``.
 

@@ -1,8 +1,9 @@
 """``privdtol report-assets`` and ``privdtol report-compile``: the LaTeX replication report.
 
-``report-assets`` writes the generated pieces (numbers, verdict table, grid, provenance, ...)
-that ``paper/replication_report.tex`` inputs; ``report-compile`` runs latexmk on it and fails
-on undefined references or missing files in the LaTeX log.
+``report-assets`` writes the generated pieces (numbers, verdict table, sections, tables, grid,
+provenance, ...) that ``paper/replication_report.tex`` inputs; ``report-compile`` runs latexmk
+on it and fails on undefined references or missing files in the LaTeX log.  Both date the
+report by :func:`privdtol.report.provenance.source_date_epoch` of ``--repo``.
 """
 
 from __future__ import annotations
@@ -16,59 +17,78 @@ from privdtol.errors import InputError
 
 def add_parser(sub):
     p = sub.add_parser(
-        "report-assets", help="write the generated LaTeX pieces of the replication report",
+        "report-assets",
+        help="write the generated LaTeX pieces of the replication report",
         description="Read results/checks, agg, figures, tables, benchmarks and notebooks and "
-                    "write the files paper/replication_report.tex inputs.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--config", action="append", required=True, metavar="CONFIG_YAML_OR_JSON",
-                   help="config file; repeat to merge several in order, as Snakemake does")
+        "write the files paper/replication_report.tex inputs.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument(
+        "--config",
+        action="append",
+        required=True,
+        metavar="CONFIG_YAML_OR_JSON",
+        help="config file; repeat to merge several in order, as Snakemake does",
+    )
     p.add_argument("--results", default="results", help="results directory")
     p.add_argument("--out", default="results/report/generated", help="output directory")
     p.add_argument("--repo", default=".", help="git checkout recorded in the provenance")
     p.set_defaults(handler=run_assets)
 
     c = sub.add_parser(
-        "report-compile", help="compile the replication report with latexmk (pdflatex)",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        "report-compile",
+        help="compile the replication report with latexmk (pdflatex)",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
     c.add_argument("--tex", default="paper/replication_report.tex")
     c.add_argument("--generated", default="results/report/generated")
     c.add_argument("--results", default="results")
     c.add_argument("--out", default="results/report/replication_report.pdf")
+    c.add_argument(
+        "--repo",
+        default=".",
+        help="git checkout whose commit time dates the PDF (as report-assets)",
+    )
     c.add_argument("--verbose", action="store_true", help="show latexmk's output")
     c.set_defaults(handler=run_compile)
 
 
 def run_assets(args) -> int:
+    from privdtol.pipeline.config import load_config_files
     from privdtol.report.assets import build_assets
 
-    from privdtol.pipeline.config import load_config_files
-
     config = load_config_files(args.config)
-    written = build_assets(config, Path(args.results), Path(args.out),
-                           config_files=args.config, repo=Path(args.repo))
+    written = build_assets(
+        config, Path(args.results), Path(args.out), config_files=args.config, repo=Path(args.repo)
+    )
     print(f"report-assets: {len(written)} files -> {args.out}", file=sys.stderr)
     return 0
 
 
 def run_compile(args) -> int:
-    from privdtol.report.latex import ReportBuildError, compile_pdf
+    from privdtol.report.compile import ReportBuildError, compile_pdf
+    from privdtol.report.provenance import source_date_epoch
 
     tex = Path(args.tex)
     if not tex.exists():
         raise InputError("tex", f"{tex} does not exist", "the report's main .tex file")
     generated = Path(args.generated)
     if not (generated / "numbers.tex").exists():
-        raise InputError("generated", f"{generated}/numbers.tex does not exist",
-                         "the output directory of privdtol report-assets")
-    epoch = 0
-    prov = generated / "provenance.tex"
-    if prov.exists():
-        for line in prov.read_text(encoding="utf-8").splitlines():
-            if line.startswith(r"\newcommand{\SourceDateEpoch}"):
-                epoch = int(line.rsplit("{", 1)[1].rstrip("}") or 0)
+        raise InputError(
+            "generated",
+            f"{generated}/numbers.tex does not exist",
+            "the output directory of privdtol report-assets",
+        )
+    epoch = source_date_epoch(Path(args.repo))
     try:
-        pdf = compile_pdf(tex, generated, Path(args.results), Path(args.out),
-                          source_date_epoch=epoch, verbose=args.verbose)
+        pdf = compile_pdf(
+            tex,
+            generated,
+            Path(args.results),
+            Path(args.out),
+            source_date_epoch=epoch,
+            verbose=args.verbose,
+        )
     except ReportBuildError as err:
         print(f"privdtol report-compile: error: {err}", file=sys.stderr)
         return 1

@@ -2,7 +2,7 @@
 
 Times are 1-based as in the paper.  Horizons T = 2^k - 1 end exactly at a block boundary, so the
 checkpoints reported by the simulator are every 2^k - 1 <= T, plus T itself when T is not of
-that form (its last block then counts only |B_r ∩ [T]| rounds).
+that form (its last block then counts only ``|B_r ∩ [T]|`` rounds).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def block_start(r: int) -> int:
 
 
 def block_lengths(horizon: int) -> np.ndarray:
-    """|B_r ∩ [T]| for r = 0 .. n_blocks - 1, as int64."""
+    """``|B_r ∩ [T]|`` for r = 0 .. n_blocks - 1, as int64."""
     r = np.arange(n_blocks(horizon))
     ends = np.minimum((1 << (r + 1)) - 1, horizon)
     return (ends - (1 << r) + 1).astype(np.int64)

@@ -4,16 +4,16 @@ Block algorithms (Section 4 and competitors) only need the sums of the first ``p
 of each block, which loss models with an exact law sample in O(K): a run costs O(K log T).
 Each block r is charged two unbiased estimates of its pseudo-regret sum_(t in B_r ∩ [T]) E[Delta_(I_t)]:
 
-- ``regret_realized``: |B_r ∩ [T]| · Delta_(A_r) (the gap of the action actually played);
-- ``regret``: |B_r ∩ [T]| · sum_j Delta_j p_(r,j), with p_r the exact selection law of A_r given
-  the past (Rao-Blackwellised, lower variance).  Where the law has no closed form (Laplace
+- ``regret_realized``: ``|B_r ∩ [T]|`` · Delta_(A_r) (the gap of the action actually played);
+- ``regret``: ``|B_r ∩ [T]|`` · sum_j Delta_j p_(r,j), with p_r the exact selection law of A_r
+  given the past (Rao-Blackwellised, lower variance).  Where the law has no closed form (Laplace
   noise) ``regret`` equals ``regret_realized`` and the estimator says ``block_realized``.
 
 Per-round algorithms (FTL, Hedge) choose I_t from L_(t-1) only.  Since E[Delta_(I_t)] depends on
-the marginal law of L_(t-1) alone, block r is charged |B_r ∩ [T]| times the conditional regret at
-one uniform time t in the block, with L_(t-1) drawn from its exact law (Binomial for Bernoulli
+the marginal law of L_(t-1) alone, block r is charged ``|B_r ∩ [T]|`` times the conditional regret
+at one uniform time t in the block, with L_(t-1) drawn from its exact law (Binomial for Bernoulli
 losses): unbiased, with no per-round loop (estimator ``uniform_round``).  Small problems, and
-every shortcut's tests, use the explicit per-round path of :mod:`privdtol.explicit`.
+every shortcut's tests, use the explicit per-round path of :mod:`privdtol.engine.explicit`.
 """
 
 from __future__ import annotations

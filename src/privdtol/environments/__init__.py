@@ -10,6 +10,7 @@ from privdtol.environments.correlated import CorrelatedBernoulli
 from privdtol.environments.deterministic import DeterministicLosses
 from privdtol.environments.replay import ReplayLosses, read_loss_matrix
 
+#: every loss model by name (``--env``, the config's ``env``), in display order
 MODELS: dict[str, type[LossModel]] = {
     cls.name: cls
     for cls in (BernoulliProduct, CorrelatedBernoulli, BetaLosses, DeterministicLosses,

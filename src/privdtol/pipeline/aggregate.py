@@ -3,14 +3,15 @@
 One row per (cell, checkpoint horizon): the number of runs, the mean pseudo-regret estimate,
 its standard error and normal 95% confidence interval (mean ± 1.96 se), the quantiles
 q05 q25 q50 q75 q95 of the per-run estimates, the mean and standard error of the realized
-regret, the bound shapes of :mod:`privdtol.bounds` (NaN for the non-private algorithms,
+regret, the bound shapes of :mod:`privdtol.core.bounds` (NaN for the non-private algorithms,
 whose epsilon is undefined), and the *paired tail*: ``tail_mean`` and ``tail_se``, the mean and
 standard error (ddof=1, over runs) of the per-run increment ``regret(T_max) − regret(T)`` from
 this row's horizon ``T`` to the cell's largest horizon ``T_max`` (0 and 0 at ``T_max``; se NaN
 for a single run).  Because the increment is taken run by run, its standard error accounts for
-the strong correlation of the same runs at two horizons (claim C3 in :mod:`privdtol.analysis.checks`
-uses it).  The two tail columns come last.  The table is sorted deterministically, so the same
-cells give the same bytes however they were batched or scheduled.
+the strong correlation of the same runs at two horizons (claim C3,
+:mod:`privdtol.analysis.claims.c3_horizon_free`, uses it).  The two tail columns come last.
+The table is sorted deterministically, so the same cells give the same bytes however they were
+batched or scheduled.
 """
 
 from __future__ import annotations

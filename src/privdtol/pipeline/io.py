@@ -2,12 +2,15 @@
 
 Every writer goes to a temporary file in the destination directory and renames it into place
 (rename is atomic on POSIX), so a killed job never leaves a truncated CSV/Parquet behind.
+The temporary file is created the way ``open()`` creates a file (mode ``0o666 & ~umask``,
+so 0644 under the usual umask 022), not with :func:`tempfile.mkstemp` (always 0600): results
+on a shared cluster stay readable by the other users of the project.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -28,13 +31,28 @@ def check_table_path(path: str | Path, field: str = "out") -> Path:
     return path
 
 
+def _create_temp(path: Path) -> Path:
+    """Create a new empty file ``.<name>.<random>.tmp`` beside ``path``, exclusively (like
+    mkstemp) but with mode ``0o666`` filtered by the process umask (like ``open()``)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(100):
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            os.close(os.open(tmp, flags, 0o666))
+        except FileExistsError:
+            continue
+        return tmp
+    raise FileExistsError(f"no free temporary name beside {path}")
+
+
 @contextmanager
 def atomic_path(path: str | Path):
-    """Yield a temporary path next to ``path``; rename it onto ``path`` on success only."""
+    """Yield a temporary path next to ``path``; rename it onto ``path`` on success only.
+
+    The file appears with the permissions ``open()`` would give it (``0o666 & ~umask``)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+    tmp = _create_temp(path)
     try:
         yield Path(tmp)
         os.replace(tmp, path)

@@ -1,24 +1,26 @@
-"""Shared figure style and deterministic writers for the notebooks.
+"""Shared figure style for the notebooks: colours, markers, order, bands, and the one figure
+writer.
 
 - one colorblind-safe colour (seaborn ``colorblind``), marker and line style per algorithm, in a
-  fixed order, so every figure uses the same legend;
+  fixed order (the algorithm registry's), with the registry classes' display names, so every
+  figure uses the same legend;
 - :func:`save_figure` writes ``<out_dir>/figures/<name>.pdf`` and ``.png`` with no creation
-  date or software stamp, atomically, so identical data give identical bytes;
-- :func:`write_latex_table` writes a small booktabs/siunitx-friendly table with
-  :meth:`pandas.io.formats.style.Styler.to_latex`.
+  date or software stamp, atomically, so identical data give identical bytes.
+
+Tables are data (``results/tables/<name>.csv``, :func:`privdtol.pipeline.io.write_table`); the
+report renders them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from privdtol.pipeline.io import atomic_path
 from privdtol.algorithms import ALGORITHMS
-from privdtol.report.latex import tex_escape
+from privdtol.pipeline.io import atomic_path
 
 #: display order and names of the algorithms: the registry's (one definition)
 ALGORITHM_ORDER = tuple(ALGORITHMS)
@@ -36,7 +38,7 @@ def palette() -> dict[str, tuple]:
     import seaborn as sns
 
     colours = sns.color_palette("colorblind", len(ALGORITHM_ORDER))
-    return dict(zip(ALGORITHM_ORDER, colours))
+    return dict(zip(ALGORITHM_ORDER, colours, strict=True))
 
 
 def env_palette() -> dict[str, tuple]:
@@ -139,23 +141,3 @@ def save_figure(fig, out_dir: str | Path, name: str) -> list[Path]:
             fig.savefig(tmp, format=ext, metadata=meta)
         paths.append(path)
     return paths
-
-
-def write_latex_table(df: pd.DataFrame, out_dir: str | Path, name: str, caption: str = "",
-                      precision: int = 3, siunitx: bool = True) -> Path:
-    """``<out_dir>/tables/<name>.tex`` from a small DataFrame: booktabs rules, numbers to
-    ``precision`` significant digits, text escaped for LaTeX, no index."""
-    folder = Path(out_dir) / "tables"
-    folder.mkdir(parents=True, exist_ok=True)
-    num = df.select_dtypes("number").columns
-    styler = df.style.hide(axis="index")
-    styler = styler.format(tex_escape, na_rep="--")  # also maps Unicode (ρ, κ, ε) for pdflatex
-    missing = "{--}" if siunitx else "--"  # braced: siunitx S columns take it as text
-    styler = styler.format(lambda v: missing if pd.isna(v) else f"{v:.{precision}g}", subset=num)
-    styler = styler.format_index(tex_escape, axis="columns")
-    text = styler.to_latex(hrules=True, siunitx=siunitx,
-                           caption=caption or None, position_float="centering" if caption else None)
-    path = folder / f"{name}.tex"
-    with atomic_path(path) as tmp:
-        tmp.write_text(text, encoding="utf-8")
-    return path

@@ -20,6 +20,7 @@ from privdtol.privacy.mechanisms import AUDITABLE, block_index, law_kind, make_a
 from privdtol.privacy.statistical import audit_statistical
 from privdtol.privacy.whole_sequence import audit_sequence
 
+#: the audit grid when the config's ``privacy`` block leaves a key out
 DEFAULT_GRID: dict[str, Any] = {
     "seed": 0,
     "epsilons": [0.1, 0.25, 0.5, 1.0, 2.0],
@@ -34,6 +35,7 @@ DEFAULT_GRID: dict[str, Any] = {
                     "block": 16, "runs": 200000, "alpha": 0.05},
 }
 
+#: the columns of the privacy table, in order
 COLUMNS = ["audit", "algorithm", "role", "epsilon", "eta", "K", "block", "horizon", "lead",
            "runs", "alpha", "loss", "loss_lower", "loss_upper", "exact_loss", "bound_selection",
            "bound_eps", "ratio_eps", "within_selection_bound", "violation", "verdict",

@@ -1,7 +1,7 @@
 """Audit 1: exact privacy loss of one block selection, worst case searched.
 
 For a block selection with an explicit law (see :mod:`.mechanisms`), the privacy loss of a pair
-of neighbouring block datasets d, d' (one loss vector changed) is
+of neighbouring block datasets d, d' (one loss vector changed) is::
 
     loss(d, d') = max_j |log P(j | d) - log P(j | d')|,
 

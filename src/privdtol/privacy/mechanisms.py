@@ -3,7 +3,7 @@
 One *selection* maps the data of block r (a dataset d of n = 2^r loss vectors in [0,1]^K) to
 the next block's action A_(r+1).  What is released is the law of A_(r+1) given d, *after*
 averaging over the algorithm's internal randomness, so for RPS it is the mixture over the
-data-independent prefix M_r (paper Section 4, Lemma 3):
+data-independent prefix M_r (paper Section 4, Lemma 3)::
 
     P(j | d) = (1/|S_r|) sum_(m in S_r) softmax_j(-eta L^d(m)),   S_r = supp(M_r),
 
@@ -149,7 +149,7 @@ def laplace_noisy_min_logprob(sums: np.ndarray, scale: float) -> np.ndarray:
     its kinks (z = 0 and z = S_j - S_i), so piecewise Gauss-Legendre quadrature on segments at
     most one noise scale wide, split at every kink and summed in log space, is accurate to
     rounding *relative* to P(j), however small (unlike
-    :func:`privdtol.algorithms.laplace_noisy_min_law`, whose absolute tolerance is 1e-13).
+    :func:`privdtol.algorithms.rnm_ftnl.laplace_noisy_min_law`, whose absolute tolerance is 1e-13).
     Tests compare the two where both are accurate, and K = 2 with the closed form of the
     difference of two Laplace variables.  The integral is truncated 60 scales beyond the
     kinks (relative error < e^-60).
@@ -214,7 +214,7 @@ def log_selection_law(alg: BlockAlgorithm, data: np.ndarray, r: int) -> np.ndarr
 
 
 def pair_loss(logp: np.ndarray, logq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Privacy loss of each pair, max_j |log p_j - log q_j|, and the maximising action."""
+    """Privacy loss of each pair, ``max_j |log p_j - log q_j|``, and the maximising action."""
     diff = np.abs(np.asarray(logp) - np.asarray(logq))
     diff = np.where(np.isnan(diff), np.inf, diff)
     return diff.max(axis=-1), diff.argmax(axis=-1)

@@ -53,7 +53,7 @@ def clopper_pearson(k: np.ndarray, n: int, level: float) -> tuple[np.ndarray, np
 
 def loss_bounds(counts_x: np.ndarray, counts_y: np.ndarray, alpha: float = 0.05) -> dict:
     """Simultaneous (1 - alpha) lower and upper confidence bounds on the privacy loss
-    max_j |log p_j - log q_j| from two independent samples summarised by their counts."""
+    ``max_j |log p_j - log q_j|`` from two independent samples summarised by their counts."""
     cx, cy = np.asarray(counts_x, float), np.asarray(counts_y, float)
     nx, ny = int(cx.sum()), int(cy.sum())
     if nx < 1 or ny < 1 or cx.shape != cy.shape:

@@ -4,14 +4,14 @@ For a block algorithm, (I_1..I_T) is a one-to-one function of the block actions 
 R the number of blocks meeting [T], so their laws carry the same privacy loss.  Given a loss
 sequence x_(1:T), the law is enumerated *jointly* over the algorithm's internal prefix lengths
 (M_0, ..., M_(R-2)) -- data-independent for RPS, a point mass at the data-chosen prefix for the
-negative control -- without using Proposition 1's factorisation:
+negative control -- without using Proposition 1's factorisation::
 
     P(a_(0:R-1) | x) = (1/K) sum_(m_0..m_(R-2)) prod_l P(M_l = m_l | x_(B_l))
                                                    P(A_(l+1) = a_(l+1) | M_l = m_l, x_(B_l)).
 
 The largest log-ratio over all events E of [K]^T between two neighbouring sequences equals the
 largest over single sequences (a ratio of sums is at most its largest term ratio), so the audit
-reports max_a |log P(a | x) - log P(a | x')|.  Pairs audited: the worst per-selection pair of
+reports ``max_a |log P(a | x) - log P(a | x')|``.  Pairs audited: the worst per-selection pair of
 :mod:`.exact_selection` embedded in every block l <= R-2 of a random {0,1} background, plus
 random neighbouring pairs (random background, random time, random replacement vector).
 Proposition 1 predicts: the whole-sequence loss of a pair equals the per-selection loss of the

@@ -1,6 +1,11 @@
-"""Provenance of a run for the report's appendix: git commit and dirty flag, Python and package
-versions, the configuration files with their hashes, the number of runs, per-rule runtimes from
-Snakemake's benchmark files, the machine's cores, and where the executed notebooks are."""
+"""Provenance of a run for the report's appendix: git commit and dirty flag, the report's date,
+Python and package versions, the configuration files with their hashes, the number of runs,
+per-rule runtimes from Snakemake's benchmark files, the machine's cores, and the executed notebooks.
+
+The report's date is :func:`source_date_epoch`, the one place it is decided: both
+``privdtol report-assets`` (which prints it) and ``privdtol report-compile`` (which pins
+pdflatex's clock to it) call it; nothing reads it back out of a generated file.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +14,30 @@ import json
 import os
 import platform
 import subprocess
+import time
 from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
 
 from privdtol.errors import InputError
-from privdtol.report.latex import fmt_num, newcommand, tex_escape
+from privdtol.report.latex import TeX, fmt_num, texttt
 
-PACKAGES = ("privdtol", "numpy", "scipy", "pandas", "pyarrow", "pyyaml", "jinja2", "snakemake",
-            "papermill", "jupytext", "nbconvert", "matplotlib", "seaborn")
+PACKAGES = (
+    "privdtol",
+    "numpy",
+    "scipy",
+    "pandas",
+    "pyarrow",
+    "pyyaml",
+    "jinja2",
+    "snakemake",
+    "papermill",
+    "jupytext",
+    "nbconvert",
+    "matplotlib",
+    "seaborn",
+)
 
 
 def sha256_file(path: Path) -> str:
@@ -37,23 +56,37 @@ def config_hash(config: dict) -> str:
 
 def _git(repo: Path, *args: str) -> str | None:
     try:
-        proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
-                              timeout=30)
+        proc = subprocess.run(
+            ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=30
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return proc.stdout.strip() if proc.returncode == 0 else None
 
 
 def git_info(repo: Path) -> dict:
-    """Commit, its date (ISO, and the epoch for SOURCE_DATE_EPOCH), and the dirty flag."""
+    """The commit and whether the checkout has uncommitted changes (None when unknown)."""
     commit = _git(repo, "rev-parse", "HEAD")
     if commit is None:
-        return {"commit": None, "dirty": None, "date": None, "epoch": None}
-    status = _git(repo, "status", "--porcelain")
-    epoch = _git(repo, "log", "-1", "--format=%ct")
-    date = _git(repo, "log", "-1", "--format=%cs")
-    return {"commit": commit, "dirty": bool(status), "date": date,
-            "epoch": int(epoch) if epoch else None}
+        return {"commit": None, "dirty": None}
+    return {"commit": commit, "dirty": bool(_git(repo, "status", "--porcelain"))}
+
+
+def source_date_epoch(repo: Path | None = None) -> int:
+    """The report's date as a Unix time: ``$SOURCE_DATE_EPOCH`` when set (the
+    reproducible-builds convention), else the commit time of ``repo``'s HEAD, else 0.
+
+    The same sources give the same PDF bytes: pdflatex's clock is pinned to it."""
+    env = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if env.isdigit():
+        return int(env)
+    stamp = _git(Path(repo) if repo is not None else Path.cwd(), "log", "-1", "--format=%ct")
+    return int(stamp) if stamp and stamp.isdigit() else 0
+
+
+def report_date(epoch: int) -> str:
+    """``YYYY-MM-DD`` (UTC) of :func:`source_date_epoch`; "undated" for 0."""
+    return time.strftime("%Y-%m-%d", time.gmtime(epoch)) if epoch > 0 else "undated"
 
 
 def package_versions() -> dict[str, str]:
@@ -68,8 +101,7 @@ def package_versions() -> dict[str, str]:
 
 def tex_version() -> str:
     try:
-        proc = subprocess.run(["pdflatex", "--version"], capture_output=True, text=True,
-                              timeout=30)
+        proc = subprocess.run(["pdflatex", "--version"], capture_output=True, text=True, timeout=30)
         return proc.stdout.splitlines()[0] if proc.returncode == 0 and proc.stdout else "unknown"
     except (OSError, subprocess.SubprocessError):
         return "not installed"
@@ -89,97 +121,99 @@ def read_benchmarks(results: Path) -> pd.DataFrame:
         try:
             df = pd.read_csv(path, sep="\t")
         except Exception as err:  # pandas raises several types
-            raise InputError("results", f"{path}: not a Snakemake benchmark file ({err})") \
-                from None
+            raise InputError("results", f"{path}: not a Snakemake benchmark file ({err})") from None
         if "s" not in df.columns:
-            raise InputError("results", f"{path}: missing column 's'",
-                             "Snakemake benchmark TSV")
+            raise InputError("results", f"{path}: missing column 's'", "Snakemake benchmark TSV")
         rss = pd.to_numeric(df.get("max_rss", pd.Series(dtype=float)), errors="coerce")
-        rows.append({"rule": rule, "s": pd.to_numeric(df["s"], errors="coerce").mean(),
-                     "rss": rss.max() if len(rss) else float("nan")})
+        rows.append(
+            {
+                "rule": rule,
+                "s": pd.to_numeric(df["s"], errors="coerce").mean(),
+                "rss": rss.max() if len(rss) else float("nan"),
+            }
+        )
     if not rows:
         return pd.DataFrame(columns=["rule", "jobs", "total_s", "max_s", "max_rss_mb"])
     df = pd.DataFrame(rows)
-    return (df.groupby("rule", sort=True)
-              .agg(jobs=("s", "size"), total_s=("s", "sum"), max_s=("s", "max"),
-                   max_rss_mb=("rss", "max"))
-              .reset_index())
+    return (
+        df.groupby("rule", sort=True)
+        .agg(
+            jobs=("s", "size"), total_s=("s", "sum"), max_s=("s", "max"), max_rss_mb=("rss", "max")
+        )
+        .reset_index()
+    )
 
 
 def notebooks_list(results: Path) -> list[str]:
     root = Path(results) / "notebooks"
     if not root.exists():
         return []
-    return sorted(str(p.relative_to(results)) for p in root.rglob("*")
-                  if p.is_file() and p.suffix in (".ipynb", ".html"))
+    return sorted(
+        str(p.relative_to(results))
+        for p in root.rglob("*")
+        if p.is_file() and p.suffix in (".ipynb", ".html")
+    )
 
 
-def _kv_table(rows: list[tuple[str, str]]) -> str:
-    body = "\n".join(rf"{k} & {v} \\" for k, v in rows)
-    return ("\\begin{tabular}{@{}>{\\raggedright\\arraybackslash}p{4.2cm}"
-            ">{\\raggedright\\arraybackslash}p{11.6cm}@{}}\n\\toprule\n" + body
-            + "\n\\bottomrule\n\\end{tabular}\n")
-
-
-def _tt(text: str, anywhere: bool = False) -> str:
-    """Typewriter text breakable after "/" (paths) or anywhere (hashes)."""
-    if anywhere:
-        return r"\texttt{" + r"\allowbreak{}".join(tex_escape(ch) for ch in text) + "}"
-    return r"\texttt{" + tex_escape(text).replace("/", r"/\allowbreak{}") + "}"
-
-
-def provenance_tex(config: dict, results: Path, config_files, agg: dict,
-                   repo: Path | None = None, total_runs: int = 0) -> str:
-    """``provenance.tex``: macros for the date/commit and the appendix tables."""
+def provenance(
+    config: dict,
+    results: Path,
+    config_files,
+    n_experiments: int,
+    total_runs: int,
+    repo: Path | None = None,
+) -> dict:
+    """The context of ``provenance.tex.j2``: the run's macros (LaTeX), the rows of the
+    provenance table, the per-rule benchmark rows and the executed notebooks."""
     repo = Path(repo) if repo is not None else Path.cwd()
     git = git_info(repo)
-    lines = ["% generated by privdtol report-assets: do not edit"]
+    epoch = source_date_epoch(repo)
     commit = git["commit"] or "unknown (not a git checkout)"
     dirty = {True: "yes (uncommitted changes)", False: "no", None: "unknown"}[git["dirty"]]
-    lines += [newcommand("GitCommit", _tt(commit, True)),
-              newcommand("GitCommitShort", _tt(git["commit"][:12] if git["commit"]
-                                               else "unknown", True)),
-              newcommand("GitDirty", tex_escape(dirty)),
-              newcommand("ReportDate", tex_escape(git["date"] or "undated")),
-              newcommand("ConfigHash", _tt(config_hash(config)[:16], True))]
     files = []
     for f in config_files:
         p = Path(f)
         if not p.exists():
             raise InputError("config", f"{p} does not exist", "a YAML or JSON file")
         files.append((str(f), sha256_file(p)))
-    lines.append(newcommand("ConfigFiles", ", ".join(_tt(f) for f, _ in files) or "none"))
-    rows = [("Git commit", _tt(commit, True)), ("Uncommitted changes", tex_escape(dirty)),
-            ("Commit date", tex_escape(git["date"] or "unknown"))]
-    for f, digest in files:
-        rows.append((f"Config file {_tt(f)}", "sha256 " + _tt(digest, True)))
-    rows += [("Merged config (canonical JSON)", "sha256 " + _tt(config_hash(config), True)),
-             ("Experiments aggregated", str(len(agg))),
-             ("Simulated runs (all cells)", fmt_num(total_runs)),
-             ("Python", tex_escape(f"{platform.python_implementation()} "
-                                   f"{platform.python_version()}")),
-             ("Machine", tex_escape(f"{platform.system()} {platform.machine()}, "
-                                    f"{os.cpu_count()} cores")),
-             ("TeX", tex_escape(tex_version()))]
-    rows += [(rf"\texttt{{{tex_escape(k)}}}", tex_escape(v))
-             for k, v in package_versions().items()]
-    lines.append(r"\newcommand{\ProvenanceTable}{%" + "\n" + _kv_table(rows) + "}")
+    rows = [
+        ("Git commit", texttt(commit, "any")),
+        ("Uncommitted changes", dirty),
+        ("Commit date", report_date(epoch) if epoch else "unknown"),
+    ]
+    rows += [
+        (TeX(f"Config file {texttt(f, 'path')}"), TeX("sha256 " + texttt(digest, "any")))
+        for f, digest in files
+    ]
+    rows += [
+        ("Merged config (canonical JSON)", TeX("sha256 " + texttt(config_hash(config), "any"))),
+        ("Experiments aggregated", str(n_experiments)),
+        ("Simulated runs (all cells)", fmt_num(total_runs)),
+        ("Python", f"{platform.python_implementation()} {platform.python_version()}"),
+        ("Machine", f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores"),
+        ("TeX", tex_version()),
+    ]
+    rows += [(texttt(k), v) for k, v in package_versions().items()]
     bench = read_benchmarks(results)
-    if len(bench):
-        body = "\n".join(
-            rf"\texttt{{{tex_escape(r.rule)}}} & {int(r.jobs)} & {fmt_num(r.total_s)} & "
-            rf"{fmt_num(r.max_s)} & {fmt_num(r.max_rss_mb)} \\" for r in bench.itertuples())
-        total = fmt_num(bench["total_s"].sum())
-        table = ("\\begin{tabular}{@{}lrrrr@{}}\n\\toprule\n\\textbf{Rule} & \\textbf{Jobs} & "
-                 "\\textbf{Total (s)} & \\textbf{Slowest job (s)} & \\textbf{Max RSS (MB)} \\\\\n"
-                 f"\\midrule\n{body}\n\\midrule\nAll rules & {int(bench['jobs'].sum())} & "
-                 f"{total} & & \\\\\n\\bottomrule\n\\end{{tabular}}\n")
-    else:
-        table = r"\NotRun{no Snakemake benchmark files under results/benchmarks/}" + "\n"
-    lines.append(r"\newcommand{\BenchmarkTable}{%" + "\n" + table + "}")
-    nbs = notebooks_list(results)
-    nb = ("\\begin{itemize}\n" + "\n".join(rf"\item {_tt(n)}" for n in nbs) + "\n\\end{itemize}"
-          if nbs else r"\NotRun{no executed notebooks under results/notebooks/}")
-    lines.append(r"\newcommand{\NotebookList}{%" + "\n" + nb + "\n}")
-    lines.append(newcommand("SourceDateEpoch", str(git["epoch"] or 0)))
-    return "\n".join(lines) + "\n"
+    return {
+        "commit": texttt(commit, "any"),
+        "commit_short": texttt(git["commit"][:12] if git["commit"] else "unknown", "any"),
+        "dirty": dirty,
+        "date": report_date(epoch),
+        "config_hash": texttt(config_hash(config)[:16], "any"),
+        "config_files": (TeX(", ".join(texttt(f, "path") for f, _ in files)) if files else "none"),
+        "rows": rows,
+        "benchmarks": [
+            {
+                "rule": texttt(r.rule),
+                "jobs": int(r.jobs),
+                "total_s": fmt_num(r.total_s),
+                "max_s": fmt_num(r.max_s),
+                "max_rss_mb": fmt_num(r.max_rss_mb),
+            }
+            for r in bench.itertuples()
+        ],
+        "benchmark_jobs": int(bench["jobs"].sum()) if len(bench) else 0,
+        "benchmark_total_s": fmt_num(bench["total_s"].sum()) if len(bench) else TeX("n/a"),
+        "notebooks": [texttt(n, "path") for n in notebooks_list(results)],
+    }

@@ -1,14 +1,131 @@
-"""Generated tables of the replication report: the grid of the config, the check settings,
-and the registered algorithms and loss models (pandas ``Styler.to_latex``, booktabs)."""
+"""Tables of the replication report, all through pandas ``Styler.to_latex`` (booktabs rules,
+siunitx ``S`` columns for numbers): the results tables of the notebooks
+(``results/tables/<name>.csv``, headers and captions from :mod:`privdtol.report.layout`), the
+verdict table, the grid and check settings of the config, and the registered algorithms and
+loss models."""
 
 from __future__ import annotations
 
-import re
+import math
+from pathlib import Path
 
 import pandas as pd
+from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from privdtol.errors import InputError
-from privdtol.report.latex import fmt_int_or_pow2, fmt_num, is_number, tex_escape
+from privdtol.report.latex import (
+    TeX,
+    fmt_int_or_pow2,
+    fmt_num,
+    is_number,
+    sig,
+    tex_escape,
+    tex_unicode,
+)
+from privdtol.report.layout import HEADERS, POW2_COLUMNS, TABLES, VALUES
+
+_P = r">{\raggedright\arraybackslash}p"
+
+
+def styler_table(df: pd.DataFrame, column_format: str) -> TeX:
+    """booktabs tabular of a frame whose cells and headers are already LaTeX; bold headers."""
+    styler = df.style.hide(axis="index")
+    styler = styler.format_index(lambda c: rf"\textbf{{{c}}}", axis="columns")
+    return TeX(styler.to_latex(column_format=column_format, hrules=True))
+
+
+# ----------------------------------------------------------------------------- results tables
+
+
+def read_table(path: Path) -> pd.DataFrame:
+    """A notebook's table (``results/tables/<name>.csv``); a defect is one InputError line."""
+    try:
+        return pd.read_csv(path)
+    except Exception as err:  # pandas raises several types
+        raise InputError("results", f"{path}: not a readable CSV table ({err})") from None
+
+
+def header(column: str) -> str:
+    """The LaTeX header of a results-table column (:data:`~privdtol.report.layout.HEADERS`;
+    other names are shown escaped, underscores as spaces)."""
+    return HEADERS.get(column) or tex_escape(str(column).replace("_", " "))
+
+
+def _display_algorithm(name):
+    from privdtol.algorithms import ALGORITHMS
+
+    cls = ALGORITHMS.get(name) if isinstance(name, str) else None
+    return cls.display_name if cls is not None else name
+
+
+def _s_cell(value, digits: int, pow2: bool = False) -> str:
+    """A cell of an siunitx ``S`` column: a number it parses, or braced text (a missing
+    value, an infinity, a horizon written as a power of two)."""
+    if value is None or pd.isna(value):
+        return "{--}"
+    if not math.isfinite(float(value)):
+        return r"{$\infty$}" if value > 0 else r"{$-\infty$}"
+    if pow2 and float(value).is_integer():
+        text = fmt_int_or_pow2(value)
+        if text.startswith(r"\ensuremath"):
+            return "{" + text + "}"
+    return sig(value, digits)
+
+
+def result_table(df: pd.DataFrame, digits: int = 3) -> TeX:
+    """booktabs/siunitx tabular of a results table: numeric columns are ``S`` columns with
+    ``digits`` significant digits (integers exact, horizons as powers of two), text is
+    escaped, registered algorithm ids become their display names and the values of
+    :data:`~privdtol.report.layout.VALUES` their text."""
+    df = df.copy()
+    if "algorithm" in df.columns:
+        df["algorithm"] = df["algorithm"].map(_display_algorithm)
+    for column, names in VALUES.items():
+        if column in df.columns:
+            df[column] = df[column].map(lambda v, names=names: names.get(v, v))
+    numeric = [c for c in df.columns if is_numeric_dtype(df[c]) and not is_bool_dtype(df[c])]
+    text = [c for c in df.columns if c not in numeric]
+    styler = df.style.hide(axis="index")
+    if text:
+        styler = styler.format(tex_unicode, escape="latex", na_rep="--", subset=text)
+    for c in numeric:
+        styler = styler.format(lambda v, p=c in POW2_COLUMNS: _s_cell(v, digits, p), subset=[c])
+    styler = styler.format_index(header, axis="columns")
+    column_format = "".join("S" if c in numeric else "l" for c in df.columns)
+    return TeX(styler.to_latex(column_format=column_format, hrules=True, siunitx=True))
+
+
+def result_table_file(path: Path, name: str) -> TeX:
+    """The tabular of ``results/tables/<name>.csv`` (:data:`~privdtol.report.layout.TABLES`
+    gives the precision)."""
+    df = read_table(path)
+    if df.columns.empty:
+        raise InputError("results", f"{path}: no columns")
+    return result_table(df, TABLES[name].digits)
+
+
+# ----------------------------------------------------------------------------- verdicts
+
+
+def verdict_table(rows: list[dict]) -> TeX:
+    """The verdict table: one row per claim, cells are the claim's macros (numbers.tex)."""
+
+    def row(r: dict) -> dict:
+        m = "\\" + r["prefix"]  # the claim's macros: \CtwoTitle, \CtwoVerdict, ...
+        estimate = rf"{m}Statistic\newline[{m}CILow, {m}CIHigh]" if r["run"] else r"\NotRunText"
+        return {
+            "Claim": rf"\textbf{{{r['label']}}}",
+            "Statement and statistic": rf"{m}Title\newline\emph{{{m}StatLabel}}",
+            r"Estimate\newline[95\% CI]": estimate,
+            "Threshold": f"{m}Threshold",
+            "Verdict": f"{m}Verdict",
+        }
+
+    df = pd.DataFrame([row(r) for r in rows])
+    return styler_table(df, rf"@{{}}l{_P}{{5.7cm}}{_P}{{2.6cm}}{_P}{{3.1cm}}l@{{}}")
+
+
+# ----------------------------------------------------------------------------- config
 
 
 def config_experiments(config: dict) -> list[dict]:
@@ -17,17 +134,12 @@ def config_experiments(config: dict) -> list[dict]:
     if isinstance(exps, dict):
         exps = [{"name": k, **(v or {})} for k, v in exps.items()]
     if not isinstance(exps, list) or not all(isinstance(e, dict) for e in exps):
-        raise InputError("config", "'experiments' is not a list of mappings",
-                         "experiments: [{name: ..., algorithms: [...], ...}]")
+        raise InputError(
+            "config",
+            "'experiments' is not a list of mappings",
+            "experiments: [{name: ..., algorithms: [...], ...}]",
+        )
     return exps
-
-
-def styler_table(df: pd.DataFrame, column_format: str) -> str:
-    """booktabs tabular from pandas Styler; cells are already LaTeX."""
-    header = [rf"\textbf{{{c}}}" for c in df.columns]
-    body = df.copy()
-    body.columns = header
-    return body.style.hide(axis="index").to_latex(column_format=column_format, hrules=True)
 
 
 def _values(v) -> str:
@@ -58,78 +170,119 @@ def _slices(slices) -> str:
     for sl in slices:
         if isinstance(sl, dict):
             name = sl.get("name", "")
-            rest = "; ".join(f"{tex_escape(k)}: {_values(v)}" for k, v in sl.items()
-                             if k != "name")
+            rest = "; ".join(f"{tex_escape(k)}: {_values(v)}" for k, v in sl.items() if k != "name")
             out.append(rf"\emph{{{tex_escape(name)}}}" + (f" ({rest})" if rest else ""))
         else:
             out.append(_values(sl))
     return r"\newline ".join(out)
 
 
-GRID_COLUMNS = {"algorithms": "Algorithms", "K": "$K$", "gap": r"$\Delta_{\min}$",
-                "epsilon": r"$\varepsilon$", "horizon": "$T$", "runs": "Runs"}
+#: config key of an experiment -> header of the grid table
+GRID_COLUMNS = {
+    "algorithms": "Algorithms",
+    "K": HEADERS["K"],
+    "gap": HEADERS["gap"],
+    "epsilon": HEADERS["epsilon"],
+    "horizon": HEADERS["horizon"],
+    "runs": "Runs",
+}
 
 
-def grid_tex(config: dict, agg: dict[str, pd.DataFrame]) -> str:
-    """One row per experiment of the config (its parameter lists, slices and the number of
-    cells that reached ``results/agg``), then the checks' thresholds."""
+def experiment_defaults() -> dict:
+    """The schema's default of each experiment key (the config loader fills them in; the grid
+    table shows only what differs)."""
+    from privdtol.pipeline.config import load_schema
+
+    props = load_schema()["properties"]["experiments"]["items"].get("properties", {})
+    return {k: v["default"] for k, v in props.items() if isinstance(v, dict) and "default" in v}
+
+
+def grid_tex(config: dict, agg: dict[str, pd.DataFrame]) -> TeX:
+    """One row per experiment of the config (its parameter lists, other settings that differ
+    from the schema's defaults, slices and the number of cells that reached ``results/agg``)."""
     exps = config_experiments(config)
     if not exps:
-        return r"\NotRun{no experiments in the configuration}" + "\n"
+        return TeX(r"\NotRun{no experiments in the configuration}" + "\n")
+    defaults = experiment_defaults()
     rows = []
     for e in exps:
         name = str(e.get("name", "?"))
         row = {"Experiment": rf"\texttt{{{tex_escape(name)}}}"}
         for key, col in GRID_COLUMNS.items():
-            value = e.get(key, config.get(key) if key == "runs" else None)
+            value = e.get(key)
+            if key == "runs" and value is None:
+                value = config.get("runs")
             row[col] = _values(value)
         known = set(GRID_COLUMNS) | {"name", "description", "slices"}
-        other = [f"{tex_escape(k)}: {_values(v)}" for k, v in e.items() if k not in known]
+        other = [
+            f"{tex_escape(k)}: {_values(v)}"
+            for k, v in e.items()
+            if k not in known and not (k in defaults and v == defaults[k])
+        ]
         if e.get("slices"):
             other.append("slices: " + _slices(e["slices"]))
         row["Loss model, slices"] = r"\newline ".join(other) or "---"
         df = agg.get(name)
         row["Cells run"] = fmt_num(df["cell_id"].nunique()) if df is not None else r"\NotRunText"
         rows.append(row)
-    P = r">{\raggedright\arraybackslash}p"
-    fmt = (rf"@{{}}{P}{{1.7cm}}{P}{{2.6cm}}{P}{{1.0cm}}{P}{{1.5cm}}{P}{{1.5cm}}{P}{{1.1cm}}"
-           rf"{P}{{0.9cm}}{P}{{3.6cm}}r@{{}}")
-    return r"{\footnotesize" + "\n" + styler_table(pd.DataFrame(rows), fmt) + "}\n"
+    fmt = (
+        rf"@{{}}{_P}{{1.7cm}}{_P}{{2.6cm}}{_P}{{1.0cm}}{_P}{{1.5cm}}{_P}{{1.5cm}}{_P}{{1.1cm}}"
+        rf"{_P}{{0.9cm}}{_P}{{3.6cm}}r@{{}}"
+    )
+    return styler_table(pd.DataFrame(rows), fmt)
 
 
-def thresholds_tex(config: dict) -> str:
+def thresholds_tex(config: dict) -> TeX:
     """The ``checks:`` settings of the config (thresholds fixed before the run)."""
     checks = config.get("checks")
     if not isinstance(checks, dict) or not checks:
-        return r"\NotRun{no check thresholds in the configuration}" + "\n"
-    rows = [{"Check setting": rf"\texttt{{{tex_escape(k)}}}", "Value": _values(v)}
-            for k, v in checks.items()]
-    P = r">{\raggedright\arraybackslash}p"
-    return styler_table(pd.DataFrame(rows), rf"@{{}}l{P}{{6cm}}@{{}}")
+        return TeX(r"\NotRun{no check thresholds in the configuration}" + "\n")
+    rows = [
+        {"Check setting": rf"\texttt{{{tex_escape(k)}}}", "Value": _values(v)}
+        for k, v in checks.items()
+    ]
+    return styler_table(pd.DataFrame(rows), rf"@{{}}l{_P}{{6cm}}@{{}}")
 
 
-def algorithms_tex() -> str:
+# ----------------------------------------------------------------------------- registries
+
+
+def algorithms_tex() -> TeX:
     from privdtol.algorithms import ALGORITHMS
 
-    rows = [{"Name": rf"\texttt{{{tex_escape(n)}}}", "Private": "yes" if c.private else "no",
-             "Selection": "per block" if c.kind == "block" else "per round",
-             "Source": tex_escape(c.source)} for n, c in ALGORITHMS.items()]
-    P = r">{\raggedright\arraybackslash}p"
-    return r"{\small" + "\n" + styler_table(pd.DataFrame(rows), rf"@{{}}lll{P}{{8.5cm}}@{{}}") + "}\n"
+    rows = [
+        {
+            "Name": rf"\texttt{{{tex_escape(n)}}}",
+            "Private": "yes" if c.private else "no",
+            "Selection": "per block" if c.kind == "block" else "per round",
+            "Source": tex_escape(c.source),
+        }
+        for n, c in ALGORITHMS.items()
+    ]
+    return styler_table(pd.DataFrame(rows), rf"@{{}}lll{_P}{{8.5cm}}@{{}}")
 
 
-def models_tex() -> str:
+def first_sentence(doc: str) -> str:
+    """The first sentence of a docstring (up to the first ". "), ending with a period."""
+    text = " ".join(doc.split())
+    end = text.find(". ")
+    if end < 0 and text.endswith("."):
+        end = len(text) - 1
+    return (text[: end + 1] if end >= 0 else text).rstrip(".") + "."
+
+
+def models_tex() -> TeX:
+    import importlib
+
     from privdtol.environments import MODELS
 
-    rows = [{"Name": rf"\texttt{{{tex_escape(n)}}}",
-             "Loss model": tex_escape(_first_sentence(__import__(c.__module__, fromlist=["x"])
-                                                      .__doc__ or ""))}
-            for n, c in MODELS.items()]
-    P = r">{\raggedright\arraybackslash}p"
-    return r"{\small" + "\n" + styler_table(pd.DataFrame(rows), rf"l{P}{{12.5cm}}") + "}\n"
-
-
-def _first_sentence(doc: str) -> str:
-    text = " ".join(doc.split())
-    m = re.match(r"(.+?\.)(\s|$)", text)
-    return (m.group(1) if m else text).rstrip(".") + "."
+    rows = [
+        {
+            "Name": rf"\texttt{{{tex_escape(n)}}}",
+            "Loss model": tex_escape(
+                first_sentence(importlib.import_module(c.__module__).__doc__ or "")
+            ),
+        }
+        for n, c in MODELS.items()
+    ]
+    return styler_table(pd.DataFrame(rows), rf"l{_P}{{12.5cm}}")

@@ -1,6 +1,8 @@
-"""Claim C1 (Proposition 1, Lemma 3): every private algorithm is eps-DP, and the audit can fail.
+"""Claim C1 (Proposition 1, Lemma 3): every private algorithm is event-level ε-DP (each softmax
+selection of RPS is 2η-DP, Lemma 3), and the audit can fail.
 
-From the privacy experiment's table (:mod:`.audit_grid`), one cell per (algorithm, eps):
+From the privacy experiment's table (``results/agg/privacy.parquet``, written by
+:mod:`privdtol.privacy.audit_grid`), one cell per (role, algorithm, eps):
 
 - a *private* algorithm's cell PASSes when no audit flags a violation: the largest exact loss
   found (per selection or whole sequence) is <= eps, and no statistical lower confidence bound
@@ -10,21 +12,32 @@ From the privacy experiment's table (:mod:`.audit_grid`), one cell per (algorith
 
 Verdict: PASS iff every private cell passes and every negative-control cell is caught; FAIL
 otherwise.  The statistic is the largest loss/eps ratio over the private algorithms' exact
-audits (exact numbers, so no confidence interval).
+audits (exact numbers, so no confidence interval).  C1 has no thresholds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 
-from privdtol.analysis.verdicts import FAIL, PASS, make_check
+from privdtol.analysis.cells import stack
+from privdtol.analysis.records import make_check
+from privdtol.analysis.registry import CLAIMS
+from privdtol.analysis.verdict import FAIL, INCONCLUSIVE, PASS
 
+CLAIM = "C1"
+#: numerical slack of the comparison of an exact loss with its bound
 TOL = 1e-9
+TITLE = "Event-level eps-DP (Proposition 1; 2 eta per selection, Lemma 3)"
+STATISTIC_LABEL = "max over private algorithms and eps of (largest privacy loss found)/eps"
+THRESHOLD = "private: loss <= bound (exact), CP lower limit <= eps; controls: loss > eps"
 
 
 def c1_cells(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per (role, algorithm, eps) with the largest losses of each audit."""
+    """One row per (role, algorithm, eps) with the largest losses of each audit and the cell's
+    verdict (PASS/FAIL for a private algorithm, "caught"/"NOT caught" for a control)."""
     rows = []
     for (role, alg, eps), sub in df.groupby(["role", "algorithm", "epsilon"], sort=True):
         exact = sub[sub.audit.isin(["exact_selection", "whole_sequence"])]
@@ -54,6 +67,10 @@ def c1_cells(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def check_c1(df: pd.DataFrame, inputs=()) -> dict:
+    """C1 from the privacy audit table (see the module docstring)."""
+    if df.empty:
+        return make_check(CLAIM, TITLE, STATISTIC_LABEL, None, None, None, THRESHOLD,
+                          INCONCLUSIVE, "No privacy audit in the input.", [], inputs)
     cells = c1_cells(df)
     private = cells[cells.role == "private"]
     controls = cells[cells.role == "negative_control"]
@@ -67,11 +84,10 @@ def check_c1(df: pd.DataFrame, inputs=()) -> dict:
                f"algorithms and {private.epsilon.nunique()} values of eps is {stat:.6f} x eps "
                f"({n_bad} private cells over their bound); the negative controls were caught "
                f"in {len(controls) - n_missed}/{len(controls)} (algorithm, eps) cells.")
-    return make_check(
-        claim="C1", title="Event-level eps-DP (Proposition 1; 2 eta per selection, Lemma 3)",
-        statistic_label="max over private algorithms and eps of (largest privacy loss found)/eps",
-        statistic=stat, ci_low=None, ci_high=None,
-        threshold="private: loss <= bound (exact), CP lower limit <= eps; "
-                  "controls: loss > eps",
-        verdict=verdict, summary=summary,
-        cells=cells.to_dict(orient="records"), inputs=inputs)
+    return make_check(CLAIM, TITLE, STATISTIC_LABEL, stat, None, None, THRESHOLD, verdict,
+                      summary, cells.to_dict(orient="records"), inputs)
+
+
+def check(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
+    """The registry's C1 check: :func:`check_c1` on the privacy audit table (no thresholds)."""
+    return check_c1(stack(tables, CLAIMS[CLAIM].experiments), inputs=inputs)

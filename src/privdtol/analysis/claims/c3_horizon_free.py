@@ -1,76 +1,47 @@
-"""Claims C2 (Theorem 1's bound in every cell) and C3 (horizon-freeness), split from
-:mod:`privdtol.analysis.checks`, which re-exports every name here; its docstring states the decision
-rule shared by all checks.
+"""Claim C3 (Theorem 1): the regret bound does not depend on T, i.e. the regret is horizon-free.
+
+Tested per cell as the ratio of the *same runs'* regret at the two horizons of the config's
+``horizon_free_pair`` (2^20 − 1 and 2^30 − 1 by default, well after the identification time
+≈ log K/Δ²): PASS when the upper confidence limit of ``regret(T_high)/regret(T_low)`` is at
+most ``horizon_free_ratio_max`` in every cell (decision rule: :mod:`privdtol.analysis.verdict`).
+
+The ratio is ``1 + D/L`` with ``L`` the mean regret at the low horizon and ``D`` the mean
+per-run increment up to the high one.  When the aggregated table has the paired-tail columns
+``tail_mean``/``tail_se`` (see :mod:`privdtol.pipeline.aggregate`), ``D`` and its standard error
+come from the per-run increments, and the interval is a Bonferroni rectangle: ``D ± z·se_D``
+and ``L ± z·se_L``, each at confidence ``1 − (1 − c)/2``, mapped through ``1 + D/L`` (see
+:func:`paired_ratio_ci`).  This is valid whatever the correlation of ``D`` and ``L`` and is
+tight when the increments are (nearly) all 0, as they are for RPS.  Older tables without those
+columns fall back to the delta-method interval of :func:`privdtol.analysis.stats.ratio_ci`,
+which treats the two means as independent and is therefore conservative (much too wide).  The
+check's summary and cells say which interval was used.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
-from privdtol.core import bounds
-from privdtol.analysis import stats as fits
-from privdtol.analysis.verdicts import (INCONCLUSIVE, _cell_keys, _cell_label, _fmt, bonferroni_confidence,
-                       combine_verdicts, make_check, select, upper_verdict)
+from privdtol.analysis import stats
+from privdtol.analysis.cells import cell_keys, cell_label, select, stack
+from privdtol.analysis.records import fmt, make_check
+from privdtol.analysis.registry import CLAIMS
+from privdtol.analysis.verdict import (
+    INCONCLUSIVE,
+    bonferroni_confidence,
+    combine_verdicts,
+    upper_verdict,
+)
 
-
-# ----------------------------------------------------------------------------- C2
-
-def bound_table(df: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
-    """Every (cell, horizon) with the Theorem 1 bound and ``mean/bound`` with its upper limit
-    (nominal ``confidence``) and its lower limit (Bonferroni over the rows)."""
-    out = df.copy()
-    out["bound"] = bounds.theorem1(out["K"], out["gap"], out["epsilon"])
-    _, high = fits.normal_ci(out["mean"], out["se"], confidence)
-    low, _ = fits.normal_ci(out["mean"], out["se"], bonferroni_confidence(confidence, len(out)))
-    out["upper"], out["lower_adj"] = high, low
-    out["ratio"] = out["mean"] / out["bound"]
-    out["ratio_high"] = out["upper"] / out["bound"]
-    out["ratio_low"] = out["lower_adj"] / out["bound"]
-    return out
-
-
-def check_theorem1(df: pd.DataFrame, confidence: float = 0.95, algorithm: str = "rps",
-                   claim: str = "C2", inputs=(), note: str = "") -> dict:
-    """C2: the upper confidence limit of the regret is below ``1 + 800 log K/gap + 16 log K/eta``
-    in every cell and at every checkpoint horizon."""
-    rows = select(df, algorithm)
-    rows = rows[np.isfinite(rows["epsilon"])]
-    title = "Theorem 1: regret below 1 + 800 log K/gap + 16 log K/eta"
-    label = "max over cells and horizons of regret / Theorem-1 bound"
-    threshold = f"upper {confidence:.0%} limit of regret / bound <= 1 in every cell"
-    if rows.empty:
-        return make_check(claim, title, label, None, None, None, threshold, INCONCLUSIVE,
-                          f"No {algorithm} cells in the input.", [], inputs)
-    tab = bound_table(rows, confidence)
-    cells = []
-    verdicts = []
-    for _, g in tab.groupby(_cell_keys(tab), dropna=False, sort=True):
-        worst = g.loc[g["ratio_high"].idxmax()]
-        v = upper_verdict(g["ratio_low"].max(), g["ratio_high"].max(), 1.0)
-        verdicts.append(v)
-        cells.append({**_cell_label(worst), "horizon": worst["horizon"],
-                      "mean": worst["mean"], "upper": worst["upper"], "bound": worst["bound"],
-                      "ratio": worst["ratio"], "ratio_high": worst["ratio_high"], "verdict": v})
-    verdict = combine_verdicts(verdicts)
-    i = tab["ratio"].idxmax()
-    summary = (f"Over {len(cells)} {algorithm} cells and {len(tab)} (cell, horizon) pairs the "
-               f"largest regret/bound ratio is {_fmt(tab['ratio'].max())} (upper limit "
-               f"{_fmt(tab['ratio_high'].max())}), at K={_fmt(tab.at[i, 'K'])}, "
-               f"gap={_fmt(tab.at[i, 'gap'])}, eps={_fmt(tab.at[i, 'epsilon'])}." + note)
-    return make_check(claim, title, label, tab["ratio"].max(), tab["ratio_low"].max(),
-                      tab["ratio_high"].max(), threshold, verdict, summary, cells, inputs)
-
-
-# ----------------------------------------------------------------------------- C3
-
-#: names of the two C3 interval methods (the ``interval`` column / cell key)
+CLAIM = "C3"
+#: names of the two interval methods (the ``interval`` column / cell key)
 PAIRED, DELTA = "paired", "delta"
 TAIL_COLUMNS = ("tail_mean", "tail_se")
 
 
-def paired_ratio_ci(inc, se_inc, den, se_den, confidence: float = 0.95):
+def paired_ratio_ci(inc, se_inc, den, se_den, confidence: float):
     """Ratio ``1 + inc/den`` of the regret at a high horizon over the regret ``den`` at a low one,
     where ``inc`` is the mean per-run increment between the two horizons (same runs), with a
     Bonferroni-rectangle interval: ``inc ± z·se_inc`` and ``den ± z·se_den`` each hold with
@@ -85,7 +56,7 @@ def paired_ratio_ci(inc, se_inc, den, se_den, confidence: float = 0.95):
     denominator treated as independent), not used for the interval.  NaN where ``den <= 0`` or
     an input is not finite."""
     inc, se_inc, den, se_den = (np.asarray(v, dtype=float) for v in (inc, se_inc, den, se_den))
-    z = fits.z_value(bonferroni_confidence(confidence, 2))
+    z = stats.z_value(bonferroni_confidence(confidence, 2))
     ok = (den > 0) & np.isfinite(inc) & np.isfinite(se_inc) & np.isfinite(se_den)
     inc_lo, inc_hi = inc - z * se_inc, inc + z * se_inc
     den_lo, den_hi = den - z * se_den, den + z * se_den
@@ -100,8 +71,7 @@ def paired_ratio_ci(inc, se_inc, den, se_den, confidence: float = 0.95):
     return ratio, se, np.where(ok, low, np.nan), np.where(ok, high, np.nan)
 
 
-def horizon_ratio_table(df: pd.DataFrame, pair=(1048575, 1073741823),
-                        confidence: float = 0.95) -> pd.DataFrame:
+def horizon_ratio_table(df: pd.DataFrame, pair, confidence: float) -> pd.DataFrame:
     """Per cell: regret at ``pair[1]`` over regret at ``pair[0]``, its upper limit ``ratio_high``
     (``confidence``) and lower limit ``ratio_low_adj`` (Bonferroni over the cells).
 
@@ -119,7 +89,7 @@ def horizon_ratio_table(df: pd.DataFrame, pair=(1048575, 1073741823),
     factor = hi_h // max(lo_h, 1)
     has_tail = all(c in df.columns for c in TAIL_COLUMNS)
     rows = []
-    for _, g in df.groupby(_cell_keys(df), dropna=False, sort=True):
+    for _, g in df.groupby(cell_keys(df), dropna=False, sort=True):
         g = g.sort_values("horizon")
         hs = set(g["horizon"].astype(np.int64))
         if lo_h in hs and hi_h in hs:
@@ -146,10 +116,10 @@ def horizon_ratio_table(df: pd.DataFrame, pair=(1048575, 1073741823),
     if out.empty:
         return out
     conf_adj = bonferroni_confidence(confidence, len(out))
-    ratio, se, _, high = fits.ratio_ci(out["mean_high"], out["se_high"], out["mean_low"],
-                                       out["se_low"], confidence)
-    _, _, low_adj, _ = fits.ratio_ci(out["mean_high"], out["se_high"], out["mean_low"],
-                                     out["se_low"], conf_adj)
+    ratio, se, _, high = stats.ratio_ci(out["mean_high"], out["se_high"], out["mean_low"],
+                                        out["se_low"], confidence)
+    _, _, low_adj, _ = stats.ratio_ci(out["mean_high"], out["se_high"], out["mean_low"],
+                                      out["se_low"], conf_adj)
     p_ratio, p_se, _, p_high = paired_ratio_ci(out["increment"], out["increment_se"],
                                                out["mean_low"], out["se_low"], confidence)
     _, _, p_low_adj, _ = paired_ratio_ci(out["increment"], out["increment_se"],
@@ -162,10 +132,9 @@ def horizon_ratio_table(df: pd.DataFrame, pair=(1048575, 1073741823),
     return out
 
 
-def check_horizon_free(df: pd.DataFrame, ratio_max: float = 1.05,
-                       pair=(1048575, 1073741823), confidence: float = 0.95,
+def check_horizon_free(df: pd.DataFrame, ratio_max: float, pair, confidence: float,
                        algorithm: str = "rps", inputs=()) -> dict:
-    """C3: regret(2^30 − 1) / regret(2^20 − 1) <= ``ratio_max`` (upper limit) in every cell.
+    """C3: regret(``pair[1]``) / regret(``pair[0]``) <= ``ratio_max`` (upper limit) in every cell.
 
     The per-cell interval is the paired one (per-run increments between the two horizons,
     Bonferroni rectangle with the low-horizon mean, see :func:`paired_ratio_ci`) where the
@@ -177,13 +146,13 @@ def check_horizon_free(df: pd.DataFrame, ratio_max: float = 1.05,
     threshold = f"upper {confidence:.0%} limit of the ratio <= {ratio_max} in every cell"
     tab = horizon_ratio_table(rows, pair, confidence)
     if tab.empty:
-        return make_check("C3", title, label, None, None, None, threshold, INCONCLUSIVE,
+        return make_check(CLAIM, title, label, None, None, None, threshold, INCONCLUSIVE,
                           f"No {algorithm} cells in the input.", [], inputs)
     cells, verdicts = [], []
     for _, r in tab.iterrows():
         v = upper_verdict(r["ratio_low_adj"], r["ratio_high"], ratio_max)
         verdicts.append(v)
-        cells.append({**_cell_label(r), "h_low": r["h_low"], "h_high": r["h_high"],
+        cells.append({**cell_label(r), "h_low": r["h_low"], "h_high": r["h_high"],
                       "fallback": r["fallback"], "interval": r["interval"], "ratio": r["ratio"],
                       "ratio_high": r["ratio_high"], "verdict": v})
     n_fb = int(tab["fallback"].sum())
@@ -200,9 +169,18 @@ def check_horizon_free(df: pd.DataFrame, ratio_max: float = 1.05,
                        f"tail columns absent from the aggregated table or not finite) for "
                        f"{n_delta} cell(s)")
     summary = (f"Across {len(tab)} {algorithm} cells the regret ratio between T={pair[1]} and "
-               f"T={pair[0]} is at most {_fmt(tab['ratio'].max(), 4)} (largest upper limit "
-               f"{_fmt(tab['ratio_high'].max(), 4)}, threshold {ratio_max}). Intervals: "
+               f"T={pair[0]} is at most {fmt(tab['ratio'].max(), 4)} (largest upper limit "
+               f"{fmt(tab['ratio_high'].max(), 4)}, threshold {ratio_max}). Intervals: "
                + "; ".join(methods) + "." + note)
-    return make_check("C3", title, label, tab["ratio"].max(), tab["ratio_low_adj"].max(),
+    return make_check(CLAIM, title, label, tab["ratio"].max(), tab["ratio_low_adj"].max(),
                       tab["ratio_high"].max(), threshold, combine_verdicts(verdicts), summary,
                       cells, inputs)
+
+
+def check(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
+    """The registry's C3 check: :func:`check_horizon_free` on the experiments' tables stacked,
+    with the config's ``horizon_free_ratio_max``, ``horizon_free_pair`` and ``confidence``."""
+    return check_horizon_free(stack(tables, CLAIMS[CLAIM].experiments),
+                              thresholds["horizon_free_ratio_max"],
+                              thresholds["horizon_free_pair"], thresholds["confidence"],
+                              inputs=inputs)

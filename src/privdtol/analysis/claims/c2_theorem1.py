@@ -1,0 +1,83 @@
+"""Claim C2 (Theorem 1, eq. (1)): for every horizon T, the pseudo-regret of RPS satisfies
+
+    Reg_T <= 1 + 800 log K/Δ + 16 log K/η,   η = min(ε/2, 1/8)
+
+(:func:`privdtol.core.bounds.theorem1`).  Tested in every cell and at every checkpoint horizon
+of the experiments read: a cell PASSes when the upper confidence limit of its regret is below
+the bound at all its horizons, FAILs when the lower limit (Bonferroni over the (cell, horizon)
+rows) is above it somewhere (decision rule: :mod:`privdtol.analysis.verdict`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from privdtol.analysis import stats
+from privdtol.analysis.cells import cell_keys, cell_label, select, stack
+from privdtol.analysis.records import fmt, make_check
+from privdtol.analysis.registry import CLAIMS
+from privdtol.analysis.verdict import (
+    INCONCLUSIVE,
+    bonferroni_confidence,
+    combine_verdicts,
+    upper_verdict,
+)
+from privdtol.core import bounds
+
+CLAIM = "C2"
+
+
+def bound_table(df: pd.DataFrame, confidence: float) -> pd.DataFrame:
+    """Every (cell, horizon) with the Theorem 1 bound and ``mean/bound`` with its upper limit
+    (nominal ``confidence``) and its lower limit (Bonferroni over the rows)."""
+    out = df.copy()
+    out["bound"] = bounds.theorem1(out["K"], out["gap"], out["epsilon"])
+    _, high = stats.normal_ci(out["mean"], out["se"], confidence)
+    low, _ = stats.normal_ci(out["mean"], out["se"], bonferroni_confidence(confidence, len(out)))
+    out["upper"], out["lower_adj"] = high, low
+    out["ratio"] = out["mean"] / out["bound"]
+    out["ratio_high"] = out["upper"] / out["bound"]
+    out["ratio_low"] = out["lower_adj"] / out["bound"]
+    return out
+
+
+def check_theorem1(df: pd.DataFrame, confidence: float, algorithm: str = "rps",
+                   claim: str = CLAIM, inputs=(), note: str = "") -> dict:
+    """C2: the upper confidence limit of the regret is below ``1 + 800 log K/gap + 16 log K/eta``
+    in every cell and at every checkpoint horizon (non-private algorithms, with no eps, are
+    ignored)."""
+    rows = select(df, algorithm)
+    rows = rows[np.isfinite(rows["epsilon"])]
+    title = "Theorem 1: regret below 1 + 800 log K/gap + 16 log K/eta"
+    label = "max over cells and horizons of regret / Theorem-1 bound"
+    threshold = f"upper {confidence:.0%} limit of regret / bound <= 1 in every cell"
+    if rows.empty:
+        return make_check(claim, title, label, None, None, None, threshold, INCONCLUSIVE,
+                          f"No {algorithm} cells in the input.", [], inputs)
+    tab = bound_table(rows, confidence)
+    cells = []
+    verdicts = []
+    for _, g in tab.groupby(cell_keys(tab), dropna=False, sort=True):
+        worst = g.loc[g["ratio_high"].idxmax()]
+        v = upper_verdict(g["ratio_low"].max(), g["ratio_high"].max(), 1.0)
+        verdicts.append(v)
+        cells.append({**cell_label(worst), "horizon": worst["horizon"],
+                      "mean": worst["mean"], "upper": worst["upper"], "bound": worst["bound"],
+                      "ratio": worst["ratio"], "ratio_high": worst["ratio_high"], "verdict": v})
+    verdict = combine_verdicts(verdicts)
+    i = tab["ratio"].idxmax()
+    summary = (f"Over {len(cells)} {algorithm} cells and {len(tab)} (cell, horizon) pairs the "
+               f"largest regret/bound ratio is {fmt(tab['ratio'].max())} (upper limit "
+               f"{fmt(tab['ratio_high'].max())}), at K={fmt(tab.at[i, 'K'])}, "
+               f"gap={fmt(tab.at[i, 'gap'])}, eps={fmt(tab.at[i, 'epsilon'])}." + note)
+    return make_check(claim, title, label, tab["ratio"].max(), tab["ratio_low"].max(),
+                      tab["ratio_high"].max(), threshold, verdict, summary, cells, inputs)
+
+
+def check(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
+    """The registry's C2 check: :func:`check_theorem1` on the experiments' tables stacked."""
+    return check_theorem1(stack(tables, CLAIMS[CLAIM].experiments), thresholds["confidence"],
+                          inputs=inputs)

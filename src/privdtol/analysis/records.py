@@ -1,0 +1,173 @@
+"""Check records: the one format of ``results/checks/<claim>.json`` and the one reader of the
+aggregated tables the checks start from.
+
+A *check record* is a dict with the keys of :data:`CHECK_KEYS`.  :func:`make_check` assembles
+one (JSON-safe values, floats to :data:`SIG` significant digits, sorted ``inputs``),
+:func:`write_check` writes it as deterministic JSON (sorted keys, fixed indentation, no
+timestamps) atomically, :func:`read_check` reads it back (``None`` if absent) and
+:func:`load_check` reads it and validates every key and type, raising one
+:class:`~privdtol.errors.InputError` line naming the file and the key.
+
+:func:`load_agg` reads ``<agg_dir>/<experiment>.parquet`` for a list of experiments (the
+``results/agg`` contract: one row per cell and checkpoint horizon, see
+:mod:`privdtol.pipeline.aggregate`; ``privacy.parquet`` is the table of the privacy audit).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from privdtol.analysis.verdict import VERDICTS
+from privdtol.errors import InputError
+from privdtol.pipeline.io import atomic_path
+
+#: the keys of a check record, in display order, with the JSON type of each value
+#: (``(int, float)``: a number or null)
+CHECK_KEYS: dict[str, type | tuple[type, ...]] = {
+    "claim": str, "title": str, "statistic_label": str, "statistic": (int, float),
+    "ci_low": (int, float), "ci_high": (int, float), "threshold": str, "verdict": str,
+    "summary": str, "cells": list, "inputs": list}
+#: significant digits of the floats written to JSON
+SIG = 6
+
+
+# ----------------------------------------------------------------------------- values
+
+def plain(value):
+    """JSON-safe, stably formatted value: floats to :data:`SIG` significant digits, NaN and
+    infinities → None, numpy scalars and arrays → Python ones, dict keys → str."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [plain(v) for v in value]
+    if isinstance(value, (np.bool_, bool)):
+        return bool(value)
+    if isinstance(value, (np.integer, int)):
+        return int(value)
+    if isinstance(value, (np.floating, float)):
+        value = float(value)
+        if not math.isfinite(value):
+            return None
+        return float(f"{value:.{SIG}g}")
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    return value
+
+
+def fmt(x, digits: int = 3) -> str:
+    """A number for a check's summary sentence: ``digits`` significant digits, "nan" if
+    missing or not finite."""
+    return "nan" if x is None or not np.isfinite(x) else f"{x:.{digits}g}"
+
+
+# ----------------------------------------------------------------------------- records
+
+def make_check(claim, title, statistic_label, statistic, ci_low, ci_high, threshold, verdict,
+               summary, cells=(), inputs=()) -> dict:
+    """Assemble a check record with the keys of :data:`CHECK_KEYS`, JSON-safe values."""
+    if verdict not in VERDICTS:
+        raise ValueError(f"bad verdict {verdict!r}")
+    return plain({"claim": claim, "title": title, "statistic_label": statistic_label,
+                  "statistic": statistic, "ci_low": ci_low, "ci_high": ci_high,
+                  "threshold": threshold, "verdict": verdict, "summary": summary,
+                  "cells": list(cells), "inputs": sorted({str(p) for p in (inputs or [])})})
+
+
+def check_json(check: dict) -> str:
+    """The deterministic JSON text of a check record (sorted keys, indent 2, newline)."""
+    return json.dumps(plain(check), sort_keys=True, indent=2, allow_nan=False) + "\n"
+
+
+def write_check(check: dict, path: str | Path) -> Path:
+    """Write a check record as deterministic JSON (:func:`check_json`), atomically."""
+    missing = [k for k in CHECK_KEYS if k not in check]
+    if missing:
+        raise ValueError(f"check record lacks {missing}")
+    path = Path(path)
+    text = check_json(check)
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return path
+
+
+def read_check(path: str | Path) -> dict | None:
+    """A written check record, or None if the file does not exist (e.g. C1 when the config
+    has no privacy audit)."""
+    path = Path(path)
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def check_text(claim: str, check: dict | None) -> str:
+    """A check record as a few lines of Markdown-like text (what a notebook prints): verdict,
+    title, statistic with its interval, threshold and summary; "not run" when ``check`` is
+    None."""
+    if check is None:
+        return f"**{claim}: not run** (no check record for this configuration)"
+    stat = check["statistic"]
+    interval = ("" if check["ci_low"] is None and check["ci_high"] is None
+                else f" [{check['ci_low']}, {check['ci_high']}]")
+    return "\n".join([
+        f"**{check['claim']}: {check['verdict']}**: {check['title']}",
+        f"- statistic: {check['statistic_label']} = {stat}{interval}",
+        f"- threshold: {check['threshold']}",
+        f"- summary: {check['summary']}",
+    ])
+
+
+def load_check(path: str | Path, field: str = "results") -> dict:
+    """Read and validate one check record: every key of :data:`CHECK_KEYS` with its type, and a
+    verdict of :data:`~privdtol.analysis.verdict.VERDICTS`.  A defect is one
+    :class:`~privdtol.errors.InputError` line (field ``field``) naming the file and the key."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise InputError(field, f"{path}: not readable JSON ({err})") from None
+    if not isinstance(data, dict):
+        raise InputError(field, f"{path}: top level is not an object")
+    for key, kind in CHECK_KEYS.items():
+        if key not in data:
+            raise InputError(field, f"{path}: missing key {key!r}")
+        value = data[key]
+        if kind == (int, float):
+            ok = value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+        else:
+            ok = isinstance(value, kind)
+        if not ok:
+            raise InputError(field, f"{path}: key {key!r} has type {type(value).__name__}",
+                             "number or null" if kind == (int, float) else kind.__name__)
+    if data["verdict"] not in VERDICTS:
+        raise InputError(field, f"{path}: key 'verdict' is {data['verdict']!r}",
+                         ", ".join(VERDICTS))
+    return data
+
+
+# ----------------------------------------------------------------------------- inputs
+
+def agg_path(agg_dir: str | Path, experiment: str) -> Path:
+    """``<agg_dir>/<experiment>.parquet``."""
+    return Path(agg_dir) / f"{experiment}.parquet"
+
+
+def load_agg(agg_dir: str | Path, experiments: Sequence[str],
+             field: str = "agg-dir") -> dict[str, pd.DataFrame]:
+    """The aggregated tables ``<agg_dir>/<experiment>.parquet`` of ``experiments`` that exist,
+    as ``{experiment: table}`` in the order given (absent experiments are skipped; the dict may
+    be empty).  The files read are ``[agg_path(agg_dir, e) for e in tables]``.  An unreadable
+    file is one :class:`~privdtol.errors.InputError` line (field ``field``)."""
+    out = {}
+    for exp in experiments:
+        path = agg_path(agg_dir, exp)
+        if path.exists():
+            try:
+                out[exp] = pd.read_parquet(path)
+            except Exception as err:  # pyarrow raises several types
+                first = str(err).splitlines()[0] if str(err) else type(err).__name__
+                raise InputError(field, f"{path}: not a readable parquet file ({first})") \
+                    from None
+    return out

@@ -1,0 +1,146 @@
+"""What the report says around the results, defined once: the title and figure caption of each
+notebook's section, the caption and number precision of each table, and the header of each
+table column.
+
+The sections follow :data:`privdtol.analysis.registry.NOTEBOOKS` in figure order (a notebook's
+figure number is its figure's number in the report); the claims a section discusses are the
+registry's claims of that notebook.  The prose of a section is static text in
+``paper/sections/experiments/<notebook>.tex``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Section:
+    """The generated frame of one notebook's subsection (LaTeX)."""
+
+    title: str
+    figure_caption: str
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """How a ``results/tables/<name>.csv`` is shown (LaTeX caption)."""
+
+    caption: str
+    #: significant digits of the non-integer numbers (what the notebooks showed)
+    digits: int = 3
+
+
+SECTIONS: dict[str, Section] = {
+    "horizon": Section(
+        "Horizon-freeness",
+        r"Mean regret against the horizon $T$ (log scale), with 95\% confidence bands.",
+    ),
+    "rates": Section(
+        "Rates in the gap and in the privacy level",
+        r"Final-horizon regret against $1/\Delta_{\min}$ and $1/\varepsilon$, with fitted "
+        r"slopes.",
+    ),
+    "actions": Section(
+        "Dependence on the number of actions", r"Final-horizon regret against $\log K$."
+    ),
+    "heatmap": Section(
+        "The rate over the whole grid",
+        r"Ratio of RPS regret to the rate $\log K/\Delta_{\min} + \log K/\varepsilon$ over the "
+        r"grid.",
+    ),
+    "bounds": Section(
+        "Theorem 1 over the whole grid",
+        r"Measured regret against the Theorem~1 bound, one point per cell; the diagonal is "
+        r"equality.",
+    ),
+    "dependent": Section(
+        "Dependent coordinates", r"Regret under dependent and independent loss models."
+    ),
+    "ablations": Section("Ablations", r"RPS against its ablations."),
+    "privacy": Section(
+        "Privacy",
+        r"Largest privacy loss found against $\varepsilon$, with the bounds $2\eta$ and "
+        r"$\varepsilon$ as lines; negative controls included.",
+    ),
+}
+
+TABLES: dict[str, TableSpec] = {
+    "horizon": TableSpec(r"Regret at the two horizons of the C3 pair."),
+    "rates": TableSpec(r"Log-log slopes of regret over the three largest $x$ values."),
+    "actions": TableSpec(r"Weighted fits $a f(K) + b$ of regret against $K$."),
+    "heatmap": TableSpec(
+        r"Regret / ($\log K/\Delta_{\min} + \log K/\varepsilon$) over the "
+        r"grid, per $K$."
+    ),
+    "bounds": TableSpec(r"Measured regret against Theorem~1 and the lower-bound shape."),
+    "constants": TableSpec(r"Fitted constants of Theorem~1's form."),
+    "dependent": TableSpec(r"RPS regret by loss model at a common horizon."),
+    "ablations": TableSpec(r"Ablations: regret at the largest horizon and ratio to RPS."),
+    "privacy": TableSpec(
+        r"Privacy audit: largest privacy loss found against the bounds "
+        r"$2\eta$ (Lemma~3) and $\varepsilon$ (Proposition~1).",
+        digits=5,
+    ),
+}
+
+#: column name of a results table -> its header (LaTeX); other columns show their name
+HEADERS: dict[str, str] = {
+    # identifiers
+    "algorithm": "Algorithm",
+    "experiment": "Experiment",
+    "regime": "Regime",
+    "role": "Role",
+    "axis": "Axis",
+    "term": "Term",
+    "verdict": "Verdict",
+    "env": "Loss model",
+    # parameters
+    "K": "$K$",
+    "gap": r"$\Delta_{\min}$",
+    "epsilon": r"$\varepsilon$",
+    "rho": r"$\rho$",
+    "kappa": r"$\kappa$",
+    "horizon": "$T$",
+    "h_low": r"$T_{\mathrm{low}}$",
+    "h_high": r"$T_{\mathrm{high}}$",
+    "cells": "Cells",
+    # estimates
+    "mean": "Regret",
+    "regret": "Regret",
+    "regret_low": r"Regret at $T_{\mathrm{low}}$",
+    "regret_high": r"Regret at $T_{\mathrm{high}}$",
+    "ratio": "Ratio",
+    "ratio_high": "Ratio upper CL",
+    "ratio_to_rps": "Ratio to RPS",
+    "ratio_min": "Ratio min",
+    "ratio_median": "Ratio median",
+    "ratio_max": "Ratio max",
+    "ratio_bound_max": "Max regret/bound",
+    "ratio_lower_min": "Min regret/lower",
+    "ratio_lower_max": "Max regret/lower",
+    "slope": "Slope",
+    "estimate": "Estimate",
+    "paper": "Paper",
+    "ci_low": "CI low",
+    "ci_high": "CI high",
+    "a_logk": r"$a$ ($\log K$)",
+    "b_logk": r"$b$ ($\log K$)",
+    "chi2_logk": r"$\chi^2$ ($\log K$)",
+    "a_log2k": r"$a$ ($\log^2 K$)",
+    "b_log2k": r"$b$ ($\log^2 K$)",
+    "chi2_log2k": r"$\chi^2$ ($\log^2 K$)",
+    # privacy audit
+    "loss": "Loss",
+    "bound_selection": r"Bound ($2\eta$)",
+    "ratio_eps": r"Loss/$\varepsilon$",
+    "stat_lower": r"Stat.\ low",
+    "stat_upper": r"Stat.\ high",
+}
+
+#: integer columns shown as powers of two (``2^{30}-1``) where they are ones: the horizons
+POW2_COLUMNS = ("horizon", "h_low", "h_high")
+
+#: text values shown differently: column -> {value: text}
+VALUES: dict[str, dict[str, str]] = {
+    "role": {"negative_control": "negative control"},
+}

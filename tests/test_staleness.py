@@ -1,0 +1,138 @@
+"""No stale result reaches the report (issue 10, item 4), on a full build of the smoke config.
+
+The rules of a layer list that layer's sources as inputs (``layer_sources`` in
+workflow/rules/common.smk): editing a module of the analysis layer must make ``snakemake -n``
+schedule the checks and the report, and never a simulation.  The engine's version is part of
+every cell id: bumping it must schedule every simulation batch, as on an empty results dir.
+
+The whole repository is copied to a temporary directory and Snakemake runs there with the
+copy's ``src`` first on PYTHONPATH, so that the edits below touch only the copy (the rules'
+``privdtol`` command and ``layer_sources`` then both use the copied package).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+CONFIG = "config/smoke.yaml"
+TIMEOUT = 1800  # seconds for the full smoke build on a busy 2-core machine
+#: not copied: environments, outputs and caches of the source checkout
+SKIP_TOP = {".venv", "results", "logs", ".snakemake", ".git", ".pytest_cache", ".hypothesis",
+            "build", "dist"}
+
+pytestmark = [pytest.mark.pipeline, pytest.mark.slow]
+
+
+def _ignore(directory, names):
+    skip = {n for n in names if n == "__pycache__" or n.endswith(".egg-info")}
+    if Path(directory) == ROOT:
+        skip |= SKIP_TOP & set(names)
+    if Path(directory) == ROOT / "docs":
+        skip |= {"_build"} & set(names)
+    return skip
+
+
+def _env(repo: Path) -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(repo / "src")
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def _snakemake(repo: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    cmd = [str(BIN / "snakemake"), "--configfile", CONFIG, *args]
+    proc = subprocess.run(cmd, cwd=repo, env=_env(repo), capture_output=True, text=True,
+                          timeout=timeout, umask=0o022)
+    assert proc.returncode == 0, (
+        f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+    return proc
+
+
+def planned_jobs(repo: Path) -> dict[str, int]:
+    """Rule name -> number of jobs that ``snakemake -n`` would run ({} when nothing to do)."""
+    proc = _snakemake(repo, "-n")
+    out = proc.stdout + proc.stderr
+    table = re.search(r"^Job stats:\n.*?\n-+\s+-+\n(.*?)^total\s+\d+", out, re.S | re.M)
+    if table is None:
+        assert "Nothing to be done" in out, out[-4000:]
+        return {}
+    return {name: int(n) for name, n in re.findall(r"^(\S+)\s+(\d+)\s*$", table.group(1), re.M)}
+
+
+@contextmanager
+def edited(path: Path, edit):
+    """Apply ``edit`` (old text -> new text) to ``path``; restore its bytes and mtime after."""
+    before, times = path.read_bytes(), path.stat()
+    path.write_text(edit(before.decode()))
+    try:
+        yield
+    finally:
+        path.write_bytes(before)
+        os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A copy of the repository, its dry run on an empty results dir, then its full build."""
+    repo = tmp_path_factory.mktemp("staleness") / "repo"
+    shutil.copytree(ROOT, repo, symlinks=True, ignore=_ignore)
+    empty = planned_jobs(repo)
+    _snakemake(repo, "--cores", "2", timeout=TIMEOUT)
+    return repo, empty
+
+
+def _simulate_jobs(jobs: dict[str, int]) -> dict[str, int]:
+    return {name: n for name, n in jobs.items() if name.startswith("simulate_")}
+
+
+def test_full_build_leaves_nothing_to_do_and_readable_outputs(built):
+    repo, empty = built
+    assert _simulate_jobs(empty) and "compile_report" in empty, empty
+    assert planned_jobs(repo) == {}
+    assert (repo / "results" / "report" / "replication_report.pdf").is_file()
+    outputs = [p for pattern in ("results/agg/*.parquet", "results/checks/*.json")
+               for p in repo.glob(pattern)]
+    assert outputs, "no aggregated tables or check records"
+    modes = {str(p.relative_to(repo)): oct(stat.S_IMODE(p.stat().st_mode)) for p in outputs}
+    assert set(modes.values()) == {"0o644"}, modes
+
+
+def test_editing_the_analysis_layer_reruns_checks_and_report_but_no_simulation(built):
+    repo, empty = built
+    checks = sorted(name for name in empty if name.startswith("check_"))
+    assert checks, f"no check_ rule on an empty results dir: {sorted(empty)}"
+    module = repo / "src" / "privdtol" / "analysis" / "stats.py"
+    with edited(module, lambda text: text + "\n# a comment: the law of nothing changes\n"):
+        jobs = planned_jobs(repo)
+    assert not _simulate_jobs(jobs), f"simulations scheduled by an analysis edit: {jobs}"
+    assert "aggregate" not in jobs, f"aggregation scheduled by an analysis edit: {jobs}"
+    missing = [c for c in checks if c not in jobs]
+    assert not missing, f"checks not rescheduled by an analysis edit: {missing}; planned {jobs}"
+    assert "compile_report" in jobs, f"report not rescheduled by an analysis edit: {jobs}"
+    assert planned_jobs(repo) == {}, "restoring the module (bytes and mtime) leaves no work"
+
+
+def test_bumping_the_engine_version_reschedules_every_simulation(built):
+    repo, empty = built
+    engine = repo / "src" / "privdtol" / "engine" / "__init__.py"
+
+    def bump(text):
+        assert re.search(r"^ENGINE_VERSION = 1$", text, re.M), "ENGINE_VERSION = 1 not found"
+        return re.sub(r"^ENGINE_VERSION = 1$", "ENGINE_VERSION = 2", text, flags=re.M)
+
+    with edited(engine, bump):
+        jobs = planned_jobs(repo)
+    assert _simulate_jobs(jobs) == _simulate_jobs(empty), (
+        f"after the bump: {_simulate_jobs(jobs)}; on an empty results dir: "
+        f"{_simulate_jobs(empty)}")
