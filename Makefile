@@ -4,6 +4,7 @@
 #   make test-fast  the unit tests only: no pipeline, SLURM, notebook or install tests
 #                 (pytest -m "not slow"; about a minute on 2 cores)
 #   make docs     the documentation (Sphinx, warnings are errors) in docs/_build/html
+#   make lint     ruff (lint + format check) and snakefmt --check; part of make test
 # Needs a Debian/Ubuntu machine with python3 (3.11) and apt; run as root or with sudo.
 
 SHELL := /bin/bash
@@ -15,7 +16,7 @@ APT_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-sci
 CORES ?= 8
 SNAKEMAKE_ARGS ?=
 
-.PHONY: setup test test-fast report clean-results docs
+.PHONY: setup test test-fast lint report clean-results docs
 
 setup: $(STAMP) .apt-ok
 
@@ -39,8 +40,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@touch $@
 
-test: setup
+test: setup lint
 	$(VENV)/bin/pytest -q
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/snakefmt --check Snakefile workflow/rules/*.smk
 
 test-fast: setup
 	$(VENV)/bin/pytest -q -m "not slow"

@@ -1,6 +1,6 @@
 """Simulator benchmarks (issue: the privdtol library).
 
-    python benchmarks/bench_simulator.py rps       # rps, K=1024, gap=0.05, eps=0.1, T=2^30-1, 2000 runs
+    python benchmarks/bench_simulator.py rps   # rps, K=1024, gap 0.05, eps 0.1, T=2^30-1, 2000 runs
     python benchmarks/bench_simulator.py speedup   # block-sum vs explicit per-round at T=2^20-1
 
 Each run is pinned to one core (sched_setaffinity) and prints one JSON line; numbers in the
@@ -19,8 +19,8 @@ import time
 import numpy as np
 
 from privdtol.algorithms import make_algorithm
-from privdtol.environments import BernoulliProduct, standard_means
 from privdtol.engine.fast import simulate
+from privdtol.environments import BernoulliProduct, standard_means
 
 
 def _pin_one_core():
@@ -41,8 +41,13 @@ def bench_rps(repeat: int) -> dict:
     env = BernoulliProduct(standard_means(1024, 0.05))
     alg = make_algorithm("rps", 0.1)
     seconds, res = _timed(alg, env, (1 << 30) - 1, 2000, "fast", repeat)
-    return {"benchmark": "rps_K1024_T2^30", "seconds_best_of": repeat, "seconds": seconds,
-            "target_seconds": 5.0, "mean_regret": float(res.regret[:, -1].mean())}
+    return {
+        "benchmark": "rps_K1024_T2^30",
+        "seconds_best_of": repeat,
+        "seconds": seconds,
+        "target_seconds": 5.0,
+        "mean_regret": float(res.regret[:, -1].mean()),
+    }
 
 
 def bench_speedup(K: int, runs: int) -> dict:
@@ -53,9 +58,16 @@ def bench_speedup(K: int, runs: int) -> dict:
     slow_s, slow = _timed(alg, env, horizon, runs, "explicit", 1)
     diff = fast.regret[:, -1].mean() - slow.regret[:, -1].mean()
     se = np.hypot(fast.regret[:, -1].std(ddof=1), slow.regret[:, -1].std(ddof=1)) / np.sqrt(runs)
-    return {"benchmark": "speedup_T2^20", "K": K, "runs": runs, "fast_seconds": fast_s,
-            "explicit_seconds": slow_s, "speedup": slow_s / fast_s, "target_speedup": 10_000,
-            "regret_difference_in_se": float(diff / se)}
+    return {
+        "benchmark": "speedup_T2^20",
+        "K": K,
+        "runs": runs,
+        "fast_seconds": fast_s,
+        "explicit_seconds": slow_s,
+        "speedup": slow_s / fast_s,
+        "target_speedup": 10_000,
+        "regret_difference_in_se": float(diff / se),
+    }
 
 
 def main():
@@ -67,8 +79,12 @@ def main():
     args = parser.parse_args()
     _pin_one_core()
     out = bench_rps(args.repeat) if args.which == "rps" else bench_speedup(args.K, args.runs)
-    out.update(machine=platform.machine(), python=platform.python_version(),
-               numpy=np.__version__, cpus=os.cpu_count())
+    out.update(
+        machine=platform.machine(),
+        python=platform.python_version(),
+        numpy=np.__version__,
+        cpus=os.cpu_count(),
+    )
     print(json.dumps(out))
 
 

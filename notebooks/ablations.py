@@ -63,7 +63,7 @@ for ax, (_, p) in zip(axes.flat, panels.iterrows(), strict=False):
     ax.axvline(4, color="0.5", linewidth=0.8, linestyle=":")  # eps = 1/4: the cap binds above
     ax.set(xscale="log", yscale="log", xlabel="1 / ε", title=f"K={p['K']:g}, gap={p['gap']:g}")
     ax.set_xscale("log", base=2)
-for ax in list(axes.flat)[len(panels):]:
+for ax in list(axes.flat)[len(panels) :]:
     ax.set_visible(False)
 for ax in axes[:, 0]:
     ax.set_ylabel("regret at largest T (95% CI)")
@@ -84,10 +84,21 @@ rows = []
 for _, r in fin[fin["algorithm"] != "rps"].iterrows():
     b = base.loc[(r["K"], r["gap"], r["epsilon"])]
     ratio, _, lo, hi = stats.ratio_ci(r["mean"], r["se"], b["mean"], b["se"], confidence)
-    rows.append({"algorithm": r["algorithm"], "K": r["K"], "gap": r["gap"],
-                 "epsilon": r["epsilon"], "regret": r["mean"], "ratio_to_rps": float(ratio),
-                 "ci_low": float(lo), "ci_high": float(hi)})
-table = pd.DataFrame(rows, columns=["algorithm", "K", "gap", "epsilon", "regret",
-                                    "ratio_to_rps", "ci_low", "ci_high"])
+    rows.append(
+        {
+            "algorithm": r["algorithm"],
+            "K": r["K"],
+            "gap": r["gap"],
+            "epsilon": r["epsilon"],
+            "regret": r["mean"],
+            "ratio_to_rps": float(ratio),
+            "ci_low": float(lo),
+            "ci_high": float(hi),
+        }
+    )
+table = pd.DataFrame(
+    rows,
+    columns=["algorithm", "K", "gap", "epsilon", "regret", "ratio_to_rps", "ci_low", "ci_high"],
+)
 write_table(table, Path(out_dir) / "tables" / "ablations.csv")
 table

@@ -74,8 +74,14 @@ for ax, reg in zip(axes[0], regimes, strict=True):
                 f = stats.logk_fit(rows["K"], rows["mean"], rows["se"], form)
                 row.update({f"a_{tag}": f["a"], f"b_{tag}": f["b"], f"chi2_{tag}": f["chi2"]})
                 if alg == "rps":
-                    ax.plot(Kgrid, f["a"] * stats.LOGK_FORMS[form](Kgrid) + f["b"], color="0.3",
-                            linestyle=ls, linewidth=1, label=f"RPS fit a·{form} + b")
+                    ax.plot(
+                        Kgrid,
+                        f["a"] * stats.LOGK_FORMS[form](Kgrid) + f["b"],
+                        color="0.3",
+                        linestyle=ls,
+                        linewidth=1,
+                        label=f"RPS fit a·{form} + b",
+                    )
             fit_rows.append(row)
         ax.set_title(f"{reg} regime (gap={g:g}, ε={e:g})")
     ax.set(xscale="log", xlabel="number of actions K")
@@ -92,8 +98,20 @@ plt.show()
 # `chi2_logk`) and the fit a·log² K + b (`a_log2k`, `b_log2k`, `chi2_log2k`).
 
 # %%
-table = pd.DataFrame(fit_rows, columns=["regime", "algorithm", "gap", "epsilon", "a_logk",
-                                        "b_logk", "chi2_logk", "a_log2k", "b_log2k",
-                                        "chi2_log2k"])
+table = pd.DataFrame(
+    fit_rows,
+    columns=[
+        "regime",
+        "algorithm",
+        "gap",
+        "epsilon",
+        "a_logk",
+        "b_logk",
+        "chi2_logk",
+        "a_log2k",
+        "b_log2k",
+        "chi2_log2k",
+    ],
+)
 write_table(table, Path(out_dir) / "tables" / "actions.csv")
 table

@@ -50,8 +50,10 @@ style.setup()
 df = stack(load_agg(agg_dir, NOTEBOOKS[NAME].experiments))
 rps = select(df, "rps", "bernoulli")
 fin = dedupe_cells(final_rows(rps))
-fin = fin.assign(bound=bounds.theorem1(fin["K"], fin["gap"], fin["epsilon"]),
-                 lower=bounds.lower_shape(fin["K"], fin["gap"], fin["epsilon"]))
+fin = fin.assign(
+    bound=bounds.theorem1(fin["K"], fin["gap"], fin["epsilon"]),
+    lower=bounds.lower_shape(fin["K"], fin["gap"], fin["epsilon"]),
+)
 checks = {c: read_check(Path(checks_dir) / f"{c}.json") for c in notebook_claims(NAME)}
 
 # %% [markdown]
@@ -63,13 +65,25 @@ for claim, check in checks.items():
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.0))
-for ax, xcol, xlabel in ((axes[0], "bound", "Theorem 1 bound"),
-                         (axes[1], "lower", "log K / min(gap, ε)")):
+for ax, xcol, xlabel in (
+    (axes[0], "bound", "Theorem 1 bound"),
+    (axes[1], "lower", "log K / min(gap, ε)"),
+):
     for j, (exp, sub) in enumerate(fin.groupby("experiment", sort=True)):
-        err = np.vstack([sub["mean"] - np.maximum(sub["ci_low"], 1e-300),
-                         sub["ci_high"] - sub["mean"]])
-        ax.errorbar(sub[xcol], sub["mean"], yerr=err, fmt="os^vD"[j % 5], markersize=3,
-                    linestyle="none", label=exp, elinewidth=0.8, alpha=0.85)
+        err = np.vstack(
+            [sub["mean"] - np.maximum(sub["ci_low"], 1e-300), sub["ci_high"] - sub["mean"]]
+        )
+        ax.errorbar(
+            sub[xcol],
+            sub["mean"],
+            yerr=err,
+            fmt="os^vD"[j % 5],
+            markersize=3,
+            linestyle="none",
+            label=exp,
+            elinewidth=0.8,
+            alpha=0.85,
+        )
     lim = np.array([fin[xcol].min() / 2, fin[xcol].max() * 2])
     ax.plot(lim, lim, color="0.3", linewidth=1, linestyle="--", label="y = x")
     ax.set(xscale="log", yscale="log", xlabel=xlabel)
@@ -89,15 +103,22 @@ plt.show()
 # their bootstrap interval and the paper's value.
 
 # %%
-summ = (fin.assign(r_bound=fin["mean"] / fin["bound"], r_lower=fin["mean"] / fin["lower"])
-        .groupby("experiment")
-        .agg(cells=("mean", "size"), ratio_bound_max=("r_bound", "max"),
-             ratio_lower_min=("r_lower", "min"), ratio_lower_max=("r_lower", "max"))
-        .reset_index())
+summ = (
+    fin.assign(r_bound=fin["mean"] / fin["bound"], r_lower=fin["mean"] / fin["lower"])
+    .groupby("experiment")
+    .agg(
+        cells=("mean", "size"),
+        ratio_bound_max=("r_bound", "max"),
+        ratio_lower_min=("r_lower", "min"),
+        ratio_lower_max=("r_lower", "max"),
+    )
+    .reset_index()
+)
 write_table(summ, Path(out_dir) / "tables" / "bounds.csv")
 const = checks.get("constants")
-consts = pd.DataFrame(const["cells"] if const else [],
-                      columns=["term", "estimate", "ci_low", "ci_high", "paper"])
+consts = pd.DataFrame(
+    const["cells"] if const else [], columns=["term", "estimate", "ci_low", "ci_high", "paper"]
+)
 write_table(consts, Path(out_dir) / "tables" / "constants.csv")
 display(summ)
 consts

@@ -48,9 +48,10 @@ NAME = "dependent"
 style.setup()
 df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["dependent"]
 rps = select(df, "rps")
-rps = rps.assign(cell=[f"gap={g:g}\nε={e:g}"
-                       for g, e in zip(rps["gap"], rps["epsilon"], strict=True)],
-                 model=style.model_labels(rps))
+rps = rps.assign(
+    cell=[f"gap={g:g}\nε={e:g}" for g, e in zip(rps["gap"], rps["epsilon"], strict=True)],
+    model=style.model_labels(rps),
+)
 maxh = rps.groupby(["cell", "model"])["horizon"].max().groupby("cell").min()
 common = rps[rps["horizon"] == rps["cell"].map(maxh)]
 own = final_rows(rps)
@@ -65,31 +66,46 @@ for claim in notebook_claims(NAME):
 
 # %%
 envs = style.model_order(rps)
-cells = sorted(rps["cell"].unique(), key=lambda c: (float(c.split("\n")[0][4:]) * -1,
-                                                     -float(c.split("ε=")[1])))
+cells = sorted(
+    rps["cell"].unique(), key=lambda c: (float(c.split("\n")[0][4:]) * -1, -float(c.split("ε=")[1]))
+)
 pos = {c: i for i, c in enumerate(cells)}
 width = 0.8 / max(len(envs), 1)
 colours = dict(zip(envs, sns.color_palette("colorblind", len(envs)), strict=True))
 fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.4))
 for k, env in enumerate(envs):
-    for ax, tab, y, lo, hi in ((axes[0], common, "mean", "ci_low", "ci_high"),
-                               (axes[1], own, "ratio", None, None)):
+    for ax, tab, y, lo, hi in (
+        (axes[0], common, "mean", "ci_low", "ci_high"),
+        (axes[1], own, "ratio", None, None),
+    ):
         sub = tab[tab["model"] == env]
         x = sub["cell"].map(pos).to_numpy() + (k - (len(envs) - 1) / 2) * width
         if lo:
             err = np.vstack([sub[y] - np.maximum(sub[lo], 1e-300), sub[hi] - sub[y]])
         else:
             b = bounds.theorem1(sub["K"], sub["gap"], sub["epsilon"])
-            err = np.vstack([sub[y] - np.maximum(sub["ci_low"] / b, 1e-300),
-                             sub["ci_high"] / b - sub[y]])
-        ax.errorbar(x, sub[y], yerr=err, fmt="o", markersize=3, color=colours[env],
-                    label=env, elinewidth=0.9, capsize=2)
+            err = np.vstack(
+                [sub[y] - np.maximum(sub["ci_low"] / b, 1e-300), sub["ci_high"] / b - sub[y]]
+            )
+        ax.errorbar(
+            x,
+            sub[y],
+            yerr=err,
+            fmt="o",
+            markersize=3,
+            color=colours[env],
+            label=env,
+            elinewidth=0.9,
+            capsize=2,
+        )
 for ax in axes:
     ax.set_xticks(range(len(cells)), cells, fontsize="x-small")
     ax.set_yscale("log")
     style.plain_log_ticks(ax)
-axes[0].set_ylabel(f"regret at T = {int(common['horizon'].min()):,}"
-                   + ("" if common["horizon"].nunique() == 1 else " (smallest common)"))
+axes[0].set_ylabel(
+    f"regret at T = {int(common['horizon'].min()):,}"
+    + ("" if common["horizon"].nunique() == 1 else " (smallest common)")
+)
 axes[1].set_ylabel("regret / Theorem-1 bound")
 handles, labels = axes[0].get_legend_handles_labels()
 fig.legend(handles, labels, loc="lower center", ncol=4, fontsize="x-small", frameon=False)
@@ -107,9 +123,12 @@ plt.show()
 
 # %%
 rank = {label: i for i, label in enumerate(envs)}
-table = (common.assign(_cell=common["cell"].map(pos), _model=common["model"].map(rank))
-         .sort_values(["_cell", "_model"])
-         [["gap", "epsilon", "env", "rho", "kappa", "horizon", "mean", "ci_low", "ci_high"]]
-         .reset_index(drop=True))
+table = (
+    common.assign(_cell=common["cell"].map(pos), _model=common["model"].map(rank))
+    .sort_values(["_cell", "_model"])[
+        ["gap", "epsilon", "env", "rho", "kappa", "horizon", "mean", "ci_low", "ci_high"]
+    ]
+    .reset_index(drop=True)
+)
 write_table(table, Path(out_dir) / "tables" / "dependent.csv")
 table

@@ -59,18 +59,31 @@ Ks = sorted(tab["K"].unique())
 norm = LogNorm(vmin=tab["ratio"].min(), vmax=tab["ratio"].max())
 nc = len(Ks) if len(Ks) <= 3 else 2
 nr = -(-len(Ks) // nc)
-fig, axes = plt.subplots(nr, nc, figsize=(style.WIDTH, (2.2 + 0.1 * tab["gap"].nunique()) * nr),
-                         squeeze=False)
-for ax in list(axes.flat)[len(Ks):]:
+fig, axes = plt.subplots(
+    nr, nc, figsize=(style.WIDTH, (2.2 + 0.1 * tab["gap"].nunique()) * nr), squeeze=False
+)
+for ax in list(axes.flat)[len(Ks) :]:
     ax.set_visible(False)
 for i, (ax, K) in enumerate(zip(axes.flat, Ks, strict=False)):
-    piv = (tab[tab["K"] == K].pivot_table(index="gap", columns="epsilon", values="ratio")
-           .sort_index(ascending=False).sort_index(axis=1, ascending=False))
+    piv = (
+        tab[tab["K"] == K]
+        .pivot_table(index="gap", columns="epsilon", values="ratio")
+        .sort_index(ascending=False)
+        .sort_index(axis=1, ascending=False)
+    )
     piv.index = [f"{g:g}" for g in piv.index]
     piv.columns = [f"{e:g}" for e in piv.columns]
-    sns.heatmap(piv, ax=ax, norm=norm, cmap="cividis", annot=True, fmt=".2g",
-                annot_kws={"fontsize": 6}, cbar=i % nc == nc - 1 or i == len(Ks) - 1,
-                cbar_kws={"label": "regret / rate"})
+    sns.heatmap(
+        piv,
+        ax=ax,
+        norm=norm,
+        cmap="cividis",
+        annot=True,
+        fmt=".2g",
+        annot_kws={"fontsize": 6},
+        cbar=i % nc == nc - 1 or i == len(Ks) - 1,
+        cbar_kws={"label": "regret / rate"},
+    )
     ax.set(title=f"K = {K:g}", xlabel="ε", ylabel="gap" if i % nc == 0 else "")
 fig.tight_layout()
 style.save_figure(fig, out_dir, NAME)
@@ -80,7 +93,11 @@ plt.show()
 # ## Table `heatmap`: range of the ratio regret / (log K/gap + log K/eps) per K
 
 # %%
-table = (tab.groupby("K")["ratio"].agg(["min", "median", "max"]).reset_index()
-         .rename(columns={"min": "ratio_min", "median": "ratio_median", "max": "ratio_max"}))
+table = (
+    tab.groupby("K")["ratio"]
+    .agg(["min", "median", "max"])
+    .reset_index()
+    .rename(columns={"min": "ratio_min", "median": "ratio_median", "max": "ratio_max"})
+)
 write_table(table, Path(out_dir) / "tables" / "heatmap.csv")
 table

@@ -63,18 +63,22 @@ priv = df[np.isfinite(df["epsilon"])]
 rows_kg = priv[["K", "gap"]].drop_duplicates().sort_values(["K", "gap"], ascending=[True, False])
 cols_e = sorted(priv["epsilon"].unique(), reverse=True)
 nr, nc = len(rows_kg), len(cols_e)
-fig, axes = plt.subplots(nr, nc, figsize=(style.WIDTH, 1.9 * nr + 0.9), sharex=True,
-                         sharey="row", squeeze=False)
+fig, axes = plt.subplots(
+    nr, nc, figsize=(style.WIDTH, 1.9 * nr + 0.9), sharex=True, sharey="row", squeeze=False
+)
 for i, (_, p) in enumerate(rows_kg.iterrows()):
     for j, e in enumerate(cols_e):
         ax = axes[i, j]
-        sub = df[(df["K"] == p["K"]) & np.isclose(df["gap"], p["gap"])
-                 & (np.isclose(df["epsilon"], e) | df["epsilon"].isna())]
+        sub = df[
+            (df["K"] == p["K"])
+            & np.isclose(df["gap"], p["gap"])
+            & (np.isclose(df["epsilon"], e) | df["epsilon"].isna())
+        ]
         for alg in style.order(sub["algorithm"].unique()):
             style.algorithm_band(ax, sub, "horizon", alg, markevery=3)
         ax.set(xscale="log", yscale="log", title=f"K={p['K']:g}, gap={p['gap']:g}, ε={e:g}")
         ax.set_xscale("log", base=2)
-        ax.set_xticks([2.0 ** k for k in (0, 10, 20, 30)])
+        ax.set_xticks([2.0**k for k in (0, 10, 20, 30)])
         if i == nr - 1:
             ax.set_xlabel("horizon T")
         if j == 0:
@@ -94,8 +98,19 @@ plt.show()
 
 # %%
 ratios = horizon_ratio_table(df, horizon_pair, confidence)
-table = ratios[["algorithm", "K", "gap", "epsilon", "h_low", "h_high", "mean_low", "mean_high",
-                "ratio", "ratio_high"]].rename(columns={"mean_low": "regret_low",
-                                                        "mean_high": "regret_high"})
+table = ratios[
+    [
+        "algorithm",
+        "K",
+        "gap",
+        "epsilon",
+        "h_low",
+        "h_high",
+        "mean_low",
+        "mean_high",
+        "ratio",
+        "ratio_high",
+    ]
+].rename(columns={"mean_low": "regret_low", "mean_high": "regret_high"})
 write_table(table, Path(out_dir) / "tables" / "horizon.csv")
 table

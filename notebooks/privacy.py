@@ -56,48 +56,87 @@ for claim in notebook_claims(NAME):
     print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
 
 # %%
-order = ["rps", "rps_full_prefix", "rps_uncapped", "wu_wang_gumbel", "rnm_ftnl", "wu_wang",
-         "rps_eta_eps", "rps_data_prefix"]
+order = [
+    "rps",
+    "rps_full_prefix",
+    "rps_uncapped",
+    "wu_wang_gumbel",
+    "rnm_ftnl",
+    "wu_wang",
+    "rps_eta_eps",
+    "rps_data_prefix",
+]
 algs = [a for a in order if a in set(df.algorithm)] + sorted(set(df.algorithm) - set(order))
 nc = 4
 nr = -(-len(algs) // nc)
-fig, axes = plt.subplots(nr, nc, figsize=(style.WIDTH, 1.9 * nr + 0.7), squeeze=False,
-                         sharex=True, sharey=True)
+fig, axes = plt.subplots(
+    nr, nc, figsize=(style.WIDTH, 1.9 * nr + 0.7), squeeze=False, sharex=True, sharey=True
+)
 y_top = 1.6 * max(df.loss.max(), df.loss_upper.max(), df.epsilon.max())
 eps_grid = np.geomspace(df.epsilon.min(), df.epsilon.max(), 100)
 CONTROL_NAMES = {"rps_eta_eps": "control: η = ε", "rps_data_prefix": "control: data prefix"}
-markers = {"exact_selection": ("o", "per selection (exact)"),
-           "whole_sequence": ("s", "whole sequence (exact)")}
+markers = {
+    "exact_selection": ("o", "per selection (exact)"),
+    "whole_sequence": ("s", "whole sequence (exact)"),
+}
 for ax, alg in zip(axes.flat, algs, strict=False):
     sub = df[df.algorithm == alg]
     for audit, (marker, label) in markers.items():
         a = sub[sub.audit == audit].groupby("epsilon").loss.max()
         if len(a):
-            ax.plot(a.index, a.values, marker=marker, linestyle="none", markersize=4,
-                    fillstyle="none" if audit == "whole_sequence" else "full", label=label)
-    st = sub[sub.audit == "statistical"].groupby("epsilon").agg(
-        lo=("loss_lower", "max"), up=("loss_upper", "max"), pt=("loss", "max"))
+            ax.plot(
+                a.index,
+                a.values,
+                marker=marker,
+                linestyle="none",
+                markersize=4,
+                fillstyle="none" if audit == "whole_sequence" else "full",
+                label=label,
+            )
+    st = (
+        sub[sub.audit == "statistical"]
+        .groupby("epsilon")
+        .agg(lo=("loss_lower", "max"), up=("loss_upper", "max"), pt=("loss", "max"))
+    )
     st = st[(st.lo > 0) & np.isfinite(st.pt) & np.isfinite(st.up)]
     if len(st):
-        ax.errorbar(st.index * 1.08, st.pt, yerr=[st.pt - st.lo, st.up - st.pt], fmt="^",
-                    markersize=3, capsize=2, color="0.3", label="statistical (95% CP)")
+        ax.errorbar(
+            st.index * 1.08,
+            st.pt,
+            yerr=[st.pt - st.lo, st.up - st.pt],
+            fmt="^",
+            markersize=3,
+            capsize=2,
+            color="0.3",
+            label="statistical (95% CP)",
+        )
     ax.plot(eps_grid, eps_grid, color="k", linewidth=0.9, label="ε")
     bound = sub.groupby("epsilon").bound_selection.max()
-    ax.plot(bound.index, bound.values, color="C3", linestyle="--", linewidth=0.9,
-            label="per-selection bound (2η; ε for Laplace noise)")
+    ax.plot(
+        bound.index,
+        bound.values,
+        color="C3",
+        linestyle="--",
+        linewidth=0.9,
+        label="per-selection bound (2η; ε for Laplace noise)",
+    )
     ax.set_title(CONTROL_NAMES.get(alg) or style.ALGORITHM_NAMES.get(alg, alg), fontsize=8)
-    ax.set(xscale="log", yscale="log", ylim=(0.5 * df.epsilon.min(), y_top),
-           xlim=(0.5 * df.epsilon.min(), 2 * df.epsilon.max()))
+    ax.set(
+        xscale="log",
+        yscale="log",
+        ylim=(0.5 * df.epsilon.min(), y_top),
+        xlim=(0.5 * df.epsilon.min(), 2 * df.epsilon.max()),
+    )
     ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels collide on a short log axis
     ax.yaxis.set_minor_formatter(NullFormatter())
-for ax in list(axes.flat)[len(algs):]:
+for ax in list(axes.flat)[len(algs) :]:
     ax.set_visible(False)
 for ax in axes[-1, :]:
     ax.set_xlabel("ε")
 for ax in axes[:, 0]:
     ax.set_ylabel("privacy loss found")
 handles, labels = axes[0, 0].get_legend_handles_labels()
-for ax in axes.flat:                      # collect every label once (panels differ)
+for ax in axes.flat:  # collect every label once (panels differ)
     for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
         if lab not in labels:
             handles.append(h)
@@ -117,11 +156,23 @@ plt.show()
 # a negative control is *caught* when some exact loss exceeds ε (`verdict`).
 
 # %%
-table = (cells.rename(columns={"loss_exact": "loss"})
-         [["algorithm", "role", "epsilon", "loss", "bound_selection", "ratio_eps", "stat_lower",
-           "stat_upper", "verdict"]]
-         .sort_values(["role", "algorithm", "epsilon"], ascending=[False, True, True])
-         .reset_index(drop=True))
+table = (
+    cells.rename(columns={"loss_exact": "loss"})[
+        [
+            "algorithm",
+            "role",
+            "epsilon",
+            "loss",
+            "bound_selection",
+            "ratio_eps",
+            "stat_lower",
+            "stat_upper",
+            "verdict",
+        ]
+    ]
+    .sort_values(["role", "algorithm", "epsilon"], ascending=[False, True, True])
+    .reset_index(drop=True)
+)
 write_table(table, Path(out_dir) / "tables" / "privacy.csv")
 table
 
@@ -129,5 +180,6 @@ table
 # The negative controls' worst cases (the audit's witnesses):
 
 # %%
-cells[cells.role == "negative_control"][["algorithm", "epsilon", "loss_exact", "verdict",
-                                         "witness"]]
+cells[cells.role == "negative_control"][
+    ["algorithm", "epsilon", "loss_exact", "verdict", "witness"]
+]

@@ -67,8 +67,10 @@ for claim in notebook_claims(NAME):
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.0))
 slopes = []
-for ax, fin, axis, xlabel in ((axes[0], gap_fin, "1/gap", "1 / gap"),
-                              (axes[1], eps_fin, "1/eps", "1 / ε")):
+for ax, fin, axis, xlabel in (
+    (axes[0], gap_fin, "1/gap", "1 / gap"),
+    (axes[1], eps_fin, "1/eps", "1 / ε"),
+):
     for alg in style.order(fin["algorithm"].unique()):
         sub = fin[fin["algorithm"] == alg]
         # one line per remaining parameter combination (normally one)
@@ -79,8 +81,14 @@ for ax, fin, axis, xlabel in ((axes[0], gap_fin, "1/gap", "1 / gap"),
             if alg == "rps" and np.isfinite(ser["slope"]):
                 xs = np.array(ser["x"])
                 ys = np.exp(ser["intercept"] + ser["slope"] * np.log(xs))
-                ax.plot(xs, ys, color="0.3", linestyle="--", linewidth=1,
-                        label=f"RPS fit: slope {ser['slope']:.2f}")
+                ax.plot(
+                    xs,
+                    ys,
+                    color="0.3",
+                    linestyle="--",
+                    linewidth=1,
+                    label=f"RPS fit: slope {ser['slope']:.2f}",
+                )
     ax.set(xscale="log", yscale="log", xlabel=xlabel)
     ax.set_xscale("log", base=2)
     ax.legend(loc="upper left", fontsize="x-small")
@@ -97,7 +105,15 @@ plt.show()
 
 # %%
 sl = pd.DataFrame(slopes)
-table = pd.DataFrame({"algorithm": sl["algorithm"], "axis": sl["axis"], "K": sl["K"],
-                      "slope": sl["slope"], "ci_low": sl["ci_low"], "ci_high": sl["ci_high"]})
+table = pd.DataFrame(
+    {
+        "algorithm": sl["algorithm"],
+        "axis": sl["axis"],
+        "K": sl["K"],
+        "slope": sl["slope"],
+        "ci_low": sl["ci_low"],
+        "ci_high": sl["ci_high"],
+    }
+)
 write_table(table, Path(out_dir) / "tables" / "rates.csv")
 table

@@ -14,7 +14,8 @@ IMPLY_SLOW = ("pipeline", "slurm", "notebook")
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("slow") is None and any(
-                item.get_closest_marker(name) for name in IMPLY_SLOW):
+            item.get_closest_marker(name) for name in IMPLY_SLOW
+        ):
             item.add_marker(pytest.mark.slow)
 
 
@@ -35,28 +36,32 @@ def z_familywise(m: int, alpha: float = ALPHA_FW) -> float:
 def assert_within_se(estimate, target, se, m: int, what: str = "estimate", alpha=ALPHA_FW):
     """Every ``|estimate - target| <= z_familywise(m) * se``, ``se`` being the exact standard
     error of the estimate (computed from the law under test, not from the sample)."""
-    estimate, target, se = np.broadcast_arrays(*(np.asarray(v, float) for v in
-                                                 (estimate, target, se)))
+    estimate, target, se = np.broadcast_arrays(
+        *(np.asarray(v, float) for v in (estimate, target, se))
+    )
     assert np.all(se > 0), f"{what}: standard errors must be positive"
     z = np.abs(estimate - target) / se
     limit = z_familywise(m, alpha)
     assert np.all(z <= limit), (
         f"{what}: {np.round(estimate, 8)} vs {np.round(target, 8)} is {np.round(z, 2)} SE "
-        f"(limit {limit:.2f} SE for {m} comparisons at familywise level {alpha:g})")
+        f"(limit {limit:.2f} SE for {m} comparisons at familywise level {alpha:g})"
+    )
 
 
 def assert_mean_close(samples, target, target_se=0.0, z=Z_TOL):
     samples = np.asarray(samples, dtype=float)
     se = np.hypot(samples.std(ddof=1) / np.sqrt(samples.size), target_se)
     assert abs(samples.mean() - target) <= z * se + 1e-12, (
-        f"mean {samples.mean():.6g} vs {target:.6g}: {abs(samples.mean() - target) / se:.2f} SE")
+        f"mean {samples.mean():.6g} vs {target:.6g}: {abs(samples.mean() - target) / se:.2f} SE"
+    )
 
 
 def assert_means_equal(a, b, z=Z_TOL):
     a, b = np.asarray(a, float), np.asarray(b, float)
     se = np.hypot(a.std(ddof=1) / np.sqrt(a.size), b.std(ddof=1) / np.sqrt(b.size))
     assert abs(a.mean() - b.mean()) <= z * se + 1e-12, (
-        f"means {a.mean():.6g} vs {b.mean():.6g} differ by {abs(a.mean() - b.mean()) / se:.2f} SE")
+        f"means {a.mean():.6g} vs {b.mean():.6g} differ by {abs(a.mean() - b.mean()) / se:.2f} SE"
+    )
 
 
 def chisquare_against(draws, probs, n_categories):

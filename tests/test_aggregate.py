@@ -6,29 +6,73 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privdtol.pipeline import aggregate
-from privdtol.core import bounds
-from privdtol.pipeline import plan as grid
 from privdtol.cli import main
 from privdtol.cli.batch import cell_table
+from privdtol.core import bounds
+from privdtol.pipeline import aggregate
+from privdtol.pipeline import plan as grid
 
 T30 = (1 << 30) - 1
-CONTRACT = ["experiment", "cell_id", "algorithm", "env", "instance", "K", "gap", "epsilon", "eta",
-            "mu_best", "rho", "kappa", "horizon", "runs", "estimator", "mean", "se", "ci_low",
-            "ci_high", "q05", "q25", "q50", "q75", "q95", "mean_realized", "se_realized",
-            "bound_thm1", "bound_corollary", "rate", "lower_shape", "wu_wang_shape",
-            "tail_mean", "tail_se"]
+CONTRACT = [
+    "experiment",
+    "cell_id",
+    "algorithm",
+    "env",
+    "instance",
+    "K",
+    "gap",
+    "epsilon",
+    "eta",
+    "mu_best",
+    "rho",
+    "kappa",
+    "horizon",
+    "runs",
+    "estimator",
+    "mean",
+    "se",
+    "ci_low",
+    "ci_high",
+    "q05",
+    "q25",
+    "q50",
+    "q75",
+    "q95",
+    "mean_realized",
+    "se_realized",
+    "bound_thm1",
+    "bound_corollary",
+    "rate",
+    "lower_shape",
+    "wu_wang_shape",
+    "tail_mean",
+    "tail_se",
+]
 
 
 def fake_cell(cell_id="c1", algorithm="rps", epsilon=1.0, runs=5, horizons=(1, 3, 7), seed=0):
     rng = np.random.default_rng(seed)
     n = runs * len(horizons)
-    return pd.DataFrame({
-        "cell_id": cell_id, "algorithm": algorithm, "env": "bernoulli", "K": 4, "gap": 0.25,
-        "mu_best": 0.375, "epsilon": epsilon, "eta": 0.125 if epsilon == epsilon else np.nan,
-        "horizon": np.tile(horizons, runs), "run": np.repeat(np.arange(runs), len(horizons)),
-        "regret": rng.random(n) * 10, "regret_realized": rng.random(n) * 10,
-        "estimator": "block_rb", "instance": "standard", "rho": np.nan, "kappa": np.nan})
+    return pd.DataFrame(
+        {
+            "cell_id": cell_id,
+            "algorithm": algorithm,
+            "env": "bernoulli",
+            "K": 4,
+            "gap": 0.25,
+            "mu_best": 0.375,
+            "epsilon": epsilon,
+            "eta": 0.125 if epsilon == epsilon else np.nan,
+            "horizon": np.tile(horizons, runs),
+            "run": np.repeat(np.arange(runs), len(horizons)),
+            "regret": rng.random(n) * 10,
+            "regret_realized": rng.random(n) * 10,
+            "estimator": "block_rb",
+            "instance": "standard",
+            "rho": np.nan,
+            "kappa": np.nan,
+        }
+    )
 
 
 def test_contract_columns_and_statistics():
@@ -58,8 +102,17 @@ def test_contract_columns_and_statistics():
 
 def test_non_private_bounds_are_nan_and_single_run_se_is_nan():
     df = aggregate.aggregate_tables([fake_cell(algorithm="ftl", epsilon=np.nan, runs=1)], "e")
-    for col in ("bound_thm1", "bound_corollary", "rate", "lower_shape", "wu_wang_shape", "se",
-                "ci_low", "epsilon", "tail_se"):
+    for col in (
+        "bound_thm1",
+        "bound_corollary",
+        "rate",
+        "lower_shape",
+        "wu_wang_shape",
+        "se",
+        "ci_low",
+        "epsilon",
+        "tail_se",
+    ):
         assert df[col].isna().all(), col
     assert (df["runs"] == 1).all()
     assert df["tail_mean"].iloc[-1] == 0.0  # the largest horizon's tail is empty
@@ -96,9 +149,10 @@ def test_paired_tail_by_hand():
 
 
 def test_order_of_cells_does_not_matter():
-    cells = [fake_cell(f"c{i}", algorithm=a, epsilon=e, seed=i)
-             for i, (a, e) in enumerate([("rps", 1.0), ("ftl", np.nan), ("rps", 0.5),
-                                         ("wu_wang", 0.25)])]
+    cells = [
+        fake_cell(f"c{i}", algorithm=a, epsilon=e, seed=i)
+        for i, (a, e) in enumerate([("rps", 1.0), ("ftl", np.nan), ("rps", 0.5), ("wu_wang", 0.25)])
+    ]
     a = aggregate.aggregate_tables(cells, "e")
     b = aggregate.aggregate_tables(cells[::-1], "e")
     pd.testing.assert_frame_equal(a, b)
@@ -112,9 +166,10 @@ def test_ragged_cell_is_refused():
 
 
 def test_cli_on_real_cells_is_byte_deterministic(tmp_path):
-    cells = [grid.Cell("rps", "bernoulli", "standard", 4, 0.25, None, 1.0, T30, 20, None, None, 0),
-             grid.Cell("hedge", "correlated", "standard", 4, 0.25, None, None, T30, 20, 0.5,
-                       None, 0)]
+    cells = [
+        grid.Cell("rps", "bernoulli", "standard", 4, 0.25, None, 1.0, T30, 20, None, None, 0),
+        grid.Cell("hedge", "correlated", "standard", 4, 0.25, None, None, T30, 20, 0.5, None, 0),
+    ]
     files = []
     for c in cells:
         path = tmp_path / f"{c.cell_id}.parquet"
@@ -124,8 +179,10 @@ def test_cli_on_real_cells_is_byte_deterministic(tmp_path):
     for i, order in enumerate((files, files[::-1])):
         out = tmp_path / f"agg{i}.parquet"
         csv = tmp_path / f"agg{i}.csv"
-        assert main(["aggregate", "--experiment", "x", "--out", str(out), "--out", str(csv),
-                     *order]) == 0
+        assert (
+            main(["aggregate", "--experiment", "x", "--out", str(out), "--out", str(csv), *order])
+            == 0
+        )
         outs.append((out.read_bytes(), csv.read_bytes()))
     assert outs[0] == outs[1]
     df = pd.read_parquet(tmp_path / "agg0.parquet")
@@ -137,6 +194,17 @@ def test_cli_on_real_cells_is_byte_deterministic(tmp_path):
 
 
 def test_cli_errors(tmp_path, capsys):
-    assert main(["aggregate", "--experiment", "x", "--out", str(tmp_path / "a.txt"),
-                 str(tmp_path / "c.parquet")]) == 2
+    assert (
+        main(
+            [
+                "aggregate",
+                "--experiment",
+                "x",
+                "--out",
+                str(tmp_path / "a.txt"),
+                str(tmp_path / "c.parquet"),
+            ]
+        )
+        == 2
+    )
     assert "--out" in capsys.readouterr().err

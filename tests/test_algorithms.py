@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import P_MIN, chisquare_against
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -12,8 +13,6 @@ from scipy.special import softmax
 from privdtol.algorithms import ALGORITHMS, laplace_noisy_min_law, make_algorithm, random_prefix
 from privdtol.algorithms.base import sample_from
 from privdtol.errors import InputError
-
-from conftest import P_MIN, chisquare_against
 
 N = 40_000
 SUMS = np.array([3.0, 4.0, 5.0, 9.0, 4.5])
@@ -25,8 +24,10 @@ def _draws(alg, sums, r=3, n=N, seed=1):
     return actions, law
 
 
-@pytest.mark.parametrize("name,eta", [("rps", 0.125), ("rps_full_prefix", 0.125),
-                                      ("rps_uncapped", 0.6), ("wu_wang_gumbel", 0.6)])
+@pytest.mark.parametrize(
+    "name,eta",
+    [("rps", 0.125), ("rps_full_prefix", 0.125), ("rps_uncapped", 0.6), ("wu_wang_gumbel", 0.6)],
+)
 def test_softmax_selection_matches_exact_law(name, eta):
     alg = make_algorithm(name, 1.2)
     actions, law = _draws(alg, SUMS)
@@ -95,8 +96,7 @@ def test_sample_from_matches_law():
 
 
 @settings(max_examples=60, deadline=None)
-@given(arrays(float, (3, 6), elements=st.floats(0, 2.0**40)),
-       st.floats(1e-6, 10))
+@given(arrays(float, (3, 6), elements=st.floats(0, 2.0**40)), st.floats(1e-6, 10))
 def test_softmax_law_agrees_with_scipy_and_never_overflows(sums, eta):
     law = make_algorithm("rps", 2 * eta).law(sums, 0)
     assert np.all(np.isfinite(law))

@@ -32,8 +32,16 @@ from tiny_agg import build_tiny_agg  # noqa: E402
 PAIR = (1048575, 1073741823)
 
 
-def agg(cells, horizons=PAIR, rel_se=0.01, algorithm="rps", env="bernoulli", experiment="x",
-        mean_fn=None, tail_fn=None):
+def agg(
+    cells,
+    horizons=PAIR,
+    rel_se=0.01,
+    algorithm="rps",
+    env="bernoulli",
+    experiment="x",
+    mean_fn=None,
+    tail_fn=None,
+):
     """An agg table: one row per (cell, horizon); ``cells`` are dicts with K, gap, epsilon and
     either ``mean`` or a ``mean_fn(cell, horizon)``; se = rel_se * mean unless given.  With
     ``tail_fn(cell, horizon) -> (tail_mean, tail_se)`` the paired-tail columns are added."""
@@ -42,19 +50,37 @@ def agg(cells, horizons=PAIR, rel_se=0.01, algorithm="rps", env="bernoulli", exp
         for h in horizons:
             m = mean_fn(c, h) if mean_fn else c["mean"]
             se = c.get("se", rel_se * m)
-            tail = (dict(zip(("tail_mean", "tail_se"), tail_fn(c, h), strict=True))
-                    if tail_fn else {})
-            rows.append({**tail, "experiment": experiment, "cell_id": f"c{i}",
-                         "algorithm": c.get("algorithm", algorithm), "env": c.get("env", env),
-                         "instance": "standard", "K": c["K"], "gap": c["gap"],
-                         "epsilon": c["epsilon"], "eta": float(bounds.eta(c["epsilon"])),
-                         "mu_best": 0.5 - c["gap"] / 2, "rho": c.get("rho", np.nan),
-                         "kappa": np.nan, "horizon": h, "runs": 100, "mean": m, "se": se,
-                         "ci_low": m - 1.96 * se, "ci_high": m + 1.96 * se})
+            tail = (
+                dict(zip(("tail_mean", "tail_se"), tail_fn(c, h), strict=True)) if tail_fn else {}
+            )
+            rows.append(
+                {
+                    **tail,
+                    "experiment": experiment,
+                    "cell_id": f"c{i}",
+                    "algorithm": c.get("algorithm", algorithm),
+                    "env": c.get("env", env),
+                    "instance": "standard",
+                    "K": c["K"],
+                    "gap": c["gap"],
+                    "epsilon": c["epsilon"],
+                    "eta": float(bounds.eta(c["epsilon"])),
+                    "mu_best": 0.5 - c["gap"] / 2,
+                    "rho": c.get("rho", np.nan),
+                    "kappa": np.nan,
+                    "horizon": h,
+                    "runs": 100,
+                    "mean": m,
+                    "se": se,
+                    "ci_low": m - 1.96 * se,
+                    "ci_high": m + 1.96 * se,
+                }
+            )
     return pd.DataFrame(rows)
 
 
 # ----------------------------------------------------------------------------- primitives
+
 
 def test_loglog_slope_recovers_power_law():
     x = np.array([4.0, 8.0, 16.0])
@@ -69,9 +95,16 @@ def test_loglog_slope_needs_two_positive_points():
     assert math.isnan(fit["slope"]) and fit["n"] == 1
 
 
-@pytest.mark.parametrize("low, high, verdict", [(0.9, 1.1, "PASS"), (1.3, 1.5, "FAIL"),
-                                                (0.1, 0.5, "FAIL"), (0.7, 1.0, "INCONCLUSIVE"),
-                                                (float("nan"), 1.0, "INCONCLUSIVE")])
+@pytest.mark.parametrize(
+    "low, high, verdict",
+    [
+        (0.9, 1.1, "PASS"),
+        (1.3, 1.5, "FAIL"),
+        (0.1, 0.5, "FAIL"),
+        (0.7, 1.0, "INCONCLUSIVE"),
+        (float("nan"), 1.0, "INCONCLUSIVE"),
+    ],
+)
 def test_interval_verdict(low, high, verdict):
     assert decision.interval_verdict(low, high, 0.8, 1.2) == verdict
 
@@ -91,15 +124,21 @@ def test_ratio_ci_delta_method():
 
 # ----------------------------------------------------------------------------- C2
 
+
 def _grid(Ks=(2, 8), gaps=(0.5, 0.125), epss=(2.0, 0.25)):
     return [{"K": K, "gap": g, "epsilon": e} for K in Ks for g in gaps for e in epss]
 
 
-@pytest.mark.parametrize("factor, rel_se, verdict", [(0.1, 0.01, "PASS"), (2.0, 0.01, "FAIL"),
-                                                     (0.99, 0.05, "INCONCLUSIVE")])
+@pytest.mark.parametrize(
+    "factor, rel_se, verdict",
+    [(0.1, 0.01, "PASS"), (2.0, 0.01, "FAIL"), (0.99, 0.05, "INCONCLUSIVE")],
+)
 def test_theorem1(factor, rel_se, verdict):
-    df = agg(_grid(), rel_se=rel_se,
-             mean_fn=lambda c, h: factor * bounds.theorem1(c["K"], c["gap"], c["epsilon"]))
+    df = agg(
+        _grid(),
+        rel_se=rel_se,
+        mean_fn=lambda c, h: factor * bounds.theorem1(c["K"], c["gap"], c["epsilon"]),
+    )
     out = c2_theorem1.check_theorem1(df, 0.95)
     assert out["verdict"] == verdict
     assert out["statistic"] == pytest.approx(factor, rel=1e-5)
@@ -113,19 +152,25 @@ def test_theorem1_ignores_non_private_algorithms():
 
 # ----------------------------------------------------------------------------- C3
 
-@pytest.mark.parametrize("growth, rel_se, verdict", [(1.0, 0.001, "PASS"), (1.5, 0.001, "FAIL"),
-                                                     (1.04, 0.02, "INCONCLUSIVE")])
+
+@pytest.mark.parametrize(
+    "growth, rel_se, verdict",
+    [(1.0, 0.001, "PASS"), (1.5, 0.001, "FAIL"), (1.04, 0.02, "INCONCLUSIVE")],
+)
 def test_horizon_free(growth, rel_se, verdict):
-    df = agg(_grid(), rel_se=rel_se,
-             mean_fn=lambda c, h: 10.0 * (growth if h == PAIR[1] else 1.0))
+    df = agg(_grid(), rel_se=rel_se, mean_fn=lambda c, h: 10.0 * (growth if h == PAIR[1] else 1.0))
     out = c3_horizon_free.check_horizon_free(df, 1.05, PAIR, 0.95)
     assert out["verdict"] == verdict
     assert out["statistic"] == pytest.approx(growth, rel=1e-6)
 
 
 def test_horizon_free_falls_back_for_short_cells():
-    df = agg([{"K": 2, "gap": 0.5, "epsilon": 1.0}], horizons=(15, 1023, 16383), rel_se=0.001,
-             mean_fn=lambda c, h: 5.0)
+    df = agg(
+        [{"K": 2, "gap": 0.5, "epsilon": 1.0}],
+        horizons=(15, 1023, 16383),
+        rel_se=0.001,
+        mean_fn=lambda c, h: 5.0,
+    )
     out = c3_horizon_free.check_horizon_free(df, 1.05, PAIR, 0.95)
     cell = out["cells"][0]
     assert cell["fallback"] is True and cell["h_high"] == 16383 and cell["h_low"] == 15
@@ -155,8 +200,9 @@ def test_paired_ratio_ci_by_hand():
 def test_horizon_free_paired_zero_increments_pass_where_unpaired_is_inconclusive():
     # every run's regret is the same at both horizons (as for RPS): paired increments all 0
     mean_fn = lambda c, h: 10.0  # noqa: E731
-    unpaired = c3_horizon_free.check_horizon_free(agg(_grid(), rel_se=0.02, mean_fn=mean_fn),
-                                         1.05, PAIR, 0.95)
+    unpaired = c3_horizon_free.check_horizon_free(
+        agg(_grid(), rel_se=0.02, mean_fn=mean_fn), 1.05, PAIR, 0.95
+    )
     assert unpaired["verdict"] == "INCONCLUSIVE" and unpaired["ci_high"] > 1.05
     assert "delta-method" in unpaired["summary"]
     assert "paired interval" not in unpaired["summary"]
@@ -171,16 +217,26 @@ def test_horizon_free_paired_zero_increments_pass_where_unpaired_is_inconclusive
     assert all(c["verdict"] == "PASS" for c in out["cells"])
     # a table mixing both kinds of cells says so, and the delta cells keep it INCONCLUSIVE
     mixed = c3_horizon_free.check_horizon_free(
-        pd.concat([df, agg(_grid()[:1], rel_se=0.02, mean_fn=mean_fn, experiment="old")],
-                  ignore_index=True), 1.05, PAIR, 0.95)
+        pd.concat(
+            [df, agg(_grid()[:1], rel_se=0.02, mean_fn=mean_fn, experiment="old")],
+            ignore_index=True,
+        ),
+        1.05,
+        PAIR,
+        0.95,
+    )
     assert mixed["verdict"] == "INCONCLUSIVE"
     assert f"for {len(_grid())} cell(s)" in mixed["summary"] and "for 1 cell(s)" in mixed["summary"]
 
 
 def test_horizon_free_paired_real_increase_fails():
     # regret grows from 10 to 13 in every run (increment 3 with a small se): ratio 1.3
-    df = agg(_grid(), rel_se=0.01, mean_fn=lambda c, h: 10.0 if h == PAIR[0] else 13.0,
-             tail_fn=lambda c, h: (3.0, 0.05) if h == PAIR[0] else (0.0, 0.0))
+    df = agg(
+        _grid(),
+        rel_se=0.01,
+        mean_fn=lambda c, h: 10.0 if h == PAIR[0] else 13.0,
+        tail_fn=lambda c, h: (3.0, 0.05) if h == PAIR[0] else (0.0, 0.0),
+    )
     out = c3_horizon_free.check_horizon_free(df, 1.05, PAIR, 0.95)
     assert out["verdict"] == "FAIL"
     assert out["statistic"] == pytest.approx(1.3, rel=1e-9)
@@ -193,8 +249,13 @@ def test_horizon_free_paired_below_the_largest_horizon_adds_tail_ses():
     # conservative se tail_se(low) + tail_se(high)
     T31 = (1 << 31) - 1
     tails = {PAIR[0]: (2.0, 0.05), PAIR[1]: (2.0, 0.05), T31: (0.0, 0.0)}
-    df = agg([{"K": 2, "gap": 0.5, "epsilon": 1.0}], horizons=(*PAIR, T31), rel_se=0.01,
-             mean_fn=lambda c, h: 12.0 if h == T31 else 10.0, tail_fn=lambda c, h: tails[h])
+    df = agg(
+        [{"K": 2, "gap": 0.5, "epsilon": 1.0}],
+        horizons=(*PAIR, T31),
+        rel_se=0.01,
+        mean_fn=lambda c, h: 12.0 if h == T31 else 10.0,
+        tail_fn=lambda c, h: tails[h],
+    )
     out = c3_horizon_free.check_horizon_free(df, 1.05, PAIR, 0.95)
     z = stats.z_value(0.975)
     assert out["cells"][0]["h_high"] == PAIR[1] and out["cells"][0]["interval"] == "paired"
@@ -205,13 +266,15 @@ def test_horizon_free_paired_below_the_largest_horizon_adds_tail_ses():
 
 # ----------------------------------------------------------------------------- C4a/b
 
-@pytest.mark.parametrize("slope, rel_se, verdict", [(1.0, 0.005, "PASS"), (0.5, 0.005, "FAIL"),
-                                                    (1.0, 0.3, "INCONCLUSIVE")])
+
+@pytest.mark.parametrize(
+    "slope, rel_se, verdict",
+    [(1.0, 0.005, "PASS"), (0.5, 0.005, "FAIL"), (1.0, 0.3, "INCONCLUSIVE")],
+)
 def test_slope_check_gap(slope, rel_se, verdict):
     cells = [{"K": 8, "gap": 2.0**-k, "epsilon": 4.0} for k in range(1, 8)]
     df = agg(cells, rel_se=rel_se, mean_fn=lambda c, h: 5 * (1 / c["gap"]) ** slope)
-    out = c4_rate.check_slope(df, "C4a", "1/gap", (0.8, 1.2), 0.95, 3,
-                             regime_filter="statistical")
+    out = c4_rate.check_slope(df, "C4a", "1/gap", (0.8, 1.2), 0.95, 3, regime_filter="statistical")
     assert out["verdict"] == verdict
     assert out["statistic"] == pytest.approx(slope, abs=1e-6)
     assert out["cells"][0]["x"] == [32.0, 64.0, 128.0]  # the three smallest gaps
@@ -220,8 +283,7 @@ def test_slope_check_gap(slope, rel_se, verdict):
 def test_slope_check_eps_uses_privacy_regime_only():
     cells = [{"K": 8, "gap": 0.5, "epsilon": 2.0**-k} for k in range(7)]
     cells += [{"K": 8, "gap": 0.25, "epsilon": 2.0**-k, "mean": 1.0} for k in range(7)]
-    df = agg(cells, rel_se=0.005,
-             mean_fn=lambda c, h: c.get("mean") or 2 * (1 / c["epsilon"]))
+    df = agg(cells, rel_se=0.005, mean_fn=lambda c, h: c.get("mean") or 2 * (1 / c["epsilon"]))
     out = c4_rate.check_slope(df, "C4b", "1/eps", (0.8, 1.2), 0.95, regime_filter="privacy")
     assert out["verdict"] == "PASS" and len(out["cells"]) == 1
 
@@ -235,13 +297,17 @@ def test_slope_check_insufficient_points_is_inconclusive():
 
 # ----------------------------------------------------------------------------- C4c
 
+
 def _rate_grid():
     return _grid(Ks=(2, 4, 16, 64), gaps=(0.5, 0.25, 0.125, 0.0625), epss=(2.0, 0.5, 0.125, 0.03))
 
 
 def test_rate_ratio_pass_when_regret_is_the_rate():
-    df = agg(_rate_grid(), rel_se=0.005,
-             mean_fn=lambda c, h: 3 * bounds.rate(c["K"], c["gap"], c["epsilon"]))
+    df = agg(
+        _rate_grid(),
+        rel_se=0.005,
+        mean_fn=lambda c, h: 3 * bounds.rate(c["K"], c["gap"], c["epsilon"]),
+    )
     out = c4_rate.check_rate_ratio(df, (-0.2, 0.2), 0.95)
     assert out["verdict"] == "PASS"
     rng = out["cells"][0]
@@ -250,8 +316,11 @@ def test_rate_ratio_pass_when_regret_is_the_rate():
 
 
 def test_rate_ratio_fails_on_a_log_squared_privacy_term():
-    df = agg(_rate_grid(), rel_se=0.005,
-             mean_fn=lambda c, h: float(bounds.wu_wang_shape(c["K"], c["gap"], c["epsilon"])))
+    df = agg(
+        _rate_grid(),
+        rel_se=0.005,
+        mean_fn=lambda c, h: float(bounds.wu_wang_shape(c["K"], c["gap"], c["epsilon"])),
+    )
     out = c4_rate.check_rate_ratio(df, (-0.2, 0.2), 0.95)
     assert out["verdict"] == "FAIL"
     bad = [c for c in out["cells"][1:] if c["verdict"] == "FAIL"]
@@ -259,8 +328,11 @@ def test_rate_ratio_fails_on_a_log_squared_privacy_term():
 
 
 def test_rate_ratio_inconclusive_with_noise():
-    df = agg(_rate_grid(), rel_se=0.5,
-             mean_fn=lambda c, h: 3 * bounds.rate(c["K"], c["gap"], c["epsilon"]))
+    df = agg(
+        _rate_grid(),
+        rel_se=0.5,
+        mean_fn=lambda c, h: 3 * bounds.rate(c["K"], c["gap"], c["epsilon"]),
+    )
     assert c4_rate.check_rate_ratio(df, (-0.2, 0.2), 0.95)["verdict"] == "INCONCLUSIVE"
 
 
@@ -269,8 +341,9 @@ def test_rate_ratio_inconclusive_with_noise():
 Ks = (2, 4, 8, 16, 32, 64, 128)
 
 
-@pytest.mark.parametrize("power, se, verdict", [(1, 0.05, "PASS"), (2, 0.05, "FAIL"),
-                                                (1, 50.0, "INCONCLUSIVE")])
+@pytest.mark.parametrize(
+    "power, se, verdict", [(1, 0.05, "PASS"), (2, 0.05, "FAIL"), (1, 50.0, "INCONCLUSIVE")]
+)
 def test_logk_comparison(power, se, verdict):
     cells = [{"K": K, "gap": 0.5, "epsilon": 1 / 16, "se": se} for K in Ks]
     df = agg(cells, mean_fn=lambda c, h: 10 + 20 * np.log(c["K"]) ** power)
@@ -290,6 +363,7 @@ def test_logk_bootstrap_is_deterministic():
 
 
 # ----------------------------------------------------------------------------- constants
+
 
 def test_constants_recovered_and_deterministic():
     cells = _grid(Ks=(2, 8, 64), gaps=(0.5, 0.125, 0.03), epss=(2.0, 0.25, 0.03))
@@ -316,9 +390,13 @@ def test_constants_fail_above_the_paper():
 
 # ----------------------------------------------------------------------------- C5
 
+
 def test_dependent_combines_sub_checks():
-    cells = [{"K": 8, "gap": g, "epsilon": 4.0, "env": env, "rho": 0.5}
-             for env in ("correlated",) for g in (0.5, 0.25, 0.125, 0.0625)]
+    cells = [
+        {"K": 8, "gap": g, "epsilon": 4.0, "env": env, "rho": 0.5}
+        for env in ("correlated",)
+        for g in (0.5, 0.25, 0.125, 0.0625)
+    ]
     df = agg(cells, rel_se=0.001, mean_fn=lambda c, h: 2 / c["gap"])
     out = c5_dependent.check_dependent(df, (0.8, 1.2), 0.95)
     subs = {(c["sub_check"], c["env"]): c["verdict"] for c in out["cells"]}
@@ -330,8 +408,11 @@ def test_dependent_combines_sub_checks():
 
 
 def test_dependent_never_pools_different_rho():
-    cells = [{"K": 8, "gap": g, "epsilon": 4.0, "env": "correlated", "rho": r}
-             for r in (0.5, 0.9) for g in (0.5, 0.25, 0.125)]
+    cells = [
+        {"K": 8, "gap": g, "epsilon": 4.0, "env": "correlated", "rho": r}
+        for r in (0.5, 0.9)
+        for g in (0.5, 0.25, 0.125)
+    ]
     df = agg(cells, rel_se=0.001, mean_fn=lambda c, h: (1 + c["rho"]) / c["gap"])
     out = c5_dependent.check_dependent(df, (0.8, 1.2), 0.95)
     c4a = next(c for c in out["cells"] if c["sub_check"] == "C4a")
@@ -340,9 +421,21 @@ def test_dependent_never_pools_different_rho():
 
 # ----------------------------------------------------------------------------- output
 
+
 def test_write_check_is_deterministic_json(tmp_path):
-    c = records.make_check("C9", "t", "s", 1 / 3, float("nan"), np.float64(2.0), "thr", "PASS",
-                          "sum", [{"b": np.int64(1), "a": np.nan}], ["z", "a"])
+    c = records.make_check(
+        "C9",
+        "t",
+        "s",
+        1 / 3,
+        float("nan"),
+        np.float64(2.0),
+        "thr",
+        "PASS",
+        "sum",
+        [{"b": np.int64(1), "a": np.nan}],
+        ["z", "a"],
+    )
     p1 = records.write_check(c, tmp_path / "a.json")
     p2 = records.write_check(dict(reversed(list(c.items()))), tmp_path / "b.json")
     assert p1.read_bytes() == p2.read_bytes()
@@ -355,11 +448,30 @@ def test_write_check_is_deterministic_json(tmp_path):
 
 
 def test_strip_metadata_removes_timing():
-    nb = {"metadata": {"papermill": {"start_time": "x", "end_time": "y", "duration": 1.0,
-                                     "input_path": "/a/b/n.input.ipynb", "parameters": {}}},
-          "cells": [{"metadata": {"execution": {"iopub.status.busy": "t"},
-                                  "papermill": {"duration": 0.1, "status": "completed",
-                                                "start_time": "s", "end_time": "e"}}}]}
+    nb = {
+        "metadata": {
+            "papermill": {
+                "start_time": "x",
+                "end_time": "y",
+                "duration": 1.0,
+                "input_path": "/a/b/n.input.ipynb",
+                "parameters": {},
+            }
+        },
+        "cells": [
+            {
+                "metadata": {
+                    "execution": {"iopub.status.busy": "t"},
+                    "papermill": {
+                        "duration": 0.1,
+                        "status": "completed",
+                        "start_time": "s",
+                        "end_time": "e",
+                    },
+                }
+            }
+        ],
+    }
     out = strip_metadata(nb)
     assert out["metadata"]["papermill"] == {"input_path": "n.input.ipynb", "parameters": {}}
     assert out["cells"][0]["metadata"] == {"papermill": {"status": "completed"}}
@@ -410,27 +522,38 @@ def test_registry_check_uses_the_config_thresholds(thresholds):
     df = agg(cells, rel_se=0.005, mean_fn=lambda c, h: 5 / c["gap"])
     out = CLAIMS["C4a"].check_function()({"gap": df}, thresholds, ["agg/gap.parquet"])
     assert out["verdict"] == "PASS" and out["inputs"] == ["agg/gap.parquet"]
-    assert out == c4_rate.check_slope(df, "C4a", "1/gap", thresholds["slope_range"],
-                                      thresholds["confidence"], regime_filter="statistical",
-                                      inputs=["agg/gap.parquet"])
+    assert out == c4_rate.check_slope(
+        df,
+        "C4a",
+        "1/gap",
+        thresholds["slope_range"],
+        thresholds["confidence"],
+        regime_filter="statistical",
+        inputs=["agg/gap.parquet"],
+    )
     steep = {**thresholds, "slope_range": [1.5, 2.0]}
     assert CLAIMS["C4a"].check_function()({"gap": df}, steep, [])["verdict"] == "FAIL"
 
 
 def test_registry_check_stacks_tables_in_registry_order(thresholds):
     mean_fn = lambda c, h: 10.0  # noqa: E731
-    tables = {"horizon": agg(_grid()[:2], rel_se=0.02, mean_fn=mean_fn, experiment="horizon"),
-              "grid": agg(_grid()[2:], rel_se=0.02, mean_fn=mean_fn, experiment="grid")}
+    tables = {
+        "horizon": agg(_grid()[:2], rel_se=0.02, mean_fn=mean_fn, experiment="horizon"),
+        "grid": agg(_grid()[2:], rel_se=0.02, mean_fn=mean_fn, experiment="grid"),
+    }
     check = CLAIMS["C3"].check_function()
     a = check(tables, thresholds, ["h", "g"])
     b = check(dict(reversed(tables.items())), thresholds, ["g", "h"])
     assert a == b and len(a["cells"]) == len(_grid())
     # experiments the claim does not read are ignored
-    assert check({**tables, "gap": tables["grid"].assign(experiment="gap")}, thresholds,
-                 ["h", "g"]) == a
+    assert (
+        check({**tables, "gap": tables["grid"].assign(experiment="gap")}, thresholds, ["h", "g"])
+        == a
+    )
 
 
 # ----------------------------------------------------------------------------- privdtol check
+
 
 @pytest.fixture(scope="module")
 def tiny_agg(tmp_path_factory):
@@ -475,11 +598,16 @@ def test_cli_check_reads_the_config_agg_dir(tiny_agg, tmp_path, monkeypatch):
     assert json.loads(Path("C4a.json").read_text())["inputs"] == ["results/agg/gap.parquet"]
 
 
-@pytest.mark.parametrize("claim, name, flag", [
-    ("C9", "C.json", "--claim"), ("c2", "C.json", "--claim"), ("C2", "C.txt", "--out"),
-    ("C1", "C.json", "--agg-dir")])   # C1: no privacy.parquet in the agg dir
-def test_cli_check_bad_input_one_line_exit_2_no_file(tiny_agg, tmp_path, capsys, claim, name,
-                                                     flag):
+@pytest.mark.parametrize(
+    "claim, name, flag",
+    [
+        ("C9", "C.json", "--claim"),
+        ("c2", "C.json", "--claim"),
+        ("C2", "C.txt", "--out"),
+        ("C1", "C.json", "--agg-dir"),
+    ],
+)  # C1: no privacy.parquet in the agg dir
+def test_cli_check_bad_input_one_line_exit_2_no_file(tiny_agg, tmp_path, capsys, claim, name, flag):
     out = tmp_path / name
     assert _check(claim, out, agg_dir=tiny_agg) == 2
     err = capsys.readouterr().err
@@ -501,6 +629,7 @@ def test_cli_check_missing_tables_exit_2(tmp_path, capsys):
 
 # ----------------------------------------------------------------------------- rules
 
+
 @pytest.mark.pipeline
 def test_rules_are_generated_from_the_registry(tmp_path):
     """One check_<ID> rule per claim of claims_for, one notebook_<name> per notebook of the
@@ -521,16 +650,25 @@ def test_rules_are_generated_from_the_registry(tmp_path):
     exps = [e["name"] for e in cfg["experiments"]]
     bindir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
-    proc = subprocess.run([str(bindir / "snakemake"), "-n", "checks_all", "notebooks_all"],
-                          cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [str(bindir / "snakemake"), "-n", "checks_all", "notebooks_all"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    jobs = {line.split()[0] for line in proc.stdout.splitlines()
-            if line[:6] in ("check_", "notebo") and len(line.split()) == 2}
+    jobs = {
+        line.split()[0]
+        for line in proc.stdout.splitlines()
+        if line[:6] in ("check_", "notebo") and len(line.split()) == 2
+    }
     expected_checks = {f"check_{c}" for c in claims_for(exps)}
     assert {j for j in jobs if j.startswith("check_")} == expected_checks
     assert "check_C1" not in jobs and len(expected_checks) == len(CLAIMS) - 1
-    expected_nbs = {f"notebook_{n}" for n, nb in NOTEBOOKS.items()
-                    if set(nb.experiments) & set(exps)}
+    expected_nbs = {
+        f"notebook_{n}" for n, nb in NOTEBOOKS.items() if set(nb.experiments) & set(exps)
+    }
     assert {j for j in jobs if j.startswith("notebook_")} == expected_nbs
     assert "notebook_privacy" not in jobs and len(expected_nbs) == len(NOTEBOOKS) - 1

@@ -11,21 +11,41 @@ import pytest
 
 from privdtol.cli import main
 
-BASE = ["simulate", "--algorithm", "rps", "--epsilon", "1.0", "--horizon", "1023",
-        "--runs", "200", "--seed", "3"]
+BASE = [
+    "simulate",
+    "--algorithm",
+    "rps",
+    "--epsilon",
+    "1.0",
+    "--horizon",
+    "1023",
+    "--runs",
+    "200",
+    "--seed",
+    "3",
+]
 
 
 def _run(args):
-    return subprocess.run([sys.executable, "-m", "privdtol.cli", *args], capture_output=True,
-                          text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "privdtol.cli", *args], capture_output=True, text=True
+    )
 
 
 def test_contract_command_writes_expected_columns(tmp_path):
     out = tmp_path / "runs.csv"
     assert main([*BASE, "--means", "0.4,0.6", "--out", str(out)]) == 0
     df = pd.read_csv(out)
-    for col in ["algorithm", "K", "epsilon", "horizon", "run", "regret", "regret_realized",
-                "estimator"]:
+    for col in [
+        "algorithm",
+        "K",
+        "epsilon",
+        "horizon",
+        "run",
+        "regret",
+        "regret_realized",
+        "estimator",
+    ]:
         assert col in df.columns
     assert len(df) == 200 * 10 and set(df.horizon) == {2**k - 1 for k in range(1, 11)}
     assert (df.estimator == "block_rb").all()
@@ -49,12 +69,34 @@ def test_generator_form_equals_explicit_means(tmp_path):
 def test_actions_out_and_replay(tmp_path):
     losses = tmp_path / "losses.csv"
     rng = np.random.default_rng(0)
-    np.savetxt(losses, (rng.random((127, 3)) < [0.2, 0.5, 0.7]).astype(int), delimiter=",",
-               fmt="%d")
+    np.savetxt(
+        losses, (rng.random((127, 3)) < [0.2, 0.5, 0.7]).astype(int), delimiter=",", fmt="%d"
+    )
     out, acts = tmp_path / "r.parquet", tmp_path / "acts.csv"
-    assert main(["simulate", "--algorithm", "rnm_ftnl", "--epsilon", "0.5", "--env", "replay",
-                 "--losses", str(losses), "--horizon", "127", "--runs", "50", "--out", str(out),
-                 "--actions-out", str(acts)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--algorithm",
+                "rnm_ftnl",
+                "--epsilon",
+                "0.5",
+                "--env",
+                "replay",
+                "--losses",
+                str(losses),
+                "--horizon",
+                "127",
+                "--runs",
+                "50",
+                "--out",
+                str(out),
+                "--actions-out",
+                str(acts),
+            ]
+        )
+        == 0
+    )
     a = pd.read_csv(acts)
     assert list(a.columns) == ["run", "block", "action"] and len(a) == 50 * 7
     assert a.action.between(0, 2).all()
@@ -63,9 +105,21 @@ def test_actions_out_and_replay(tmp_path):
 def test_list_names_everything():
     res = _run(["list"])
     assert res.returncode == 0
-    for name in ["rps", "rnm_ftnl", "wu_wang", "wu_wang_gumbel", "rps_full_prefix",
-                 "rps_uncapped", "ftl", "hedge", "bernoulli", "correlated", "beta",
-                 "deterministic", "replay"]:
+    for name in [
+        "rps",
+        "rnm_ftnl",
+        "wu_wang",
+        "wu_wang_gumbel",
+        "rps_full_prefix",
+        "rps_uncapped",
+        "ftl",
+        "hedge",
+        "bernoulli",
+        "correlated",
+        "beta",
+        "deterministic",
+        "replay",
+    ]:
         assert name in res.stdout
 
 
@@ -91,7 +145,7 @@ def test_bad_arguments_exit_nonzero_with_one_line_and_no_output(tmp_path, extra,
     args = [*BASE, "--out", str(out), *extra]
     res = _run(args)
     assert res.returncode == 2
-    lines = [l for l in res.stderr.strip().splitlines() if l]
+    lines = [line for line in res.stderr.strip().splitlines() if line]
     assert len(lines) == 1 and flag in lines[0] and "allowed" in lines[0], res.stderr
     assert not out.exists()
 
@@ -101,8 +155,23 @@ def test_malformed_replay_csv(tmp_path, content):
     bad = tmp_path / "bad.csv"
     bad.write_text(content)
     out = tmp_path / "out.csv"
-    res = _run(["simulate", "--algorithm", "rps", "--epsilon", "1", "--env", "replay",
-                "--losses", str(bad), "--horizon", "1", "--out", str(out)])
+    res = _run(
+        [
+            "simulate",
+            "--algorithm",
+            "rps",
+            "--epsilon",
+            "1",
+            "--env",
+            "replay",
+            "--losses",
+            str(bad),
+            "--horizon",
+            "1",
+            "--out",
+            str(out),
+        ]
+    )
     assert res.returncode == 2 and "--losses" in res.stderr and not out.exists()
 
 

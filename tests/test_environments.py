@@ -56,8 +56,15 @@ def assert_fits_binomial(sums, lengths, p, m, what):
     assert pvalue > ALPHA_FW / m, f"{what}: p = {pvalue:.3g} against the exact Binomial law"
 
 
-@pytest.mark.parametrize("env", [BernoulliProduct(MEANS), CorrelatedBernoulli(MEANS, rho=0.7),
-                                 CorrelatedBernoulli(MEANS, rho=1.0)], ids=lambda e: e.name)
+@pytest.mark.parametrize(
+    "env",
+    [
+        BernoulliProduct(MEANS),
+        CorrelatedBernoulli(MEANS, rho=0.7),
+        CorrelatedBernoulli(MEANS, rho=1.0),
+    ],
+    ids=lambda e: e.name,
+)
 def test_exact_window_sums_match_explicit_joint_law(env):
     rng = np.random.default_rng(11)
     lengths = _lengths(N, rng)
@@ -107,12 +114,18 @@ def test_beta_window_sums_are_explicit_and_resampling_is_binomial():
     mu4 = (stats.beta.stats(a, b, moments="k") + 3) * s2**2
     L = lengths[:, None].astype(float)
     dev = sums - L * MEANS  # a sum of L centered losses: mean 0, variance L s2
-    assert_within_se(dev.mean(axis=0), 0.0, np.sqrt((L * s2).sum(axis=0)) / n, m,
-                     "mean of window sums - L mu")
+    assert_within_se(
+        dev.mean(axis=0), 0.0, np.sqrt((L * s2).sum(axis=0)) / n, m, "mean of window sums - L mu"
+    )
     # E[dev^2] = L s2 and Var(dev^2) = L mu4 + (2 L^2 - 3 L) s2^2 (sum of L i.i.d. terms)
     var_dev2 = L * mu4 + (2 * L**2 - 3 * L) * s2**2
-    assert_within_se((dev**2).mean(axis=0), (L * s2).mean(axis=0),
-                     np.sqrt(var_dev2.sum(axis=0)) / n, m, "mean of (window sum - L mu)^2")
+    assert_within_se(
+        (dev**2).mean(axis=0),
+        (L * s2).mean(axis=0),
+        np.sqrt(var_dev2.sum(axis=0)) / n,
+        m,
+        "mean of (window sum - L mu)^2",
+    )
     fast = env.resampled_window_sums(np.random.default_rng(7), 0, lengths)
     slow = _explicit(env, np.random.default_rng(8), 0, lengths, resample=True)
     for j in range(env.K):
@@ -145,16 +158,24 @@ def test_replay_window_sums_are_prefix_sums(tmp_path):
     np.savetxt(path, matrix, delimiter=",", header="a,b,c", comments="")
     env = ReplayLosses.from_csv(path)
     lengths = np.array([1, 4, 10])
-    expected = np.array([matrix[6:6 + n].sum(axis=0) for n in lengths])
+    expected = np.array([matrix[6 : 6 + n].sum(axis=0) for n in lengths])
     np.testing.assert_allclose(env.window_sums(None, 6, lengths), expected)
     np.testing.assert_allclose(_explicit(env, np.random.default_rng(0), 6, lengths), expected)
     with pytest.raises(InputError, match="horizon"):
         env.window_sums(None, 30, np.array([10]))
 
 
-@pytest.mark.parametrize("content,problem", [
-    ("", "empty"), ("a,b\n0.1,x\n", "non-numeric"), ("0.1,0.2\n0.3\n", "different numbers"),
-    ("0.1,1.5\n", "outside"), ("0.5\n0.2\n", "column"), ("a,b\n", "no data rows")])
+@pytest.mark.parametrize(
+    "content,problem",
+    [
+        ("", "empty"),
+        ("a,b\n0.1,x\n", "non-numeric"),
+        ("0.1,0.2\n0.3\n", "different numbers"),
+        ("0.1,1.5\n", "outside"),
+        ("0.5\n0.2\n", "column"),
+        ("a,b\n", "no data rows"),
+    ],
+)
 def test_malformed_loss_files_are_rejected(tmp_path, content, problem):
     path = tmp_path / "bad.csv"
     path.write_text(content)
@@ -172,9 +193,15 @@ def test_standard_and_staircase_instances():
     assert env.best == 0 and np.isclose(env.delta_min, 0.2)
 
 
-@pytest.mark.parametrize("kwargs,field", [
-    (dict(K=1, gap=0.1), "K"), (dict(K=3, gap=0.0), "gap"), (dict(K=3, gap=1.2), "gap"),
-    (dict(K=3, gap=0.5, mu_best=0.7), "mu_best")])
+@pytest.mark.parametrize(
+    "kwargs,field",
+    [
+        (dict(K=1, gap=0.1), "K"),
+        (dict(K=3, gap=0.0), "gap"),
+        (dict(K=3, gap=1.2), "gap"),
+        (dict(K=3, gap=0.5, mu_best=0.7), "mu_best"),
+    ],
+)
 def test_bad_instances(kwargs, field):
     with pytest.raises(InputError) as err:
         standard_means(**kwargs)
@@ -194,5 +221,4 @@ def test_huge_windows_do_not_overflow():
     assert np.all(np.isfinite(sums))
     # marginally Binomial(L, mu_j): the mean loss has standard error sqrt(mu (1 - mu) / L)
     L = lengths[:, None].astype(float)
-    assert_within_se(sums / L, MEANS, np.sqrt(MEANS * (1 - MEANS) / L), sums.size,
-                     "window sum / L")
+    assert_within_se(sums / L, MEANS, np.sqrt(MEANS * (1 - MEANS) / L), sums.size, "window sum / L")

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from privdtol.pipeline import plan as grid
-from privdtol.pipeline.config import load_config, load_schema
 from privdtol.algorithms import ALGORITHMS
 from privdtol.errors import InputError
+from privdtol.pipeline import plan as grid
+from privdtol.pipeline.config import load_config, load_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = {name: ROOT / "config" / f"{name}.yaml" for name in ("config", "paper", "smoke")}
@@ -19,8 +19,14 @@ T30 = (1 << 30) - 1
 
 
 def minimal(**exp) -> dict:
-    base = {"name": "e", "algorithms": ["rps", "ftl"], "K": [2, 4], "gap": [0.5, 0.25],
-            "epsilon": [1.0, 0.5, 0.25], "horizon": [T30]}
+    base = {
+        "name": "e",
+        "algorithms": ["rps", "ftl"],
+        "K": [2, 4],
+        "gap": [0.5, 0.25],
+        "epsilon": [1.0, 0.5, 0.25],
+        "horizon": [T30],
+    }
     base.update(exp)
     return {"experiments": [base]}
 
@@ -35,10 +41,13 @@ def test_schema_fills_documented_defaults():
     cfg = load_config(minimal())
     assert cfg["seed"] == 0 and cfg["runs"] == 200
     assert cfg["batching"] == {"target_seconds": 30, "max_cells": 500}
-    assert cfg["checks"] == {"horizon_free_ratio_max": 1.05,
-                             "horizon_free_pair": [1048575, 1073741823],
-                             "slope_range": [0.8, 1.2], "ratio_slope_range": [-0.2, 0.2],
-                             "confidence": 0.95}
+    assert cfg["checks"] == {
+        "horizon_free_ratio_max": 1.05,
+        "horizon_free_pair": [1048575, 1073741823],
+        "slope_range": [0.8, 1.2],
+        "ratio_slope_range": [-0.2, 0.2],
+        "confidence": 0.95,
+    }
     exp = cfg["experiments"][0]
     assert exp["env"] == "bernoulli" and exp["instance"] == "standard"
 
@@ -66,28 +75,46 @@ def test_load_config_does_not_mutate_its_input():
     assert cfg == before
 
 
-@pytest.mark.parametrize("mutate, key, allowed", [
-    # a wrong (misspelt) key, at top level and inside an experiment
-    (lambda c: c.update(seeds=1), "seeds", "seed, runs, sim_dir, agg_dir, batching, checks"),
-    (lambda c: c["experiments"][0].update(gaps=[0.5]), "experiments[0].gaps",
-     "name, description, algorithms, env, instance, K, gap, epsilon, horizon"),
-    # a negative epsilon
-    (lambda c: c["experiments"][0].update(epsilon=[1.0, -0.5]),
-     "experiments[0].epsilon[1]", "numbers > 0"),
-    # a gap above 1
-    (lambda c: c["experiments"][0].update(gap=[1.5]), "experiments[0].gap[0]",
-     "numbers > 0 and <= 1"),
-    # K < 2
-    (lambda c: c["experiments"][0].update(K=[1, 4]), "experiments[0].K[0]", "integers >= 2"),
-    # an unknown algorithm
-    (lambda c: c["experiments"][0].update(algorithms=["rps", "exp3"]),
-     "experiments[0].algorithms[1]", ", ".join(ALGORITHMS)),
-    # an unknown loss model, a bad slice key, a bad check threshold
-    (lambda c: c["experiments"][0].update(env="gaussian"), "experiments[0].env", "bernoulli"),
-    (lambda c: c["experiments"][0].update(slices=[{"epsilons": [1.0]}]),
-     "experiments[0].slices[0].epsilons", "algorithms"),
-    (lambda c: c.update(checks={"confidence": 1.5}), "checks.confidence", "< 1"),
-])
+@pytest.mark.parametrize(
+    "mutate, key, allowed",
+    [
+        # a wrong (misspelt) key, at top level and inside an experiment
+        (lambda c: c.update(seeds=1), "seeds", "seed, runs, sim_dir, agg_dir, batching, checks"),
+        (
+            lambda c: c["experiments"][0].update(gaps=[0.5]),
+            "experiments[0].gaps",
+            "name, description, algorithms, env, instance, K, gap, epsilon, horizon",
+        ),
+        # a negative epsilon
+        (
+            lambda c: c["experiments"][0].update(epsilon=[1.0, -0.5]),
+            "experiments[0].epsilon[1]",
+            "numbers > 0",
+        ),
+        # a gap above 1
+        (
+            lambda c: c["experiments"][0].update(gap=[1.5]),
+            "experiments[0].gap[0]",
+            "numbers > 0 and <= 1",
+        ),
+        # K < 2
+        (lambda c: c["experiments"][0].update(K=[1, 4]), "experiments[0].K[0]", "integers >= 2"),
+        # an unknown algorithm
+        (
+            lambda c: c["experiments"][0].update(algorithms=["rps", "exp3"]),
+            "experiments[0].algorithms[1]",
+            ", ".join(ALGORITHMS),
+        ),
+        # an unknown loss model, a bad slice key, a bad check threshold
+        (lambda c: c["experiments"][0].update(env="gaussian"), "experiments[0].env", "bernoulli"),
+        (
+            lambda c: c["experiments"][0].update(slices=[{"epsilons": [1.0]}]),
+            "experiments[0].slices[0].epsilons",
+            "algorithms",
+        ),
+        (lambda c: c.update(checks={"confidence": 1.5}), "checks.confidence", "< 1"),
+    ],
+)
 def test_bad_config_one_message_naming_key_and_allowed_values(mutate, key, allowed):
     cfg = minimal()
     mutate(cfg)
@@ -123,12 +150,20 @@ def test_non_private_algorithms_are_not_multiplied_over_epsilon():
 
 
 def test_slices_union_and_model_parameters():
-    cfg = load_config(minimal(algorithms=["rps"], K=[4], gap=[0.5], epsilon=[1.0], slices=[
-        {"env": "bernoulli"},
-        {"env": "correlated", "rho": [0.5, 1.0]},
-        {"env": "beta", "kappa": [2.0], "horizon": [1023], "runs": 5},
-        {"env": "bernoulli"},                               # duplicate: deduplicated
-    ]))
+    cfg = load_config(
+        minimal(
+            algorithms=["rps"],
+            K=[4],
+            gap=[0.5],
+            epsilon=[1.0],
+            slices=[
+                {"env": "bernoulli"},
+                {"env": "correlated", "rho": [0.5, 1.0]},
+                {"env": "beta", "kappa": [2.0], "horizon": [1023], "runs": 5},
+                {"env": "bernoulli"},  # duplicate: deduplicated
+            ],
+        )
+    )
     cells = grid.expand_experiment(cfg["experiments"][0], cfg)
     assert len(cells) == 4
     by_env = {}
@@ -187,7 +222,7 @@ def test_batch_limits(smoke, target, max_cells):
     batches = grid.make_batches(cells, "actions", target, max_cells)
     assert all(len(b.cells) <= max_cells for b in batches)
     if target < 1:
-        assert len(batches) == len(cells)          # one cell per batch
+        assert len(batches) == len(cells)  # one cell per batch
     assert [c for b in batches for c in b.cells] == cells
 
 
@@ -195,8 +230,23 @@ def test_cells_json_round_trip_and_size(smoke):
     for _, (_, batches) in grid.plan(smoke).items():
         for b in batches:
             assert grid.cells_from_json(b.cells_json()) == list(b.cells)
-    big = [grid.Cell("wu_wang_gumbel", "correlated", "staircase", 4096, 0.0009765625, 0.123456,
-                     0.0078125, T30, 1000, 0.9, None, 123) for _ in range(5000)]
+    big = [
+        grid.Cell(
+            "wu_wang_gumbel",
+            "correlated",
+            "staircase",
+            4096,
+            0.0009765625,
+            0.123456,
+            0.0078125,
+            T30,
+            1000,
+            0.9,
+            None,
+            123,
+        )
+        for _ in range(5000)
+    ]
     for b in grid.make_batches(big, "x", 1e12, 10_000):
         assert len(b.cells_json()) < 128 * 1024
 
@@ -221,10 +271,10 @@ def test_paper_config_scale_and_job_count():
     plan = grid.plan(cfg)
     cells = [c for cs, _ in plan.values() for c in cs]
     assert max(c.K for c in cells) == 4096
-    assert min(c.gap for c in cells) == 2.0 ** -10
-    assert min(c.epsilon for c in cells if c.epsilon is not None) == 2.0 ** -7
+    assert min(c.gap for c in cells) == 2.0**-10
+    assert min(c.epsilon for c in cells if c.epsilon is not None) == 2.0**-7
     assert min(c.runs for c in cells) >= 200
-    jobs = sum(len(b) for _, b in plan.values()) + len(plan) + 1   # simulate + aggregate + all
+    jobs = sum(len(b) for _, b in plan.values()) + len(plan) + 1  # simulate + aggregate + all
     assert jobs <= 500
 
 
@@ -244,8 +294,17 @@ def test_simulate_batch_cli_writes_skips_and_forces(tmp_path, capsys):
     from privdtol.cli import main
 
     out = tmp_path / "sim"
-    args = ["simulate-batch", "--config", str(CONFIGS["smoke"]), "--experiment", "horizon",
-            "--batch", "0", "--out-dir", str(out)]
+    args = [
+        "simulate-batch",
+        "--config",
+        str(CONFIGS["smoke"]),
+        "--experiment",
+        "horizon",
+        "--batch",
+        "0",
+        "--out-dir",
+        str(out),
+    ]
     assert main(args) == 0
     files = sorted(out.glob("*.parquet"))
     cfg = load_config(CONFIGS["smoke"])
@@ -253,19 +312,20 @@ def test_simulate_batch_cli_writes_skips_and_forces(tmp_path, capsys):
     assert [f.stem for f in files] == sorted(c.cell_id for c in cells)
     first = {f: f.read_bytes() for f in files}
     assert f"{len(cells)} cells computed, 0 skipped" in capsys.readouterr().err
-    assert main(args) == 0                                   # everything exists: skipped
+    assert main(args) == 0  # everything exists: skipped
     assert f"0 cells computed, {len(cells)} skipped" in capsys.readouterr().err
-    files[0].write_bytes(b"PAR1 truncated")                  # an untrustworthy file
+    files[0].write_bytes(b"PAR1 truncated")  # an untrustworthy file
     assert main(args) == 0
     assert f"1 cells computed, {len(cells) - 1} skipped" in capsys.readouterr().err
-    assert main(args + ["--force"]) == 0
-    assert {f: f.read_bytes() for f in files} == first       # same bytes, recomputed
+    assert main([*args, "--force"]) == 0
+    assert {f: f.read_bytes() for f in files} == first  # same bytes, recomputed
     # the pipeline's --cells form gives the same files
     other = tmp_path / "other"
     batch = grid.plan(cfg)["horizon"][1][0]
     assert main(["simulate-batch", "--cells", batch.cells_json(), "--out-dir", str(other)]) == 0
-    assert {f.name: f.read_bytes() for f in files} == \
-        {f.name: f.read_bytes() for f in sorted(other.glob("*.parquet"))}
+    assert {f.name: f.read_bytes() for f in files} == {
+        f.name: f.read_bytes() for f in sorted(other.glob("*.parquet"))
+    }
 
 
 def test_cli_errors_name_the_argument(tmp_path, capsys):
@@ -273,10 +333,25 @@ def test_cli_errors_name_the_argument(tmp_path, capsys):
 
     assert main(["simulate-batch", "--out-dir", str(tmp_path)]) == 2
     assert "--cells: no cells given" in capsys.readouterr().err
-    assert main(["simulate-batch", "--config", str(CONFIGS["smoke"]), "--experiment", "nope",
-                 "--batch", "0", "--out-dir", str(tmp_path)]) == 2
-    assert "--experiment: unknown experiment 'nope' (allowed: horizon, gap" in \
-        capsys.readouterr().err
+    assert (
+        main(
+            [
+                "simulate-batch",
+                "--config",
+                str(CONFIGS["smoke"]),
+                "--experiment",
+                "nope",
+                "--batch",
+                "0",
+                "--out-dir",
+                str(tmp_path),
+            ]
+        )
+        == 2
+    )
+    assert (
+        "--experiment: unknown experiment 'nope' (allowed: horizon, gap" in capsys.readouterr().err
+    )
     bad = tmp_path / "bad.yaml"
     bad.write_text(yaml.safe_dump(minimal(K=[1])))
     assert main(["check-config", str(bad)]) == 2

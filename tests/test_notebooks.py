@@ -31,8 +31,19 @@ sys.path.insert(0, str(Path(__file__).parent))
 from tiny_agg import build_tiny_agg  # noqa: E402
 
 #: a check record no check computes: what the notebook shows must come from this file
-HAND_CHECK = make_check("C4c", "Hand-written record", "a statistic", 0.123, 0.1, 0.2,
-                        "a threshold", "FAIL", "hand-written summary 7f3a9c", [], ["x"])
+HAND_CHECK = make_check(
+    "C4c",
+    "Hand-written record",
+    "a statistic",
+    0.123,
+    0.1,
+    0.2,
+    "a threshold",
+    "FAIL",
+    "hand-written summary 7f3a9c",
+    [],
+    ["x"],
+)
 #: plain ASCII column names: snake_case, plus K
 COLUMN = re.compile(r"^(K|[a-z][a-z0-9_]*)$")
 
@@ -55,16 +66,26 @@ def _execute(name, workdir, params):
     src = workdir / f"{name}.input.ipynb"
     jupytext.write(jupytext.read(ROOT / "notebooks" / f"{name}.py"), src)
     out = workdir / f"{name}.ipynb"
-    pm.execute_notebook(str(src), str(out), parameters=params, kernel_name="python3",
-                        cwd=str(workdir), progress_bar=False)
+    pm.execute_notebook(
+        str(src),
+        str(out),
+        parameters=params,
+        kernel_name="python3",
+        cwd=str(workdir),
+        progress_bar=False,
+    )
     strip_notebook_metadata(out)
     return out
 
 
 def _stdout(nb_path: Path) -> str:
     nb = json.loads(nb_path.read_text())
-    return "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", [])
-                   if o.get("name") == "stdout")
+    return "".join(
+        "".join(o.get("text", ""))
+        for c in nb["cells"]
+        for o in c.get("outputs", [])
+        if o.get("name") == "stdout"
+    )
 
 
 def test_check_text_shows_the_record_or_not_run():
@@ -84,8 +105,11 @@ def heatmap_run(agg_dir, tmp_path_factory):
     def run(name):
         work = base / name
         work.mkdir()
-        nb = _execute("heatmap", work, {"agg_dir": str(agg_dir), "checks_dir": str(checks_dir),
-                                        "out_dir": str(work / "res")})
+        nb = _execute(
+            "heatmap",
+            work,
+            {"agg_dir": str(agg_dir), "checks_dir": str(checks_dir), "out_dir": str(work / "res")},
+        )
         return work, nb
 
     return run, run("a"), checks_dir
@@ -104,11 +128,12 @@ def test_heatmap_notebook_shows_its_check_and_writes_data(agg_dir, heatmap_run):
     # the table is data: raw numbers under plain column names
     table = pd.read_csv(res / "tables/heatmap.csv")
     assert list(table.columns) == ["K", "ratio_min", "ratio_median", "ratio_max"]
-    tab = rate_ratio_table(select(pd.read_parquet(agg_dir / "grid.parquet"), "rps", "bernoulli",
-                                  "standard"))
+    tab = rate_ratio_table(
+        select(pd.read_parquet(agg_dir / "grid.parquet"), "rps", "bernoulli", "standard")
+    )
     expect = tab.groupby("K")["ratio"].agg(["min", "median", "max"]).reset_index()
     assert table["K"].tolist() == expect["K"].tolist()
-    assert table["ratio_max"].tolist() == expect["max"].tolist()   # shortest round-trip floats
+    assert table["ratio_max"].tolist() == expect["max"].tolist()  # shortest round-trip floats
     meta = json.loads(nb.read_text())
     assert "start_time" not in meta["metadata"]["papermill"]
     assert all("execution" not in c["metadata"] for c in meta["cells"])
@@ -134,15 +159,22 @@ def test_raising_notebook_fails_rule_and_keeps_partial_copy(agg_dir, tmp_path):
     (work / "results/agg").mkdir(parents=True)
     shutil.copy(ROOT / "config/smoke.yaml", work / "config.yaml")
     empty = pd.read_parquet(agg_dir / "grid.parquet").iloc[:0]
-    empty.to_parquet(work / "results/agg/grid.parquet")       # no cells: the notebook raises
+    empty.to_parquet(work / "results/agg/grid.parquet")  # no cells: the notebook raises
     write_check(HAND_CHECK, work / "results/checks/C4c.json")  # newer than its inputs
     (work / "notebooks").symlink_to(ROOT / "notebooks")
     rules = ROOT / "workflow/rules"
     (work / "Snakefile").write_text(
         'configfile: "config.yaml"\n'
-        + "".join(f'include: "{rules / f}.smk"\n' for f in ("common", "checks", "notebooks")))
-    proc = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "fig_heatmap"],
-                          cwd=work, env=_env(), capture_output=True, text=True, timeout=300)
+        + "".join(f'include: "{rules / f}.smk"\n' for f in ("common", "checks", "notebooks"))
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--cores", "1", "fig_heatmap"],
+        cwd=work,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode != 0
     partial = work / "logs/notebooks/heatmap.ipynb"
     assert partial.exists(), proc.stderr[-2000:]
@@ -153,27 +185,57 @@ def test_raising_notebook_fails_rule_and_keeps_partial_copy(agg_dir, tmp_path):
     shutil.rmtree(work / ".snakemake", ignore_errors=True)
 
 
-PRIVACY_GRID = {"epsilons": [0.5], "K": [2], "blocks": [1, 16],
-                "algorithms": ["rps"], "negative_controls": ["rps_eta_eps", "rps_data_prefix"],
-                "exact": {"n_random": 20, "max_steps": 3},
-                "sequence": {"K": [2], "horizon": 7, "n_random": 1},
-                "statistical": {"algorithms": ["rps"], "K": [2], "runs": 500}}
+PRIVACY_GRID = {
+    "epsilons": [0.5],
+    "K": [2],
+    "blocks": [1, 16],
+    "algorithms": ["rps"],
+    "negative_controls": ["rps_eta_eps", "rps_data_prefix"],
+    "exact": {"n_random": 20, "max_steps": 3},
+    "sequence": {"K": [2], "horizon": 7, "n_random": 1},
+    "statistical": {"algorithms": ["rps"], "K": [2], "runs": 500},
+}
 
 
 @pytest.mark.notebook
 def test_every_notebook_reads_its_checks_and_writes_its_registry_tables(tmp_path):
     agg = build_tiny_agg(tmp_path / "agg", runs=20)
-    assert main(["audit-grid", "--grid-json", json.dumps(PRIVACY_GRID),
-                 "--out", str(agg / "privacy.parquet")]) == 0
+    assert (
+        main(
+            [
+                "audit-grid",
+                "--grid-json",
+                json.dumps(PRIVACY_GRID),
+                "--out",
+                str(agg / "privacy.parquet"),
+            ]
+        )
+        == 0
+    )
     checks_dir = tmp_path / "checks"
     for claim in CLAIMS:
-        assert main(["check", "--claim", claim, "--config", str(ROOT / "config/smoke.yaml"),
-                     "--agg-dir", str(agg), "--out", str(checks_dir / f"{claim}.json")]) == 0
+        assert (
+            main(
+                [
+                    "check",
+                    "--claim",
+                    claim,
+                    "--config",
+                    str(ROOT / "config/smoke.yaml"),
+                    "--agg-dir",
+                    str(agg),
+                    "--out",
+                    str(checks_dir / f"{claim}.json"),
+                ]
+            )
+            == 0
+        )
     for name, spec in NOTEBOOKS.items():
         work = tmp_path / name
         work.mkdir()
-        nb = _execute(name, work, {"agg_dir": str(agg), "checks_dir": str(checks_dir),
-                                   "out_dir": str(work)})
+        nb = _execute(
+            name, work, {"agg_dir": str(agg), "checks_dir": str(checks_dir), "out_dir": str(work)}
+        )
         for ext in ("pdf", "png"):
             assert (work / "figures" / f"{name}.{ext}").stat().st_size > 0
         for table in spec.tables:

@@ -43,7 +43,8 @@ def test_environment_yml_matches_pyproject():
     pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
     listed = {p for p in pip if not p.startswith("-e")}
     assert listed == pinned, (
-        f"only in pyproject: {pinned - listed}; only in environment.yml: {listed - pinned}")
+        f"only in pyproject: {pinned - listed}; only in environment.yml: {listed - pinned}"
+    )
     assert all("==" in p for p in pinned), "every dependency is pinned"
     assert len({_name(p) for p in pinned}) == len(pinned), "a package is pinned twice"
     python = next(d for d in env["dependencies"] if isinstance(d, str) and d.startswith("python"))
@@ -66,12 +67,14 @@ def test_every_data_file_of_the_package_is_declared_package_data():
     """A non-Python file under src/privdtol (schema, templates) that no package-data glob
     matches would be missing from a non-editable install."""
     globs = _package_data_globs()
-    files = [p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*")
-             if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts]
+    files = [
+        p.relative_to(PACKAGE).as_posix()
+        for p in PACKAGE.rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts
+    ]
     assert "pipeline/config.schema.yaml" in files
     undeclared = [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)]
-    assert not undeclared, (
-        f"not in [tool.setuptools.package-data] of pyproject.toml: {undeclared}")
+    assert not undeclared, f"not in [tool.setuptools.package-data] of pyproject.toml: {undeclared}"
     for g in globs:
         assert any(fnmatch.fnmatch(f, g) for f in files), f"package-data glob {g!r} matches nothing"
 
@@ -90,8 +93,11 @@ def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-@pytest.mark.parametrize("mask, expected", [(0o022, 0o644), (0o027, 0o640), (0o002, 0o664)],
-                         ids=["umask022", "umask027", "umask002"])
+@pytest.mark.parametrize(
+    "mask, expected",
+    [(0o022, 0o644), (0o027, 0o640), (0o002, 0o664)],
+    ids=["umask022", "umask027", "umask002"],
+)
 def test_written_files_have_open_permissions(tmp_path, mask, expected):
     """Like open(): mode 0o666 & ~umask (0644 under the usual 022), not mkstemp's 0600."""
     df = pd.DataFrame({"a": [1, 2], "b": [0.5, 0.25]})
@@ -125,17 +131,29 @@ def test_failed_write_leaves_neither_file_nor_temporary(tmp_path):
 
 # ----------------------------------------------------------------------------- pip install .
 def _clean_env(**extra) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PIP_USER", "PIP_TARGET",
-                        "PIP_PREFIX")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PIP_USER", "PIP_TARGET", "PIP_PREFIX")
+    }
     return {**env, **extra}
 
 
 def _run(cmd, cwd, timeout=900, **kw):
-    proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=kw.pop("env", _clean_env()),
-                          capture_output=True, text=True, timeout=timeout, umask=0o022, **kw)
-    assert proc.returncode == 0, f"{cmd} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n" \
-                                 f"{proc.stderr[-3000:]}"
+    proc = subprocess.run(
+        [str(c) for c in cmd],
+        cwd=cwd,
+        env=kw.pop("env", _clean_env()),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        umask=0o022,
+        **kw,
+    )
+    assert proc.returncode == 0, (
+        f"{cmd} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    )
     return proc
 
 
@@ -149,8 +167,11 @@ def test_pip_install_into_a_clean_venv_gives_a_working_privdtol(tmp_path):
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, source / name)
-    shutil.copytree(ROOT / "src", source / "src",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
+    shutil.copytree(
+        ROOT / "src",
+        source / "src",
+        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"),
+    )
     venv = tmp_path / "venv"
     started = time.monotonic()
     _run([sys.executable, "-m", "venv", venv], tmp_path)
@@ -159,8 +180,9 @@ def test_pip_install_into_a_clean_venv_gives_a_working_privdtol(tmp_path):
 
     work = tmp_path / "elsewhere"  # no repository, no src/ on any path
     shutil.copytree(ROOT / "config", work / "config")
-    where = _run([venv / "bin" / "python", "-c", "import privdtol; print(privdtol.__file__)"],
-                 work).stdout.strip()
+    where = _run(
+        [venv / "bin" / "python", "-c", "import privdtol; print(privdtol.__file__)"], work
+    ).stdout.strip()
     assert Path(where).is_relative_to(venv), f"privdtol imported from {where}"
     assert (Path(where).parent / "pipeline" / "config.schema.yaml").is_file()
 
@@ -169,12 +191,33 @@ def test_pip_install_into_a_clean_venv_gives_a_working_privdtol(tmp_path):
     assert "total" in proc.stdout
     bad = work / "bad.yaml"
     bad.write_text((work / "config" / "config.yaml").read_text() + "\nunknown_key: 1\n")
-    proc = subprocess.run([venv / "bin" / "privdtol", "check-config", bad], cwd=work,
-                          env=_clean_env(), capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [venv / "bin" / "privdtol", "check-config", bad],
+        cwd=work,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode != 0 and "unknown key (allowed: seed" in proc.stderr, proc.stderr
 
-    args = ["simulate", "--algorithm", "rps", "--epsilon", "1", "--K", "4", "--gap", "0.25",
-            "--horizon", "4095", "--runs", "5", "--seed", "3"]
+    args = [
+        "simulate",
+        "--algorithm",
+        "rps",
+        "--epsilon",
+        "1",
+        "--K",
+        "4",
+        "--gap",
+        "0.25",
+        "--horizon",
+        "4095",
+        "--runs",
+        "5",
+        "--seed",
+        "3",
+    ]
     _run([venv / "bin" / "privdtol", *args, "--out", "x.csv"], work)
     table = pd.read_csv(work / "x.csv")
     assert len(table) > 0 and set(table["run"]) == set(range(5))

@@ -45,9 +45,9 @@ def workdir(tmp: Path, cfg: dict) -> Path:
     shutil.copy(ROOT / "Snakefile", tmp / "Snakefile")
     shutil.copytree(ROOT / "workflow", tmp / "workflow")
     shutil.copytree(ROOT / "config", tmp / "config")
-    shutil.copytree(ROOT / "profiles", tmp / "profiles", symlinks=True)   # -> workflow/profiles
-    shutil.copytree(ROOT / "notebooks", tmp / "notebooks")   # parsed by notebooks.smk
-    shutil.copytree(ROOT / "paper", tmp / "paper")           # parsed by report.smk
+    shutil.copytree(ROOT / "profiles", tmp / "profiles", symlinks=True)  # -> workflow/profiles
+    shutil.copytree(ROOT / "notebooks", tmp / "notebooks")  # parsed by notebooks.smk
+    shutil.copytree(ROOT / "paper", tmp / "paper")  # parsed by report.smk
     (tmp / "test.yaml").write_text(yaml.safe_dump(cfg))
     return tmp
 
@@ -63,8 +63,7 @@ def snakemake(wd: Path, *args, check=True, configfile="test.yaml", target="aggre
     tests are about: notebooks and the report have their own tests)."""
     targets = [target] if target and "--unlock" not in args else []
     cmd = [str(BIN / "snakemake"), *targets, "--configfile", configfile, *args]
-    proc = subprocess.run(cmd, cwd=wd, env=env(), capture_output=True, text=True, umask=0o022,
-                          **kw)
+    proc = subprocess.run(cmd, cwd=wd, env=env(), capture_output=True, text=True, umask=0o022, **kw)
     if check and proc.returncode != 0:
         raise AssertionError(f"{cmd} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     return proc
@@ -75,8 +74,10 @@ def agg_bytes(wd: Path) -> dict[str, bytes]:
 
 
 def cell_files(wd: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(wd)): p.read_bytes()
-            for p in sorted((wd / "results" / "sim").rglob("*.parquet"))}
+    return {
+        str(p.relative_to(wd)): p.read_bytes()
+        for p in sorted((wd / "results" / "sim").rglob("*.parquet"))
+    }
 
 
 def sim_logs(wd: Path, pattern="*.log") -> str:
@@ -104,11 +105,13 @@ def reference(tmp_path_factory) -> Path:
 
 
 def test_lint_and_dry_run():
-    proc = subprocess.run([str(BIN / "snakemake"), "--lint"], cwd=ROOT, env=env(),
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [str(BIN / "snakemake"), "--lint"], cwd=ROOT, env=env(), capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    proc = subprocess.run([str(BIN / "snakemake"), "-n"], cwd=ROOT, env=env(),
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [str(BIN / "snakemake"), "-n"], cwd=ROOT, env=env(), capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -119,18 +122,29 @@ def test_paper_dry_run_has_at_most_500_jobs(tmp_path):
     assert 0 < n <= 500, proc.stdout
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda e: e.update(gaps=[0.5]),
-     "experiments[0].gaps: unknown key (allowed: name, description, algorithms"),
-    (lambda e: e.update(epsilon=[-1.0]),
-     "experiments[0].epsilon[0]: got -1.0 (allowed: numbers > 0)"),
-    (lambda e: e.update(gap=[1.5]),
-     "experiments[0].gap[0]: got 1.5 (allowed: numbers > 0 and <= 1)"),
-    (lambda e: e.update(K=[1]), "experiments[0].K[0]: got 1 (allowed: integers >= 2"),
-    (lambda e: e.update(algorithms=["rps", "ucb"]),
-     "experiments[0].algorithms[1]: got 'ucb' (allowed: rps, rnm_ftnl, wu_wang, wu_wang_gumbel, "
-     "rps_full_prefix, rps_uncapped, ftl, hedge)"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (
+            lambda e: e.update(gaps=[0.5]),
+            "experiments[0].gaps: unknown key (allowed: name, description, algorithms",
+        ),
+        (
+            lambda e: e.update(epsilon=[-1.0]),
+            "experiments[0].epsilon[0]: got -1.0 (allowed: numbers > 0)",
+        ),
+        (
+            lambda e: e.update(gap=[1.5]),
+            "experiments[0].gap[0]: got 1.5 (allowed: numbers > 0 and <= 1)",
+        ),
+        (lambda e: e.update(K=[1]), "experiments[0].K[0]: got 1 (allowed: integers >= 2"),
+        (
+            lambda e: e.update(algorithms=["rps", "ucb"]),
+            "experiments[0].algorithms[1]: got 'ucb' (allowed: rps, rnm_ftnl, wu_wang, "
+            "wu_wang_gumbel, rps_full_prefix, rps_uncapped, ftl, hedge)",
+        ),
+    ],
+)
 def test_bad_config_stops_before_any_job(tmp_path, mutate, message):
     cfg = small_config()
     mutate(cfg["experiments"][0])
@@ -160,8 +174,12 @@ def test_outputs_logs_benchmarks_and_contract(reference):
     assert list((reference / "logs" / "simulate").glob("*.log"))
     assert list((reference / "results" / "benchmarks" / "simulate").glob("*.tsv"))
     # readable by the other users of a shared cluster (mode 0666 & ~umask, umask 022 here)
-    modes = {str(p.relative_to(reference)): oct(p.stat().st_mode & 0o777)
-             for d in ("results", "logs") for p in (reference / d).rglob("*") if p.is_file()}
+    modes = {
+        str(p.relative_to(reference)): oct(p.stat().st_mode & 0o777)
+        for d in ("results", "logs")
+        for p in (reference / d).rglob("*")
+        if p.is_file()
+    }
     assert modes and set(modes.values()) == {"0o644"}, modes
     # nothing left to do
     assert job_count(snakemake(reference, "-n").stdout) == 0
@@ -170,7 +188,7 @@ def test_outputs_logs_benchmarks_and_contract(reference):
 def test_bytes_do_not_depend_on_cores_or_batching(reference, tmp_path):
     wd = workdir(tmp_path, small_config(max_cells=3))
     proc = snakemake(wd, "--cores", "2")
-    assert "simulate_dependent_002" in proc.stdout + proc.stderr   # really re-batched
+    assert "simulate_dependent_002" in proc.stdout + proc.stderr  # really re-batched
     assert agg_bytes(wd) == agg_bytes(reference)
 
 
@@ -179,12 +197,12 @@ def test_growing_a_grid_list_computes_only_new_cells(reference, tmp_path):
     shutil.copytree(reference, wd, symlinks=True)
     before = cell_files(wd)
     cfg = small_config()
-    cfg["experiments"][0]["K"].append(2)               # horizon: three new cells
+    cfg["experiments"][0]["K"].append(2)  # horizon: three new cells
     (wd / "test.yaml").write_text(yaml.safe_dump(cfg))
     proc = snakemake(wd, "--cores", "1")
     after = cell_files(wd)
     assert set(before) < set(after) and len(after) - len(before) == 3
-    assert {k: after[k] for k in before} == before     # same bytes, and not recomputed:
+    assert {k: after[k] for k in before} == before  # same bytes, and not recomputed:
     logs = sim_logs(wd, "horizon_*.log")
     assert "3 cells computed" in logs and logs.count("skip ") == 3, logs
     # the dependent experiment was not touched at all
@@ -193,12 +211,18 @@ def test_growing_a_grid_list_computes_only_new_cells(reference, tmp_path):
 
 
 def test_killed_run_resumes_missing_work_only(reference, tmp_path):
-    cfg = small_config(max_cells=1)                          # one cell per job
+    cfg = small_config(max_cells=1)  # one cell per job
     total = n_cells(cfg)
     wd = workdir(tmp_path, cfg)
     cmd = [str(BIN / "snakemake"), "aggregate_all", "--configfile", "test.yaml", "--cores", "1"]
-    proc = subprocess.Popen(cmd, cwd=wd, env=env(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=wd,
+        env=env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     sim = wd / "results" / "sim"
     deadline = time.monotonic() + 120
     try:
@@ -207,17 +231,17 @@ def test_killed_run_resumes_missing_work_only(reference, tmp_path):
                 break
             time.sleep(0.05)
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)                # snakemake and its running job
+        os.killpg(proc.pid, signal.SIGKILL)  # snakemake and its running job
         proc.wait()
     done = cell_files(wd)
     assert 3 <= len(done) < total, "the run was not interrupted halfway"
     import pyarrow.parquet as pq
 
-    for path in done:                                        # nothing truncated is trusted
+    for path in done:  # nothing truncated is trusted
         pq.read_table(wd / path)
     # a SIGKILL leaves Snakemake's lock behind (Ctrl-C does not): release it, then rerun
     snakemake(wd, "--unlock")
-    shutil.rmtree(wd / "logs" / "simulate")                  # keep only the rerun's logs
+    shutil.rmtree(wd / "logs" / "simulate")  # keep only the rerun's logs
     proc = snakemake(wd, "--cores", "2")
     out = proc.stdout + proc.stderr
     after = cell_files(wd)
@@ -226,8 +250,8 @@ def test_killed_run_resumes_missing_work_only(reference, tmp_path):
     logs = sim_logs(wd)
     computed = sum(int(n) for n in re.findall(r"(\d+) cells computed", logs))
     skipped = sum(int(n) for n in re.findall(r"(\d+) skipped", logs))
-    assert computed == total - len(done), logs                  # only the missing cells
-    assert skipped <= 1                                      # the killed job's cell, if written
+    assert computed == total - len(done), logs  # only the missing cells
+    assert skipped <= 1  # the killed job's cell, if written
     assert agg_bytes(wd) == agg_bytes(reference)
     assert job_count(snakemake(wd, "-n").stdout) == 0
     assert "Error" not in out

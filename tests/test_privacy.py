@@ -13,10 +13,17 @@ from privdtol.algorithms import ALGORITHMS, laplace_noisy_min_law
 from privdtol.algorithms.negative_controls import AUDIT_ONLY, prefix_support
 from privdtol.algorithms.rps import random_prefix
 from privdtol.cli import main
-from privdtol.privacy import (audit_selection, audit_sequence, audit_statistical,
-                              log_selection_law, loss_bounds, make_audited, sequence_log_law)
-from privdtol.privacy.mechanisms import laplace_noisy_min_logprob
 from privdtol.core.seeding import generator
+from privdtol.privacy import (
+    audit_selection,
+    audit_sequence,
+    audit_statistical,
+    log_selection_law,
+    loss_bounds,
+    make_audited,
+    sequence_log_law,
+)
+from privdtol.privacy.mechanisms import laplace_noisy_min_logprob
 
 
 def closed_form_block1(K, eta):
@@ -61,9 +68,10 @@ def test_mixture_law_is_the_average_over_the_prefix():
 
 def test_laplace_law_matches_quadrature_and_closed_form():
     s = np.array([0.0, 3.0, 5.0, 2.0])
-    assert np.allclose(np.exp(laplace_noisy_min_logprob(s, 4.0)),
-                       laplace_noisy_min_law(s, 4.0), atol=1e-10)
-    for x in (1.0, 10.0, 40.0):     # K = 2: P(Z1 - Z0 > x) = e^-x (2 + x) / 4, scale 1
+    assert np.allclose(
+        np.exp(laplace_noisy_min_logprob(s, 4.0)), laplace_noisy_min_law(s, 4.0), atol=1e-10
+    )
+    for x in (1.0, 10.0, 40.0):  # K = 2: P(Z1 - Z0 > x) = e^-x (2 + x) / 4, scale 1
         got = laplace_noisy_min_logprob(np.array([0.0, x]), 1.0)[1]
         assert got == pytest.approx(np.log(np.exp(-x) * (2 + x) / 4), rel=1e-10)
 
@@ -72,7 +80,7 @@ def test_laplace_law_matches_quadrature_and_closed_form():
 def test_private_softmax_selections_within_two_eta(name):
     res = audit_selection(name, 0.5, K=4, block=16, n_random=500, max_steps=20)
     assert res.within_selection_bound and not res.violation
-    assert res.loss > 0.8 * res.bound_selection      # the search gets close to the supremum
+    assert res.loss > 0.8 * res.bound_selection  # the search gets close to the supremum
 
 
 def test_negative_controls_are_caught_with_witness():
@@ -81,7 +89,7 @@ def test_negative_controls_are_caught_with_witness():
         assert res.violation and res.loss > 0.5
         d, dp = np.asarray(res.witness.d), np.asarray(res.witness.d_prime)
         differs = np.flatnonzero(np.any(d != dp, axis=1))
-        assert differs.tolist() == [res.witness.row]          # a neighbouring pair
+        assert differs.tolist() == [res.witness.row]  # a neighbouring pair
         alg = make_audited(name, 0.5)
         recomputed = np.max(np.abs(log_selection_law(alg, d, 4) - log_selection_law(alg, dp, 4)))
         assert recomputed == pytest.approx(res.loss, rel=1e-12)
@@ -136,13 +144,13 @@ def test_clopper_pearson_covers_randomized_response():
         c0, c1 = randomized_response_counts(eps, 2000, seed)
         b = loss_bounds(c0, c1, alpha=0.05)
         misses += not (b["lower"] <= eps <= b["upper"])
-    assert misses <= 3          # simultaneous 95% bounds (Bonferroni: conservative)
+    assert misses <= 3  # simultaneous 95% bounds (Bonferroni: conservative)
 
 
 def test_statistical_audit_detects_understated_epsilon():
     c0, c1 = randomized_response_counts(1.0, 20000, 0)
     b = loss_bounds(c0, c1, alpha=0.05)
-    assert b["lower"] > 0.5      # a claim of eps = 0.5 is refuted
+    assert b["lower"] > 0.5  # a claim of eps = 0.5 is refuted
     assert b["lower"] <= 1.0 <= b["upper"]
 
 
@@ -155,23 +163,59 @@ def test_statistical_audit_of_replayed_runs():
 
 # ------------------------------------------------------------------ CLI
 def test_cli_text_and_json(capsys):
-    assert main(["audit", "--algorithm", "rps", "--epsilon", "0.5", "--K", "4",
-                 "--block", "16", "--random", "300"]) == 0
+    assert (
+        main(
+            [
+                "audit",
+                "--algorithm",
+                "rps",
+                "--epsilon",
+                "0.5",
+                "--K",
+                "4",
+                "--block",
+                "16",
+                "--random",
+                "300",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "largest privacy loss found" in out and "verdict: within eps" in out
     assert "2*eta (Lemma 3) = 0.25" in out
-    assert main(["audit", "--algorithm", "rps_eta_eps", "--epsilon", "0.5", "--K", "4",
-                 "--block", "16", "--random", "300", "--json"]) == 0
+    assert (
+        main(
+            [
+                "audit",
+                "--algorithm",
+                "rps_eta_eps",
+                "--epsilon",
+                "0.5",
+                "--K",
+                "4",
+                "--block",
+                "16",
+                "--random",
+                "300",
+                "--json",
+            ]
+        )
+        == 0
+    )
     d = json.loads(capsys.readouterr().out)
     assert d["violation"] is True and d["loss"] > 0.5 and d["witness"]["d"]
 
 
-@pytest.mark.parametrize("args, flag", [
-    (["--algorithm", "ftl", "--epsilon", "1"], "--algorithm"),
-    (["--algorithm", "rps", "--epsilon", "1", "--block", "12"], "--block"),
-    (["--algorithm", "rps", "--epsilon", "-1"], "--epsilon"),
-    (["--algorithm", "rps", "--epsilon", "1", "--method", "magic"], "--method"),
-])
+@pytest.mark.parametrize(
+    "args, flag",
+    [
+        (["--algorithm", "ftl", "--epsilon", "1"], "--algorithm"),
+        (["--algorithm", "rps", "--epsilon", "1", "--block", "12"], "--block"),
+        (["--algorithm", "rps", "--epsilon", "-1"], "--epsilon"),
+        (["--algorithm", "rps", "--epsilon", "1", "--method", "magic"], "--method"),
+    ],
+)
 def test_cli_bad_input(capsys, args, flag):
     assert main(["audit", *args]) == 2
     err = capsys.readouterr().err
@@ -179,11 +223,16 @@ def test_cli_bad_input(capsys, args, flag):
 
 
 # ------------------------------------------------------------------ grid and C1
-SMALL_GRID = {"epsilons": [0.5], "K": [4], "blocks": [16],
-              "algorithms": ["rps"], "negative_controls": ["rps_eta_eps", "rps_data_prefix"],
-              "exact": {"n_random": 100, "max_steps": 5},
-              "sequence": {"K": [3], "horizon": 63, "n_random": 1},
-              "statistical": {"algorithms": ["rps"], "K": [2], "runs": 2000}}
+SMALL_GRID = {
+    "epsilons": [0.5],
+    "K": [4],
+    "blocks": [16],
+    "algorithms": ["rps"],
+    "negative_controls": ["rps_eta_eps", "rps_data_prefix"],
+    "exact": {"n_random": 100, "max_steps": 5},
+    "sequence": {"K": [3], "horizon": 63, "n_random": 1},
+    "statistical": {"algorithms": ["rps"], "K": [2], "runs": 2000},
+}
 
 
 def test_audit_grid_bytes_and_c1(tmp_path):
@@ -202,8 +251,22 @@ def test_audit_grid_bytes_and_c1(tmp_path):
     # C1 is a check like the others: privdtol check reads <agg-dir>/privacy.parquet
     out = tmp_path / "C1.json"
     config = Path(__file__).resolve().parents[1] / "config" / "smoke.yaml"
-    assert main(["check", "--claim", "C1", "--config", str(config), "--agg-dir",
-                 str(tmp_path / "agg"), "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "check",
+                "--claim",
+                "C1",
+                "--config",
+                str(config),
+                "--agg-dir",
+                str(tmp_path / "agg"),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     c1 = json.loads(out.read_text())
     assert c1 == check_c1(df, inputs=[str(paths[0])])
     assert c1["verdict"] == "PASS" and c1["inputs"] == [str(paths[0])]
@@ -212,6 +275,16 @@ def test_audit_grid_bytes_and_c1(tmp_path):
     weak = df.copy()
     weak.loc[weak.algorithm == "rps_data_prefix", "violation"] = False
     assert check_c1(weak)["verdict"] == "FAIL"
-    assert main(["audit-grid", "--grid-json", json.dumps({"nope": 1}),
-                 "--out", str(tmp_path / "c.parquet")]) == 2
+    assert (
+        main(
+            [
+                "audit-grid",
+                "--grid-json",
+                json.dumps({"nope": 1}),
+                "--out",
+                str(tmp_path / "c.parquet"),
+            ]
+        )
+        == 2
+    )
     assert not (tmp_path / "c.parquet").exists()

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import assert_mean_close, assert_means_equal
 
-from privdtol.core import clock
 from privdtol.algorithms import ALGORITHMS, make_algorithm
-from privdtol.environments import (BernoulliProduct, BetaLosses, CorrelatedBernoulli,
-                                   standard_means)
+from privdtol.core import clock
 from privdtol.engine.exact_k2 import round_regret_k2, rps_regret_k2
 from privdtol.engine.fast import simulate
-
-from conftest import assert_mean_close, assert_means_equal
+from privdtol.environments import BernoulliProduct, BetaLosses, CorrelatedBernoulli, standard_means
 
 ENV = BernoulliProduct(np.array([0.35, 0.5, 0.55, 0.9]))
 
@@ -33,8 +31,9 @@ def test_fast_engine_matches_explicit_per_round(name):
         assert_means_equal(fast.regret_realized[:, k - 1], slow.regret_realized[:, k - 1])
 
 
-@pytest.mark.parametrize("env", [CorrelatedBernoulli(ENV.means, 0.8), BetaLosses(ENV.means, 2.0)],
-                         ids=lambda e: e.name)
+@pytest.mark.parametrize(
+    "env", [CorrelatedBernoulli(ENV.means, 0.8), BetaLosses(ENV.means, 2.0)], ids=lambda e: e.name
+)
 @pytest.mark.parametrize("name", ["rps", "wu_wang_gumbel", "ftl"])
 def test_fast_engine_matches_explicit_on_dependent_and_beta_losses(env, name):
     fast = _sim(name, env, 255, 3000, "fast")
@@ -68,13 +67,13 @@ def test_round_algorithms_k2_regret_matches_exact(name, mode):
 def test_rps_is_horizon_free(gap, eps):
     env = BernoulliProduct(standard_means(8, gap))
     res = _sim("rps", env, (1 << 30) - 1, 2000, "fast", eps)
-    later = res.regret[:, 29] - res.regret[:, 19]        # Reg_(2^30 - 1) - Reg_(2^20 - 1), paired
+    later = res.regret[:, 29] - res.regret[:, 19]  # Reg_(2^30 - 1) - Reg_(2^20 - 1), paired
     assert_mean_close(later, 0.0)
     assert later.mean() <= 1e-3 * res.regret[:, 19].mean()
 
 
 def test_checkpoints_and_partial_last_block():
-    horizons, covered = clock.checkpoints(100)
+    horizons, _covered = clock.checkpoints(100)
     np.testing.assert_array_equal(horizons, [1, 3, 7, 15, 31, 63, 100])
     np.testing.assert_array_equal(clock.block_lengths(100), [1, 2, 4, 8, 16, 32, 37])
     res = _sim("rps", ENV, 100, 50, "fast")

@@ -41,8 +41,10 @@ pytestmark = [
 
 TARGET = "aggregate_all"  # the simulations and the aggregated tables (results/agg/)
 SLURM_ARGS = [
-    "--workflow-profile", str(ROOT / "workflow/profiles/slurm"),
-    "--profile", str(ROOT / "workflow/profiles/slurm-test"),
+    "--workflow-profile",
+    str(ROOT / "workflow/profiles/slurm"),
+    "--profile",
+    str(ROOT / "workflow/profiles/slurm-test"),
 ]
 
 
@@ -56,9 +58,15 @@ def _env() -> dict:
 
 
 def _snakemake(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "snakemake", *args], cwd=cwd, env=_env(),
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          timeout=TIMEOUT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", *args],
+        cwd=cwd,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=TIMEOUT,
+    )
     (cwd / "snakemake.out").write_text(proc.stdout)
     return proc
 
@@ -80,21 +88,40 @@ def _run_id(output: str) -> str:
 def _sacct(run_id: str) -> list[tuple[str, str, str]]:
     """(job id, state, exit code) of the allocations whose job name is the run's ID."""
     out = subprocess.run(
-        ["sacct", "-X", "-n", "-P", "-S", "now-1days", "--name", run_id,
-         "--format=JobID,State,ExitCode"],
-        check=True, stdout=subprocess.PIPE, text=True).stdout
+        [
+            "sacct",
+            "-X",
+            "-n",
+            "-P",
+            "-S",
+            "now-1days",
+            "--name",
+            run_id,
+            "--format=JobID,State,ExitCode",
+        ],
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    ).stdout
     return [tuple(line.split("|")) for line in out.splitlines() if line.strip()]
 
 
 @pytest.fixture(scope="module", autouse=True)
 def cluster():
     try:
-        out = subprocess.run(["sinfo", "-h", "-p", PARTITION, "-o", "%T"], check=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                             timeout=30).stdout
+        out = subprocess.run(
+            ["sinfo", "-h", "-p", PARTITION, "-o", "%T"],
+            check=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=30,
+        ).stdout
     except (OSError, subprocess.SubprocessError) as err:
-        pytest.fail(f"PRIVDTOL_SLURM_TESTS=1 but no SLURM cluster answers ({err}); "
-                    "run `.ci/slurm-cluster.sh up` first")
+        pytest.fail(
+            f"PRIVDTOL_SLURM_TESTS=1 but no SLURM cluster answers ({err}); "
+            "run `.ci/slurm-cluster.sh up` first"
+        )
     assert re.search(r"idle|mixed|alloc", out), f"partition {PARTITION}: node state {out!r}"
 
 
@@ -117,10 +144,16 @@ def slurm_run(tmp_path_factory):
 
 def test_slurm_tables_byte_identical_to_local(local_run, slurm_run):
     slurm_dir, _ = slurm_run
-    local = sorted(p.relative_to(local_run) for p in (local_run / "results/agg").glob("*.*")
-                   if p.suffix in (".parquet", ".csv"))
-    remote = sorted(p.relative_to(slurm_dir) for p in (slurm_dir / "results/agg").glob("*.*")
-                    if p.suffix in (".parquet", ".csv"))
+    local = sorted(
+        p.relative_to(local_run)
+        for p in (local_run / "results/agg").glob("*.*")
+        if p.suffix in (".parquet", ".csv")
+    )
+    remote = sorted(
+        p.relative_to(slurm_dir)
+        for p in (slurm_dir / "results/agg").glob("*.*")
+        if p.suffix in (".parquet", ".csv")
+    )
     assert local, "the local run produced no aggregated tables"
     assert remote == local
     differ = [str(p) for p in local if (local_run / p).read_bytes() != (slurm_dir / p).read_bytes()]
@@ -138,11 +171,14 @@ def test_failing_job_fails_the_run(tmp_path):
     (tmp_path / "Snakefile").write_text(
         'rule all:\n    input: "fail.txt"\n\n'
         'rule fail:\n    output: "fail.txt"\n    log: "logs/fail.log"\n'
-        '    shell: "echo failing on purpose > {log}; exit 1"\n')
+        '    shell: "echo failing on purpose > {log}; exit 1"\n'
+    )
     # --retries 0: the profile would resubmit the job once (a second FAILED allocation, ~30 s)
     proc = _snakemake(tmp_path, *SLURM_ARGS, "--retries", "0")
     assert proc.returncode != 0, proc.stdout[-5000:]
-    assert "Error in rule fail" in proc.stdout or "Error in group" in proc.stdout, proc.stdout[-5000:]
+    assert "Error in rule fail" in proc.stdout or "Error in group" in proc.stdout, proc.stdout[
+        -5000:
+    ]
     assert not (tmp_path / "fail.txt").exists()
     jobs = _sacct(_run_id(proc.stdout))
     assert jobs and all(state == "FAILED" for _, state, _ in jobs), jobs

@@ -28,8 +28,17 @@ BIN = Path(sys.executable).parent
 CONFIG = "config/smoke.yaml"
 TIMEOUT = 1800  # seconds for the full smoke build on a busy 2-core machine
 #: not copied: environments, outputs and caches of the source checkout
-SKIP_TOP = {".venv", "results", "logs", ".snakemake", ".git", ".pytest_cache", ".hypothesis",
-            "build", "dist"}
+SKIP_TOP = {
+    ".venv",
+    "results",
+    "logs",
+    ".snakemake",
+    ".git",
+    ".pytest_cache",
+    ".hypothesis",
+    "build",
+    "dist",
+}
 
 pytestmark = [pytest.mark.pipeline, pytest.mark.slow]
 
@@ -52,10 +61,12 @@ def _env(repo: Path) -> dict:
 
 def _snakemake(repo: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
     cmd = [str(BIN / "snakemake"), "--configfile", CONFIG, *args]
-    proc = subprocess.run(cmd, cwd=repo, env=_env(repo), capture_output=True, text=True,
-                          timeout=timeout, umask=0o022)
+    proc = subprocess.run(
+        cmd, cwd=repo, env=_env(repo), capture_output=True, text=True, timeout=timeout, umask=0o022
+    )
     assert proc.returncode == 0, (
-        f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+        f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    )
     return proc
 
 
@@ -101,8 +112,11 @@ def test_full_build_leaves_nothing_to_do_and_readable_outputs(built):
     assert _simulate_jobs(empty) and "compile_report" in empty, empty
     assert planned_jobs(repo) == {}
     assert (repo / "results" / "report" / "replication_report.pdf").is_file()
-    outputs = [p for pattern in ("results/agg/*.parquet", "results/checks/*.json")
-               for p in repo.glob(pattern)]
+    outputs = [
+        p
+        for pattern in ("results/agg/*.parquet", "results/checks/*.json")
+        for p in repo.glob(pattern)
+    ]
     assert outputs, "no aggregated tables or check records"
     modes = {str(p.relative_to(repo)): oct(stat.S_IMODE(p.stat().st_mode)) for p in outputs}
     assert set(modes.values()) == {"0o644"}, modes
@@ -134,5 +148,5 @@ def test_bumping_the_engine_version_reschedules_every_simulation(built):
     with edited(engine, bump):
         jobs = planned_jobs(repo)
     assert _simulate_jobs(jobs) == _simulate_jobs(empty), (
-        f"after the bump: {_simulate_jobs(jobs)}; on an empty results dir: "
-        f"{_simulate_jobs(empty)}")
+        f"after the bump: {_simulate_jobs(jobs)}; on an empty results dir: {_simulate_jobs(empty)}"
+    )

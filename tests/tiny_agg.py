@@ -26,36 +26,51 @@ T30 = (1 << 30) - 1
 
 def _designs(scale: str) -> dict[str, list[dict]]:
     small = scale == "small"
-    gaps = [2.0 ** -k for k in range(1, 6 if small else 11)]
-    epss = [2.0 ** -k for k in range(-1, 4 if small else 8)]
+    gaps = [2.0**-k for k in range(1, 6 if small else 11)]
+    epss = [2.0**-k for k in range(-1, 4 if small else 8)]
     Ks = [2, 4, 8, 16] if small else [2, 4, 8, 16, 32, 64, 128]
     algs_all = ("rps", "rnm_ftnl", "wu_wang", "wu_wang_gumbel", "ftl", "hedge")
     d = {
-        "horizon": [dict(algorithm=a, K=8, gap=0.1, epsilon=e) for a in algs_all
-                    for e in ((0.25,) if small else (0.25, 2.0))],
-        "gap": [dict(algorithm=a, K=8, gap=g, epsilon=2.0) for a in ("rps", "wu_wang")
-                for g in gaps],
-        "epsilon": [dict(algorithm=a, K=8, gap=0.5, epsilon=e) for a in ("rps", "wu_wang")
-                    for e in epss],
-        "actions": [dict(algorithm=a, K=k, gap=g, epsilon=e) for a in ("rps", "wu_wang")
-                    for (g, e) in ((0.5, 1 / 16), (1 / 32, 2.0)) for k in Ks],
-        "grid": [dict(algorithm="rps", K=k, gap=g, epsilon=e)
-                 for k in ((4, 16) if small else (4, 16, 64))
-                 for g in ((0.5, 0.125, 1 / 32) if small else (0.5, 0.125, 1 / 32, 1 / 128))
-                 for e in ((2.0, 0.25, 1 / 32) if small else (2.0, 0.25, 1 / 32, 1 / 128))],
-        "dependent": [dict(algorithm="rps", K=8, gap=g, epsilon=e, env=env)
-                      for env in ("bernoulli", "correlated", "beta")
-                      for (g, e) in ([(0.5, 2.0), (0.25, 2.0), (0.125, 2.0), (0.5, 0.5),
-                                      (0.5, 0.25)])],
-        "ablations": [dict(algorithm=a, K=8, gap=0.1, epsilon=e)
-                      for a in ("rps", "rps_full_prefix", "rps_uncapped")
-                      for e in (2.0, 0.5, 0.125)],
+        "horizon": [
+            dict(algorithm=a, K=8, gap=0.1, epsilon=e)
+            for a in algs_all
+            for e in ((0.25,) if small else (0.25, 2.0))
+        ],
+        "gap": [
+            dict(algorithm=a, K=8, gap=g, epsilon=2.0) for a in ("rps", "wu_wang") for g in gaps
+        ],
+        "epsilon": [
+            dict(algorithm=a, K=8, gap=0.5, epsilon=e) for a in ("rps", "wu_wang") for e in epss
+        ],
+        "actions": [
+            dict(algorithm=a, K=k, gap=g, epsilon=e)
+            for a in ("rps", "wu_wang")
+            for (g, e) in ((0.5, 1 / 16), (1 / 32, 2.0))
+            for k in Ks
+        ],
+        "grid": [
+            dict(algorithm="rps", K=k, gap=g, epsilon=e)
+            for k in ((4, 16) if small else (4, 16, 64))
+            for g in ((0.5, 0.125, 1 / 32) if small else (0.5, 0.125, 1 / 32, 1 / 128))
+            for e in ((2.0, 0.25, 1 / 32) if small else (2.0, 0.25, 1 / 32, 1 / 128))
+        ],
+        "dependent": [
+            dict(algorithm="rps", K=8, gap=g, epsilon=e, env=env)
+            for env in ("bernoulli", "correlated", "beta")
+            for (g, e) in ([(0.5, 2.0), (0.25, 2.0), (0.125, 2.0), (0.5, 0.5), (0.5, 0.25)])
+        ],
+        "ablations": [
+            dict(algorithm=a, K=8, gap=0.1, epsilon=e)
+            for a in ("rps", "rps_full_prefix", "rps_uncapped")
+            for e in (2.0, 0.5, 0.125)
+        ],
     }
     return d
 
 
-def build_tiny_agg(out_dir: str | Path, runs: int = 100, scale: str = "small",
-                   experiments=None) -> Path:
+def build_tiny_agg(
+    out_dir: str | Path, runs: int = 100, scale: str = "small", experiments=None
+) -> Path:
     """Simulate the tiny design and write ``<out_dir>/<experiment>.parquet``."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -67,15 +82,20 @@ def build_tiny_agg(out_dir: str | Path, runs: int = 100, scale: str = "small",
             env = c.get("env", "bernoulli")
             alg = c["algorithm"]
             eps = c["epsilon"] if ALGORITHMS[alg].private else None
-            horizon = 1023 if (env == "beta" and scale == "small") else (
-                16383 if env == "beta" else T30)
+            horizon = (
+                1023 if (env == "beta" and scale == "small") else (16383 if env == "beta" else T30)
+            )
             means = tuple(float(m) for m in instance_means(c["K"], c["gap"]))
             spec = CellSpec(alg, eps, horizon, runs, env=env, means=means)
             table, _, _ = run_cell(spec)
-            tables.append(table.assign(
-                instance="standard", rho=0.5 if env == "correlated" else np.nan,
-                kappa=2.0 if env == "beta" else np.nan,
-                cell_id=stable_digest({**c, "env": env, "experiment": exp})[:12]))
+            tables.append(
+                table.assign(
+                    instance="standard",
+                    rho=0.5 if env == "correlated" else np.nan,
+                    kappa=2.0 if env == "beta" else np.nan,
+                    cell_id=stable_digest({**c, "env": env, "experiment": exp})[:12],
+                )
+            )
         write_table(aggregate_tables(tables, exp), out_dir / f"{exp}.parquet")
     return out_dir
 

@@ -63,6 +63,7 @@ from privdtol.report import assets as REPORT
 def report_configfiles():
     """The config files in Snakemake's merge order: the Snakefile's ``configfile:``, then
     every ``--configfile`` (later ones win), each once."""
+
     def rel(f):  # relative to the working directory when inside it (as the report shows it)
         path = Path(f).resolve()
         return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(f)
@@ -83,11 +84,14 @@ def report_results():
     notebooks.smk: those reading an experiment it produces, privacy only with a
     ``privacy:`` block); the others are shown as "not run"."""
     return [f"results/figures/{n}.pdf" for n in NB_NAMES] + [
-        f"results/tables/{t}.csv" for n in NB_NAMES for t in REPORT_NOTEBOOKS[n].tables]
+        f"results/tables/{t}.csv" for n in NB_NAMES for t in REPORT_NOTEBOOKS[n].tables
+    ]
 
 
 def report_templates():
     """The jinja2 templates of the report layer (inputs beside layer_sources("report"))."""
     import privdtol.report
 
-    return sorted(str(p) for p in (Path(privdtol.report.__file__).parent / "templates").glob("*.j2"))
+    return sorted(
+        str(p) for p in (Path(privdtol.report.__file__).parent / "templates").glob("*.j2")
+    )

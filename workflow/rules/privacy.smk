@@ -22,11 +22,11 @@ rule audit_privacy:
         csv=f"{AGG_DIR}/privacy.csv",
     log:
         "logs/privacy/audit_privacy.log",
-    params:
-        grid=json.dumps(config.get("privacy", {}), sort_keys=True),
-    threads: 1
     conda:
         "../envs/privdtol.yaml"
+    threads: 1
+    params:
+        grid=json.dumps(config.get("privacy", {}), sort_keys=True),
     shell:
         "privdtol audit-grid --grid-json {params.grid:q} --out {output.parquet:q}"
         " --csv {output.csv:q} > {log:q} 2>&1"

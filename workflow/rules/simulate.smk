@@ -20,11 +20,11 @@ for _experiment, (_cells, _batches) in PLAN.items():
                 f"results/benchmarks/simulate/{_batch.name}.tsv"
             group:
                 "simulate"  # on a cluster, several batches share one job (profile: group-components)
+            conda:
+                "../envs/privdtol.yaml"
             params:
                 cells=_batch.cells_json(),
                 out_dir=lambda wildcards, output: Path(output[0]).parent,
-            conda:
-                "../envs/privdtol.yaml"
             shell:
                 "privdtol simulate-batch --out-dir {params.out_dir:q} --cells {params.cells:q}"
                 " > {log:q} 2>&1"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from privdtol.errors import InputError
 from privdtol.algorithms.ablations import FullPrefixSoftmax, UncappedSoftmax
 from privdtol.algorithms.base import Algorithm, BlockAlgorithm, RoundAlgorithm, sample_from
 from privdtol.algorithms.ftl import FollowTheLeader
@@ -10,12 +9,21 @@ from privdtol.algorithms.hedge import DecreasingHedge
 from privdtol.algorithms.rnm_ftnl import ReportNoisyMin, laplace_noisy_min_law
 from privdtol.algorithms.rps import RandomizedPrefixSoftmax, random_prefix, softmax_law
 from privdtol.algorithms.wu_wang import WuWangGumbel, WuWangLaplace
+from privdtol.errors import InputError
 
 #: every algorithm, in display order (figures, tables and the report list them in this order)
 ALGORITHMS: dict[str, type[Algorithm]] = {
     cls.name: cls
-    for cls in (RandomizedPrefixSoftmax, ReportNoisyMin, WuWangLaplace, WuWangGumbel,
-                FullPrefixSoftmax, UncappedSoftmax, FollowTheLeader, DecreasingHedge)
+    for cls in (
+        RandomizedPrefixSoftmax,
+        ReportNoisyMin,
+        WuWangLaplace,
+        WuWangGumbel,
+        FullPrefixSoftmax,
+        UncappedSoftmax,
+        FollowTheLeader,
+        DecreasingHedge,
+    )
 }
 
 
@@ -26,5 +34,14 @@ def make_algorithm(name: str, epsilon: float | None) -> Algorithm:
     return ALGORITHMS[name](epsilon)
 
 
-__all__ = ["ALGORITHMS", "Algorithm", "BlockAlgorithm", "RoundAlgorithm", "make_algorithm",
-           "sample_from", "softmax_law", "random_prefix", "laplace_noisy_min_law"]
+__all__ = [
+    "ALGORITHMS",
+    "Algorithm",
+    "BlockAlgorithm",
+    "RoundAlgorithm",
+    "laplace_noisy_min_law",
+    "make_algorithm",
+    "random_prefix",
+    "sample_from",
+    "softmax_law",
+]

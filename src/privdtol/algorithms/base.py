@@ -43,8 +43,11 @@ class Algorithm(ABC):
     kind: ClassVar[str]  # "block" or "round"
 
     def __init__(self, epsilon: float | None = None):
-        self.epsilon = check_epsilon(epsilon) if self.private else (
-            None if epsilon is None else float(epsilon))
+        self.epsilon = (
+            check_epsilon(epsilon)
+            if self.private
+            else (None if epsilon is None else float(epsilon))
+        )
 
 
 class BlockAlgorithm(Algorithm):
@@ -54,8 +57,9 @@ class BlockAlgorithm(Algorithm):
     #: True when the selection reads Bernoulli-resampled losses (Wu & Wang 2026)
     resampled: ClassVar[bool] = False
 
-    def prefix_lengths(self, rng: np.random.Generator, r: int, n_runs: int,
-                       sums_for=None) -> np.ndarray:
+    def prefix_lengths(
+        self, rng: np.random.Generator, r: int, n_runs: int, sums_for=None
+    ) -> np.ndarray:
         """How many rounds of block r the next selection reads (default: all 2^r)."""
         return np.full(n_runs, 1 << r, dtype=np.int64)
 
@@ -65,8 +69,9 @@ class BlockAlgorithm(Algorithm):
         return None
 
     @abstractmethod
-    def select(self, rng: np.random.Generator, sums: np.ndarray, r: int
-               ) -> tuple[np.ndarray, np.ndarray | None]:
+    def select(
+        self, rng: np.random.Generator, sums: np.ndarray, r: int
+    ) -> tuple[np.ndarray, np.ndarray | None]:
         """Draw A_(r+1) for every run; also return the law when it is explicit."""
 
 

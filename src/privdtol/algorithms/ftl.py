@@ -3,8 +3,6 @@ I_t uniform on argmin_j L_(t-1, j).  Its stochastic regret is O(log K / Delta_mi
 
 from __future__ import annotations
 
-import numpy as np
-
 from privdtol.algorithms.base import RoundAlgorithm
 
 

@@ -48,7 +48,7 @@ def data_chosen_prefix(cum: np.ndarray, r: int) -> np.ndarray:
     Returns the chosen m for every leading index (first maximiser on ties).
     """
     support = prefix_support(r)
-    margins = leader_margin(cum[..., support, :])           # (..., |support|)
+    margins = leader_margin(cum[..., support, :])  # (..., |support|)
     return support[np.argmax(margins, axis=-1)]
 
 
@@ -79,11 +79,12 @@ class DataDependentPrefix(RandomizedPrefixSoftmax):
 
     def prefix_lengths(self, rng, r, n_runs, sums_for=None):
         if sums_for is None:
-            raise RuntimeError("rps_data_prefix is an audit-only negative control: its prefix "
-                               "depends on the data (pass sums_for), see privdtol.privacy")
+            raise RuntimeError(
+                "rps_data_prefix is an audit-only negative control: its prefix "
+                "depends on the data (pass sums_for), see privdtol.privacy"
+            )
         support = prefix_support(r)
-        margins = np.column_stack([leader_margin(sums_for(np.full(n_runs, m)))
-                                   for m in support])
+        margins = np.column_stack([leader_margin(sums_for(np.full(n_runs, m))) for m in support])
         return support[np.argmax(margins, axis=1)]
 
 
@@ -92,5 +93,11 @@ AUDIT_ONLY: dict[str, type[BlockAlgorithm]] = {
     cls.name: cls for cls in (EtaEqualsEps, DataDependentPrefix)
 }
 
-__all__ = ["AUDIT_ONLY", "EtaEqualsEps", "DataDependentPrefix", "data_chosen_prefix",
-           "leader_margin", "prefix_support"]
+__all__ = [
+    "AUDIT_ONLY",
+    "DataDependentPrefix",
+    "EtaEqualsEps",
+    "data_chosen_prefix",
+    "leader_margin",
+    "prefix_support",
+]

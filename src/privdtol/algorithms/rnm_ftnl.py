@@ -31,20 +31,24 @@ def laplace_noisy_min_law(sums: np.ndarray, scale: float) -> np.ndarray:
         return np.vstack([laplace_noisy_min_law(row, scale) for row in sums])
 
     def cdf(x):
-        return np.where(x < 0, 0.5 * np.exp(np.minimum(x, 0) / scale),
-                        1 - 0.5 * np.exp(-np.maximum(x, 0) / scale))
+        return np.where(
+            x < 0,
+            0.5 * np.exp(np.minimum(x, 0) / scale),
+            1 - 0.5 * np.exp(-np.maximum(x, 0) / scale),
+        )
 
     probs = np.empty(sums.size)
     for j in range(sums.size):
         others = np.delete(sums, j)
         kinks = np.concatenate([[0.0], sums[j] - others])
 
-        def integrand(z):
-            return 0.5 / scale * np.exp(-abs(z) / scale) * np.prod(cdf(z - sums[j] + others))
+        def integrand(z, shift=sums[j], others=others):
+            return 0.5 / scale * np.exp(-abs(z) / scale) * np.prod(cdf(z - shift + others))
 
         lo, hi = kinks.min() - 50 * scale, kinks.max() + 50 * scale
-        probs[j] = integrate.quad(integrand, lo, hi, points=np.unique(kinks), limit=400,
-                                  epsabs=1e-13, epsrel=1e-10)[0]
+        probs[j] = integrate.quad(
+            integrand, lo, hi, points=np.unique(kinks), limit=400, epsabs=1e-13, epsrel=1e-10
+        )[0]
     return probs / probs.sum()
 
 

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from privdtol.core import bounds
-
 from privdtol.algorithms.base import BlockAlgorithm, sample_from
+from privdtol.core import bounds
 
 
 def random_prefix(rng: np.random.Generator, r: int, n_runs: int) -> np.ndarray:

@@ -24,8 +24,9 @@ SERIES_EXTRA = ("instance", "rho", "kappa")
 LABEL_COLUMNS = ("env", "K", "gap", "epsilon")
 
 
-def stack(tables: Mapping[str, pd.DataFrame], experiments: Sequence[str] | None = None
-          ) -> pd.DataFrame:
+def stack(
+    tables: Mapping[str, pd.DataFrame], experiments: Sequence[str] | None = None
+) -> pd.DataFrame:
     """One table from ``{experiment: table}``: the tables of ``experiments`` (default: all) that
     are present, in that order, with a fresh index."""
     names = list(tables) if experiments is None else [e for e in experiments if e in tables]
@@ -52,8 +53,12 @@ def final_rows(df: pd.DataFrame, horizon: int | None = None) -> pd.DataFrame:
     return df.loc[np.sort(idx.to_numpy())].reset_index(drop=True)
 
 
-def select(df: pd.DataFrame, algorithm: str | Sequence[str] | None = None,
-           env: str | Sequence[str] | None = None, instance: str | None = None) -> pd.DataFrame:
+def select(
+    df: pd.DataFrame,
+    algorithm: str | Sequence[str] | None = None,
+    env: str | Sequence[str] | None = None,
+    instance: str | None = None,
+) -> pd.DataFrame:
     """Rows of the given algorithm(s), loss model(s) and instance (None: any)."""
     mask = np.ones(len(df), dtype=bool)
     for col, val in (("algorithm", algorithm), ("env", env), ("instance", instance)):

@@ -30,14 +30,24 @@ from privdtol.pipeline.io import atomic_path
 #: the keys of a check record, in display order, with the JSON type of each value
 #: (``(int, float)``: a number or null)
 CHECK_KEYS: dict[str, type | tuple[type, ...]] = {
-    "claim": str, "title": str, "statistic_label": str, "statistic": (int, float),
-    "ci_low": (int, float), "ci_high": (int, float), "threshold": str, "verdict": str,
-    "summary": str, "cells": list, "inputs": list}
+    "claim": str,
+    "title": str,
+    "statistic_label": str,
+    "statistic": (int, float),
+    "ci_low": (int, float),
+    "ci_high": (int, float),
+    "threshold": str,
+    "verdict": str,
+    "summary": str,
+    "cells": list,
+    "inputs": list,
+}
 #: significant digits of the floats written to JSON
 SIG = 6
 
 
 # ----------------------------------------------------------------------------- values
+
 
 def plain(value):
     """JSON-safe, stably formatted value: floats to :data:`SIG` significant digits, NaN and
@@ -68,15 +78,38 @@ def fmt(x, digits: int = 3) -> str:
 
 # ----------------------------------------------------------------------------- records
 
-def make_check(claim, title, statistic_label, statistic, ci_low, ci_high, threshold, verdict,
-               summary, cells=(), inputs=()) -> dict:
+
+def make_check(
+    claim,
+    title,
+    statistic_label,
+    statistic,
+    ci_low,
+    ci_high,
+    threshold,
+    verdict,
+    summary,
+    cells=(),
+    inputs=(),
+) -> dict:
     """Assemble a check record with the keys of :data:`CHECK_KEYS`, JSON-safe values."""
     if verdict not in VERDICTS:
         raise ValueError(f"bad verdict {verdict!r}")
-    return plain({"claim": claim, "title": title, "statistic_label": statistic_label,
-                  "statistic": statistic, "ci_low": ci_low, "ci_high": ci_high,
-                  "threshold": threshold, "verdict": verdict, "summary": summary,
-                  "cells": list(cells), "inputs": sorted({str(p) for p in (inputs or [])})})
+    return plain(
+        {
+            "claim": claim,
+            "title": title,
+            "statistic_label": statistic_label,
+            "statistic": statistic,
+            "ci_low": ci_low,
+            "ci_high": ci_high,
+            "threshold": threshold,
+            "verdict": verdict,
+            "summary": summary,
+            "cells": list(cells),
+            "inputs": sorted({str(p) for p in (inputs or [])}),
+        }
+    )
 
 
 def check_json(check: dict) -> str:
@@ -110,14 +143,19 @@ def check_text(claim: str, check: dict | None) -> str:
     if check is None:
         return f"**{claim}: not run** (no check record for this configuration)"
     stat = check["statistic"]
-    interval = ("" if check["ci_low"] is None and check["ci_high"] is None
-                else f" [{check['ci_low']}, {check['ci_high']}]")
-    return "\n".join([
-        f"**{check['claim']}: {check['verdict']}**: {check['title']}",
-        f"- statistic: {check['statistic_label']} = {stat}{interval}",
-        f"- threshold: {check['threshold']}",
-        f"- summary: {check['summary']}",
-    ])
+    interval = (
+        ""
+        if check["ci_low"] is None and check["ci_high"] is None
+        else f" [{check['ci_low']}, {check['ci_high']}]"
+    )
+    return "\n".join(
+        [
+            f"**{check['claim']}: {check['verdict']}**: {check['title']}",
+            f"- statistic: {check['statistic_label']} = {stat}{interval}",
+            f"- threshold: {check['threshold']}",
+            f"- summary: {check['summary']}",
+        ]
+    )
 
 
 def load_check(path: str | Path, field: str = "results") -> dict:
@@ -139,23 +177,29 @@ def load_check(path: str | Path, field: str = "results") -> dict:
         else:
             ok = isinstance(value, kind)
         if not ok:
-            raise InputError(field, f"{path}: key {key!r} has type {type(value).__name__}",
-                             "number or null" if kind == (int, float) else kind.__name__)
+            raise InputError(
+                field,
+                f"{path}: key {key!r} has type {type(value).__name__}",
+                "number or null" if kind == (int, float) else kind.__name__,
+            )
     if data["verdict"] not in VERDICTS:
-        raise InputError(field, f"{path}: key 'verdict' is {data['verdict']!r}",
-                         ", ".join(VERDICTS))
+        raise InputError(
+            field, f"{path}: key 'verdict' is {data['verdict']!r}", ", ".join(VERDICTS)
+        )
     return data
 
 
 # ----------------------------------------------------------------------------- inputs
+
 
 def agg_path(agg_dir: str | Path, experiment: str) -> Path:
     """``<agg_dir>/<experiment>.parquet``."""
     return Path(agg_dir) / f"{experiment}.parquet"
 
 
-def load_agg(agg_dir: str | Path, experiments: Sequence[str],
-             field: str = "agg-dir") -> dict[str, pd.DataFrame]:
+def load_agg(
+    agg_dir: str | Path, experiments: Sequence[str], field: str = "agg-dir"
+) -> dict[str, pd.DataFrame]:
     """The aggregated tables ``<agg_dir>/<experiment>.parquet`` of ``experiments`` that exist,
     as ``{experiment: table}`` in the order given (absent experiments are skipped; the dict may
     be empty).  The files read are ``[agg_path(agg_dir, e) for e in tables]``.  An unreadable
@@ -168,6 +212,5 @@ def load_agg(agg_dir: str | Path, experiments: Sequence[str],
                 out[exp] = pd.read_parquet(path)
             except Exception as err:  # pyarrow raises several types
                 first = str(err).splitlines()[0] if str(err) else type(err).__name__
-                raise InputError(field, f"{path}: not a readable parquet file ({first})") \
-                    from None
+                raise InputError(field, f"{path}: not a readable parquet file ({first})") from None
     return out

@@ -55,42 +55,108 @@ class Notebook:
 
 _C = "privdtol.analysis.claims"
 
-CLAIMS: dict[str, Claim] = {c.id: c for c in (
-    Claim("C1", "Event-level pure ε-DP", "Proposition 1, Lemma 3", ("privacy",),
-          (), f"{_C}.c1_privacy:check", "privacy"),
-    Claim("C2", "Reg_T ≤ 1 + 800 log K/Δ + 16 log K/η for every T", "Theorem 1, eq. (1)",
-          ("horizon", "gap", "epsilon", "actions", "grid"), ("confidence",),
-          f"{_C}.c2_theorem1:check", "bounds"),
-    Claim("C3", "The regret is horizon-free", "Theorem 1", ("horizon", "grid"),
-          ("confidence", "horizon_free_ratio_max", "horizon_free_pair"),
-          f"{_C}.c3_horizon_free:check", "horizon"),
-    Claim("C4a", "Linear in 1/Δ in the statistical regime", "Corollary 1", ("gap",),
-          ("confidence", "slope_range"), f"{_C}.c4_rate:check_gap", "rates"),
-    Claim("C4b", "Linear in 1/ε in the privacy regime", "Corollary 1", ("epsilon",),
-          ("confidence", "slope_range"), f"{_C}.c4_rate:check_epsilon", "rates"),
-    Claim("C4c", "Regret / (log K/Δ + log K/ε) is flat", "Corollary 1", ("grid",),
-          ("confidence", "ratio_slope_range"), f"{_C}.c4_rate:check_ratio", "heatmap"),
-    Claim("C4d", "Linear in log K, not log² K", "Corollary 1", ("actions",),
-          ("confidence",), f"{_C}.c4_rate:check_log_k", "actions"),
-    Claim("C5", "The bound holds for dependent coordinates", "Section 3 (dependent losses)",
-          ("dependent",), ("confidence", "slope_range"), f"{_C}.c5_dependent:check",
-          "dependent"),
-    Claim("constants", "Fitted constants of the rate", "Theorem 1, eq. (1)",
-          ("horizon", "gap", "epsilon", "actions", "grid"), ("confidence",),
-          f"{_C}.constants:check", "bounds"),
-)}
+CLAIMS: dict[str, Claim] = {
+    c.id: c
+    for c in (
+        Claim(
+            "C1",
+            "Event-level pure ε-DP",
+            "Proposition 1, Lemma 3",
+            ("privacy",),
+            (),
+            f"{_C}.c1_privacy:check",
+            "privacy",
+        ),
+        Claim(
+            "C2",
+            "Reg_T ≤ 1 + 800 log K/Δ + 16 log K/η for every T",
+            "Theorem 1, eq. (1)",
+            ("horizon", "gap", "epsilon", "actions", "grid"),
+            ("confidence",),
+            f"{_C}.c2_theorem1:check",
+            "bounds",
+        ),
+        Claim(
+            "C3",
+            "The regret is horizon-free",
+            "Theorem 1",
+            ("horizon", "grid"),
+            ("confidence", "horizon_free_ratio_max", "horizon_free_pair"),
+            f"{_C}.c3_horizon_free:check",
+            "horizon",
+        ),
+        Claim(
+            "C4a",
+            "Linear in 1/Δ in the statistical regime",
+            "Corollary 1",
+            ("gap",),
+            ("confidence", "slope_range"),
+            f"{_C}.c4_rate:check_gap",
+            "rates",
+        ),
+        Claim(
+            "C4b",
+            "Linear in 1/ε in the privacy regime",
+            "Corollary 1",
+            ("epsilon",),
+            ("confidence", "slope_range"),
+            f"{_C}.c4_rate:check_epsilon",
+            "rates",
+        ),
+        Claim(
+            "C4c",
+            "Regret / (log K/Δ + log K/ε) is flat",
+            "Corollary 1",
+            ("grid",),
+            ("confidence", "ratio_slope_range"),
+            f"{_C}.c4_rate:check_ratio",
+            "heatmap",
+        ),
+        Claim(
+            "C4d",
+            "Linear in log K, not log² K",
+            "Corollary 1",
+            ("actions",),
+            ("confidence",),
+            f"{_C}.c4_rate:check_log_k",
+            "actions",
+        ),
+        Claim(
+            "C5",
+            "The bound holds for dependent coordinates",
+            "Section 3 (dependent losses)",
+            ("dependent",),
+            ("confidence", "slope_range"),
+            f"{_C}.c5_dependent:check",
+            "dependent",
+        ),
+        Claim(
+            "constants",
+            "Fitted constants of the rate",
+            "Theorem 1, eq. (1)",
+            ("horizon", "gap", "epsilon", "actions", "grid"),
+            ("confidence",),
+            f"{_C}.constants:check",
+            "bounds",
+        ),
+    )
+}
 
-NOTEBOOKS: dict[str, Notebook] = {n.name: n for n in (
-    Notebook("horizon", 1, ("horizon",), ("horizon",)),
-    Notebook("rates", 2, ("gap", "epsilon"), ("rates",)),
-    Notebook("actions", 3, ("actions",), ("actions",)),
-    Notebook("heatmap", 4, ("grid",), ("heatmap",)),
-    Notebook("bounds", 5, ("horizon", "gap", "epsilon", "actions", "grid"),
-             ("bounds", "constants")),
-    Notebook("dependent", 6, ("dependent",), ("dependent",)),
-    Notebook("ablations", 7, ("ablations",), ("ablations",)),
-    Notebook("privacy", 8, ("privacy",), ("privacy",)),
-)}
+NOTEBOOKS: dict[str, Notebook] = {
+    n.name: n
+    for n in (
+        Notebook("horizon", 1, ("horizon",), ("horizon",)),
+        Notebook("rates", 2, ("gap", "epsilon"), ("rates",)),
+        Notebook("actions", 3, ("actions",), ("actions",)),
+        Notebook("heatmap", 4, ("grid",), ("heatmap",)),
+        Notebook(
+            "bounds", 5, ("horizon", "gap", "epsilon", "actions", "grid"), ("bounds", "constants")
+        ),
+        Notebook("dependent", 6, ("dependent",), ("dependent",)),
+        Notebook("ablations", 7, ("ablations",), ("ablations",)),
+        Notebook("privacy", 8, ("privacy",), ("privacy",)),
+    )
+}
 
 
 def notebook_claims(name: str) -> list[str]:

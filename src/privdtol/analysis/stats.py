@@ -68,8 +68,16 @@ def loglog_slope(x, mean, se, confidence: float) -> dict:
     x, mean, se = (np.asarray(v, dtype=float) for v in (x, mean, se))
     ok = (x > 0) & (mean > 0) & np.isfinite(se) & np.isfinite(mean)
     n = int(ok.sum())
-    out = {"slope": np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan,
-           "intercept": np.nan, "n": n, "chi2": np.nan, "dof": n - 2}
+    out = {
+        "slope": np.nan,
+        "se": np.nan,
+        "ci_low": np.nan,
+        "ci_high": np.nan,
+        "intercept": np.nan,
+        "n": n,
+        "chi2": np.nan,
+        "dof": n - 2,
+    }
     if n < 2 or np.unique(x[ok]).size < 2:
         return out
     lx, ly = np.log(x[ok]), np.log(mean[ok])
@@ -77,8 +85,14 @@ def loglog_slope(x, mean, se, confidence: float) -> dict:
     coef, cov, chi2 = _wls(np.column_stack([np.ones(n), lx]), ly, s)
     slope_se = float(np.sqrt(cov[1, 1]))
     low, high = normal_ci(coef[1], slope_se, confidence)
-    out.update(slope=float(coef[1]), se=slope_se, ci_low=float(low), ci_high=float(high),
-               intercept=float(coef[0]), chi2=float(chi2))
+    out.update(
+        slope=float(coef[1]),
+        se=slope_se,
+        ci_low=float(low),
+        ci_high=float(high),
+        intercept=float(coef[0]),
+        chi2=float(chi2),
+    )
     return out
 
 
@@ -102,13 +116,21 @@ def logk_fit(K, mean, se, form: str) -> dict:
     f = LOGK_FORMS[form](K)
     sigma = np.maximum(se, MIN_REL_SE * np.maximum(np.abs(mean), 1.0))
     coef, cov, chi2 = _wls(np.column_stack([f, np.ones_like(f)]), mean, sigma)
-    return {"form": form, "a": float(coef[0]), "b": float(coef[1]),
-            "se_a": float(np.sqrt(cov[0, 0])), "se_b": float(np.sqrt(cov[1, 1])),
-            "chi2": chi2, "n": int(K.size), "dof": int(K.size) - 2}
+    return {
+        "form": form,
+        "a": float(coef[0]),
+        "b": float(coef[1]),
+        "se_a": float(np.sqrt(cov[0, 0])),
+        "se_b": float(np.sqrt(cov[1, 1])),
+        "chi2": chi2,
+        "n": int(K.size),
+        "dof": int(K.size) - 2,
+    }
 
 
-def compare_logk_fits(K, mean, se, confidence: float, n_boot: int = 2000,
-                      seed_key: dict | None = None) -> dict:
+def compare_logk_fits(
+    K, mean, se, confidence: float, n_boot: int = 2000, seed_key: dict | None = None
+) -> dict:
     """Compare ``a·log K + b`` with ``a·log² K + b`` (same number of parameters, so the
     residual chi-square decides).  The statistic is ``Δχ² = χ²(log² K) − χ²(log K)``: positive
     when ``log K`` fits better.  Its interval is a parametric-bootstrap percentile interval:
@@ -117,21 +139,34 @@ def compare_logk_fits(K, mean, se, confidence: float, n_boot: int = 2000,
     K, mean, se = (np.asarray(v, dtype=float) for v in (K, mean, se))
     fits = {form: logk_fit(K, mean, se, form) for form in LOGK_FORMS}
     delta = fits["log² K"]["chi2"] - fits["log K"]["chi2"]
-    key = {"what": "compare_logk_fits", "K": K, "mean": mean, "se": se, "n_boot": n_boot,
-           **(seed_key or {})}
+    key = {
+        "what": "compare_logk_fits",
+        "K": K,
+        "mean": mean,
+        "se": se,
+        "n_boot": n_boot,
+        **(seed_key or {}),
+    }
     rng = generator(key)
     draws = mean[None, :] + se[None, :] * rng.standard_normal((n_boot, K.size))
-    boot = np.array([logk_fit(K, d, se, "log² K")["chi2"] - logk_fit(K, d, se, "log K")["chi2"]
-                     for d in draws])
+    boot = np.array(
+        [logk_fit(K, d, se, "log² K")["chi2"] - logk_fit(K, d, se, "log K")["chi2"] for d in draws]
+    )
     alpha = 1 - confidence
     low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
-    return {"fits": fits, "delta_chi2": float(delta), "ci_low": float(low),
-            "ci_high": float(high), "better": "log K" if delta > 0 else "log² K",
-            "n_boot": n_boot}
+    return {
+        "fits": fits,
+        "delta_chi2": float(delta),
+        "ci_low": float(low),
+        "ci_high": float(high),
+        "better": "log K" if delta > 0 else "log² K",
+        "n_boot": n_boot,
+    }
 
 
-def fit_constants(x_gap, x_eta, regret, confidence: float, n_boot: int = 2000,
-                  seed_key: dict | None = None) -> dict:
+def fit_constants(
+    x_gap, x_eta, regret, confidence: float, n_boot: int = 2000, seed_key: dict | None = None
+) -> dict:
     """Constants of Theorem 1's form: ``regret − 1 ≈ c_gap·(log K/gap) + c_eta·(log K/eta)``.
 
     Non-negative least squares on the *relative* scale (each cell's equation divided by its
@@ -144,8 +179,14 @@ def fit_constants(x_gap, x_eta, regret, confidence: float, n_boot: int = 2000,
     n = regret.size
     if n < 2:
         nan = float("nan")
-        return {"c_gap": nan, "c_eta": nan, "c_gap_ci": (nan, nan), "c_eta_ci": (nan, nan),
-                "n": n, "n_boot": 0}
+        return {
+            "c_gap": nan,
+            "c_eta": nan,
+            "c_gap_ci": (nan, nan),
+            "c_eta_ci": (nan, nan),
+            "n": n,
+            "n_boot": 0,
+        }
 
     def solve(idx):
         X = np.column_stack([x_gap[idx], x_eta[idx]]) / regret[idx, None]
@@ -154,12 +195,25 @@ def fit_constants(x_gap, x_eta, regret, confidence: float, n_boot: int = 2000,
         return coef
 
     coef = solve(np.arange(n))
-    rng = generator({"what": "fit_constants", "x_gap": x_gap, "x_eta": x_eta,
-                     "regret": regret, "n_boot": n_boot, **(seed_key or {})})
+    rng = generator(
+        {
+            "what": "fit_constants",
+            "x_gap": x_gap,
+            "x_eta": x_eta,
+            "regret": regret,
+            "n_boot": n_boot,
+            **(seed_key or {}),
+        }
+    )
     boot = np.array([solve(rng.integers(0, n, size=n)) for _ in range(n_boot)])
     alpha = 1 - confidence
     q = np.quantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
-    return {"c_gap": float(coef[0]), "c_eta": float(coef[1]),
-            "c_gap_ci": (float(q[0, 0]), float(q[1, 0])),
-            "c_eta_ci": (float(q[0, 1]), float(q[1, 1])),
-            "boot": boot, "n": n, "n_boot": n_boot}
+    return {
+        "c_gap": float(coef[0]),
+        "c_eta": float(coef[1]),
+        "c_gap_ci": (float(q[0, 0]), float(q[1, 0])),
+        "c_eta_ci": (float(q[0, 1]), float(q[1, 1])),
+        "boot": boot,
+        "n": n,
+        "n_boot": n_boot,
+    }

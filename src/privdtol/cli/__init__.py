@@ -18,7 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="privdtol",
         description="Simulate and check the private DTOL algorithms of Cesari & Colomboni "
-                    "(arXiv 2605.29148).")
+        "(arXiv 2605.29148).",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMANDS:
         importlib.import_module(f"{__name__}.{name}").add_parser(sub)

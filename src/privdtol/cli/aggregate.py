@@ -9,12 +9,19 @@ from privdtol.pipeline.io import check_table_path, write_table
 
 
 def add_parser(sub):
-    p = sub.add_parser("aggregate", help="aggregate cell files into an experiment table",
-                       description="One row per (cell, checkpoint horizon): runs, mean regret, "
-                                   "se, 95%% CI, quantiles, realized regret, bound shapes.")
+    p = sub.add_parser(
+        "aggregate",
+        help="aggregate cell files into an experiment table",
+        description="One row per (cell, checkpoint horizon): runs, mean regret, "
+        "se, 95%% CI, quantiles, realized regret, bound shapes.",
+    )
     p.add_argument("--experiment", required=True, help="experiment name (a column)")
-    p.add_argument("--out", required=True, action="append",
-                   help="output table(s), .parquet or .csv (repeatable)")
+    p.add_argument(
+        "--out",
+        required=True,
+        action="append",
+        help="output table(s), .parquet or .csv (repeatable)",
+    )
     p.add_argument("cells", nargs="*", help="cell files (results/sim/<experiment>/*.parquet)")
     p.set_defaults(handler=run)
 
@@ -28,6 +35,9 @@ def run(args) -> int:
     table = aggregate_files(args.cells, args.experiment)
     for out in outs:
         write_table(table, out)
-    print(f"aggregate {args.experiment}: {len(args.cells)} cells, {len(table)} rows -> "
-          f"{', '.join(map(str, outs))}", file=sys.stderr)
+    print(
+        f"aggregate {args.experiment}: {len(args.cells)} cells, {len(table)} rows -> "
+        f"{', '.join(map(str, outs))}",
+        file=sys.stderr,
+    )
     return 0

@@ -18,17 +18,21 @@ METHODS = ("auto", "exact", "sequence", "statistical")
 
 def add_parser(sub):
     p = sub.add_parser(
-        "audit", help="audit the privacy loss of one algorithm",
+        "audit",
+        help="audit the privacy loss of one algorithm",
         description="Largest privacy loss found for one algorithm against the bounds 2*eta "
-                    "(Lemma 3) and eps (Proposition 1).  exact: worst-case search over "
-                    "neighbouring block datasets of one selection; sequence: exact law of the "
-                    "whole action sequence for T = --horizon; statistical: Clopper-Pearson "
-                    "bounds from --runs replayed runs.  auto = exact, except statistical for "
-                    "the Laplace algorithms (rnm_ftnl, wu_wang).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--algorithm", required=True,
-                   help="a private algorithm or a negative control (rps_eta_eps, "
-                        "rps_data_prefix)")
+        "(Lemma 3) and eps (Proposition 1).  exact: worst-case search over "
+        "neighbouring block datasets of one selection; sequence: exact law of the "
+        "whole action sequence for T = --horizon; statistical: Clopper-Pearson "
+        "bounds from --runs replayed runs.  auto = exact, except statistical for "
+        "the Laplace algorithms (rnm_ftnl, wu_wang).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument(
+        "--algorithm",
+        required=True,
+        help="a private algorithm or a negative control (rps_eta_eps, rps_data_prefix)",
+    )
     p.add_argument("--epsilon", type=float, required=True)
     p.add_argument("--K", type=int, default=2, help="number of actions")
     p.add_argument("--block", type=int, default=16, help="block length 2^r (exact, statistical)")
@@ -42,9 +46,11 @@ def add_parser(sub):
     p.set_defaults(handler=run)
 
     g = sub.add_parser(
-        "audit-grid", help="run every privacy audit over a grid (the privacy experiment)",
-        description="All audits over the grid of the config's 'privacy' block; one row per "
-                    "cell.", formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        "audit-grid",
+        help="run every privacy audit over a grid (the privacy experiment)",
+        description="All audits over the grid of the config's 'privacy' block; one row per cell.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
     src = g.add_mutually_exclusive_group()
     src.add_argument("--config", help="YAML/JSON file with a top-level 'privacy' block")
     src.add_argument("--grid-json", help="the privacy block itself, as JSON")
@@ -59,8 +65,9 @@ def _check(args):
     if args.method not in METHODS:
         raise InputError("method", f"got {args.method!r}", ", ".join(METHODS))
     if args.algorithm not in AUDITABLE:
-        raise InputError("algorithm", f"{args.algorithm!r} is not auditable (private)",
-                         ", ".join(AUDITABLE))
+        raise InputError(
+            "algorithm", f"{args.algorithm!r} is not auditable (private)", ", ".join(AUDITABLE)
+        )
     if not (args.epsilon is not None and np.isfinite(args.epsilon) and args.epsilon > 0):
         raise InputError("epsilon", f"got {args.epsilon}", "a finite number > 0")
     if args.K < 2 or args.K > 16:
@@ -77,13 +84,15 @@ def run(args) -> int:
 
     alg, method = _check(args)
     if method == "exact":
-        res = audit_selection(alg, K=args.K, block=args.block, seed=args.seed,
-                              n_random=max(0, args.random))
+        res = audit_selection(
+            alg, K=args.K, block=args.block, seed=args.seed, n_random=max(0, args.random)
+        )
     elif method == "sequence":
         res = audit_sequence(alg, K=args.K, horizon=args.horizon, seed=args.seed)
     else:
-        res = audit_statistical(alg, K=args.K, block=args.block, runs=args.runs,
-                                seed=args.seed, alpha=args.alpha)
+        res = audit_statistical(
+            alg, K=args.K, block=args.block, runs=args.runs, seed=args.seed, alpha=args.alpha
+        )
     d = res.to_dict()
     if args.json:
         print(json.dumps(_plain(d), sort_keys=True, indent=2))
@@ -109,32 +118,44 @@ def _plain(value):
 
 def _text(d: dict) -> str:
     name = d["algorithm"] + (" [NEGATIVE CONTROL]" if d["negative_control"] else "")
-    where = (f"block={d['block']}" if "block" in d else f"T={d['horizon']}")
-    lines = [f"privdtol audit: {name} eps={d['epsilon']:g} K={d['K']} {where} "
-             f"({d['audit'].replace('_', ' ')} audit)"]
+    where = f"block={d['block']}" if "block" in d else f"T={d['horizon']}"
+    lines = [
+        f"privdtol audit: {name} eps={d['epsilon']:g} K={d['K']} {where} "
+        f"({d['audit'].replace('_', ' ')} audit)"
+    ]
     eps = d["epsilon"]
     if d["audit"] == "statistical":
-        lines.append(f"  privacy loss estimate: {d['loss']:.6g}   {100 * (1 - d['alpha']):g}% "
-                     f"confidence bounds: [{d['loss_lower']:.6g}, {d['loss_upper']:.6g}]   "
-                     f"({d['runs']} runs per dataset; exact value for this pair: "
-                     f"{d['exact_loss']:.6g})")
+        lines.append(
+            f"  privacy loss estimate: {d['loss']:.6g}   {100 * (1 - d['alpha']):g}% "
+            f"confidence bounds: [{d['loss_lower']:.6g}, {d['loss_upper']:.6g}]   "
+            f"({d['runs']} runs per dataset; exact value for this pair: "
+            f"{d['exact_loss']:.6g})"
+        )
     else:
-        lines.append(f"  largest privacy loss found: {d['loss']:.6g}   "
-                     f"(loss/eps = {d['loss'] / eps:.4f}; {d['pairs_evaluated']} "
-                     f"neighbouring pairs evaluated)")
-    label = ("2*eta (Lemma 3)" if d.get("law", "").startswith("softmax")
-             else "per-selection bound of Laplace(2/eps) noisy-min")
+        lines.append(
+            f"  largest privacy loss found: {d['loss']:.6g}   "
+            f"(loss/eps = {d['loss'] / eps:.4f}; {d['pairs_evaluated']} "
+            f"neighbouring pairs evaluated)"
+        )
+    label = (
+        "2*eta (Lemma 3)"
+        if d.get("law", "").startswith("softmax")
+        else "per-selection bound of Laplace(2/eps) noisy-min"
+    )
     lines.append(f"  bound: {label} = {d['bound_selection']:.6g}   eps = {eps:.6g}")
     if "within_selection_bound" in d:
-        lines.append(f"  within the per-selection bound: "
-                     f"{'yes' if d['within_selection_bound'] else 'NO'}")
+        lines.append(
+            f"  within the per-selection bound: {'yes' if d['within_selection_bound'] else 'NO'}"
+        )
     lines.append(f"  verdict: {d['verdict']}" + ("  (eps-DP VIOLATED)" if d["violation"] else ""))
     if d.get("witness_text"):
         what = "audited pair" if d["audit"] == "statistical" else "worst pair found"
         lines.append(f"  {what}: {d['witness_text']}")
     if d["audit"] == "whole_sequence":
-        lines.append(f"  largest per-block selection loss: {d['per_block_max']:.6g}; "
-                     f"|whole - per-block| <= {d['factorization_gap']:.2g} (Proposition 1)")
+        lines.append(
+            f"  largest per-block selection loss: {d['per_block_max']:.6g}; "
+            f"|whole - per-block| <= {d['factorization_gap']:.2g} (Proposition 1)"
+        )
     return "\n".join(lines)
 
 
@@ -154,8 +175,11 @@ def _load_grid(args) -> dict:
     else:
         grid = {}
     if not isinstance(grid, dict):
-        raise InputError("grid-json" if args.grid_json else "config", "not a mapping",
-                         "a mapping of privacy grid keys")
+        raise InputError(
+            "grid-json" if args.grid_json else "config",
+            "not a mapping",
+            "a mapping of privacy grid keys",
+        )
     return grid
 
 
@@ -171,7 +195,9 @@ def run_grid_command(args) -> int:
         write_table(df, csv)
     bad = df[(df.role == "private") & df.violation]
     missed = df[df.role == "negative_control"].groupby(["algorithm", "epsilon"]).violation.any()
-    print(f"privdtol audit-grid: {len(df)} cells -> {out}; private violations: {len(bad)}; "
-          f"negative controls caught: {int(missed.sum())}/{missed.size} (algorithm, eps)",
-          file=sys.stderr)
+    print(
+        f"privdtol audit-grid: {len(df)} cells -> {out}; private violations: {len(bad)}; "
+        f"negative controls caught: {int(missed.sum())}/{missed.size} (algorithm, eps)",
+        file=sys.stderr,
+    )
     return 0

@@ -13,14 +13,17 @@ import sys
 import time
 from pathlib import Path
 
+from privdtol.engine.runner import run_cell
 from privdtol.errors import InputError
 from privdtol.pipeline.io import write_table
-from privdtol.engine.runner import run_cell
 
 
 def add_parser(sub):
-    p = sub.add_parser("simulate-batch", help="simulate a batch of pipeline cells",
-                       description=__doc__.split("\n\n")[0])
+    p = sub.add_parser(
+        "simulate-batch",
+        help="simulate a batch of pipeline cells",
+        description=__doc__.split("\n\n")[0],
+    )
     src = p.add_argument_group("cells: --cells JSON, or --config/--experiment/--batch")
     src.add_argument("--cells", help="cells as JSON, {field: [values]} (privdtol.pipeline.plan)")
     src.add_argument("--config", help="pipeline config (YAML)")
@@ -39,13 +42,17 @@ def batch_cells(args):
         try:
             return grid.cells_from_json(args.cells)
         except (ValueError, TypeError, KeyError) as err:
-            raise InputError("cells", f"not a JSON list of cells ({err})",
-                             "the output of privdtol.pipeline.plan.Batch.cells_json") from None
+            raise InputError(
+                "cells",
+                f"not a JSON list of cells ({err})",
+                "the output of privdtol.pipeline.plan.Batch.cells_json",
+            ) from None
     if not (args.config and args.experiment and args.batch is not None):
-        raise InputError("cells", "no cells given", "--cells JSON, or --config, --experiment "
-                         "and --batch")
+        raise InputError(
+            "cells", "no cells given", "--cells JSON, or --config, --experiment and --batch"
+        )
     config = load_config(args.config)
-    cells, batches = grid.plan(config)[grid.experiment(config, args.experiment)["name"]]
+    _, batches = grid.plan(config)[grid.experiment(config, args.experiment)["name"]]
     if not 0 <= args.batch < len(batches):
         raise InputError("batch", f"got {args.batch}", f"0 .. {len(batches) - 1}")
     return list(batches[args.batch].cells)
@@ -59,7 +66,7 @@ def is_complete(path: Path, cell) -> bool:
         import pyarrow.parquet as pq
 
         table = pq.read_table(path, columns=["cell_id", "run"])
-    except Exception:  # noqa: BLE001 - anything unreadable is recomputed
+    except Exception:
         return False
     ids = set(table.column("cell_id").to_pylist())
     runs = len(set(table.column("run").to_pylist()))
@@ -90,9 +97,15 @@ def run(args) -> int:
         t0 = time.perf_counter()
         write_table(cell_table(cell), path)
         done += 1
-        print(f"cell {cell.cell_id} {cell.algorithm} {cell.env} K={cell.K} gap={cell.gap:g} "
-              f"eps={cell.epsilon} T={cell.horizon} runs={cell.runs}: "
-              f"{time.perf_counter() - t0:.3f} s -> {path}", file=sys.stderr)
-    print(f"simulate-batch: {done} cells computed, {skipped} skipped, "
-          f"compute {time.perf_counter() - start:.3f} s", file=sys.stderr)
+        print(
+            f"cell {cell.cell_id} {cell.algorithm} {cell.env} K={cell.K} gap={cell.gap:g} "
+            f"eps={cell.epsilon} T={cell.horizon} runs={cell.runs}: "
+            f"{time.perf_counter() - t0:.3f} s -> {path}",
+            file=sys.stderr,
+        )
+    print(
+        f"simulate-batch: {done} cells computed, {skipped} skipped, "
+        f"compute {time.perf_counter() - start:.3f} s",
+        file=sys.stderr,
+    )
     return 0

@@ -18,16 +18,23 @@ def add_parser(sub):
     from privdtol.analysis.registry import CLAIMS
 
     p = sub.add_parser(
-        "check", help="check one claim of the paper: agg tables -> results/checks/<ID>.json",
+        "check",
+        help="check one claim of the paper: agg tables -> results/checks/<ID>.json",
         description="Run one claim's check on the aggregated tables of its experiments and "
-                    "write its record (statistic, interval, threshold, verdict) as JSON.  "
-                    f"Claims: {', '.join(CLAIMS)}.")
-    p.add_argument("--claim", required=True, metavar="ID",
-                   help=f"claim id ({', '.join(CLAIMS)})")
-    p.add_argument("--config", action="append", required=True, metavar="CONFIG_YAML_OR_JSON",
-                   help="config file; repeat to merge several in order, as Snakemake does")
-    p.add_argument("--agg-dir", help="directory of <experiment>.parquet (default: the "
-                                     "config's agg_dir)")
+        "write its record (statistic, interval, threshold, verdict) as JSON.  "
+        f"Claims: {', '.join(CLAIMS)}.",
+    )
+    p.add_argument("--claim", required=True, metavar="ID", help=f"claim id ({', '.join(CLAIMS)})")
+    p.add_argument(
+        "--config",
+        action="append",
+        required=True,
+        metavar="CONFIG_YAML_OR_JSON",
+        help="config file; repeat to merge several in order, as Snakemake does",
+    )
+    p.add_argument(
+        "--agg-dir", help="directory of <experiment>.parquet (default: the config's agg_dir)"
+    )
     p.add_argument("--out", required=True, help="output JSON (results/checks/<ID>.json)")
     p.set_defaults(handler=run)
 
@@ -48,11 +55,13 @@ def run(args) -> int:
     agg_dir = Path(args.agg_dir or config["agg_dir"])
     tables = load_agg(agg_dir, claim.experiments)
     if not tables:
-        raise InputError("agg-dir", f"no aggregated table of claim {claim.id} in {agg_dir}",
-                         ", ".join(f"{e}.parquet" for e in claim.experiments))
+        raise InputError(
+            "agg-dir",
+            f"no aggregated table of claim {claim.id} in {agg_dir}",
+            ", ".join(f"{e}.parquet" for e in claim.experiments),
+        )
     inputs = [str(agg_path(agg_dir, e)) for e in tables]
     record = claim.check_function()(tables, config["checks"], inputs)
     write_check(record, out)
-    print(f"check {claim.id}: {record['verdict']} ({', '.join(tables)}) -> {out}",
-          file=sys.stderr)
+    print(f"check {claim.id}: {record['verdict']} ({', '.join(tables)}) -> {out}", file=sys.stderr)
     return 0

@@ -18,6 +18,6 @@ def run(args) -> int:
         print(f"  {name:<16} {cls.kind:<5} {kind:<11} {cls.source}")
     print("loss models:")
     for name, cls in MODELS.items():
-        first = (cls.__module__ and __import__(cls.__module__, fromlist=["x"]).__doc__ or "")
+        first = (cls.__module__ and __import__(cls.__module__, fromlist=["x"]).__doc__) or ""
         print(f"  {name:<16} {first.strip().splitlines()[0]}")
     return 0

@@ -6,20 +6,21 @@ import argparse
 import sys
 
 from privdtol.algorithms import ALGORITHMS
-from privdtol.environments import MODELS
+from privdtol.engine.fast import MODES
+from privdtol.engine.runner import CellSpec, run_cell
+from privdtol.environments import INSTANCES, MODELS, instance_means
 from privdtol.errors import InputError
 from privdtol.pipeline.io import check_table_path, write_table
-from privdtol.engine.runner import CellSpec, run_cell
-from privdtol.environments import INSTANCES, instance_means
-from privdtol.engine.fast import MODES
 
 
 def add_parser(sub):
     p = sub.add_parser(
-        "simulate", help="simulate one algorithm on one instance",
+        "simulate",
+        help="simulate one algorithm on one instance",
         description="Simulate runs of one algorithm; one output row per run and checkpoint "
-                    "horizon 2^k - 1 <= T (plus T).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        "horizon 2^k - 1 <= T (plus T).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
     p.add_argument("--algorithm", required=True, choices=list(ALGORITHMS))
     p.add_argument("--epsilon", type=float, help="privacy level (required for private ones)")
     inst = p.add_argument_group("instance: --means, or --K and --gap")
@@ -35,8 +36,12 @@ def add_parser(sub):
     p.add_argument("--horizon", type=int, required=True)
     p.add_argument("--runs", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--mode", choices=MODES, default="auto",
-                   help="fast: exact block sums; explicit: per-round reference")
+    p.add_argument(
+        "--mode",
+        choices=MODES,
+        default="auto",
+        help="fast: exact block sums; explicit: per-round reference",
+    )
     p.add_argument("--out", required=True, help="output table (.csv or .parquet)")
     p.add_argument("--actions-out", help="also write block actions (run, block, action)")
     p.set_defaults(handler=run)
@@ -46,8 +51,9 @@ def parse_means(text: str):
     try:
         return tuple(float(x) for x in text.split(","))
     except ValueError:
-        raise InputError("means", f"not a list of numbers: {text!r}",
-                         "comma-separated numbers in [0, 1]") from None
+        raise InputError(
+            "means", f"not a list of numbers: {text!r}", "comma-separated numbers in [0, 1]"
+        ) from None
 
 
 def spec_from_args(args) -> CellSpec:
@@ -63,30 +69,44 @@ def spec_from_args(args) -> CellSpec:
             raise InputError("means", "given together with --K/--gap", "one of the two forms")
         means = parse_means(args.means)
     elif args.K is not None and args.gap is not None:
-        means = tuple(float(m) for m in instance_means(args.K, args.gap, args.mu_best,
-                                                       args.instance))
+        means = tuple(
+            float(m) for m in instance_means(args.K, args.gap, args.mu_best, args.instance)
+        )
     else:
         raise InputError("means", "no instance given", "--means LIST, or --K N --gap G")
     if args.runs < 1:
         raise InputError("runs", f"got {args.runs}", "integers >= 1")
-    return CellSpec(algorithm=args.algorithm, epsilon=args.epsilon, horizon=args.horizon,
-                    runs=args.runs, env=args.env, means=means, rho=args.rho, kappa=args.kappa,
-                    losses=args.losses, seed=args.seed, mode=args.mode)
+    return CellSpec(
+        algorithm=args.algorithm,
+        epsilon=args.epsilon,
+        horizon=args.horizon,
+        runs=args.runs,
+        env=args.env,
+        means=means,
+        rho=args.rho,
+        kappa=args.kappa,
+        losses=args.losses,
+        seed=args.seed,
+        mode=args.mode,
+    )
 
 
 def run(args) -> int:
     spec = spec_from_args(args)
     out = check_table_path(args.out, "out")
     acts_out = check_table_path(args.actions_out, "actions-out") if args.actions_out else None
-    table, actions, result = run_cell(spec, progress=sys.stderr.isatty(),
-                                      keep_actions=acts_out is not None)
+    table, actions, result = run_cell(
+        spec, progress=sys.stderr.isatty(), keep_actions=acts_out is not None
+    )
     write_table(table, out)
     if acts_out is not None:
         write_table(actions, acts_out)
     final = table[table.horizon == table.horizon.max()]
     se = final.regret.std(ddof=1) / max(1, len(final)) ** 0.5 if len(final) > 1 else float("nan")
-    print(f"{spec.algorithm}: K={final.K.iloc[0]} gap={final.gap.iloc[0]:.6g} "
-          f"T={int(final.horizon.iloc[0])} runs={spec.runs} estimator={result.estimator} "
-          f"regret={final.regret.mean():.6g} ± {1.96 * se:.3g} (95% CI) -> {out}",
-          file=sys.stderr)
+    print(
+        f"{spec.algorithm}: K={final.K.iloc[0]} gap={final.gap.iloc[0]:.6g} "
+        f"T={int(final.horizon.iloc[0])} runs={spec.runs} estimator={result.estimator} "
+        f"regret={final.regret.mean():.6g} ± {1.96 * se:.3g} (95% CI) -> {out}",
+        file=sys.stderr,
+    )
     return 0

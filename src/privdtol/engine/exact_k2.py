@@ -40,8 +40,9 @@ def _walk_expectations(mu1: float, mu2: float, m_max: int, functions) -> np.ndar
     return out
 
 
-def rps_regret_k2(mu1: float, mu2: float, eta: float, k_max: int,
-                  prefix: str = "random") -> np.ndarray:
+def rps_regret_k2(
+    mu1: float, mu2: float, eta: float, k_max: int, prefix: str = "random"
+) -> np.ndarray:
     """Exact Reg_T of the softmax block algorithm at T = 2^k - 1, k = 1..k_max.
 
     ``prefix="random"``: the paper's M_r (Section 4); ``"full"``: M_r = 2^r (ablation).
@@ -51,11 +52,11 @@ def rps_regret_k2(mu1: float, mu2: float, eta: float, k_max: int,
     m_max = 1 << max(0, k_max - 2)
     (p2,) = _walk_expectations(mu1, mu2, m_max, [lambda d, m: expit(-eta * d)])
     regret = [gap / 2]
-    for r in range(k_max - 1):                    # block r+1 selected from block r's data
+    for r in range(k_max - 1):  # block r+1 selected from block r's data
         if prefix == "full" or r == 0:
             mean_f = gap * p2[1 << r]
         else:
-            mean_f = gap * p2[(1 << (r - 1)) + 1:(1 << r) + 1].mean()
+            mean_f = gap * p2[(1 << (r - 1)) + 1 : (1 << r) + 1].mean()
         regret.append(regret[-1] + (1 << (r + 1)) * mean_f)
     return np.array(regret)
 
@@ -70,6 +71,6 @@ def round_regret_k2(mu1: float, mu2: float, k_max: int, algorithm: str) -> np.nd
         f = lambda d, m: expit(-2 * np.sqrt(np.log(2) / (m + 1)) * d)  # noqa: E731
     else:
         raise ValueError(f"algorithm must be 'ftl' or 'hedge', got {algorithm!r}")
-    (p2,) = _walk_expectations(mu1, mu2, T - 1, [f])      # p2[m] = P(I_(m+1) = 2)
+    (p2,) = _walk_expectations(mu1, mu2, T - 1, [f])  # p2[m] = P(I_(m+1) = 2)
     cumulative = np.cumsum(gap * p2)
     return cumulative[(1 << np.arange(1, k_max + 1)) - 2]

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from privdtol.core import clock
 from privdtol.algorithms import BlockAlgorithm, sample_from
+from privdtol.core import clock
 
 #: runs x rounds x K elements drawn at once
 ROUND_CHUNK_ELEMENTS = 1 << 21
@@ -43,13 +43,13 @@ def simulate_chunk_explicit(alg, env, horizon, n, rng, bar):
         act = rng.integers(0, env.K, size=n)
     cumulative = np.zeros((n, env.K))
     for r in range(R):
-        start = clock.block_start(r) - 1                      # 0-based index of time 2^r
+        start = clock.block_start(r) - 1  # 0-based index of time 2^r
         if block:
             actions[:, r] = act
             prefix = alg.prefix_lengths(rng, r, n) if r + 1 < R else np.zeros(n, np.int64)
             sums = np.zeros((n, env.K))
         for offset, width in _round_chunks(n, env.K, int(lengths[r])):
-            x = env.sample_rounds(rng, n, start + offset, width)     # (n, width, K)
+            x = env.sample_rounds(rng, n, start + offset, width)  # (n, width, K)
             if block:
                 rb[:, r] += width * (probs @ gaps)
                 real[:, r] += width * gaps[act]
@@ -57,8 +57,8 @@ def simulate_chunk_explicit(alg, env, horizon, n, rng, bar):
                 used = (offset + np.arange(width))[None, :] < prefix[:, None]
                 sums += np.einsum("nsk,ns->nk", seen, used.astype(float))
             else:
-                before = cumulative[:, None, :] + np.cumsum(x, axis=1) - x   # L_(t-1)
-                t = start + offset + 1 + np.arange(width)                     # 1-based times
+                before = cumulative[:, None, :] + np.cumsum(x, axis=1) - x  # L_(t-1)
+                t = start + offset + 1 + np.arange(width)  # 1-based times
                 law = alg.law(before.reshape(-1, env.K), np.tile(t, n))
                 played = sample_from(rng, law)
                 rb[:, r] += (law @ gaps).reshape(n, width).sum(axis=1)

@@ -2,7 +2,8 @@
 
 Block algorithms (Section 4 and competitors) only need the sums of the first ``prefix`` rounds
 of each block, which loss models with an exact law sample in O(K): a run costs O(K log T).
-Each block r is charged two unbiased estimates of its pseudo-regret sum_(t in B_r ∩ [T]) E[Delta_(I_t)]:
+Each block r is charged two unbiased estimates of its pseudo-regret
+sum_(t in B_r ∩ [T]) E[Delta_(I_t)]:
 
 - ``regret_realized``: ``|B_r ∩ [T]|`` · Delta_(A_r) (the gap of the action actually played);
 - ``regret``: ``|B_r ∩ [T]|`` · sum_j Delta_j p_(r,j), with p_r the exact selection law of A_r
@@ -22,11 +23,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from privdtol.core import clock
 from privdtol.algorithms import Algorithm, BlockAlgorithm, RoundAlgorithm, sample_from
+from privdtol.core import clock
+from privdtol.core.seeding import seed_sequence
 from privdtol.environments import LossModel
 from privdtol.errors import InputError
-from privdtol.core.seeding import seed_sequence
 
 #: runs x K elements processed at once
 CHUNK_ELEMENTS = 1 << 21
@@ -65,12 +66,20 @@ def resolve_mode(alg: Algorithm, env: LossModel, horizon: int, runs: int, mode: 
     return "fast"
 
 
-def simulate(alg: Algorithm, env: LossModel, horizon: int, runs: int, seed_params: dict,
-             mode: str = "auto", keep_actions: bool = False, progress: bool = False
-             ) -> SimResult:
+def simulate(
+    alg: Algorithm,
+    env: LossModel,
+    horizon: int,
+    runs: int,
+    seed_params: dict,
+    mode: str = "auto",
+    keep_actions: bool = False,
+    progress: bool = False,
+) -> SimResult:
     """Simulate ``runs`` independent runs of ``alg`` on ``env`` up to ``horizon``.
 
-    ``seed_params`` are the parameters that key the random stream (see :mod:`privdtol.core.seeding`).
+    ``seed_params`` are the parameters that key the random stream
+    (see :mod:`privdtol.core.seeding`).
     """
     from privdtol.engine.explicit import simulate_chunk_explicit
 
@@ -78,17 +87,23 @@ def simulate(alg: Algorithm, env: LossModel, horizon: int, runs: int, seed_param
     if int(runs) != runs or runs < 1:
         raise InputError("runs", f"got {runs}", "integers >= 1")
     if env.max_rounds is not None and horizon > env.max_rounds:
-        raise InputError("horizon", f"{horizon} exceeds the {env.max_rounds} rounds of the "
-                         "loss file", f"horizon <= {env.max_rounds}")
+        raise InputError(
+            "horizon",
+            f"{horizon} exceeds the {env.max_rounds} rounds of the loss file",
+            f"horizon <= {env.max_rounds}",
+        )
     if keep_actions and not isinstance(alg, BlockAlgorithm):
-        raise InputError("actions-out", f"{alg.name} is not a block algorithm",
-                         "block algorithms (they play one action per block)")
+        raise InputError(
+            "actions-out",
+            f"{alg.name} is not a block algorithm",
+            "block algorithms (they play one action per block)",
+        )
     mode = resolve_mode(alg, env, horizon, runs, mode)
     sizes = chunk_sizes(runs, env.K)
     streams = seed_sequence(seed_params).spawn(len(sizes))
     bar = _progress(len(sizes) * clock.n_blocks(horizon), progress)
     parts = []
-    for n, ss in zip(sizes, streams):
+    for n, ss in zip(sizes, streams, strict=False):
         rng = np.random.Generator(np.random.PCG64(ss))
         step = simulate_chunk_explicit if mode == "explicit" else simulate_chunk_fast
         parts.append(step(alg, env, horizon, n, rng, bar))
@@ -156,7 +171,7 @@ def simulate_chunk_fast(alg, env, horizon, n, rng, bar):
     else:
         for r in range(R):
             first = clock.block_start(r)
-            t = first + rng.integers(0, lengths[r], size=n)          # uniform t in B_r ∩ [T]
+            t = first + rng.integers(0, lengths[r], size=n)  # uniform t in B_r ∩ [T]
             law = alg.law(env.window_sums(rng, 0, t - 1), t)
             rb[:, r] = lengths[r] * (law @ gaps)
             real[:, r] = lengths[r] * gaps[sample_from(rng, law)]

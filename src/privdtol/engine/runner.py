@@ -8,10 +8,10 @@ from dataclasses import asdict, dataclass
 import pandas as pd
 
 from privdtol.algorithms import make_algorithm
-from privdtol.environments import LossModel, make_env
-from privdtol.errors import InputError
 from privdtol.engine.fast import SimResult, simulate
 from privdtol.engine.run_tables import actions_table, run_table
+from privdtol.environments import LossModel, make_env
+
 
 @dataclass(frozen=True)
 class CellSpec:
@@ -34,17 +34,29 @@ class CellSpec:
 
     def seed_params(self, env: LossModel) -> dict:
         """The seed key: the law of the data (not the file name), the algorithm and sizes."""
-        key = {k: v for k, v in asdict(self).items() if k not in ("means", "losses", "rho",
-                                                                 "kappa", "env")}
+        key = {
+            k: v
+            for k, v in asdict(self).items()
+            if k not in ("means", "losses", "rho", "kappa", "env")
+        }
         return {**key, **env.params()}
 
 
-def run_cell(spec: CellSpec, progress: bool = False, keep_actions: bool = False
-             ) -> tuple[pd.DataFrame, pd.DataFrame | None, SimResult]:
+def run_cell(
+    spec: CellSpec, progress: bool = False, keep_actions: bool = False
+) -> tuple[pd.DataFrame, pd.DataFrame | None, SimResult]:
     """Simulate a cell; return the run table, the block-action table (or None), the result."""
     env = spec.build_env()
     alg = make_algorithm(spec.algorithm, spec.epsilon)
-    result = simulate(alg, env, spec.horizon, spec.runs, spec.seed_params(env), mode=spec.mode,
-                      keep_actions=keep_actions, progress=progress)
+    result = simulate(
+        alg,
+        env,
+        spec.horizon,
+        spec.runs,
+        spec.seed_params(env),
+        mode=spec.mode,
+        keep_actions=keep_actions,
+        progress=progress,
+    )
     acts = actions_table(result) if keep_actions else None
     return run_table(result, alg, env), acts, result

@@ -4,26 +4,50 @@ from __future__ import annotations
 
 from privdtol.environments.base import LossModel, validate_means
 from privdtol.environments.bernoulli import BernoulliProduct
-from privdtol.environments.instances import INSTANCES, instance_means, standard_means, staircase_means
 from privdtol.environments.beta import BetaLosses
 from privdtol.environments.correlated import CorrelatedBernoulli
 from privdtol.environments.deterministic import DeterministicLosses
+from privdtol.environments.instances import (
+    INSTANCES,
+    instance_means,
+    staircase_means,
+    standard_means,
+)
 from privdtol.environments.replay import ReplayLosses, read_loss_matrix
 
 #: every loss model by name (``--env``, the config's ``env``), in display order
 MODELS: dict[str, type[LossModel]] = {
     cls.name: cls
-    for cls in (BernoulliProduct, CorrelatedBernoulli, BetaLosses, DeterministicLosses,
-                ReplayLosses)
+    for cls in (
+        BernoulliProduct,
+        CorrelatedBernoulli,
+        BetaLosses,
+        DeterministicLosses,
+        ReplayLosses,
+    )
 }
 
-__all__ = ["LossModel", "MODELS", "BernoulliProduct", "CorrelatedBernoulli", "BetaLosses",
-           "DeterministicLosses", "ReplayLosses", "read_loss_matrix", "standard_means",
-           "staircase_means", "validate_means", "make_env", "INSTANCES", "instance_means"]
+__all__ = [
+    "INSTANCES",
+    "MODELS",
+    "BernoulliProduct",
+    "BetaLosses",
+    "CorrelatedBernoulli",
+    "DeterministicLosses",
+    "LossModel",
+    "ReplayLosses",
+    "instance_means",
+    "make_env",
+    "read_loss_matrix",
+    "staircase_means",
+    "standard_means",
+    "validate_means",
+]
 
 
-def make_env(env: str, means=None, *, rho: float = 0.5, kappa: float = 2.0,
-             losses: str | None = None) -> LossModel:
+def make_env(
+    env: str, means=None, *, rho: float = 0.5, kappa: float = 2.0, losses: str | None = None
+) -> LossModel:
     """Build a loss model by name; ``losses`` is the CSV path for ``replay``."""
     from privdtol.errors import InputError
 

@@ -32,8 +32,11 @@ def validate_means(means: np.ndarray, field: str = "means") -> np.ndarray:
         raise InputError(field, "values outside [0, 1]", "numbers in [0, 1]")
     best = means.min()
     if np.count_nonzero(means == best) != 1:
-        raise InputError(field, "no unique best action (the smallest mean is tied)",
-                         "means with a unique minimum")
+        raise InputError(
+            field,
+            "no unique best action (the smallest mean is tied)",
+            "means with a unique minimum",
+        )
     return means
 
 
@@ -82,20 +85,21 @@ class LossModel(ABC):
 
     # ----------------------------------------------------------------- sampling
     @abstractmethod
-    def sample_rounds(self, rng: np.random.Generator, n_runs: int, start: int,
-                      n_rounds: int) -> np.ndarray:
+    def sample_rounds(
+        self, rng: np.random.Generator, n_runs: int, start: int, n_rounds: int
+    ) -> np.ndarray:
         """Explicit loss vectors of rounds ``start .. start+n_rounds-1``: (n_runs, n_rounds, K)."""
 
-    def window_sums(self, rng: np.random.Generator, start: int,
-                    lengths: np.ndarray) -> np.ndarray:
+    def window_sums(self, rng: np.random.Generator, start: int, lengths: np.ndarray) -> np.ndarray:
         """Per-run sums of the first ``lengths[i]`` rounds from ``start``: (n_runs, K).
 
         Default: sum explicit draws in chunks (exact law, O(K · max(lengths)) per run).
         """
         return self._explicit_window_sums(rng, start, lengths, resample=False)
 
-    def resampled_window_sums(self, rng: np.random.Generator, start: int,
-                              lengths: np.ndarray) -> np.ndarray:
+    def resampled_window_sums(
+        self, rng: np.random.Generator, start: int, lengths: np.ndarray
+    ) -> np.ndarray:
         """Window sums after replacing every loss x by an independent Bernoulli(x) draw
         (the resampling step of Wu & Wang 2026).  Default: explicit draws in chunks."""
         if self.bernoulli_valued:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from privdtol.errors import InputError
 from privdtol.environments.base import LossModel
+from privdtol.errors import InputError
 
 
 class BetaLosses(LossModel):
@@ -22,8 +22,9 @@ class BetaLosses(LossModel):
         if not kappa > 0:
             raise InputError("kappa", f"got {kappa}", "kappa > 0")
         if self.means.min() <= 0 or self.means.max() >= 1:
-            raise InputError("means", "Beta losses need means strictly inside (0, 1)",
-                             "0 < mu_j < 1")
+            raise InputError(
+                "means", "Beta losses need means strictly inside (0, 1)", "0 < mu_j < 1"
+            )
         self.kappa = float(kappa)
 
     def params(self):

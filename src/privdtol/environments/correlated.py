@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from privdtol.errors import InputError
 from privdtol.environments.base import LossModel
+from privdtol.errors import InputError
 
 
 class CorrelatedBernoulli(LossModel):
@@ -47,8 +47,8 @@ class CorrelatedBernoulli(LossModel):
         increments = np.diff(np.concatenate([[0.0], self._levels]))
         pvals = np.append(increments, max(0.0, 1.0 - self._levels[-1]))
         pvals = pvals / pvals.sum()
-        counts = rng.multinomial(n_shared, pvals)            # (n_runs, levels + 1)
-        below = np.cumsum(counts[:, :-1], axis=1)             # #U < level
+        counts = rng.multinomial(n_shared, pvals)  # (n_runs, levels + 1)
+        below = np.cumsum(counts[:, :-1], axis=1)  # #U < level
         shared_sums = below[:, self._level_of]
         indep_sums = rng.binomial((lengths - n_shared)[:, None], self.means[None, :])
         return (shared_sums + indep_sums).astype(float)

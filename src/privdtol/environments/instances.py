@@ -15,8 +15,9 @@ from privdtol.errors import InputError
 INSTANCES = ("standard", "staircase")
 
 
-def instance_means(K: int, gap: float, mu_best: float | None = None,
-                   instance: str = "standard") -> np.ndarray:
+def instance_means(
+    K: int, gap: float, mu_best: float | None = None, instance: str = "standard"
+) -> np.ndarray:
     """Means of a generated instance (:func:`standard_means` or :func:`staircase_means`)."""
     if instance not in INSTANCES:
         raise InputError("instance", f"got {instance!r}", ", ".join(INSTANCES))
@@ -60,6 +61,5 @@ def _check_K_gap(K, gap):
 
 
 def _check_mu_best(mu_best, gap):
-    if not (0 <= mu_best and mu_best + gap <= 1):
-        raise InputError("mu_best", f"got {mu_best} with gap {gap}",
-                         "0 <= mu_best <= 1 - gap")
+    if not (mu_best >= 0 and mu_best + gap <= 1):
+        raise InputError("mu_best", f"got {mu_best} with gap {gap}", "0 <= mu_best <= 1 - gap")

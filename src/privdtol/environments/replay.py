@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from privdtol.errors import InputError
 from privdtol.environments.base import LossModel
+from privdtol.errors import InputError
 
 
 def read_loss_matrix(path: str | Path, field: str = "losses") -> np.ndarray:
@@ -31,14 +31,18 @@ def read_loss_matrix(path: str | Path, field: str = "losses") -> np.ndarray:
         except ValueError:
             if number == 1 and rows == []:
                 continue  # header
-            raise InputError(field, f"{path} line {number}: non-numeric value in {line!r}",
-                             "numbers in [0, 1]") from None
+            raise InputError(
+                field, f"{path} line {number}: non-numeric value in {line!r}", "numbers in [0, 1]"
+            ) from None
     if not rows:
         raise InputError(field, f"{path} has no data rows", "a CSV file of T rows and K columns")
     widths = {len(r) for r in rows}
     if len(widths) != 1:
-        raise InputError(field, f"{path}: rows have different numbers of columns {sorted(widths)}",
-                         "every row with the same K >= 2 columns")
+        raise InputError(
+            field,
+            f"{path}: rows have different numbers of columns {sorted(widths)}",
+            "every row with the same K >= 2 columns",
+        )
     matrix = np.array(rows, dtype=float)
     if matrix.shape[1] < 2:
         raise InputError(field, f"{path}: {matrix.shape[1]} column", "K >= 2 columns")
@@ -59,7 +63,7 @@ class ReplayLosses(LossModel):
         self._prefix = np.vstack([np.zeros((1, matrix.shape[1])), np.cumsum(matrix, axis=0)])
 
     @classmethod
-    def from_csv(cls, path: str | Path) -> "ReplayLosses":
+    def from_csv(cls, path: str | Path) -> ReplayLosses:
         return cls(read_loss_matrix(path), source=str(path))
 
     @property
@@ -76,13 +80,16 @@ class ReplayLosses(LossModel):
 
     def _check(self, start, n):
         if start + n > self.max_rounds:
-            raise InputError("horizon", f"needs {start + n} rounds but the loss file has "
-                             f"{self.max_rounds}", f"horizon <= {self.max_rounds}")
+            raise InputError(
+                "horizon",
+                f"needs {start + n} rounds but the loss file has {self.max_rounds}",
+                f"horizon <= {self.max_rounds}",
+            )
 
     def sample_rounds(self, rng, n_runs, start, n_rounds):
         self._check(start, n_rounds)
-        block = self.matrix[start:start + n_rounds]
-        return np.broadcast_to(block, (n_runs,) + block.shape).copy()
+        block = self.matrix[start : start + n_rounds]
+        return np.broadcast_to(block, (n_runs, *block.shape)).copy()
 
     def window_sums(self, rng, start, lengths):
         lengths = np.asarray(lengths, dtype=np.int64)

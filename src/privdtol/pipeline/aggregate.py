@@ -16,8 +16,8 @@ batched or scheduled.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 import pandas as pd
@@ -29,16 +29,70 @@ from privdtol.pipeline.io import read_table
 Z95 = 1.96
 QUANTILES = {"q05": 0.05, "q25": 0.25, "q50": 0.50, "q75": 0.75, "q95": 0.95}
 #: the aggregated-table contract (column order)
-COLUMNS = ["experiment", "cell_id", "algorithm", "env", "instance", "K", "gap", "epsilon", "eta",
-           "mu_best", "rho", "kappa", "horizon", "runs", "estimator", "mean", "se", "ci_low",
-           "ci_high", "q05", "q25", "q50", "q75", "q95", "mean_realized", "se_realized",
-           "bound_thm1", "bound_corollary", "rate", "lower_shape", "wu_wang_shape",
-           "tail_mean", "tail_se"]
+COLUMNS = [
+    "experiment",
+    "cell_id",
+    "algorithm",
+    "env",
+    "instance",
+    "K",
+    "gap",
+    "epsilon",
+    "eta",
+    "mu_best",
+    "rho",
+    "kappa",
+    "horizon",
+    "runs",
+    "estimator",
+    "mean",
+    "se",
+    "ci_low",
+    "ci_high",
+    "q05",
+    "q25",
+    "q50",
+    "q75",
+    "q95",
+    "mean_realized",
+    "se_realized",
+    "bound_thm1",
+    "bound_corollary",
+    "rate",
+    "lower_shape",
+    "wu_wang_shape",
+    "tail_mean",
+    "tail_se",
+]
 #: columns that identify a cell (constant within a cell file)
-CELL_COLUMNS = ["cell_id", "algorithm", "env", "instance", "K", "gap", "epsilon", "eta",
-                "mu_best", "rho", "kappa", "estimator"]
-SORT_COLUMNS = ["algorithm", "env", "instance", "K", "gap", "epsilon", "rho", "kappa", "mu_best",
-                "runs", "cell_id", "horizon"]
+CELL_COLUMNS = [
+    "cell_id",
+    "algorithm",
+    "env",
+    "instance",
+    "K",
+    "gap",
+    "epsilon",
+    "eta",
+    "mu_best",
+    "rho",
+    "kappa",
+    "estimator",
+]
+SORT_COLUMNS = [
+    "algorithm",
+    "env",
+    "instance",
+    "K",
+    "gap",
+    "epsilon",
+    "rho",
+    "kappa",
+    "mu_best",
+    "runs",
+    "cell_id",
+    "horizon",
+]
 
 
 def _mean_se(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -55,8 +109,10 @@ def summarize_cell(table: pd.DataFrame) -> pd.DataFrame:
     horizons = np.unique(table["horizon"].to_numpy())
     runs = table["run"].nunique()
     if len(table) != runs * horizons.size:
-        raise ValueError(f"cell {table['cell_id'].iloc[0]}: ragged run table "
-                         f"({len(table)} rows for {runs} runs x {horizons.size} horizons)")
+        raise ValueError(
+            f"cell {table['cell_id'].iloc[0]}: ragged run table "
+            f"({len(table)} rows for {runs} runs x {horizons.size} horizons)"
+        )
     reg = table["regret"].to_numpy(dtype=float).reshape(runs, horizons.size)
     real = table["regret_realized"].to_numpy(dtype=float).reshape(runs, horizons.size)
     mean, se = _mean_se(reg)
@@ -72,7 +128,7 @@ def summarize_cell(table: pd.DataFrame) -> pd.DataFrame:
     out["ci_low"] = mean - Z95 * se
     out["ci_high"] = mean + Z95 * se
     qs = np.quantile(reg, list(QUANTILES.values()), axis=0)
-    for name, row in zip(QUANTILES, qs):
+    for name, row in zip(QUANTILES, qs, strict=False):
         out[name] = row
     out["mean_realized"] = mean_r
     out["se_realized"] = se_r

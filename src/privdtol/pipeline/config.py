@@ -21,8 +21,19 @@ from privdtol.errors import InputError
 #: the JSON schema of a config, shipped as package data
 SCHEMA_PATH = Path(__file__).with_name("config.schema.yaml")
 #: keys of an experiment that a slice may override
-SLICE_KEYS = ("algorithms", "env", "instance", "K", "gap", "epsilon", "horizon", "mu_best",
-              "rho", "kappa", "runs")
+SLICE_KEYS = (
+    "algorithms",
+    "env",
+    "instance",
+    "K",
+    "gap",
+    "epsilon",
+    "horizon",
+    "mu_best",
+    "rho",
+    "kappa",
+    "runs",
+)
 
 
 # --------------------------------------------------------------------------- validation
@@ -32,13 +43,17 @@ def _allowed(error) -> str:
     if kw == "enum":
         return ", ".join(str(v) for v in schema["enum"])
     if kw == "additionalProperties":
-        return ", ".join(schema.get("properties", {}))          # in the schema's order
+        return ", ".join(schema.get("properties", {}))  # in the schema's order
     if kw == "required":
         return "a value for it"
     if kw in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
         parts = []
-        for key, op in (("minimum", ">="), ("exclusiveMinimum", ">"), ("maximum", "<="),
-                        ("exclusiveMaximum", "<")):
+        for key, op in (
+            ("minimum", ">="),
+            ("exclusiveMinimum", ">"),
+            ("maximum", "<="),
+            ("exclusiveMaximum", "<"),
+        ):
             if key in schema:
                 parts.append(f"{op} {schema[key]}")
         kind = "integers" if schema.get("type") == "integer" else "numbers"
@@ -65,7 +80,7 @@ def _schema_error(error) -> InputError:
     path = list(error.absolute_path)
     if error.validator == "additionalProperties":
         extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        key = _key_path(path + [extra[0]]) if extra else _key_path(path)
+        key = _key_path([*path, extra[0]]) if extra else _key_path(path)
         return InputError(key, "unknown key", _allowed(error))
     if error.validator == "required":
         missing = [k for k in error.validator_value if k not in error.instance]
@@ -88,8 +103,10 @@ def validate_schema(config: dict, schema: dict | None = None, set_default: bool 
     from jsonschema import Draft202012Validator, validators
 
     schema = schema if schema is not None else load_schema()
-    errors = sorted(Draft202012Validator(schema).iter_errors(config),
-                    key=lambda e: ([str(p) for p in e.absolute_path], e.validator))
+    errors = sorted(
+        Draft202012Validator(schema).iter_errors(config),
+        key=lambda e: ([str(p) for p in e.absolute_path], e.validator),
+    )
     if errors:
         # prefer the most specific error (the deepest path)
         deepest = max(len(e.absolute_path) for e in errors)
@@ -116,25 +133,33 @@ def validate_semantics(config: dict) -> dict:
     for i, exp in enumerate(config["experiments"]):
         where = f"experiments[{i}]"
         if exp["name"] in seen:
-            raise InputError(f"{where}.name", f"duplicate experiment {exp['name']!r}",
-                             "a name used once")
+            raise InputError(
+                f"{where}.name", f"duplicate experiment {exp['name']!r}", "a name used once"
+            )
         seen.add(exp["name"])
         for j, part in enumerate(experiment_slices(exp)):
             here = where if "slices" not in exp else f"{where}.slices[{j}]"
             private = [a for a in part["algorithms"] if ALGORITHMS[a].private]
             if private and not part.get("epsilon"):
-                raise InputError(f"{here}.epsilon", f"missing for private algorithms "
-                                 f"{', '.join(private)}", "a list of numbers > 0")
+                raise InputError(
+                    f"{here}.epsilon",
+                    f"missing for private algorithms {', '.join(private)}",
+                    "a list of numbers > 0",
+                )
             for K, gap in itertools.product(part["K"], part["gap"]):
                 try:
                     means = instance_means(K, gap, part.get("mu_best"), part["instance"])
                 except InputError as err:
-                    raise InputError(f"{here}.{err.field}", f"{err.problem} (K={K}, gap={gap})",
-                                     err.allowed) from None
+                    raise InputError(
+                        f"{here}.{err.field}", f"{err.problem} (K={K}, gap={gap})", err.allowed
+                    ) from None
                 if part["env"] == "beta" and (means.min() <= 0 or means.max() >= 1):
-                    raise InputError(f"{here}.gap", f"Beta losses need means inside (0, 1); "
-                                     f"gap {gap} gives {means.min():g}..{means.max():g}",
-                                     "gap < 1 with mu_best > 0")
+                    raise InputError(
+                        f"{here}.gap",
+                        f"Beta losses need means inside (0, 1); "
+                        f"gap {gap} gives {means.min():g}..{means.max():g}",
+                        "gap < 1 with mu_best > 0",
+                    )
     return config
 
 
@@ -151,7 +176,6 @@ def load_config(config: dict | str | Path, schema: dict | str | Path | None = No
         schema = load_schema(schema)
     validate_schema(config, schema)
     return validate_semantics(config)
-
 
 
 def merge_config(base: dict, new: dict) -> dict:

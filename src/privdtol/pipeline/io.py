@@ -24,8 +24,9 @@ TABLE_FORMATS = (".csv", ".parquet")
 def check_table_path(path: str | Path, field: str = "out") -> Path:
     path = Path(path)
     if path.suffix not in TABLE_FORMATS:
-        raise InputError(field, f"unknown extension {path.suffix!r} in {path}",
-                         ", ".join(TABLE_FORMATS))
+        raise InputError(
+            field, f"unknown extension {path.suffix!r} in {path}", ", ".join(TABLE_FORMATS)
+        )
     if path.parent and not path.parent.exists():
         raise InputError(field, f"directory {path.parent} does not exist", "an existing directory")
     return path

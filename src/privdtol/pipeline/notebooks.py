@@ -70,8 +70,10 @@ def papermill_parameters(*mappings: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 2 or argv[0] != "strip":
-        print("usage: python -m privdtol.pipeline.notebooks strip NOTEBOOK.ipynb [...]",
-              file=sys.stderr)
+        print(
+            "usage: python -m privdtol.pipeline.notebooks strip NOTEBOOK.ipynb [...]",
+            file=sys.stderr,
+        )
         return 2
     for p in argv[1:]:
         strip_notebook_metadata(p)

@@ -6,7 +6,8 @@ gap, epsilon and horizon (plus ``rho``/``kappa`` for the correlated/Beta models)
 cell, and optional ``slices`` (partial overrides, each expanded separately; the experiment's
 cells are the union).
 
-- :func:`privdtol.pipeline.config.load_config` validates a config (schema *and* semantics) and fills the schema defaults;
+- :func:`privdtol.pipeline.config.load_config` validates a config (schema *and* semantics)
+  and fills the schema defaults;
   any problem is one :class:`~privdtol.errors.InputError` naming the key and the allowed values.
 - :func:`expand_experiment` turns an experiment into :class:`Cell` s.  Non-private algorithms
   (``ftl``, ``hedge``) are not multiplied over the epsilon list: one cell per (K, gap, ...), with
@@ -21,21 +22,20 @@ cells are the union).
 
 from __future__ import annotations
 
-import copy
 import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from privdtol.core import clock
 from privdtol.algorithms import ALGORITHMS
-from privdtol.errors import InputError
+from privdtol.core import clock
+from privdtol.core.seeding import stable_digest
 from privdtol.engine import ENGINE_VERSION
 from privdtol.engine.runner import CellSpec
 from privdtol.environments import instance_means
+from privdtol.errors import InputError
 from privdtol.pipeline.config import experiment_slices
-from privdtol.core.seeding import stable_digest
 
 #: characters of the SHA-256 hex digest kept as a cell id
 CELL_ID_LENGTH = 16
@@ -83,21 +83,41 @@ class Cell:
         return stable_digest(params)[:CELL_ID_LENGTH]
 
     def spec(self) -> CellSpec:
-        means = tuple(float(m) for m in instance_means(self.K, self.gap, self.mu_best,
-                                                       self.instance))
+        means = tuple(
+            float(m) for m in instance_means(self.K, self.gap, self.mu_best, self.instance)
+        )
         extra = {}
         if self.rho is not None:
             extra["rho"] = self.rho
         if self.kappa is not None:
             extra["kappa"] = self.kappa
-        return CellSpec(algorithm=self.algorithm, epsilon=self.epsilon, horizon=self.horizon,
-                        runs=self.runs, env=self.env, means=means, seed=self.seed, **extra)
+        return CellSpec(
+            algorithm=self.algorithm,
+            epsilon=self.epsilon,
+            horizon=self.horizon,
+            runs=self.runs,
+            env=self.env,
+            means=means,
+            seed=self.seed,
+            **extra,
+        )
 
     def sort_key(self) -> tuple:
         nan_last = lambda v: (v is None, -1.0 if v is None else v)  # noqa: E731
-        return (self.algorithm, self.env, self.instance, self.K, self.gap,
-                nan_last(self.mu_best), nan_last(self.epsilon), nan_last(self.rho),
-                nan_last(self.kappa), self.horizon, self.runs, self.seed)
+        return (
+            self.algorithm,
+            self.env,
+            self.instance,
+            self.K,
+            self.gap,
+            nan_last(self.mu_best),
+            nan_last(self.epsilon),
+            nan_last(self.rho),
+            nan_last(self.kappa),
+            self.horizon,
+            self.runs,
+            self.seed,
+        )
 
     def estimated_seconds(self) -> float:
         """Rough single-core cost (used only to size batches)."""
@@ -105,14 +125,14 @@ class Cell:
         elements = self.runs * self.K
         # no exact block sums (beta), or a small per-round problem: O(K T) per run
         explicit = self.env == "beta" or (
-            alg.kind == "round" and self.horizon * elements <= (1 << 24))
+            alg.kind == "round" and self.horizon * elements <= (1 << 24)
+        )
         if explicit:
             return SECONDS_PER_CELL + elements * self.horizon / EXPLICIT_ELEMENTS_PER_SECOND
-        return SECONDS_PER_CELL + elements * clock.n_blocks(self.horizon) / \
-            FAST_ELEMENTS_PER_SECOND
+        return SECONDS_PER_CELL + elements * clock.n_blocks(self.horizon) / FAST_ELEMENTS_PER_SECOND
 
     @classmethod
-    def from_params(cls, params: dict) -> "Cell":
+    def from_params(cls, params: dict) -> Cell:
         return cls(**params)
 
 
@@ -127,12 +147,22 @@ def expand_experiment(exp: dict, config: dict) -> list[Cell]:
         for alg in part["algorithms"]:
             epsilons = part["epsilon"] if ALGORITHMS[alg].private else [None]
             for K, gap, eps, T, rho, kappa in itertools.product(
-                    part["K"], part["gap"], epsilons, part["horizon"], rhos, kappas):
-                cell = Cell(algorithm=alg, env=env, instance=part["instance"], K=int(K),
-                            gap=float(gap), mu_best=_opt_float(part.get("mu_best")),
-                            epsilon=_opt_float(eps), horizon=int(T), runs=runs,
-                            rho=_opt_float(rho), kappa=_opt_float(kappa),
-                            seed=int(config["seed"]))
+                part["K"], part["gap"], epsilons, part["horizon"], rhos, kappas
+            ):
+                cell = Cell(
+                    algorithm=alg,
+                    env=env,
+                    instance=part["instance"],
+                    K=int(K),
+                    gap=float(gap),
+                    mu_best=_opt_float(part.get("mu_best")),
+                    epsilon=_opt_float(eps),
+                    horizon=int(T),
+                    runs=runs,
+                    rho=_opt_float(rho),
+                    kappa=_opt_float(kappa),
+                    seed=int(config["seed"]),
+                )
                 cells.setdefault(cell.cell_id, cell)
     return sorted(cells.values(), key=Cell.sort_key)
 
@@ -149,8 +179,9 @@ def experiment(config: dict, name: str) -> dict:
     for exp in config["experiments"]:
         if exp["name"] == name:
             return exp
-    raise InputError("experiment", f"unknown experiment {name!r}",
-                     ", ".join(experiment_names(config)))
+    raise InputError(
+        "experiment", f"unknown experiment {name!r}", ", ".join(experiment_names(config))
+    )
 
 
 # --------------------------------------------------------------------------- batches
@@ -175,8 +206,9 @@ class Batch:
 
 def cells_to_json(cells) -> str:
     fields = list(Cell.__dataclass_fields__)
-    return json.dumps({f: [getattr(c, f) for c in cells] for f in fields}, sort_keys=True,
-                      separators=(",", ":"))
+    return json.dumps(
+        {f: [getattr(c, f) for c in cells] for f in fields}, sort_keys=True, separators=(",", ":")
+    )
 
 
 def cells_from_json(text: str) -> list[Cell]:
@@ -195,16 +227,18 @@ def _json_chars(cell: Cell) -> int:
     return sum(len(json.dumps(v)) + 1 for v in cell.params().values())
 
 
-def make_batches(cells: list[Cell], experiment_name: str, target_seconds: float,
-                 max_cells: int) -> list[Batch]:
+def make_batches(
+    cells: list[Cell], experiment_name: str, target_seconds: float, max_cells: int
+) -> list[Batch]:
     """Greedy, deterministic grouping of sorted cells: close a batch when adding the next
     cell would exceed ``target_seconds`` of estimated work, ``max_cells`` cells, or
     :data:`MAX_JSON_CHARS` characters of the job's ``--cells`` argument."""
     batches, current, cost, chars = [], [], 0.0, 0
     for cell in cells:
         c, n = cell.estimated_seconds(), _json_chars(cell)
-        if current and (cost + c > target_seconds or len(current) >= max_cells
-                        or chars + n > MAX_JSON_CHARS):
+        if current and (
+            cost + c > target_seconds or len(current) >= max_cells or chars + n > MAX_JSON_CHARS
+        ):
             batches.append(current)
             current, cost, chars = [], 0.0, 0
         current.append(cell)
@@ -221,8 +255,10 @@ def plan(config: dict) -> dict[str, tuple[list[Cell], list[Batch]]]:
     for exp in config["experiments"]:
         cells = expand_experiment(exp, config)
         b = config["batching"]
-        out[exp["name"]] = (cells, make_batches(cells, exp["name"], b["target_seconds"],
-                                                b["max_cells"]))
+        out[exp["name"]] = (
+            cells,
+            make_batches(cells, exp["name"], b["target_seconds"], b["max_cells"]),
+        )
     return out
 
 
@@ -235,7 +271,13 @@ def summary(config: dict) -> list[dict]:
     """Per experiment: cells, batches, estimated single-core seconds."""
     rows = []
     for name, (cells, batches) in plan(config).items():
-        rows.append({"experiment": name, "cells": len(cells), "batches": len(batches),
-                     "estimated_seconds": round(sum(c.estimated_seconds() for c in cells), 1),
-                     "max_horizon": max(c.horizon for c in cells)})
+        rows.append(
+            {
+                "experiment": name,
+                "cells": len(cells),
+                "batches": len(batches),
+                "estimated_seconds": round(sum(c.estimated_seconds() for c in cells), 1),
+                "max_horizon": max(c.horizon for c in cells),
+            }
+        )
     return rows

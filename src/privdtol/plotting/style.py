@@ -25,8 +25,11 @@ from privdtol.pipeline.io import atomic_path
 #: display order and names of the algorithms: the registry's (one definition)
 ALGORITHM_ORDER = tuple(ALGORITHMS)
 ALGORITHM_NAMES = {name: cls.display_name for name, cls in ALGORITHMS.items()}
-ENV_NAMES = {"bernoulli": "independent Bernoulli", "correlated": "correlated Bernoulli",
-             "beta": "Beta"}
+ENV_NAMES = {
+    "bernoulli": "independent Bernoulli",
+    "correlated": "correlated Bernoulli",
+    "beta": "Beta",
+}
 _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
 _DASHES = ("-", "--", "-.", ":", "-", "--", "-.", ":")
 #: one-column width of the report, inches
@@ -74,8 +77,12 @@ def model_order(df: pd.DataFrame) -> list[str]:
 def style(algorithm: str) -> dict:
     """Keyword arguments (colour, marker, linestyle, label) for an algorithm's line."""
     i = ALGORITHM_ORDER.index(algorithm) if algorithm in ALGORITHM_ORDER else 0
-    return {"color": palette().get(algorithm, "0.3"), "marker": _MARKERS[i],
-            "linestyle": _DASHES[i], "label": ALGORITHM_NAMES.get(algorithm, algorithm)}
+    return {
+        "color": palette().get(algorithm, "0.3"),
+        "marker": _MARKERS[i],
+        "linestyle": _DASHES[i],
+        "label": ALGORITHM_NAMES.get(algorithm, algorithm),
+    }
 
 
 def order(algorithms: Sequence[str]) -> list[str]:
@@ -89,30 +96,51 @@ def setup(font_scale: float = 0.9) -> None:
     import matplotlib as mpl
     import seaborn as sns
 
-    sns.set_theme(context="paper", style="whitegrid", palette="colorblind",
-                  font_scale=font_scale)
-    mpl.rcParams.update({
-        "pdf.fonttype": 42, "ps.fonttype": 42, "svg.hashsalt": "privdtol",
-        "figure.dpi": 100, "savefig.dpi": 200, "savefig.bbox": "tight",
-        "axes.titlesize": "medium", "legend.fontsize": "small", "lines.markersize": 4,
-        "lines.linewidth": 1.3,
-    })
+    sns.set_theme(context="paper", style="whitegrid", palette="colorblind", font_scale=font_scale)
+    mpl.rcParams.update(
+        {
+            "pdf.fonttype": 42,
+            "ps.fonttype": 42,
+            "svg.hashsalt": "privdtol",
+            "figure.dpi": 100,
+            "savefig.dpi": 200,
+            "savefig.bbox": "tight",
+            "axes.titlesize": "medium",
+            "legend.fontsize": "small",
+            "lines.markersize": 4,
+            "lines.linewidth": 1.3,
+        }
+    )
 
 
-def band(ax, x, mean, low, high, *, color=None, label=None, marker="o", linestyle="-",
-         alpha: float = 0.2, **kwargs):
+def band(
+    ax,
+    x,
+    mean,
+    low,
+    high,
+    *,
+    color=None,
+    label=None,
+    marker="o",
+    linestyle="-",
+    alpha: float = 0.2,
+    **kwargs,
+):
     """A line with markers and a shaded confidence band between ``low`` and ``high``."""
     x, mean, low, high = (np.asarray(v, dtype=float) for v in (x, mean, low, high))
     idx = np.argsort(x)
     x, mean, low, high = x[idx], mean[idx], low[idx], high[idx]
-    line, = ax.plot(x, mean, color=color, label=label, marker=marker, linestyle=linestyle,
-                    **kwargs)
+    (line,) = ax.plot(
+        x, mean, color=color, label=label, marker=marker, linestyle=linestyle, **kwargs
+    )
     ax.fill_between(x, low, high, color=line.get_color(), alpha=alpha, linewidth=0)
     return line
 
 
-def algorithm_band(ax, df: pd.DataFrame, x: str, algorithm: str, y="mean", low="ci_low",
-                   high="ci_high", **kwargs):
+def algorithm_band(
+    ax, df: pd.DataFrame, x: str, algorithm: str, y="mean", low="ci_low", high="ci_high", **kwargs
+):
     """:func:`band` for one algorithm's rows of an aggregated table, in its standard style."""
     rows = df[df["algorithm"] == algorithm]
     lo = np.maximum(rows[low].to_numpy(dtype=float), np.finfo(float).tiny)  # log axes
@@ -134,8 +162,10 @@ def save_figure(fig, out_dir: str | Path, name: str) -> list[Path]:
     folder = Path(out_dir) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    for ext, meta in (("pdf", {"CreationDate": None, "Producer": None, "Creator": None}),
-                      ("png", {"Software": None})):
+    for ext, meta in (
+        ("pdf", {"CreationDate": None, "Producer": None, "Creator": None}),
+        ("png", {"Software": None}),
+    ):
         path = folder / f"{name}.{ext}"
         with atomic_path(path) as tmp:
             fig.savefig(tmp, format=ext, metadata=meta)

@@ -12,9 +12,26 @@ The negative controls (``rps_eta_eps``, ``rps_data_prefix``) live in
 
 from privdtol.privacy.exact_selection import SelectionAudit, audit_selection
 from privdtol.privacy.mechanisms import AUDITABLE, PRIVATE, log_selection_law, make_audited
-from privdtol.privacy.statistical import StatisticalAudit, audit_statistical, clopper_pearson, loss_bounds
+from privdtol.privacy.statistical import (
+    StatisticalAudit,
+    audit_statistical,
+    clopper_pearson,
+    loss_bounds,
+)
 from privdtol.privacy.whole_sequence import SequenceAudit, audit_sequence, sequence_log_law
 
-__all__ = ["AUDITABLE", "PRIVATE", "SelectionAudit", "SequenceAudit", "StatisticalAudit",
-           "audit_selection", "audit_sequence", "audit_statistical", "clopper_pearson",
-           "log_selection_law", "loss_bounds", "make_audited", "sequence_log_law"]
+__all__ = [
+    "AUDITABLE",
+    "PRIVATE",
+    "SelectionAudit",
+    "SequenceAudit",
+    "StatisticalAudit",
+    "audit_selection",
+    "audit_sequence",
+    "audit_statistical",
+    "clopper_pearson",
+    "log_selection_law",
+    "loss_bounds",
+    "make_audited",
+    "sequence_log_law",
+]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -26,20 +27,55 @@ DEFAULT_GRID: dict[str, Any] = {
     "epsilons": [0.1, 0.25, 0.5, 1.0, 2.0],
     "K": [2, 4, 8],
     "blocks": [1, 4, 16, 64],
-    "algorithms": ["rps", "rps_full_prefix", "rps_uncapped", "wu_wang_gumbel", "rnm_ftnl",
-                   "wu_wang"],
+    "algorithms": [
+        "rps",
+        "rps_full_prefix",
+        "rps_uncapped",
+        "wu_wang_gumbel",
+        "rnm_ftnl",
+        "wu_wang",
+    ],
     "negative_controls": ["rps_eta_eps", "rps_data_prefix"],
     "exact": {"n_random": 1000, "max_steps": 30, "laplace_max_K": 4},
     "sequence": {"K": [3], "horizon": 63, "n_random": 10},
-    "statistical": {"algorithms": ["rnm_ftnl", "wu_wang", "rps", "rps_eta_eps"], "K": [2, 4],
-                    "block": 16, "runs": 200000, "alpha": 0.05},
+    "statistical": {
+        "algorithms": ["rnm_ftnl", "wu_wang", "rps", "rps_eta_eps"],
+        "K": [2, 4],
+        "block": 16,
+        "runs": 200000,
+        "alpha": 0.05,
+    },
 }
 
 #: the columns of the privacy table, in order
-COLUMNS = ["audit", "algorithm", "role", "epsilon", "eta", "K", "block", "horizon", "lead",
-           "runs", "alpha", "loss", "loss_lower", "loss_upper", "exact_loss", "bound_selection",
-           "bound_eps", "ratio_eps", "within_selection_bound", "violation", "verdict",
-           "pairs_evaluated", "law", "data_scope", "witness", "seed"]
+COLUMNS = [
+    "audit",
+    "algorithm",
+    "role",
+    "epsilon",
+    "eta",
+    "K",
+    "block",
+    "horizon",
+    "lead",
+    "runs",
+    "alpha",
+    "loss",
+    "loss_lower",
+    "loss_upper",
+    "exact_loss",
+    "bound_selection",
+    "bound_eps",
+    "ratio_eps",
+    "within_selection_bound",
+    "violation",
+    "verdict",
+    "pairs_evaluated",
+    "law",
+    "data_scope",
+    "witness",
+    "seed",
+]
 
 
 def merge_grid(grid: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -58,8 +94,11 @@ def merge_grid(grid: Mapping[str, Any] | None) -> dict[str, Any]:
                 out[key][sub] = v
         else:
             out[key] = value
-    for name in list(out["algorithms"]) + list(out["negative_controls"]) + list(
-            out["statistical"]["algorithms"]):
+    for name in (
+        list(out["algorithms"])
+        + list(out["negative_controls"])
+        + list(out["statistical"]["algorithms"])
+    ):
         if name not in AUDITABLE:
             raise InputError("privacy.algorithms", f"unknown {name!r}", ", ".join(AUDITABLE))
     for b in out["blocks"] + [out["statistical"]["block"]]:
@@ -72,7 +111,7 @@ def merge_grid(grid: Mapping[str, Any] | None) -> dict[str, Any]:
 
 def _row(result, **extra) -> dict:
     d = result.to_dict()
-    row = {c: np.nan for c in COLUMNS}
+    row = dict.fromkeys(COLUMNS, np.nan)
     for c in COLUMNS:
         if c in d:
             row[c] = d[c]
@@ -99,26 +138,39 @@ def run_grid(grid: Mapping[str, Any] | None = None, progress=None) -> pd.DataFra
         laplace = law_kind(make_audited(name, 1.0)) == "laplace_quadrature"
         for eps in g["epsilons"]:
             for K in g["K"]:
-                if laplace and K > int(g["exact"]["laplace_max_K"]):
-                    continue              # K quadratures per law: keep the grid small
+                if laplace and int(g["exact"]["laplace_max_K"]) < K:
+                    continue  # K quadratures per law: keep the grid small
                 for block in g["blocks"]:
                     note(f"exact_selection {name} eps={eps} K={K} block={block}")
-                    res = audit_selection(name, float(eps), int(K), int(block), seed=seed,
-                                          **exact_kw)
+                    res = audit_selection(
+                        name, float(eps), int(K), int(block), seed=seed, **exact_kw
+                    )
                     rows.append(_row(res, seed=seed, horizon=np.nan))
             for K in g["sequence"]["K"]:
                 note(f"whole_sequence {name} eps={eps} K={K}")
-                res = audit_sequence(name, float(eps), int(K), int(g["sequence"]["horizon"]),
-                                     seed=seed, n_random=int(g["sequence"]["n_random"]))
+                res = audit_sequence(
+                    name,
+                    float(eps),
+                    int(K),
+                    int(g["sequence"]["horizon"]),
+                    seed=seed,
+                    n_random=int(g["sequence"]["n_random"]),
+                )
                 rows.append(_row(res, seed=seed, block=np.nan))
     st = g["statistical"]
     for name in st["algorithms"]:
         for eps in g["epsilons"]:
             for K in st["K"]:
                 note(f"statistical {name} eps={eps} K={K}")
-                res = audit_statistical(name, float(eps), int(K), int(st["block"]),
-                                        runs=int(st["runs"]), seed=seed,
-                                        alpha=float(st["alpha"]))
+                res = audit_statistical(
+                    name,
+                    float(eps),
+                    int(K),
+                    int(st["block"]),
+                    runs=int(st["runs"]),
+                    seed=seed,
+                    alpha=float(st["alpha"]),
+                )
                 rows.append(_row(res, seed=seed, eta=_eta(name, eps), horizon=4 * st["block"] - 1))
     df = pd.DataFrame(rows, columns=COLUMNS)
     for c in ("K", "block", "horizon", "lead", "runs", "pairs_evaluated", "seed"):
@@ -131,5 +183,8 @@ def run_grid(grid: Mapping[str, Any] | None = None, progress=None) -> pd.DataFra
 
 def _eta(name: str, eps: float) -> float:
     alg = make_audited(name, float(eps))
-    return float(getattr(alg, "eta", np.nan)) if hasattr(alg, "eta") else (
-        float(eps) / 2 if name == "wu_wang_gumbel" else np.nan)
+    return (
+        float(getattr(alg, "eta", np.nan))
+        if hasattr(alg, "eta")
+        else (float(eps) / 2 if name == "wu_wang_gumbel" else np.nan)
+    )

@@ -34,9 +34,17 @@ import numpy as np
 from privdtol.algorithms import BlockAlgorithm
 from privdtol.algorithms.negative_controls import prefix_support
 from privdtol.core.seeding import generator
-from privdtol.privacy.mechanisms import (block_index, is_negative_control, law_kind, lemma3_bound,
-                         log_selection_law, make_audited, pair_loss, temperature,
-                         uses_resampling)
+from privdtol.privacy.mechanisms import (
+    block_index,
+    is_negative_control,
+    law_kind,
+    lemma3_bound,
+    log_selection_law,
+    make_audited,
+    pair_loss,
+    temperature,
+    uses_resampling,
+)
 
 #: float tolerance when comparing a computed loss with a bound
 TOL = 1e-9
@@ -61,9 +69,12 @@ class Witness:
 
         def fmt(m):
             return "[" + ";".join("".join(_cell(x) for x in row) for row in m) + "]"
-        return (f"row {self.row}: {_vec(d[self.row])} -> {_vec(dp[self.row])}; "
-                f"action {self.action}: log P = {self.log_p:.6g} vs {self.log_p_prime:.6g}; "
-                f"d = {fmt(d)}, d' = {fmt(dp)}")
+
+        return (
+            f"row {self.row}: {_vec(d[self.row])} -> {_vec(dp[self.row])}; "
+            f"action {self.action}: log P = {self.log_p:.6g} vs {self.log_p_prime:.6g}; "
+            f"d = {fmt(d)}, d' = {fmt(dp)}"
+        )
 
 
 def _cell(x: float) -> str:
@@ -120,8 +131,14 @@ class _Best:
             i = int(np.argmax(loss))
             if loss[i] > self.loss:
                 self.loss = float(loss[i])
-                self.pair = (D[sl][i].copy(), Dp[sl][i].copy(), int(rows[sl][i]),
-                             int(act[i]), float(lp[i, act[i]]), float(lq[i, act[i]]))
+                self.pair = (
+                    D[sl][i].copy(),
+                    Dp[sl][i].copy(),
+                    int(rows[sl][i]),
+                    int(act[i]),
+                    float(lp[i, act[i]]),
+                    float(lq[i, act[i]]),
+                )
         return self.loss
 
 
@@ -140,10 +157,12 @@ def extreme_pairs(K: int, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         patterns += [(rows_idx < half).astype(float), (rows_idx >= half).astype(float)]
     groups = _groups(K)
     n_groups = int(groups.max()) + 1
-    first_optional = int(prefix_support(r)[0])          # rows >= this are not always read
+    first_optional = int(prefix_support(r)[0])  # rows >= this are not always read
     positions = sorted({0, min(first_optional, n - 1), n - 1})
-    vectors = [np.array(bits, dtype=float)[groups]
-               for bits in itertools.product((0.0, 1.0), repeat=n_groups)]
+    vectors = [
+        np.array(bits, dtype=float)[groups]
+        for bits in itertools.product((0.0, 1.0), repeat=n_groups)
+    ]
     D, Dp, rows = [], [], []
     for combo in itertools.product(range(len(patterns)), repeat=n_groups):
         base = np.column_stack([patterns[combo[g]] for g in groups])
@@ -159,19 +178,23 @@ def extreme_pairs(K: int, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.array(D), np.array(Dp), np.array(rows)
 
 
-def random_pairs(rng: np.random.Generator, K: int, r: int, count: int, continuous: bool
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def random_pairs(
+    rng: np.random.Generator, K: int, r: int, count: int, continuous: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Stage 2 candidates: random datasets with random per-action rates."""
     n = 1 << r
     p = rng.random((count, 1, K))
     if continuous:
         cont = rng.random(count) < 0.5
         u = rng.random((count, n, K))
-        D = np.where(cont[:, None, None], rng.beta(2 * p + 0.1, 2 * (1 - p) + 0.1,
-                                                   size=(count, n, K)),
-                     (u < p).astype(float))
-        vec = np.where(cont[:, None], rng.random((count, K)),
-                       (rng.random((count, K)) < 0.5).astype(float))
+        D = np.where(
+            cont[:, None, None],
+            rng.beta(2 * p + 0.1, 2 * (1 - p) + 0.1, size=(count, n, K)),
+            (u < p).astype(float),
+        )
+        vec = np.where(
+            cont[:, None], rng.random((count, K)), (rng.random((count, K)) < 0.5).astype(float)
+        )
     else:
         D = (rng.random((count, n, K)) < p).astype(float)
         vec = (rng.random((count, K)) < 0.5).astype(float)
@@ -211,28 +234,41 @@ def local_moves(d: np.ndarray, dp: np.ndarray, row: int):
     return np.array(D), np.array(Dp), np.array(rows)
 
 
-def audit_selection(algorithm: str | BlockAlgorithm, epsilon: float | None = None, K: int = 2,
-                    block: int = 1, seed: int = 0, n_random: int = 4000,
-                    max_steps: int = 200) -> SelectionAudit:
+def audit_selection(
+    algorithm: str | BlockAlgorithm,
+    epsilon: float | None = None,
+    K: int = 2,
+    block: int = 1,
+    seed: int = 0,
+    n_random: int = 4000,
+    max_steps: int = 200,
+) -> SelectionAudit:
     """Search the worst-case privacy loss of one selection after a block of length ``block``."""
     alg = make_audited(algorithm, epsilon) if isinstance(algorithm, str) else algorithm
     r = block_index(block)
     kind = law_kind(alg)
     if kind == "laplace_quadrature":
-        n_random = min(n_random, 150)      # each law costs K quadratures
+        n_random = min(n_random, 150)  # each law costs K quadratures
         max_steps = min(max_steps, 3)
     continuous = not uses_resampling(alg)
     best = _Best()
     stages = {}
     D, Dp, rows = extreme_pairs(K, r)
-    if kind == "laplace_quadrature":       # the law depends on the full sums only
+    if kind == "laplace_quadrature":  # the law depends on the full sums only
         keys = np.concatenate([D.sum(1), Dp.sum(1)], axis=1)
         _, keep = np.unique(keys, axis=0, return_index=True)
         D, Dp, rows = D[keep], Dp[keep], rows[keep]
     stages["extremes"] = best.offer(alg, r, D, Dp, rows)
-    rng = generator({"audit": "exact_selection", "algorithm": alg.name,
-                     "epsilon": float(alg.epsilon), "K": int(K), "block": int(block),
-                     "seed": int(seed)})
+    rng = generator(
+        {
+            "audit": "exact_selection",
+            "algorithm": alg.name,
+            "epsilon": float(alg.epsilon),
+            "K": int(K),
+            "block": int(block),
+            "seed": int(seed),
+        }
+    )
     if n_random > 0:
         D, Dp, rows = random_pairs(rng, K, r, n_random, continuous)
         stages["random"] = best.offer(alg, r, D, Dp, rows)
@@ -251,11 +287,22 @@ def audit_selection(algorithm: str | BlockAlgorithm, epsilon: float | None = Non
     violation = best.loss > eps + TOL
     eta = temperature(alg) if kind != "laplace_quadrature" else float("nan")
     return SelectionAudit(
-        audit="exact_selection", algorithm=alg.name, negative_control=is_negative_control(alg),
-        epsilon=eps, eta=eta, K=int(K), block=int(block), loss=float(best.loss),
-        bound_selection=bound, bound_eps=eps,
-        within_selection_bound=bool(best.loss <= bound + TOL), violation=bool(violation),
+        audit="exact_selection",
+        algorithm=alg.name,
+        negative_control=is_negative_control(alg),
+        epsilon=eps,
+        eta=eta,
+        K=int(K),
+        block=int(block),
+        loss=float(best.loss),
+        bound_selection=bound,
+        bound_eps=eps,
+        within_selection_bound=bool(best.loss <= bound + TOL),
+        violation=bool(violation),
         verdict="violation" if violation else "within eps",
-        pairs_evaluated=best.count, stage_loss={k: float(v) for k, v in stages.items()},
-        witness=Witness(d.tolist(), dp.tolist(), row, act, lp, lq), law=kind,
-        data_scope="{0,1}^K" if not continuous else "[0,1]^K (vertices and random interior)")
+        pairs_evaluated=best.count,
+        stage_loss={k: float(v) for k, v in stages.items()},
+        witness=Witness(d.tolist(), dp.tolist(), row, act, lp, lq),
+        law=kind,
+        data_scope="{0,1}^K" if not continuous else "[0,1]^K (vertices and random interior)",
+    )

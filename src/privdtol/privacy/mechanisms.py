@@ -33,8 +33,12 @@ from scipy.special import logsumexp
 
 from privdtol.algorithms import ALGORITHMS, BlockAlgorithm
 from privdtol.algorithms.ablations import FullPrefixSoftmax
-from privdtol.algorithms.negative_controls import (AUDIT_ONLY, DataDependentPrefix, data_chosen_prefix,
-                                            prefix_support)
+from privdtol.algorithms.negative_controls import (
+    AUDIT_ONLY,
+    DataDependentPrefix,
+    data_chosen_prefix,
+    prefix_support,
+)
 from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
 from privdtol.algorithms.rps import RandomizedPrefixSoftmax
 from privdtol.algorithms.wu_wang import WuWangGumbel
@@ -54,8 +58,9 @@ def make_audited(name: str, epsilon: float) -> BlockAlgorithm:
         return ALGORITHMS[name](epsilon)
     if name in AUDIT_ONLY:
         return AUDIT_ONLY[name](epsilon)
-    raise InputError("algorithm", f"{name!r} is not an auditable (private) algorithm",
-                     ", ".join(AUDITABLE))
+    raise InputError(
+        "algorithm", f"{name!r} is not an auditable (private) algorithm", ", ".join(AUDITABLE)
+    )
 
 
 def is_negative_control(alg_or_name) -> bool:
@@ -67,7 +72,7 @@ def law_kind(alg: BlockAlgorithm) -> str:
     """Which exact law the selection of ``alg`` has (see the module table)."""
     if isinstance(alg, DataDependentPrefix):
         return "softmax_data_prefix"
-    if isinstance(alg, FullPrefixSoftmax) or isinstance(alg, WuWangGumbel):
+    if isinstance(alg, (FullPrefixSoftmax, WuWangGumbel)):
         return "softmax_point"
     if isinstance(alg, RandomizedPrefixSoftmax):
         return "softmax_mixture"
@@ -115,7 +120,7 @@ def log_softmax(x: np.ndarray) -> np.ndarray:
 def prefix_sums(data: np.ndarray) -> np.ndarray:
     """(B, n, K) data -> (B, n + 1, K) with [:, m, :] = L(m), the sum of the first m rows."""
     data = np.asarray(data, dtype=float)
-    zero = np.zeros(data.shape[:-2] + (1, data.shape[-1]))
+    zero = np.zeros((*data.shape[:-2], 1, data.shape[-1]))
     return np.concatenate([zero, np.cumsum(data, axis=-2)], axis=-2)
 
 
@@ -171,8 +176,11 @@ def laplace_noisy_min_logprob(sums: np.ndarray, scale: float) -> np.ndarray:
         a, b = edges[:-1, None], edges[1:, None]
         z = (0.5 * (b - a) * _GL_NODES[None, :] + 0.5 * (a + b)).ravel()
         logw = np.log((0.5 * (b - a) * _GL_WEIGHTS[None, :]).ravel())
-        logf = (-np.log(2 * scale) - np.abs(z) / scale
-                + log_cdf(z[:, None] - s[j] + others[None, :]).sum(axis=1))
+        logf = (
+            -np.log(2 * scale)
+            - np.abs(z) / scale
+            + log_cdf(z[:, None] - s[j] + others[None, :]).sum(axis=1)
+        )
         out[j] = logsumexp(logw + logf)
     return out - logsumexp(out)
 
@@ -205,11 +213,12 @@ def log_selection_law(alg: BlockAlgorithm, data: np.ndarray, r: int) -> np.ndarr
     kind = law_kind(alg)
     if kind == "laplace_quadrature":
         scale = float(alg.noise_scale)
-        return np.vstack([_laplace_cached(scale, tuple((row - row.min()).tolist()))
-                          for row in cum[:, n, :]])
+        return np.vstack(
+            [_laplace_cached(scale, tuple((row - row.min()).tolist())) for row in cum[:, n, :]]
+        )
     eta = temperature(alg)
     support, logw = prefix_law(alg, cum, r)
-    logp = log_softmax(-eta * cum[:, support, :])              # (B, S, K)
+    logp = log_softmax(-eta * cum[:, support, :])  # (B, S, K)
     return logsumexp(logp + logw[:, :, None], axis=1)
 
 

@@ -34,12 +34,18 @@ import numpy as np
 from scipy import stats
 
 from privdtol.algorithms import BlockAlgorithm
+from privdtol.engine.fast import simulate
 from privdtol.environments import ReplayLosses
 from privdtol.errors import InputError
-from privdtol.core.seeding import generator
-from privdtol.engine.fast import simulate
-from privdtol.privacy.mechanisms import (block_index, is_negative_control, law_kind, lemma3_bound,
-                         log_selection_law, make_audited, pair_loss)
+from privdtol.privacy.mechanisms import (
+    block_index,
+    is_negative_control,
+    law_kind,
+    lemma3_bound,
+    log_selection_law,
+    make_audited,
+    pair_loss,
+)
 
 
 def clopper_pearson(k: np.ndarray, n: int, level: float) -> tuple[np.ndarray, np.ndarray]:
@@ -67,13 +73,20 @@ def loss_bounds(counts_x: np.ndarray, counts_y: np.ndarray, alpha: float = 0.05)
         px, py = cx / nx, cy / ny
         point = np.where((cx > 0) & (cy > 0), np.abs(np.log(px) - np.log(py)), np.nan)
     j_low = int(np.argmax(low))
-    return {"lower": float(max(0.0, low[j_low])), "upper": float(up.max()),
-            "point": float(np.nanmax(point)) if np.isfinite(point).any() else float("nan"),
-            "event": j_low, "alpha": float(alpha), "runs_x": nx, "runs_y": ny}
+    return {
+        "lower": float(max(0.0, low[j_low])),
+        "upper": float(up.max()),
+        "point": float(np.nanmax(point)) if np.isfinite(point).any() else float("nan"),
+        "event": j_low,
+        "alpha": float(alpha),
+        "runs_x": nx,
+        "runs_y": ny,
+    }
 
 
-def neighbouring_matrices(K: int, block: int, lead: int | None = None
-                          ) -> tuple[np.ndarray, np.ndarray, int, int]:
+def neighbouring_matrices(
+    K: int, block: int, lead: int | None = None
+) -> tuple[np.ndarray, np.ndarray, int, int]:
     """The audit's pair of loss matrices: T = 4 * block - 1 rows (blocks 0 .. r+1); action 0
     has loss 0 everywhere and the others loss 1, except that in block r only the first
     ``lead`` rows keep that lead (the rest are all zeros).  x' changes the first row of block r
@@ -86,7 +99,7 @@ def neighbouring_matrices(K: int, block: int, lead: int | None = None
     x = np.zeros((T, K))
     x[:, 1:] = 1.0
     start = block - 1
-    x[start + lead:start + block, :] = 0.0
+    x[start + lead : start + block, :] = 0.0
     xp = x.copy()
     xp[start] = 0.0
     xp[start, 0] = 1.0
@@ -129,17 +142,27 @@ class StatisticalAudit:
         return asdict(self)
 
 
-def audit_statistical(algorithm: str | BlockAlgorithm, epsilon: float | None = None,
-                      K: int = 2, block: int = 16, runs: int = 20000, seed: int = 0,
-                      alpha: float = 0.05, lead: int | None = None) -> StatisticalAudit:
+def audit_statistical(
+    algorithm: str | BlockAlgorithm,
+    epsilon: float | None = None,
+    K: int = 2,
+    block: int = 16,
+    runs: int = 20000,
+    seed: int = 0,
+    alpha: float = 0.05,
+    lead: int | None = None,
+) -> StatisticalAudit:
     """Black-box audit: run the algorithm ``runs`` times on x and on x' (independent streams
     keyed by the audit parameters and each matrix) and bound the loss of A_(r+1)."""
     alg = make_audited(algorithm, epsilon) if isinstance(algorithm, str) else algorithm
     if not isinstance(alg, BlockAlgorithm):
         raise InputError("algorithm", f"{alg.name} is not a block algorithm", "block algorithms")
     if law_kind(alg) == "softmax_data_prefix":
-        raise InputError("method", "rps_data_prefix cannot run in the simulator "
-                         "(its prefix depends on the data)", "exact, sequence")
+        raise InputError(
+            "method",
+            "rps_data_prefix cannot run in the simulator (its prefix depends on the data)",
+            "exact, sequence",
+        )
     if int(runs) != runs or runs < 10:
         raise InputError("runs", f"got {runs}", "integers >= 10")
     if not 0 < alpha < 1:
@@ -151,27 +174,53 @@ def audit_statistical(algorithm: str | BlockAlgorithm, epsilon: float | None = N
     counts = []
     for name, m in (("x", x), ("x_prime", xp)):
         env = ReplayLosses(m, source=name)
-        params = {"audit": "statistical", "algorithm": alg.name, "epsilon": float(alg.epsilon),
-                  "K": int(K), "block": int(block), "lead": lead, "runs": int(runs),
-                  "seed": int(seed), **env.params()}
+        params = {
+            "audit": "statistical",
+            "algorithm": alg.name,
+            "epsilon": float(alg.epsilon),
+            "K": int(K),
+            "block": int(block),
+            "lead": lead,
+            "runs": int(runs),
+            "seed": int(seed),
+            **env.params(),
+        }
         res = simulate(alg, env, m.shape[0], int(runs), params, mode="fast", keep_actions=True)
         counts.append(np.bincount(res.actions[:, r + 1], minlength=K))
     b = loss_bounds(counts[0], counts[1], alpha)
     start = block - 1
-    lp = log_selection_law(alg, x[start:start + block], r)
-    lq = log_selection_law(alg, xp[start:start + block], r)
+    lp = log_selection_law(alg, x[start : start + block], r)
+    lq = log_selection_law(alg, xp[start : start + block], r)
     exact = float(pair_loss(lp, lq)[0])
     eps = float(alg.epsilon)
     violation = b["lower"] > eps
     return StatisticalAudit(
-        audit="statistical", algorithm=alg.name, negative_control=is_negative_control(alg),
-        epsilon=eps, K=int(K), block=int(block), lead=lead, runs=int(runs), alpha=float(alpha),
-        loss=b["point"], loss_lower=b["lower"], loss_upper=b["upper"], exact_loss=exact,
-        bound_selection=lemma3_bound(alg), bound_eps=eps, violation=bool(violation),
+        audit="statistical",
+        algorithm=alg.name,
+        negative_control=is_negative_control(alg),
+        epsilon=eps,
+        K=int(K),
+        block=int(block),
+        lead=lead,
+        runs=int(runs),
+        alpha=float(alpha),
+        loss=b["point"],
+        loss_lower=b["lower"],
+        loss_upper=b["upper"],
+        exact_loss=exact,
+        bound_selection=lemma3_bound(alg),
+        bound_eps=eps,
+        violation=bool(violation),
         verdict="violation" if violation else "no violation detected at this power",
-        event=b["event"], counts_x=counts[0].tolist(), counts_x_prime=counts[1].tolist(),
-        witness_text=(f"time {row + 1} (block {r}): {_vec(x[row])} -> {_vec(xp[row])}; "
-                      f"event A_{r + 1} = {b['event']}"), law=law_kind(alg))
+        event=b["event"],
+        counts_x=counts[0].tolist(),
+        counts_x_prime=counts[1].tolist(),
+        witness_text=(
+            f"time {row + 1} (block {r}): {_vec(x[row])} -> {_vec(xp[row])}; "
+            f"event A_{r + 1} = {b['event']}"
+        ),
+        law=law_kind(alg),
+    )
 
 
 def _vec(v) -> str:

@@ -27,13 +27,23 @@ import numpy as np
 from scipy.special import logsumexp
 
 from privdtol.algorithms import BlockAlgorithm
-from privdtol.core.clock import block_lengths, check_horizon, n_blocks
-from privdtol.errors import InputError
+from privdtol.core.clock import check_horizon, n_blocks
 from privdtol.core.seeding import generator
+from privdtol.errors import InputError
 from privdtol.privacy.exact_selection import TOL, audit_selection
-from privdtol.privacy.mechanisms import (block_index, is_negative_control, law_kind, lemma3_bound,
-                         log_selection_law, make_audited, pair_loss, prefix_law, prefix_sums,
-                         temperature, uses_resampling, log_softmax)
+from privdtol.privacy.mechanisms import (
+    is_negative_control,
+    law_kind,
+    lemma3_bound,
+    log_selection_law,
+    log_softmax,
+    make_audited,
+    pair_loss,
+    prefix_law,
+    prefix_sums,
+    temperature,
+    uses_resampling,
+)
 
 #: the enumeration holds K^R sequences times the number of prefix combinations
 MAX_SEQUENCES = 1 << 20
@@ -64,19 +74,22 @@ def sequence_log_law(alg: BlockAlgorithm, losses: np.ndarray) -> np.ndarray:
     factors = []
     for r in range(R - 1):
         start = (1 << r) - 1
-        factors.append(_block_factors(alg, losses[start:start + (1 << r)], r))
+        factors.append(_block_factors(alg, losses[start : start + (1 << r)], r))
     n_combos = int(np.prod([f[0].size for f in factors])) if factors else 1
-    if n_combos * K ** R > MAX_SEQUENCES:
-        raise InputError("horizon", f"{n_combos} prefix combinations x {K}^{R} sequences",
-                         f"at most {MAX_SEQUENCES} (smaller T or K)")
+    if n_combos * K**R > MAX_SEQUENCES:
+        raise InputError(
+            "horizon",
+            f"{n_combos} prefix combinations x {K}^{R} sequences",
+            f"at most {MAX_SEQUENCES} (smaller T or K)",
+        )
     terms = []
     for combo in itertools.product(*[range(f[0].size) for f in factors]):
         logp = np.full((K,) * R, -np.log(K))
         weight = 0.0
-        for l, (idx, (logw, laws)) in enumerate(zip(combo, factors)):
+        for level, (idx, (logw, laws)) in enumerate(zip(combo, factors, strict=False)):
             weight += logw[idx]
             shape = [1] * R
-            shape[l + 1] = K
+            shape[level + 1] = K
             logp = logp + laws[idx].reshape(shape)
         if np.isfinite(weight):
             terms.append(weight + logp)
@@ -111,8 +124,14 @@ class SequenceAudit:
         return asdict(self)
 
 
-def audit_sequence(algorithm: str | BlockAlgorithm, epsilon: float | None = None, K: int = 3,
-                   horizon: int = 63, seed: int = 0, n_random: int = 20) -> SequenceAudit:
+def audit_sequence(
+    algorithm: str | BlockAlgorithm,
+    epsilon: float | None = None,
+    K: int = 3,
+    horizon: int = 63,
+    seed: int = 0,
+    n_random: int = 20,
+) -> SequenceAudit:
     """Enumerate the law of (I_1..I_T) under neighbouring loss sequences; report the largest
     log-ratio over all events, and compare it with the per-block selection losses."""
     alg = make_audited(algorithm, epsilon) if isinstance(algorithm, str) else algorithm
@@ -122,18 +141,25 @@ def audit_sequence(algorithm: str | BlockAlgorithm, epsilon: float | None = None
         raise InputError("horizon", f"got {T}", "T = 2^R - 1 with R >= 2: 3, 7, 15, 31, 63")
     if K < 2:
         raise InputError("K", f"got {K}", "integers >= 2")
-    rng = generator({"audit": "whole_sequence", "algorithm": alg.name,
-                     "epsilon": float(alg.epsilon), "K": int(K), "horizon": int(T),
-                     "seed": int(seed)})
-    pairs = []                      # (x, x', changed time index, predicted per-block loss)
+    rng = generator(
+        {
+            "audit": "whole_sequence",
+            "algorithm": alg.name,
+            "epsilon": float(alg.epsilon),
+            "K": int(K),
+            "horizon": int(T),
+            "seed": int(seed),
+        }
+    )
+    pairs = []  # (x, x', changed time index, predicted per-block loss)
     for r in range(R - 1):
         sel = audit_selection(alg, K=K, block=1 << r, seed=seed, n_random=500, max_steps=20)
         w = sel.witness
         x = (rng.random((T, K)) < 0.5).astype(float)
         xp = x.copy()
         start = (1 << r) - 1
-        x[start:start + (1 << r)] = np.asarray(w.d)
-        xp[start:start + (1 << r)] = np.asarray(w.d_prime)
+        x[start : start + (1 << r)] = np.asarray(w.d)
+        xp[start : start + (1 << r)] = np.asarray(w.d_prime)
         pairs.append((x, xp, start + w.row, sel.loss))
     continuous = not uses_resampling(alg)
     for _ in range(n_random):
@@ -144,8 +170,8 @@ def audit_sequence(algorithm: str | BlockAlgorithm, epsilon: float | None = None
         r = (t + 1).bit_length() - 1
         if r < R - 1:
             s0 = (1 << r) - 1
-            lp = log_selection_law(alg, x[s0:s0 + (1 << r)], r)
-            lq = log_selection_law(alg, xp[s0:s0 + (1 << r)], r)
+            lp = log_selection_law(alg, x[s0 : s0 + (1 << r)], r)
+            lq = log_selection_law(alg, xp[s0 : s0 + (1 << r)], r)
             pred = float(pair_loss(lp, lq)[0])
         else:
             pred = 0.0
@@ -165,15 +191,31 @@ def audit_sequence(algorithm: str | BlockAlgorithm, epsilon: float | None = None
     eps = float(alg.epsilon)
     bound = lemma3_bound(alg)
     violation = best > eps + TOL
-    text = (f"time {t + 1} (block {(t + 1).bit_length() - 1}): "
-            f"{tuple(float(v) for v in x[t])} -> {tuple(float(v) for v in xp[t])}; "
-            f"block actions {tuple(int(s) for s in seq)}: log P = {a:.6g} vs {b:.6g}")
+    text = (
+        f"time {t + 1} (block {(t + 1).bit_length() - 1}): "
+        f"{tuple(float(v) for v in x[t])} -> {tuple(float(v) for v in xp[t])}; "
+        f"block actions {tuple(int(s) for s in seq)}: log P = {a:.6g} vs {b:.6g}"
+    )
     return SequenceAudit(
-        audit="whole_sequence", algorithm=alg.name, negative_control=is_negative_control(alg),
-        epsilon=eps, eta=temperature(alg) if law_kind(alg) != "laplace_quadrature" else np.nan,
-        K=int(K), horizon=T, loss=best, bound_selection=bound, bound_eps=eps,
-        per_block_max=per_block, factorization_gap=gap,
-        within_selection_bound=bool(best <= bound + TOL), violation=bool(violation),
-        verdict="violation" if violation else "within eps", pairs_evaluated=len(pairs),
-        witness_time=t + 1, witness_block=(t + 1).bit_length() - 1, witness_text=text,
-        law=law_kind(alg), data_scope="{0,1}^K" if not continuous else "[0,1]^K")
+        audit="whole_sequence",
+        algorithm=alg.name,
+        negative_control=is_negative_control(alg),
+        epsilon=eps,
+        eta=temperature(alg) if law_kind(alg) != "laplace_quadrature" else np.nan,
+        K=int(K),
+        horizon=T,
+        loss=best,
+        bound_selection=bound,
+        bound_eps=eps,
+        per_block_max=per_block,
+        factorization_gap=gap,
+        within_selection_bound=bool(best <= bound + TOL),
+        violation=bool(violation),
+        verdict="violation" if violation else "within eps",
+        pairs_evaluated=len(pairs),
+        witness_time=t + 1,
+        witness_block=(t + 1).bit_length() - 1,
+        witness_text=text,
+        law=law_kind(alg),
+        data_scope="{0,1}^K" if not continuous else "[0,1]^K",
+    )

@@ -11,7 +11,6 @@ Numbers are typeset by siunitx: :func:`fmt_num` writes ``\\num{...}``, table col
 from __future__ import annotations
 
 import math
-import os
 import unicodedata
 from pathlib import Path
 

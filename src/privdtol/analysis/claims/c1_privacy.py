@@ -54,23 +54,43 @@ def c1_cells(df: pd.DataFrame) -> pd.DataFrame:
         else:
             caught = bool(exact.violation.any())
             verdict = "caught" if caught else "NOT caught"
-        rows.append({"role": role, "algorithm": alg, "epsilon": float(eps),
-                     "loss_exact": loss_exact, "bound_selection": bound_sel,
-                     "ratio_eps": loss_exact / float(eps), "stat_lower": stat_low,
-                     "stat_upper": stat_up, "violation": violation, "verdict": verdict,
-                     "worst_audit": None if worst is None else worst.audit,
-                     "worst_K": None if worst is None else int(worst.K),
-                     "worst_block": None if worst is None or pd.isna(worst.block)
-                     else int(worst.block),
-                     "witness": None if worst is None else str(worst.witness)})
+        rows.append(
+            {
+                "role": role,
+                "algorithm": alg,
+                "epsilon": float(eps),
+                "loss_exact": loss_exact,
+                "bound_selection": bound_sel,
+                "ratio_eps": loss_exact / float(eps),
+                "stat_lower": stat_low,
+                "stat_upper": stat_up,
+                "violation": violation,
+                "verdict": verdict,
+                "worst_audit": None if worst is None else worst.audit,
+                "worst_K": None if worst is None else int(worst.K),
+                "worst_block": None if worst is None or pd.isna(worst.block) else int(worst.block),
+                "witness": None if worst is None else str(worst.witness),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def check_c1(df: pd.DataFrame, inputs=()) -> dict:
     """C1 from the privacy audit table (see the module docstring)."""
     if df.empty:
-        return make_check(CLAIM, TITLE, STATISTIC_LABEL, None, None, None, THRESHOLD,
-                          INCONCLUSIVE, "No privacy audit in the input.", [], inputs)
+        return make_check(
+            CLAIM,
+            TITLE,
+            STATISTIC_LABEL,
+            None,
+            None,
+            None,
+            THRESHOLD,
+            INCONCLUSIVE,
+            "No privacy audit in the input.",
+            [],
+            inputs,
+        )
     cells = c1_cells(df)
     private = cells[cells.role == "private"]
     controls = cells[cells.role == "negative_control"]
@@ -80,12 +100,25 @@ def check_c1(df: pd.DataFrame, inputs=()) -> dict:
     stat = float(private.ratio_eps.max()) if len(private) else float("nan")
     n_bad = int((private.verdict != PASS).sum())
     n_missed = int((controls.verdict != "caught").sum())
-    summary = (f"Largest privacy loss found over {private.algorithm.nunique()} private "
-               f"algorithms and {private.epsilon.nunique()} values of eps is {stat:.6f} x eps "
-               f"({n_bad} private cells over their bound); the negative controls were caught "
-               f"in {len(controls) - n_missed}/{len(controls)} (algorithm, eps) cells.")
-    return make_check(CLAIM, TITLE, STATISTIC_LABEL, stat, None, None, THRESHOLD, verdict,
-                      summary, cells.to_dict(orient="records"), inputs)
+    summary = (
+        f"Largest privacy loss found over {private.algorithm.nunique()} private "
+        f"algorithms and {private.epsilon.nunique()} values of eps is {stat:.6f} x eps "
+        f"({n_bad} private cells over their bound); the negative controls were caught "
+        f"in {len(controls) - n_missed}/{len(controls)} (algorithm, eps) cells."
+    )
+    return make_check(
+        CLAIM,
+        TITLE,
+        STATISTIC_LABEL,
+        stat,
+        None,
+        None,
+        THRESHOLD,
+        verdict,
+        summary,
+        cells.to_dict(orient="records"),
+        inputs,
+    )
 
 
 def check(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:

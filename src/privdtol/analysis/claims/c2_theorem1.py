@@ -44,8 +44,14 @@ def bound_table(df: pd.DataFrame, confidence: float) -> pd.DataFrame:
     return out
 
 
-def check_theorem1(df: pd.DataFrame, confidence: float, algorithm: str = "rps",
-                   claim: str = CLAIM, inputs=(), note: str = "") -> dict:
+def check_theorem1(
+    df: pd.DataFrame,
+    confidence: float,
+    algorithm: str = "rps",
+    claim: str = CLAIM,
+    inputs=(),
+    note: str = "",
+) -> dict:
     """C2: the upper confidence limit of the regret is below ``1 + 800 log K/gap + 16 log K/eta``
     in every cell and at every checkpoint horizon (non-private algorithms, with no eps, are
     ignored)."""
@@ -55,8 +61,19 @@ def check_theorem1(df: pd.DataFrame, confidence: float, algorithm: str = "rps",
     label = "max over cells and horizons of regret / Theorem-1 bound"
     threshold = f"upper {confidence:.0%} limit of regret / bound <= 1 in every cell"
     if rows.empty:
-        return make_check(claim, title, label, None, None, None, threshold, INCONCLUSIVE,
-                          f"No {algorithm} cells in the input.", [], inputs)
+        return make_check(
+            claim,
+            title,
+            label,
+            None,
+            None,
+            None,
+            threshold,
+            INCONCLUSIVE,
+            f"No {algorithm} cells in the input.",
+            [],
+            inputs,
+        )
     tab = bound_table(rows, confidence)
     cells = []
     verdicts = []
@@ -64,20 +81,43 @@ def check_theorem1(df: pd.DataFrame, confidence: float, algorithm: str = "rps",
         worst = g.loc[g["ratio_high"].idxmax()]
         v = upper_verdict(g["ratio_low"].max(), g["ratio_high"].max(), 1.0)
         verdicts.append(v)
-        cells.append({**cell_label(worst), "horizon": worst["horizon"],
-                      "mean": worst["mean"], "upper": worst["upper"], "bound": worst["bound"],
-                      "ratio": worst["ratio"], "ratio_high": worst["ratio_high"], "verdict": v})
+        cells.append(
+            {
+                **cell_label(worst),
+                "horizon": worst["horizon"],
+                "mean": worst["mean"],
+                "upper": worst["upper"],
+                "bound": worst["bound"],
+                "ratio": worst["ratio"],
+                "ratio_high": worst["ratio_high"],
+                "verdict": v,
+            }
+        )
     verdict = combine_verdicts(verdicts)
     i = tab["ratio"].idxmax()
-    summary = (f"Over {len(cells)} {algorithm} cells and {len(tab)} (cell, horizon) pairs the "
-               f"largest regret/bound ratio is {fmt(tab['ratio'].max())} (upper limit "
-               f"{fmt(tab['ratio_high'].max())}), at K={fmt(tab.at[i, 'K'])}, "
-               f"gap={fmt(tab.at[i, 'gap'])}, eps={fmt(tab.at[i, 'epsilon'])}." + note)
-    return make_check(claim, title, label, tab["ratio"].max(), tab["ratio_low"].max(),
-                      tab["ratio_high"].max(), threshold, verdict, summary, cells, inputs)
+    summary = (
+        f"Over {len(cells)} {algorithm} cells and {len(tab)} (cell, horizon) pairs the "
+        f"largest regret/bound ratio is {fmt(tab['ratio'].max())} (upper limit "
+        f"{fmt(tab['ratio_high'].max())}), at K={fmt(tab.at[i, 'K'])}, "
+        f"gap={fmt(tab.at[i, 'gap'])}, eps={fmt(tab.at[i, 'epsilon'])}." + note
+    )
+    return make_check(
+        claim,
+        title,
+        label,
+        tab["ratio"].max(),
+        tab["ratio_low"].max(),
+        tab["ratio_high"].max(),
+        threshold,
+        verdict,
+        summary,
+        cells,
+        inputs,
+    )
 
 
 def check(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
     """The registry's C2 check: :func:`check_theorem1` on the experiments' tables stacked."""
-    return check_theorem1(stack(tables, CLAIMS[CLAIM].experiments), thresholds["confidence"],
-                          inputs=inputs)
+    return check_theorem1(
+        stack(tables, CLAIMS[CLAIM].experiments), thresholds["confidence"], inputs=inputs
+    )

@@ -63,11 +63,13 @@ def paired_ratio_ci(inc, se_inc, den, se_den, confidence: float):
     pos = den_lo > 0
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(ok, 1 + inc / den, np.nan)
-        se = np.where(ok, np.sqrt((se_inc / den) ** 2 + (inc * se_den / den ** 2) ** 2), np.nan)
-        high = np.where(inc_hi >= 0, np.where(pos, 1 + inc_hi / den_lo, np.inf),
-                        1 + inc_hi / den_hi)
-        low = np.where(inc_lo >= 0, 1 + inc_lo / den_hi,
-                       np.where(pos, 1 + inc_lo / den_lo, -np.inf))
+        se = np.where(ok, np.sqrt((se_inc / den) ** 2 + (inc * se_den / den**2) ** 2), np.nan)
+        high = np.where(
+            inc_hi >= 0, np.where(pos, 1 + inc_hi / den_lo, np.inf), 1 + inc_hi / den_hi
+        )
+        low = np.where(
+            inc_lo >= 0, 1 + inc_lo / den_hi, np.where(pos, 1 + inc_lo / den_lo, -np.inf)
+        )
     return ratio, se, np.where(ok, low, np.nan), np.where(ok, high, np.nan)
 
 
@@ -101,29 +103,47 @@ def horizon_ratio_table(df: pd.DataFrame, pair, confidence: float) -> pd.DataFra
             fallback = True
         a = g[g["horizon"] == h0].iloc[0]
         b = g[g["horizon"] == h1].iloc[0]
-        tails = ([float(a["tail_mean"]), float(a["tail_se"]), float(b["tail_mean"]),
-                  float(b["tail_se"])] if has_tail else [np.nan] * 4)
+        tails = (
+            [float(a["tail_mean"]), float(a["tail_se"]), float(b["tail_mean"]), float(b["tail_se"])]
+            if has_tail
+            else [np.nan] * 4
+        )
         paired = bool(np.all(np.isfinite(tails)))
-        rows.append({**{c: a[c] for c in g.columns if c not in
-                        ("horizon", "mean", "se", "ci_low", "ci_high", *TAIL_COLUMNS)},
-                     "h_low": h0, "h_high": h1, "fallback": fallback,
-                     "mean_low": a["mean"], "se_low": a["se"],
-                     "mean_high": b["mean"], "se_high": b["se"],
-                     "interval": PAIRED if paired else DELTA,
-                     "increment": tails[0] - tails[2] if paired else np.nan,
-                     "increment_se": tails[1] + tails[3] if paired else np.nan})
+        rows.append(
+            {
+                **{
+                    c: a[c]
+                    for c in g.columns
+                    if c not in ("horizon", "mean", "se", "ci_low", "ci_high", *TAIL_COLUMNS)
+                },
+                "h_low": h0,
+                "h_high": h1,
+                "fallback": fallback,
+                "mean_low": a["mean"],
+                "se_low": a["se"],
+                "mean_high": b["mean"],
+                "se_high": b["se"],
+                "interval": PAIRED if paired else DELTA,
+                "increment": tails[0] - tails[2] if paired else np.nan,
+                "increment_se": tails[1] + tails[3] if paired else np.nan,
+            }
+        )
     out = pd.DataFrame(rows)
     if out.empty:
         return out
     conf_adj = bonferroni_confidence(confidence, len(out))
-    ratio, se, _, high = stats.ratio_ci(out["mean_high"], out["se_high"], out["mean_low"],
-                                        out["se_low"], confidence)
-    _, _, low_adj, _ = stats.ratio_ci(out["mean_high"], out["se_high"], out["mean_low"],
-                                      out["se_low"], conf_adj)
-    p_ratio, p_se, _, p_high = paired_ratio_ci(out["increment"], out["increment_se"],
-                                               out["mean_low"], out["se_low"], confidence)
-    _, _, p_low_adj, _ = paired_ratio_ci(out["increment"], out["increment_se"],
-                                         out["mean_low"], out["se_low"], conf_adj)
+    ratio, se, _, high = stats.ratio_ci(
+        out["mean_high"], out["se_high"], out["mean_low"], out["se_low"], confidence
+    )
+    _, _, low_adj, _ = stats.ratio_ci(
+        out["mean_high"], out["se_high"], out["mean_low"], out["se_low"], conf_adj
+    )
+    p_ratio, p_se, _, p_high = paired_ratio_ci(
+        out["increment"], out["increment_se"], out["mean_low"], out["se_low"], confidence
+    )
+    _, _, p_low_adj, _ = paired_ratio_ci(
+        out["increment"], out["increment_se"], out["mean_low"], out["se_low"], conf_adj
+    )
     use = (out["interval"] == PAIRED).to_numpy()
     out["ratio"] = np.where(use, p_ratio, ratio)
     out["ratio_se"] = np.where(use, p_se, se)
@@ -132,8 +152,9 @@ def horizon_ratio_table(df: pd.DataFrame, pair, confidence: float) -> pd.DataFra
     return out
 
 
-def check_horizon_free(df: pd.DataFrame, ratio_max: float, pair, confidence: float,
-                       algorithm: str = "rps", inputs=()) -> dict:
+def check_horizon_free(
+    df: pd.DataFrame, ratio_max: float, pair, confidence: float, algorithm: str = "rps", inputs=()
+) -> dict:
     """C3: regret(``pair[1]``) / regret(``pair[0]``) <= ``ratio_max`` (upper limit) in every cell.
 
     The per-cell interval is the paired one (per-run increments between the two horizons,
@@ -146,41 +167,86 @@ def check_horizon_free(df: pd.DataFrame, ratio_max: float, pair, confidence: flo
     threshold = f"upper {confidence:.0%} limit of the ratio <= {ratio_max} in every cell"
     tab = horizon_ratio_table(rows, pair, confidence)
     if tab.empty:
-        return make_check(CLAIM, title, label, None, None, None, threshold, INCONCLUSIVE,
-                          f"No {algorithm} cells in the input.", [], inputs)
+        return make_check(
+            CLAIM,
+            title,
+            label,
+            None,
+            None,
+            None,
+            threshold,
+            INCONCLUSIVE,
+            f"No {algorithm} cells in the input.",
+            [],
+            inputs,
+        )
     cells, verdicts = [], []
     for _, r in tab.iterrows():
         v = upper_verdict(r["ratio_low_adj"], r["ratio_high"], ratio_max)
         verdicts.append(v)
-        cells.append({**cell_label(r), "h_low": r["h_low"], "h_high": r["h_high"],
-                      "fallback": r["fallback"], "interval": r["interval"], "ratio": r["ratio"],
-                      "ratio_high": r["ratio_high"], "verdict": v})
+        cells.append(
+            {
+                **cell_label(r),
+                "h_low": r["h_low"],
+                "h_high": r["h_high"],
+                "fallback": r["fallback"],
+                "interval": r["interval"],
+                "ratio": r["ratio"],
+                "ratio_high": r["ratio_high"],
+                "verdict": v,
+            }
+        )
     n_fb = int(tab["fallback"].sum())
-    note = (f" {n_fb} cell(s) lack T={pair[1]} and use their largest horizon and the checkpoint "
-            "about 2^10 times smaller instead." if n_fb else "")
+    note = (
+        f" {n_fb} cell(s) lack T={pair[1]} and use their largest horizon and the checkpoint "
+        "about 2^10 times smaller instead."
+        if n_fb
+        else ""
+    )
     n_paired = int((tab["interval"] == PAIRED).sum())
     n_delta = len(tab) - n_paired
     methods = []
     if n_paired:
-        methods.append(f"paired interval from per-run increments between the two horizons "
-                       f"(Bonferroni over increment and low-horizon mean) for {n_paired} cell(s)")
+        methods.append(
+            f"paired interval from per-run increments between the two horizons "
+            f"(Bonferroni over increment and low-horizon mean) for {n_paired} cell(s)"
+        )
     if n_delta:
-        methods.append(f"conservative delta-method interval on independent means (paired "
-                       f"tail columns absent from the aggregated table or not finite) for "
-                       f"{n_delta} cell(s)")
-    summary = (f"Across {len(tab)} {algorithm} cells the regret ratio between T={pair[1]} and "
-               f"T={pair[0]} is at most {fmt(tab['ratio'].max(), 4)} (largest upper limit "
-               f"{fmt(tab['ratio_high'].max(), 4)}, threshold {ratio_max}). Intervals: "
-               + "; ".join(methods) + "." + note)
-    return make_check(CLAIM, title, label, tab["ratio"].max(), tab["ratio_low_adj"].max(),
-                      tab["ratio_high"].max(), threshold, combine_verdicts(verdicts), summary,
-                      cells, inputs)
+        methods.append(
+            f"conservative delta-method interval on independent means (paired "
+            f"tail columns absent from the aggregated table or not finite) for "
+            f"{n_delta} cell(s)"
+        )
+    summary = (
+        f"Across {len(tab)} {algorithm} cells the regret ratio between T={pair[1]} and "
+        f"T={pair[0]} is at most {fmt(tab['ratio'].max(), 4)} (largest upper limit "
+        f"{fmt(tab['ratio_high'].max(), 4)}, threshold {ratio_max}). Intervals: "
+        + "; ".join(methods)
+        + "."
+        + note
+    )
+    return make_check(
+        CLAIM,
+        title,
+        label,
+        tab["ratio"].max(),
+        tab["ratio_low_adj"].max(),
+        tab["ratio_high"].max(),
+        threshold,
+        combine_verdicts(verdicts),
+        summary,
+        cells,
+        inputs,
+    )
 
 
 def check(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
     """The registry's C3 check: :func:`check_horizon_free` on the experiments' tables stacked,
     with the config's ``horizon_free_ratio_max``, ``horizon_free_pair`` and ``confidence``."""
-    return check_horizon_free(stack(tables, CLAIMS[CLAIM].experiments),
-                              thresholds["horizon_free_ratio_max"],
-                              thresholds["horizon_free_pair"], thresholds["confidence"],
-                              inputs=inputs)
+    return check_horizon_free(
+        stack(tables, CLAIMS[CLAIM].experiments),
+        thresholds["horizon_free_ratio_max"],
+        thresholds["horizon_free_pair"],
+        thresholds["confidence"],
+        inputs=inputs,
+    )

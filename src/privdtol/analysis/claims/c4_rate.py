@@ -38,14 +38,25 @@ N_POINTS = 3
 #: parametric-bootstrap draws of the C4d comparison
 N_BOOT = 2000
 #: the axes of a slope and the x value each takes from a table
-AXES = {"1/gap": lambda d: 1 / d["gap"], "1/eps": lambda d: 1 / d["epsilon"],
-        "log K": lambda d: np.log(d["K"].astype(float))}
+AXES = {
+    "1/gap": lambda d: 1 / d["gap"],
+    "1/eps": lambda d: 1 / d["epsilon"],
+    "log K": lambda d: np.log(d["K"].astype(float)),
+}
 
 
 # ----------------------------------------------------------------------------- slopes
 
-def slope_series(df: pd.DataFrame, axis: str, group_cols: Sequence[str], n_points: int,
-                 confidence: float, value: str = "mean", se: str = "se") -> list[dict]:
+
+def slope_series(
+    df: pd.DataFrame,
+    axis: str,
+    group_cols: Sequence[str],
+    n_points: int,
+    confidence: float,
+    value: str = "mean",
+    se: str = "se",
+) -> list[dict]:
     """For each group, the log-log slope of ``value`` against the axis over the ``n_points``
     grid points with the largest axis value.  ``axis`` is '1/gap', '1/eps' or 'log K'."""
     xfun = AXES[axis]
@@ -56,12 +67,22 @@ def slope_series(df: pd.DataFrame, axis: str, group_cols: Sequence[str], n_point
         g = g.drop_duplicates("_x", keep="first").tail(n_points)
         fit = stats.loglog_slope(g["_x"], g[value], g[se], confidence)
         key = key if isinstance(key, tuple) else (key,)
-        out.append({"axis": axis, **{c: plain(k) for c, k in zip(group_cols, key, strict=True)},
-                    "x": list(g["_x"]), "y": list(g[value]), "n": fit["n"],
-                    "slope": fit["slope"], "intercept": fit["intercept"], "se": fit["se"],
-                    "ci_low": fit["ci_low"],
-                    "ci_high": fit["ci_high"], "chi2": fit["chi2"],
-                    "enough": fit["n"] >= n_points})
+        out.append(
+            {
+                "axis": axis,
+                **{c: plain(k) for c, k in zip(group_cols, key, strict=True)},
+                "x": list(g["_x"]),
+                "y": list(g[value]),
+                "n": fit["n"],
+                "slope": fit["slope"],
+                "intercept": fit["intercept"],
+                "se": fit["se"],
+                "ci_low": fit["ci_low"],
+                "ci_high": fit["ci_high"],
+                "chi2": fit["chi2"],
+                "enough": fit["n"] >= n_points,
+            }
+        )
     return out
 
 
@@ -70,8 +91,9 @@ def verdict_series(series: list[dict], lo: float, hi: float) -> tuple[str, dict 
     then the combined verdict and the series that decides it (first FAIL, else first
     INCONCLUSIVE, else the smallest margin)."""
     for s in series:
-        s["verdict"] = (interval_verdict(s["ci_low"], s["ci_high"], lo, hi) if s["enough"]
-                        else INCONCLUSIVE)
+        s["verdict"] = (
+            interval_verdict(s["ci_low"], s["ci_high"], lo, hi) if s["enough"] else INCONCLUSIVE
+        )
     if not series:
         return INCONCLUSIVE, None
     verdict = combine_verdicts(s["verdict"] for s in series)
@@ -83,10 +105,20 @@ def verdict_series(series: list[dict], lo: float, hi: float) -> tuple[str, dict 
     return verdict, series[int(np.argmin(margin))]
 
 
-def check_slope(df: pd.DataFrame, claim: str, axis: str, slope_range, confidence: float,
-                n_points: int = N_POINTS, algorithm: str = "rps", env="bernoulli",
-                instance="standard", regime_filter: str | None = None, inputs=(),
-                note: str = "") -> dict:
+def check_slope(
+    df: pd.DataFrame,
+    claim: str,
+    axis: str,
+    slope_range,
+    confidence: float,
+    n_points: int = N_POINTS,
+    algorithm: str = "rps",
+    env="bernoulli",
+    instance="standard",
+    regime_filter: str | None = None,
+    inputs=(),
+    note: str = "",
+) -> dict:
     """C4a/C4b: log-log slope of regret against ``axis`` over the ``n_points`` smallest gaps
     (axis '1/gap', statistical regime: eps >= 1 so eta = 1/8) or smallest eps (axis '1/eps',
     privacy regime: gap = 1/2), one series per remaining parameter combination; PASS when every
@@ -110,32 +142,71 @@ def check_slope(df: pd.DataFrame, claim: str, axis: str, slope_range, confidence
     label = f"log-log slope of regret against {axis} over the {n_points} largest {axis}"
     threshold = f"{confidence:.0%} CI of the slope within [{lo}, {hi}]"
     if decisive is None:
-        return make_check(claim, title, label, None, None, None, threshold, INCONCLUSIVE,
-                          f"No {algorithm} cells in the {what}." + note, [], inputs)
-    slopes = ", ".join(f"{fmt(s['slope'])} [{fmt(s['ci_low'])}, {fmt(s['ci_high'])}]"
-                       for s in series[:6])
-    summary = (f"{len(series)} series in the {what}; slopes (95% CI): {slopes}"
-               f"{' ...' if len(series) > 6 else ''}; required range [{lo}, {hi}]." + note)
-    return make_check(claim, title, label, decisive["slope"], decisive["ci_low"],
-                      decisive["ci_high"], threshold, verdict, summary, series, inputs)
+        return make_check(
+            claim,
+            title,
+            label,
+            None,
+            None,
+            None,
+            threshold,
+            INCONCLUSIVE,
+            f"No {algorithm} cells in the {what}." + note,
+            [],
+            inputs,
+        )
+    slopes = ", ".join(
+        f"{fmt(s['slope'])} [{fmt(s['ci_low'])}, {fmt(s['ci_high'])}]" for s in series[:6]
+    )
+    summary = (
+        f"{len(series)} series in the {what}; slopes (95% CI): {slopes}"
+        f"{' ...' if len(series) > 6 else ''}; required range [{lo}, {hi}]." + note
+    )
+    return make_check(
+        claim,
+        title,
+        label,
+        decisive["slope"],
+        decisive["ci_low"],
+        decisive["ci_high"],
+        threshold,
+        verdict,
+        summary,
+        series,
+        inputs,
+    )
 
 
 def check_gap(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
     """The registry's C4a check: :func:`check_slope` against 1/gap, statistical regime."""
-    return check_slope(stack(tables, CLAIMS["C4a"].experiments), "C4a", "1/gap",
-                       thresholds["slope_range"], thresholds["confidence"], N_POINTS,
-                       regime_filter="statistical", inputs=inputs)
+    return check_slope(
+        stack(tables, CLAIMS["C4a"].experiments),
+        "C4a",
+        "1/gap",
+        thresholds["slope_range"],
+        thresholds["confidence"],
+        N_POINTS,
+        regime_filter="statistical",
+        inputs=inputs,
+    )
 
 
-def check_epsilon(tables: Mapping[str, pd.DataFrame], thresholds: dict,
-                  inputs: list[str]) -> dict:
+def check_epsilon(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
     """The registry's C4b check: :func:`check_slope` against 1/eps, privacy regime."""
-    return check_slope(stack(tables, CLAIMS["C4b"].experiments), "C4b", "1/eps",
-                       thresholds["slope_range"], thresholds["confidence"], N_POINTS,
-                       regime_filter="privacy", inputs=inputs)
+    return check_slope(
+        stack(tables, CLAIMS["C4b"].experiments),
+        "C4b",
+        "1/eps",
+        thresholds["slope_range"],
+        thresholds["confidence"],
+        N_POINTS,
+        regime_filter="privacy",
+        inputs=inputs,
+    )
 
 
 # ----------------------------------------------------------------------------- C4c
+
 
 def rate_ratio_table(df: pd.DataFrame) -> pd.DataFrame:
     """Final rows with ``ratio = regret / (log K/gap + log K/eps)`` and its standard error."""
@@ -146,9 +217,16 @@ def rate_ratio_table(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def check_rate_ratio(df: pd.DataFrame, ratio_slope_range, confidence: float,
-                     n_points: int = N_POINTS, algorithm: str = "rps", env="bernoulli",
-                     instance="standard", inputs=()) -> dict:
+def check_rate_ratio(
+    df: pd.DataFrame,
+    ratio_slope_range,
+    confidence: float,
+    n_points: int = N_POINTS,
+    algorithm: str = "rps",
+    env="bernoulli",
+    instance="standard",
+    inputs=(),
+) -> dict:
     """C4c: regret / rate is flat along each axis (1/gap, 1/eps, log K): the log-log slope of
     the ratio over the last ``n_points`` grid points lies in ``ratio_slope_range``."""
     lo, hi = (float(v) for v in ratio_slope_range)
@@ -157,14 +235,38 @@ def check_rate_ratio(df: pd.DataFrame, ratio_slope_range, confidence: float,
     label = "log-log slope of regret/rate along an axis (decisive series)"
     threshold = f"{confidence:.0%} CI of every slope within [{lo}, {hi}]"
     if tab.empty:
-        return make_check("C4c", title, label, None, None, None, threshold, INCONCLUSIVE,
-                          f"No {algorithm} cells.", [], inputs)
+        return make_check(
+            "C4c",
+            title,
+            label,
+            None,
+            None,
+            None,
+            threshold,
+            INCONCLUSIVE,
+            f"No {algorithm} cells.",
+            [],
+            inputs,
+        )
     series = []
-    for axis, group in (("1/gap", ["env", "K", "epsilon"]), ("1/eps", ["env", "K", "gap"]),
-                        ("log K", ["env", "gap", "epsilon"])):
-        series += [s for s in slope_series(tab, axis, series_keys(tab, group), n_points,
-                                           confidence,
-                                           value="ratio", se="ratio_se") if s["n"] >= 2]
+    for axis, group in (
+        ("1/gap", ["env", "K", "epsilon"]),
+        ("1/eps", ["env", "K", "gap"]),
+        ("log K", ["env", "gap", "epsilon"]),
+    ):
+        series += [
+            s
+            for s in slope_series(
+                tab,
+                axis,
+                series_keys(tab, group),
+                n_points,
+                confidence,
+                value="ratio",
+                se="ratio_se",
+            )
+            if s["n"] >= 2
+        ]
     verdict, decisive = verdict_series(series, lo, hi)
     rmin, rmax = float(tab["ratio"].min()), float(tab["ratio"].max())
     rng = {"kind": "ratio_range", "ratio_min": rmin, "ratio_max": rmax, "n_cells": len(tab)}
@@ -172,30 +274,58 @@ def check_rate_ratio(df: pd.DataFrame, ratio_slope_range, confidence: float,
     for axis in ("1/gap", "1/eps", "log K"):
         ss = [s for s in series if s["axis"] == axis]
         if ss:
-            per_axis.append(f"{axis}: slopes {fmt(min(s['slope'] for s in ss))} to "
-                            f"{fmt(max(s['slope'] for s in ss))} ({len(ss)} series)")
-    summary = (f"Over {len(tab)} cells regret/(log K/gap + log K/eps) ranges over "
-               f"[{fmt(rmin)}, {fmt(rmax)}]; " + "; ".join(per_axis or ["no series"]) +
-               f"; required [{lo}, {hi}].")
+            per_axis.append(
+                f"{axis}: slopes {fmt(min(s['slope'] for s in ss))} to "
+                f"{fmt(max(s['slope'] for s in ss))} ({len(ss)} series)"
+            )
+    summary = (
+        f"Over {len(tab)} cells regret/(log K/gap + log K/eps) ranges over "
+        f"[{fmt(rmin)}, {fmt(rmax)}]; "
+        + "; ".join(per_axis or ["no series"])
+        + f"; required [{lo}, {hi}]."
+    )
     if decisive is None:
-        return make_check("C4c", title, label, None, None, None, threshold, INCONCLUSIVE,
-                          summary, [rng], inputs)
-    return make_check("C4c", title, label, decisive["slope"], decisive["ci_low"],
-                      decisive["ci_high"], threshold, verdict, summary,
-                      [rng] + [{"kind": "slope", **s} for s in series], inputs)
+        return make_check(
+            "C4c", title, label, None, None, None, threshold, INCONCLUSIVE, summary, [rng], inputs
+        )
+    return make_check(
+        "C4c",
+        title,
+        label,
+        decisive["slope"],
+        decisive["ci_low"],
+        decisive["ci_high"],
+        threshold,
+        verdict,
+        summary,
+        [rng] + [{"kind": "slope", **s} for s in series],
+        inputs,
+    )
 
 
 def check_ratio(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
     """The registry's C4c check: :func:`check_rate_ratio` with ``ratio_slope_range``."""
-    return check_rate_ratio(stack(tables, CLAIMS["C4c"].experiments),
-                            thresholds["ratio_slope_range"], thresholds["confidence"], N_POINTS,
-                            inputs=inputs)
+    return check_rate_ratio(
+        stack(tables, CLAIMS["C4c"].experiments),
+        thresholds["ratio_slope_range"],
+        thresholds["confidence"],
+        N_POINTS,
+        inputs=inputs,
+    )
 
 
 # ----------------------------------------------------------------------------- C4d
 
-def check_logk(df: pd.DataFrame, confidence: float, algorithm: str = "rps",
-               env="bernoulli", instance="standard", n_boot: int = N_BOOT, inputs=()) -> dict:
+
+def check_logk(
+    df: pd.DataFrame,
+    confidence: float,
+    algorithm: str = "rps",
+    env="bernoulli",
+    instance="standard",
+    n_boot: int = N_BOOT,
+    inputs=(),
+) -> dict:
     """C4d: against K in the privacy regime (eps < gap), compare ``a·log K + b`` with
     ``a·log² K + b``.  Statistic: Δχ² = χ²(log² K) − χ²(log K) (> 0: log K fits better), with a
     parametric-bootstrap interval; PASS if the interval is above 0 (log K fits better), FAIL if
@@ -211,30 +341,71 @@ def check_logk(df: pd.DataFrame, confidence: float, algorithm: str = "rps",
         g = g.sort_values("K")
         if g["K"].nunique() < 3:
             continue
-        cmp = stats.compare_logk_fits(g["K"], g["mean"], g["se"], confidence, n_boot,
-                                      seed_key={"gap": g_, "epsilon": e_})
+        cmp = stats.compare_logk_fits(
+            g["K"], g["mean"], g["se"], confidence, n_boot, seed_key={"gap": g_, "epsilon": e_}
+        )
         v = interval_verdict(cmp["ci_low"], cmp["ci_high"], 0.0, math.inf)
-        series.append({"gap": g_, "epsilon": e_, "K": list(g["K"]), "delta_chi2": cmp["delta_chi2"],
-                       "ci_low": cmp["ci_low"], "ci_high": cmp["ci_high"],
-                       "better": cmp["better"], "verdict": v,
-                       **{f"{k}_{tag}": cmp["fits"][form][k] for form, tag in
-                          (("log K", "logk"), ("log² K", "log2k")) for k in ("a", "b", "chi2")}})
+        series.append(
+            {
+                "gap": g_,
+                "epsilon": e_,
+                "K": list(g["K"]),
+                "delta_chi2": cmp["delta_chi2"],
+                "ci_low": cmp["ci_low"],
+                "ci_high": cmp["ci_high"],
+                "better": cmp["better"],
+                "verdict": v,
+                **{
+                    f"{k}_{tag}": cmp["fits"][form][k]
+                    for form, tag in (("log K", "logk"), ("log² K", "log2k"))
+                    for k in ("a", "b", "chi2")
+                },
+            }
+        )
     if not series:
-        return make_check("C4d", title, label, None, None, None, threshold, INCONCLUSIVE,
-                          "Fewer than three values of K in the privacy regime.", [], inputs)
+        return make_check(
+            "C4d",
+            title,
+            label,
+            None,
+            None,
+            None,
+            threshold,
+            INCONCLUSIVE,
+            "Fewer than three values of K in the privacy regime.",
+            [],
+            inputs,
+        )
     verdict = combine_verdicts(s["verdict"] for s in series)
     order = {FAIL: 0, INCONCLUSIVE: 1, PASS: 2}
     decisive = min(series, key=lambda s: (order[s["verdict"]], s["ci_low"]))
-    parts = [f"gap={fmt(s['gap'])}, eps={fmt(s['epsilon'])}: {s['better']} fits better "
-             f"(Δχ²={fmt(s['delta_chi2'])} [{fmt(s['ci_low'])}, {fmt(s['ci_high'])}]; "
-             f"chi2 {fmt(s['chi2_logk'])} vs {fmt(s['chi2_log2k'])})" for s in series]
+    parts = [
+        f"gap={fmt(s['gap'])}, eps={fmt(s['epsilon'])}: {s['better']} fits better "
+        f"(Δχ²={fmt(s['delta_chi2'])} [{fmt(s['ci_low'])}, {fmt(s['ci_high'])}]; "
+        f"chi2 {fmt(s['chi2_logk'])} vs {fmt(s['chi2_log2k'])})"
+        for s in series
+    ]
     summary = "Privacy regime; " + "; ".join(parts) + "."
-    return make_check("C4d", title, label, decisive["delta_chi2"], decisive["ci_low"],
-                      decisive["ci_high"], threshold, verdict, summary, series, inputs)
+    return make_check(
+        "C4d",
+        title,
+        label,
+        decisive["delta_chi2"],
+        decisive["ci_low"],
+        decisive["ci_high"],
+        threshold,
+        verdict,
+        summary,
+        series,
+        inputs,
+    )
 
 
-def check_log_k(tables: Mapping[str, pd.DataFrame], thresholds: dict,
-                inputs: list[str]) -> dict:
+def check_log_k(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
     """The registry's C4d check: :func:`check_logk` with :data:`N_BOOT` bootstrap draws."""
-    return check_logk(stack(tables, CLAIMS["C4d"].experiments), thresholds["confidence"],
-                      n_boot=N_BOOT, inputs=inputs)
+    return check_logk(
+        stack(tables, CLAIMS["C4d"].experiments),
+        thresholds["confidence"],
+        n_boot=N_BOOT,
+        inputs=inputs,
+    )

@@ -30,8 +30,14 @@ N_BOOT = 2000
 PAPER = (800.0, 16.0)
 
 
-def check_constants(df: pd.DataFrame, confidence: float, algorithm: str = "rps",
-                    env="bernoulli", n_boot: int = N_BOOT, inputs=()) -> dict:
+def check_constants(
+    df: pd.DataFrame,
+    confidence: float,
+    algorithm: str = "rps",
+    env="bernoulli",
+    n_boot: int = N_BOOT,
+    inputs=(),
+) -> dict:
     """Fitted constants of Theorem 1's form (see :func:`privdtol.analysis.stats.fit_constants`) on
     every distinct cell at its largest horizon, against the paper's 800 and 16.  Statistic: the
     larger of c_gap/800 and c_eta/16 with its bootstrap interval; PASS if the interval is below 1
@@ -42,31 +48,72 @@ def check_constants(df: pd.DataFrame, confidence: float, algorithm: str = "rps",
     label = "max(c_gap/800, c_eta/16)"
     threshold = "bootstrap CI of max(c_gap/800, c_eta/16) below 1"
     if len(rows) < 3:
-        return make_check(CLAIM, title, label, None, None, None, threshold, INCONCLUSIVE,
-                          "Fewer than three cells.", [], inputs)
+        return make_check(
+            CLAIM,
+            title,
+            label,
+            None,
+            None,
+            None,
+            threshold,
+            INCONCLUSIVE,
+            "Fewer than three cells.",
+            [],
+            inputs,
+        )
     logk = np.log(rows["K"].astype(float))
     x_gap = logk / rows["gap"]
     x_eta = logk / bounds.eta(rows["epsilon"])
-    fit = stats.fit_constants(x_gap, x_eta, rows["mean"], confidence, n_boot,
-                              seed_key={"claim": "constants"})
+    fit = stats.fit_constants(
+        x_gap, x_eta, rows["mean"], confidence, n_boot, seed_key={"claim": "constants"}
+    )
     boot = np.max(fit["boot"] / np.array(PAPER), axis=1)
     alpha = 1 - confidence
     low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
     stat = max(fit["c_gap"] / PAPER[0], fit["c_eta"] / PAPER[1])
-    cells = [{"term": "log K/gap", "estimate": fit["c_gap"], "ci_low": fit["c_gap_ci"][0],
-              "ci_high": fit["c_gap_ci"][1], "paper": 800},
-             {"term": "log K/eta", "estimate": fit["c_eta"], "ci_low": fit["c_eta_ci"][0],
-              "ci_high": fit["c_eta_ci"][1], "paper": 16}]
-    summary = (f"Relative least squares over {fit['n']} cells: regret - 1 ~ "
-               f"{fmt(fit['c_gap'])} [{fmt(fit['c_gap_ci'][0])}, {fmt(fit['c_gap_ci'][1])}]"
-               f" log K/gap + {fmt(fit['c_eta'])} [{fmt(fit['c_eta_ci'][0])}, "
-               f"{fmt(fit['c_eta_ci'][1])}] log K/eta, against the paper's 800 and 16 "
-               f"({n_boot} bootstrap resamples of cells).")
-    return make_check(CLAIM, title, label, stat, low, high, threshold,
-                      upper_verdict(low, high, 1.0), summary, cells, inputs)
+    cells = [
+        {
+            "term": "log K/gap",
+            "estimate": fit["c_gap"],
+            "ci_low": fit["c_gap_ci"][0],
+            "ci_high": fit["c_gap_ci"][1],
+            "paper": 800,
+        },
+        {
+            "term": "log K/eta",
+            "estimate": fit["c_eta"],
+            "ci_low": fit["c_eta_ci"][0],
+            "ci_high": fit["c_eta_ci"][1],
+            "paper": 16,
+        },
+    ]
+    summary = (
+        f"Relative least squares over {fit['n']} cells: regret - 1 ~ "
+        f"{fmt(fit['c_gap'])} [{fmt(fit['c_gap_ci'][0])}, {fmt(fit['c_gap_ci'][1])}]"
+        f" log K/gap + {fmt(fit['c_eta'])} [{fmt(fit['c_eta_ci'][0])}, "
+        f"{fmt(fit['c_eta_ci'][1])}] log K/eta, against the paper's 800 and 16 "
+        f"({n_boot} bootstrap resamples of cells)."
+    )
+    return make_check(
+        CLAIM,
+        title,
+        label,
+        stat,
+        low,
+        high,
+        threshold,
+        upper_verdict(low, high, 1.0),
+        summary,
+        cells,
+        inputs,
+    )
 
 
 def check(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
     """The registry's constants check: :func:`check_constants` with :data:`N_BOOT` draws."""
-    return check_constants(stack(tables, CLAIMS[CLAIM].experiments), thresholds["confidence"],
-                           n_boot=N_BOOT, inputs=inputs)
+    return check_constants(
+        stack(tables, CLAIMS[CLAIM].experiments),
+        thresholds["confidence"],
+        n_boot=N_BOOT,
+        inputs=inputs,
+    )
