@@ -42,6 +42,7 @@ from privdtol.analysis.records import check_text, load_agg, read_check
 from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
+from privdtol.privacy.audit_grid import DISPLAY_ORDER
 
 NAME = "privacy"
 style.setup()
@@ -56,17 +57,8 @@ for claim in notebook_claims(NAME):
     print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
 
 # %%
-order = [
-    "rps",
-    "rps_full_prefix",
-    "rps_uncapped",
-    "wu_wang_gumbel",
-    "rnm_ftnl",
-    "wu_wang",
-    "rps_eta_eps",
-    "rps_data_prefix",
-]
-algs = [a for a in order if a in set(df.algorithm)] + sorted(set(df.algorithm) - set(order))
+present = set(df.algorithm)
+algs = [a for a in DISPLAY_ORDER if a in present] + sorted(present - set(DISPLAY_ORDER))
 nc = 4
 nr = -(-len(algs) // nc)
 fig, axes = plt.subplots(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,41 +16,17 @@ from privdtol.pipeline import aggregate
 from privdtol.pipeline import plan as grid
 
 T30 = (1 << 30) - 1
-CONTRACT = [
-    "experiment",
-    "cell_id",
-    "algorithm",
-    "env",
-    "instance",
-    "K",
-    "gap",
-    "epsilon",
-    "eta",
-    "mu_best",
-    "rho",
-    "kappa",
-    "horizon",
-    "runs",
-    "estimator",
-    "mean",
-    "se",
-    "ci_low",
-    "ci_high",
-    "q05",
-    "q25",
-    "q50",
-    "q75",
-    "q95",
-    "mean_realized",
-    "se_realized",
-    "bound_thm1",
-    "bound_corollary",
-    "rate",
-    "lower_shape",
-    "wu_wang_shape",
-    "tail_mean",
-    "tail_se",
-]
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def documented_columns() -> list[str]:
+    """The agg-table columns in the order docs/pipeline.md documents them: the contract the
+    notebooks and checks are written against, so a change of aggregate.COLUMNS that the
+    documentation does not make too fails here."""
+    text = (ROOT / "docs" / "pipeline.md").read_text()
+    listed = re.search(r"\*\*Aggregation\.\*\*.*?with\s+columns\s+`([^`]+)`", text, re.DOTALL)
+    assert listed, "docs/pipeline.md no longer lists the agg-table columns"
+    return [c.strip() for c in listed.group(1).split(",")]
 
 
 def fake_cell(cell_id="c1", algorithm="rps", epsilon=1.0, runs=5, horizons=(1, 3, 7), seed=0):
@@ -78,7 +57,7 @@ def fake_cell(cell_id="c1", algorithm="rps", epsilon=1.0, runs=5, horizons=(1, 3
 def test_contract_columns_and_statistics():
     t = fake_cell()
     df = aggregate.aggregate_tables([t], "exp")
-    assert list(df.columns) == CONTRACT
+    assert list(df.columns) == aggregate.COLUMNS == documented_columns()
     assert len(df) == 3 and list(df.horizon) == [1, 3, 7]
     for h, row in df.set_index("horizon").iterrows():
         x = t.loc[t.horizon == h, "regret"].to_numpy()
@@ -186,7 +165,7 @@ def test_cli_on_real_cells_is_byte_deterministic(tmp_path):
         outs.append((out.read_bytes(), csv.read_bytes()))
     assert outs[0] == outs[1]
     df = pd.read_parquet(tmp_path / "agg0.parquet")
-    assert list(df.columns) == CONTRACT
+    assert list(df.columns) == aggregate.COLUMNS
     assert set(df.cell_id) == {c.cell_id for c in cells}
     hedge = df[df.algorithm == "hedge"]
     assert hedge.rho.eq(0.5).all() and hedge.epsilon.isna().all() and hedge.kappa.isna().all()

@@ -25,6 +25,8 @@ from privdtol.privacy import (
 )
 from privdtol.privacy.mechanisms import laplace_noisy_min_logprob
 
+NEGATIVE_CONTROLS = list(AUDIT_ONLY)
+
 
 def closed_form_block1(K, eta):
     """Block of one round: d = (0, 1, ..., 1), d' = (1, 0, ..., 0); action 0's ratio."""
@@ -83,16 +85,16 @@ def test_private_softmax_selections_within_two_eta(name):
     assert res.loss > 0.8 * res.bound_selection  # the search gets close to the supremum
 
 
-def test_negative_controls_are_caught_with_witness():
-    for name in ("rps_eta_eps", "rps_data_prefix"):
-        res = audit_selection(name, 0.5, K=4, block=16, n_random=500, max_steps=20)
-        assert res.violation and res.loss > 0.5
-        d, dp = np.asarray(res.witness.d), np.asarray(res.witness.d_prime)
-        differs = np.flatnonzero(np.any(d != dp, axis=1))
-        assert differs.tolist() == [res.witness.row]  # a neighbouring pair
-        alg = make_audited(name, 0.5)
-        recomputed = np.max(np.abs(log_selection_law(alg, d, 4) - log_selection_law(alg, dp, 4)))
-        assert recomputed == pytest.approx(res.loss, rel=1e-12)
+@pytest.mark.parametrize("name", NEGATIVE_CONTROLS)
+def test_negative_controls_are_caught_with_witness(name):
+    res = audit_selection(name, 0.5, K=4, block=16, n_random=500, max_steps=20)
+    assert res.violation and res.loss > 0.5
+    d, dp = np.asarray(res.witness.d), np.asarray(res.witness.d_prime)
+    differs = np.flatnonzero(np.any(d != dp, axis=1))
+    assert differs.tolist() == [res.witness.row]  # a neighbouring pair
+    alg = make_audited(name, 0.5)
+    recomputed = np.max(np.abs(log_selection_law(alg, d, 4) - log_selection_law(alg, dp, 4)))
+    assert recomputed == pytest.approx(res.loss, rel=1e-12)
 
 
 def test_negative_controls_are_not_registered():
@@ -120,10 +122,10 @@ def test_whole_sequence_never_exceeds_per_block_bound(name):
     assert res.factorization_gap < 1e-9
 
 
-def test_whole_sequence_catches_negative_controls():
-    for name in ("rps_eta_eps", "rps_data_prefix"):
-        res = audit_sequence(name, 0.5, K=3, horizon=63, n_random=2)
-        assert res.violation and res.loss > 0.5, name
+@pytest.mark.parametrize("name", NEGATIVE_CONTROLS)
+def test_whole_sequence_catches_negative_controls(name):
+    res = audit_sequence(name, 0.5, K=3, horizon=63, n_random=2)
+    assert res.violation and res.loss > 0.5
 
 
 # ------------------------------------------------------------------ statistical
@@ -162,49 +164,27 @@ def test_statistical_audit_of_replayed_runs():
 
 
 # ------------------------------------------------------------------ CLI
-def test_cli_text_and_json(capsys):
-    assert (
-        main(
-            [
-                "audit",
-                "--algorithm",
-                "rps",
-                "--epsilon",
-                "0.5",
-                "--K",
-                "4",
-                "--block",
-                "16",
-                "--random",
-                "300",
-            ]
-        )
-        == 0
-    )
+#: a small exact audit (K = 4, one block of 16, 300 random pairs) at eps = 0.5
+SMALL_AUDIT = ["--epsilon", "0.5", "--K", "4", "--block", "16", "--random", "300"]
+
+
+@pytest.mark.parametrize(
+    "name, as_json, violation, two_eta",
+    [("rps", False, False, 0.25), ("rps_eta_eps", True, True, 1.0)],
+)
+def test_cli_text_and_json(capsys, name, as_json, violation, two_eta):
+    """One audit printed as text, one as JSON: the loss found, the bound 2 eta, the verdict."""
+    args = ["audit", "--algorithm", name, *SMALL_AUDIT, *(["--json"] if as_json else [])]
+    assert main(args) == 0
     out = capsys.readouterr().out
-    assert "largest privacy loss found" in out and "verdict: within eps" in out
-    assert "2*eta (Lemma 3) = 0.25" in out
-    assert (
-        main(
-            [
-                "audit",
-                "--algorithm",
-                "rps_eta_eps",
-                "--epsilon",
-                "0.5",
-                "--K",
-                "4",
-                "--block",
-                "16",
-                "--random",
-                "300",
-                "--json",
-            ]
-        )
-        == 0
-    )
-    d = json.loads(capsys.readouterr().out)
-    assert d["violation"] is True and d["loss"] > 0.5 and d["witness"]["d"]
+    if as_json:
+        d = json.loads(out)
+        assert d["violation"] is violation and (d["loss"] > 0.5) is violation
+        assert d["bound_selection"] == pytest.approx(two_eta) and d["witness"]["d"]
+    else:
+        verdict = "violation" if violation else "within eps"
+        assert "largest privacy loss found" in out and f"verdict: {verdict}" in out
+        assert f"2*eta (Lemma 3) = {two_eta:g}" in out
 
 
 @pytest.mark.parametrize(
@@ -228,7 +208,7 @@ SMALL_GRID = {
     "K": [4],
     "blocks": [16],
     "algorithms": ["rps"],
-    "negative_controls": ["rps_eta_eps", "rps_data_prefix"],
+    "negative_controls": NEGATIVE_CONTROLS,
     "exact": {"n_random": 100, "max_steps": 5},
     "sequence": {"K": [3], "horizon": 63, "n_random": 1},
     "statistical": {"algorithms": ["rps"], "K": [2], "runs": 2000},

@@ -16,8 +16,7 @@ import numpy as np
 
 from privdtol.algorithms import ALGORITHMS
 from privdtol.core.seeding import stable_digest
-from privdtol.engine.runner import CellSpec, run_cell
-from privdtol.environments import instance_means
+from privdtol.engine.runner import make_spec, run_cell
 from privdtol.pipeline.aggregate import aggregate_tables
 from privdtol.pipeline.io import write_table
 
@@ -85,9 +84,9 @@ def build_tiny_agg(
             horizon = (
                 1023 if (env == "beta" and scale == "small") else (16383 if env == "beta" else T30)
             )
-            means = tuple(float(m) for m in instance_means(c["K"], c["gap"]))
-            spec = CellSpec(alg, eps, horizon, runs, env=env, means=means)
-            table, _, _ = run_cell(spec)
+            table, _, _ = run_cell(
+                make_spec(alg, eps, horizon, runs, env=env, K=c["K"], gap=c["gap"])
+            )
             tables.append(
                 table.assign(
                     instance="standard",

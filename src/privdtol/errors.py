@@ -1,4 +1,12 @@
-"""One exception type for bad input, so every front end (CLI, pipeline) reports it in one line."""
+"""One exception type for bad input, so every front end (CLI, pipeline) reports it in one line;
+and the by-name registries (of algorithms, loss models, claims), whose lookup raises it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class InputError(ValueError):
@@ -15,3 +23,19 @@ class InputError(ValueError):
         if allowed:
             text += f" (allowed: {allowed})"
         super().__init__(text)
+
+
+def by_name(*classes: T) -> dict[str, T]:
+    """A registry: each class under its ``name``, in the order given (the display order)."""
+    registry = {cls.name: cls for cls in classes}
+    if len(registry) != len(classes):
+        raise ValueError(f"two classes share a name in {[cls.name for cls in classes]}")
+    return registry
+
+
+def lookup(registry: Mapping[str, T], name: str, field: str, what: str) -> T:
+    """``registry[name]``, or an :class:`InputError` on ``field`` that says
+    ``unknown <what> <name>`` and lists the registered names (in registry order)."""
+    if name not in registry:
+        raise InputError(field, f"unknown {what} {name!r}", ", ".join(registry))
+    return registry[name]

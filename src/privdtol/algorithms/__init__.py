@@ -9,29 +9,24 @@ from privdtol.algorithms.hedge import DecreasingHedge
 from privdtol.algorithms.rnm_ftnl import ReportNoisyMin, laplace_noisy_min_law
 from privdtol.algorithms.rps import RandomizedPrefixSoftmax, random_prefix, softmax_law
 from privdtol.algorithms.wu_wang import WuWangGumbel, WuWangLaplace
-from privdtol.errors import InputError
+from privdtol.errors import by_name, lookup
 
 #: every algorithm, in display order (figures, tables and the report list them in this order)
-ALGORITHMS: dict[str, type[Algorithm]] = {
-    cls.name: cls
-    for cls in (
-        RandomizedPrefixSoftmax,
-        ReportNoisyMin,
-        WuWangLaplace,
-        WuWangGumbel,
-        FullPrefixSoftmax,
-        UncappedSoftmax,
-        FollowTheLeader,
-        DecreasingHedge,
-    )
-}
+ALGORITHMS: dict[str, type[Algorithm]] = by_name(
+    RandomizedPrefixSoftmax,
+    ReportNoisyMin,
+    WuWangLaplace,
+    WuWangGumbel,
+    FullPrefixSoftmax,
+    UncappedSoftmax,
+    FollowTheLeader,
+    DecreasingHedge,
+)
 
 
 def make_algorithm(name: str, epsilon: float | None) -> Algorithm:
     """Instantiate a registered algorithm; private ones need ``epsilon > 0``."""
-    if name not in ALGORITHMS:
-        raise InputError("algorithm", f"unknown algorithm {name!r}", ", ".join(ALGORITHMS))
-    return ALGORITHMS[name](epsilon)
+    return lookup(ALGORITHMS, name, "algorithm", "algorithm")(epsilon)
 
 
 __all__ = [

@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from privdtol.cli.common import add_config_files_option
+
 
 def add_parser(sub):
     from privdtol.analysis.registry import CLAIMS
@@ -25,13 +27,7 @@ def add_parser(sub):
         f"Claims: {', '.join(CLAIMS)}.",
     )
     p.add_argument("--claim", required=True, metavar="ID", help=f"claim id ({', '.join(CLAIMS)})")
-    p.add_argument(
-        "--config",
-        action="append",
-        required=True,
-        metavar="CONFIG_YAML_OR_JSON",
-        help="config file; repeat to merge several in order, as Snakemake does",
-    )
+    add_config_files_option(p)
     p.add_argument(
         "--agg-dir", help="directory of <experiment>.parquet (default: the config's agg_dir)"
     )
@@ -42,12 +38,10 @@ def add_parser(sub):
 def run(args) -> int:
     from privdtol.analysis.records import agg_path, load_agg, write_check
     from privdtol.analysis.registry import CLAIMS
-    from privdtol.errors import InputError
+    from privdtol.errors import InputError, lookup
     from privdtol.pipeline.config import load_config_files
 
-    claim = CLAIMS.get(args.claim)
-    if claim is None:
-        raise InputError("claim", f"unknown claim {args.claim!r}", ", ".join(CLAIMS))
+    claim = lookup(CLAIMS, args.claim, "claim", "claim")
     out = Path(args.out)
     if out.suffix != ".json":
         raise InputError("out", f"unknown extension {out.suffix!r} in {out}", ".json")

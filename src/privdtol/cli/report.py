@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from privdtol.cli.common import add_config_files_option
 from privdtol.errors import InputError
 
 
@@ -23,13 +24,7 @@ def add_parser(sub):
         "write the files paper/replication_report.tex inputs.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    p.add_argument(
-        "--config",
-        action="append",
-        required=True,
-        metavar="CONFIG_YAML_OR_JSON",
-        help="config file; repeat to merge several in order, as Snakemake does",
-    )
+    add_config_files_option(p)
     p.add_argument("--results", default="results", help="results directory")
     p.add_argument("--out", default="results/report/generated", help="output directory")
     p.add_argument("--repo", default=".", help="git checkout recorded in the provenance")

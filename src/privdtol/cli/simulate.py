@@ -7,8 +7,8 @@ import sys
 
 from privdtol.algorithms import ALGORITHMS
 from privdtol.engine.fast import MODES
-from privdtol.engine.runner import CellSpec, run_cell
-from privdtol.environments import INSTANCES, MODELS, instance_means
+from privdtol.engine.runner import CellSpec, make_spec, run_cell
+from privdtol.environments import INSTANCES, MODELS
 from privdtol.errors import InputError
 from privdtol.pipeline.io import check_table_path, write_table
 
@@ -60,35 +60,35 @@ def spec_from_args(args) -> CellSpec:
     alg = ALGORITHMS[args.algorithm]
     if alg.private and args.epsilon is None:
         raise InputError("epsilon", f"{args.algorithm} is private and needs it", "numbers > 0")
+    given = {}  # replay: no means (the loss file is the instance)
     if args.env == "replay":
-        means = None
         if args.losses is None:
             raise InputError("losses", "--env replay needs a loss file", "a CSV path")
     elif args.means is not None:
         if args.K is not None or args.gap is not None:
             raise InputError("means", "given together with --K/--gap", "one of the two forms")
-        means = parse_means(args.means)
+        given = {"means": parse_means(args.means)}
     elif args.K is not None and args.gap is not None:
-        means = tuple(
-            float(m) for m in instance_means(args.K, args.gap, args.mu_best, args.instance)
-        )
+        given = {"K": args.K, "gap": args.gap, "mu_best": args.mu_best}
     else:
         raise InputError("means", "no instance given", "--means LIST, or --K N --gap G")
-    if args.runs < 1:
-        raise InputError("runs", f"got {args.runs}", "integers >= 1")
-    return CellSpec(
-        algorithm=args.algorithm,
-        epsilon=args.epsilon,
-        horizon=args.horizon,
-        runs=args.runs,
+    spec = make_spec(  # generates the instance: its errors come before those of --runs
+        args.algorithm,
+        args.epsilon,
+        args.horizon,
+        args.runs,
+        **given,
+        instance=args.instance,
         env=args.env,
-        means=means,
         rho=args.rho,
         kappa=args.kappa,
         losses=args.losses,
         seed=args.seed,
         mode=args.mode,
     )
+    if args.runs < 1:
+        raise InputError("runs", f"got {args.runs}", "integers >= 1")
+    return spec
 
 
 def run(args) -> int:

@@ -17,6 +17,7 @@ import numpy as np
 
 from privdtol.algorithms import BlockAlgorithm, sample_from
 from privdtol.core import clock
+from privdtol.engine.fast import select_next
 
 #: runs x rounds x K elements drawn at once
 ROUND_CHUNK_ELEMENTS = 1 << 21
@@ -65,12 +66,8 @@ def simulate_chunk_explicit(alg, env, horizon, n, rng, bar):
                 real[:, r] += gaps[played].reshape(n, width).sum(axis=1)
                 cumulative += x.sum(axis=1)
         if block and r + 1 < R:
-            act, law = alg.select(rng, sums, r)
-            if law is None:
-                explicit_law = False
-                law = np.zeros((n, env.K))
-                law[np.arange(n), act] = 1.0
-            probs = law
+            act, probs, explicit = select_next(alg, rng, sums, r)
+            explicit_law = explicit_law and explicit
         if bar is not None:
             bar.update()
     return rb, real, actions, explicit_law

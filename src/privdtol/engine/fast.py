@@ -139,6 +139,20 @@ def _progress(total, enabled):
     return tqdm(total=total, unit="block", leave=False)
 
 
+def select_next(
+    alg: BlockAlgorithm, rng: np.random.Generator, sums: np.ndarray, r: int
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """A_(r+1) for every run from the block sums ``sums`` (n, K), the law it was drawn from,
+    and whether that law is explicit: where it is not (Laplace noise) the law charged is the
+    point mass at the action drawn (the ``block_realized`` estimator)."""
+    act, law = alg.select(rng, sums, r)
+    if law is not None:
+        return act, law, True
+    point = np.zeros(sums.shape)
+    point[np.arange(sums.shape[0]), act] = 1.0
+    return act, point, False
+
+
 def simulate_chunk_fast(alg, env, horizon, n, rng, bar):
     """Block-sum engine for one chunk of runs: returns per-block charges (rb, realized),
     the block actions, and whether every law was explicit."""
@@ -160,12 +174,8 @@ def simulate_chunk_fast(alg, env, horizon, n, rng, bar):
                 m = alg.prefix_lengths(rng, r, n)
                 start = clock.block_start(r) - 1
                 draw = env.resampled_window_sums if alg.resampled else env.window_sums
-                act, law = alg.select(rng, draw(rng, start, m), r)
-                if law is None:
-                    explicit_law = False
-                    law = np.zeros((n, env.K))
-                    law[np.arange(n), act] = 1.0
-                probs = law
+                act, probs, explicit = select_next(alg, rng, draw(rng, start, m), r)
+                explicit_law = explicit_law and explicit
             if bar is not None:
                 bar.update()
     else:

@@ -10,7 +10,7 @@ import pandas as pd
 from privdtol.algorithms import make_algorithm
 from privdtol.engine.fast import SimResult, simulate
 from privdtol.engine.run_tables import actions_table, run_table
-from privdtol.environments import LossModel, make_env
+from privdtol.environments import LossModel, instance_means, make_env
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,35 @@ class CellSpec:
             if k not in ("means", "losses", "rho", "kappa", "env")
         }
         return {**key, **env.params()}
+
+
+def make_spec(
+    algorithm: str,
+    epsilon: float | None,
+    horizon: int,
+    runs: int,
+    *,
+    means: tuple[float, ...] | None = None,
+    K: int | None = None,
+    gap: float | None = None,
+    mu_best: float | None = None,
+    instance: str = "standard",
+    rho: float | None = None,
+    kappa: float | None = None,
+    **options,
+) -> CellSpec:
+    """The :class:`CellSpec` of a cell given by its instance parameters (the CLI and the
+    pipeline's cells alike): ``means`` as given, or, with ``K`` and ``gap``, the generated
+    instance :func:`~privdtol.environments.instance_means` ``(K, gap, mu_best, instance)``;
+    ``rho``/``kappa`` None keep CellSpec's defaults; ``options`` are its other fields (env,
+    losses, seed, mode)."""
+    if means is None and K is not None:
+        means = tuple(float(m) for m in instance_means(K, gap, mu_best, instance))
+    if rho is not None:
+        options["rho"] = rho
+    if kappa is not None:
+        options["kappa"] = kappa
+    return CellSpec(algorithm, epsilon, horizon, runs, means=means, **options)
 
 
 def run_cell(

@@ -14,18 +14,12 @@ from privdtol.environments.instances import (
     standard_means,
 )
 from privdtol.environments.replay import ReplayLosses, read_loss_matrix
+from privdtol.errors import InputError, by_name, lookup
 
 #: every loss model by name (``--env``, the config's ``env``), in display order
-MODELS: dict[str, type[LossModel]] = {
-    cls.name: cls
-    for cls in (
-        BernoulliProduct,
-        CorrelatedBernoulli,
-        BetaLosses,
-        DeterministicLosses,
-        ReplayLosses,
-    )
-}
+MODELS: dict[str, type[LossModel]] = by_name(
+    BernoulliProduct, CorrelatedBernoulli, BetaLosses, DeterministicLosses, ReplayLosses
+)
 
 __all__ = [
     "INSTANCES",
@@ -49,10 +43,7 @@ def make_env(
     env: str, means=None, *, rho: float = 0.5, kappa: float = 2.0, losses: str | None = None
 ) -> LossModel:
     """Build a loss model by name; ``losses`` is the CSV path for ``replay``."""
-    from privdtol.errors import InputError
-
-    if env not in MODELS:
-        raise InputError("env", f"unknown loss model {env!r}", ", ".join(MODELS))
+    model = lookup(MODELS, env, "env", "loss model")
     if env == "replay":
         if losses is None:
             raise InputError("losses", "replay needs a loss matrix file", "a CSV path")
@@ -63,4 +54,4 @@ def make_env(
         return CorrelatedBernoulli(means, rho=rho)
     if env == "beta":
         return BetaLosses(means, kappa=kappa)
-    return MODELS[env](means)
+    return model(means)

@@ -28,20 +28,25 @@ from privdtol.pipeline.io import read_table
 #: normal quantile of the two-sided 95% interval
 Z95 = 1.96
 QUANTILES = {"q05": 0.05, "q25": 0.25, "q50": 0.50, "q75": 0.75, "q95": 0.95}
+#: the bound shapes of :mod:`privdtol.core.bounds`, one column each, as functions of (K, gap, eps)
+BOUNDS = {
+    "bound_thm1": bounds.theorem1,
+    "bound_corollary": bounds.corollary,
+    "rate": bounds.rate,
+    "lower_shape": bounds.lower_shape,
+    "wu_wang_shape": bounds.wu_wang_shape,
+}
+#: a cell's parameters as its run table carries them: text, then K, then the float ones
+TEXT_PARAMETERS = ["algorithm", "env", "instance"]
+FLOAT_PARAMETERS = ["gap", "epsilon", "eta", "mu_best", "rho", "kappa"]
+PARAMETERS = [*TEXT_PARAMETERS, "K", *FLOAT_PARAMETERS]
+#: columns that identify a cell (constant within a cell file)
+CELL_COLUMNS = ["cell_id", *PARAMETERS, "estimator"]
 #: the aggregated-table contract (column order)
 COLUMNS = [
     "experiment",
     "cell_id",
-    "algorithm",
-    "env",
-    "instance",
-    "K",
-    "gap",
-    "epsilon",
-    "eta",
-    "mu_best",
-    "rho",
-    "kappa",
+    *PARAMETERS,
     "horizon",
     "runs",
     "estimator",
@@ -49,50 +54,16 @@ COLUMNS = [
     "se",
     "ci_low",
     "ci_high",
-    "q05",
-    "q25",
-    "q50",
-    "q75",
-    "q95",
+    *QUANTILES,
     "mean_realized",
     "se_realized",
-    "bound_thm1",
-    "bound_corollary",
-    "rate",
-    "lower_shape",
-    "wu_wang_shape",
+    *BOUNDS,
     "tail_mean",
     "tail_se",
 ]
-#: columns that identify a cell (constant within a cell file)
-CELL_COLUMNS = [
-    "cell_id",
-    "algorithm",
-    "env",
-    "instance",
-    "K",
-    "gap",
-    "epsilon",
-    "eta",
-    "mu_best",
-    "rho",
-    "kappa",
-    "estimator",
-]
-SORT_COLUMNS = [
-    "algorithm",
-    "env",
-    "instance",
-    "K",
-    "gap",
-    "epsilon",
-    "rho",
-    "kappa",
-    "mu_best",
-    "runs",
-    "cell_id",
-    "horizon",
-]
+#: the row order: the parameters (but eta, which algorithm and epsilon fix), runs, cell, horizon
+SORT_PARAMETERS = [*TEXT_PARAMETERS, "K", "gap", "epsilon", "rho", "kappa", "mu_best"]
+SORT_COLUMNS = [*SORT_PARAMETERS, "runs", "cell_id", "horizon"]
 
 
 def _mean_se(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -138,14 +109,12 @@ def summarize_cell(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def add_bounds(df: pd.DataFrame) -> pd.DataFrame:
+    """The :data:`BOUNDS` columns, from each row's K, gap and epsilon."""
     K = df["K"].to_numpy(dtype=float)
     gap = df["gap"].to_numpy(dtype=float)
     eps = df["epsilon"].to_numpy(dtype=float)
-    df["bound_thm1"] = bounds.theorem1(K, gap, eps)
-    df["bound_corollary"] = bounds.corollary(K, gap, eps)
-    df["rate"] = bounds.rate(K, gap, eps)
-    df["lower_shape"] = bounds.lower_shape(K, gap, eps)
-    df["wu_wang_shape"] = bounds.wu_wang_shape(K, gap, eps)
+    for col, shape in BOUNDS.items():
+        df[col] = shape(K, gap, eps)
     return df
 
 
@@ -162,9 +131,9 @@ def aggregate_tables(tables: Iterable[pd.DataFrame], experiment: str) -> pd.Data
     df = df[COLUMNS].reset_index(drop=True)
     for col in ("K", "horizon", "runs"):
         df[col] = df[col].astype(np.int64)
-    for col in ("gap", "epsilon", "eta", "mu_best", "rho", "kappa"):
+    for col in FLOAT_PARAMETERS:
         df[col] = df[col].astype(float)
-    for col in ("experiment", "cell_id", "algorithm", "env", "instance", "estimator"):
+    for col in ("experiment", "cell_id", *TEXT_PARAMETERS, "estimator"):
         df[col] = df[col].astype(str)
     return df
 

@@ -32,8 +32,7 @@ from privdtol.algorithms import ALGORITHMS
 from privdtol.core import clock
 from privdtol.core.seeding import stable_digest
 from privdtol.engine import ENGINE_VERSION
-from privdtol.engine.runner import CellSpec
-from privdtol.environments import instance_means
+from privdtol.engine.runner import CellSpec, make_spec
 from privdtol.errors import InputError
 from privdtol.pipeline.config import experiment_slices
 
@@ -83,24 +82,7 @@ class Cell:
         return stable_digest(params)[:CELL_ID_LENGTH]
 
     def spec(self) -> CellSpec:
-        means = tuple(
-            float(m) for m in instance_means(self.K, self.gap, self.mu_best, self.instance)
-        )
-        extra = {}
-        if self.rho is not None:
-            extra["rho"] = self.rho
-        if self.kappa is not None:
-            extra["kappa"] = self.kappa
-        return CellSpec(
-            algorithm=self.algorithm,
-            epsilon=self.epsilon,
-            horizon=self.horizon,
-            runs=self.runs,
-            env=self.env,
-            means=means,
-            seed=self.seed,
-            **extra,
-        )
+        return make_spec(**self.params())
 
     def sort_key(self) -> tuple:
         nan_last = lambda v: (v is None, -1.0 if v is None else v)  # noqa: E731

@@ -4,6 +4,7 @@
 - :mod:`.exact_selection`: audit 1, the worst-case per-selection privacy loss, searched;
 - :mod:`.whole_sequence`: audit 2, the exact law of the whole action sequence for small T, K;
 - :mod:`.statistical`: audit 3, black-box Clopper-Pearson bounds from replayed runs;
+- :mod:`.result`: what the three share (leading result fields, stream key, exact verdict);
 - :mod:`.audit_grid`: the ``privacy`` experiment (all audits over a grid, one table).
 
 The negative controls (``rps_eta_eps``, ``rps_data_prefix``) live in

@@ -17,7 +17,13 @@ import pandas as pd
 
 from privdtol.errors import InputError
 from privdtol.privacy.exact_selection import audit_selection
-from privdtol.privacy.mechanisms import AUDITABLE, block_index, law_kind, make_audited
+from privdtol.privacy.mechanisms import (
+    AUDITABLE,
+    block_index,
+    law_kind,
+    make_audited,
+    selection_eta,
+)
 from privdtol.privacy.statistical import audit_statistical
 from privdtol.privacy.whole_sequence import audit_sequence
 
@@ -46,6 +52,10 @@ DEFAULT_GRID: dict[str, Any] = {
         "alpha": 0.05,
     },
 }
+
+#: the audited algorithms in display order (the privacy figure's panels): the private ones,
+#: then the negative controls, as the default grid lists them
+DISPLAY_ORDER = DEFAULT_GRID["algorithms"] + DEFAULT_GRID["negative_controls"]
 
 #: the columns of the privacy table, in order
 COLUMNS = [
@@ -171,7 +181,8 @@ def run_grid(grid: Mapping[str, Any] | None = None, progress=None) -> pd.DataFra
                     seed=seed,
                     alpha=float(st["alpha"]),
                 )
-                rows.append(_row(res, seed=seed, eta=_eta(name, eps), horizon=4 * st["block"] - 1))
+                eta = selection_eta(make_audited(name, float(eps)))
+                rows.append(_row(res, seed=seed, eta=eta, horizon=4 * st["block"] - 1))
     df = pd.DataFrame(rows, columns=COLUMNS)
     for c in ("K", "block", "horizon", "lead", "runs", "pairs_evaluated", "seed"):
         df[c] = df[c].astype("Int64")
@@ -179,12 +190,3 @@ def run_grid(grid: Mapping[str, Any] | None = None, progress=None) -> pd.DataFra
         df[c] = df[c].astype("boolean")
     df["violation"] = df["violation"].astype(bool)
     return df
-
-
-def _eta(name: str, eps: float) -> float:
-    alg = make_audited(name, float(eps))
-    return (
-        float(getattr(alg, "eta", np.nan))
-        if hasattr(alg, "eta")
-        else (float(eps) / 2 if name == "wu_wang_gumbel" else np.nan)
-    )

@@ -27,7 +27,7 @@ violation; it can never certify privacy by itself -- the proof does that):
 from __future__ import annotations
 
 import itertools
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -35,19 +35,16 @@ from privdtol.algorithms import BlockAlgorithm
 from privdtol.algorithms.negative_controls import prefix_support
 from privdtol.core.seeding import generator
 from privdtol.privacy.mechanisms import (
+    audited,
     block_index,
-    is_negative_control,
     law_kind,
-    lemma3_bound,
     log_selection_law,
-    make_audited,
     pair_loss,
-    temperature,
+    selection_eta,
     uses_resampling,
 )
+from privdtol.privacy.result import AuditResult, exact_verdict
 
-#: float tolerance when comparing a computed loss with a bound
-TOL = 1e-9
 #: datasets evaluated at once (memory: BATCH x n x K floats, three copies)
 BATCH = 2048
 
@@ -86,11 +83,9 @@ def _vec(v) -> str:
 
 
 @dataclass
-class SelectionAudit:
-    audit: str
-    algorithm: str
-    negative_control: bool
-    epsilon: float
+class SelectionAudit(AuditResult):
+    AUDIT = "exact_selection"
+
     eta: float
     K: int
     block: int
@@ -107,7 +102,7 @@ class SelectionAudit:
     data_scope: str = ""
 
     def to_dict(self) -> dict:
-        out = asdict(self)
+        out = super().to_dict()
         if self.witness is not None:
             out["witness_text"] = self.witness.describe()
         return out
@@ -244,7 +239,7 @@ def audit_selection(
     max_steps: int = 200,
 ) -> SelectionAudit:
     """Search the worst-case privacy loss of one selection after a block of length ``block``."""
-    alg = make_audited(algorithm, epsilon) if isinstance(algorithm, str) else algorithm
+    alg = audited(algorithm, epsilon)
     r = block_index(block)
     kind = law_kind(alg)
     if kind == "laplace_quadrature":
@@ -259,16 +254,7 @@ def audit_selection(
         _, keep = np.unique(keys, axis=0, return_index=True)
         D, Dp, rows = D[keep], Dp[keep], rows[keep]
     stages["extremes"] = best.offer(alg, r, D, Dp, rows)
-    rng = generator(
-        {
-            "audit": "exact_selection",
-            "algorithm": alg.name,
-            "epsilon": float(alg.epsilon),
-            "K": int(K),
-            "block": int(block),
-            "seed": int(seed),
-        }
-    )
+    rng = generator(SelectionAudit.stream_key(alg, K=int(K), block=int(block), seed=int(seed)))
     if n_random > 0:
         D, Dp, rows = random_pairs(rng, K, r, n_random, continuous)
         stages["random"] = best.offer(alg, r, D, Dp, rows)
@@ -282,24 +268,12 @@ def audit_selection(
         d, dp, row = best.pair[0], best.pair[1], best.pair[2]
     stages["local"] = best.loss
     d, dp, row, act, lp, lq = best.pair
-    eps = float(alg.epsilon)
-    bound = lemma3_bound(alg)
-    violation = best.loss > eps + TOL
-    eta = temperature(alg) if kind != "laplace_quadrature" else float("nan")
-    return SelectionAudit(
-        audit="exact_selection",
-        algorithm=alg.name,
-        negative_control=is_negative_control(alg),
-        epsilon=eps,
-        eta=eta,
+    return SelectionAudit.of(
+        alg,
+        eta=selection_eta(alg),
         K=int(K),
         block=int(block),
-        loss=float(best.loss),
-        bound_selection=bound,
-        bound_eps=eps,
-        within_selection_bound=bool(best.loss <= bound + TOL),
-        violation=bool(violation),
-        verdict="violation" if violation else "within eps",
+        **exact_verdict(alg, float(best.loss)),
         pairs_evaluated=best.count,
         stage_loss={k: float(v) for k, v in stages.items()},
         witness=Witness(d.tolist(), dp.tolist(), row, act, lp, lq),

@@ -63,6 +63,11 @@ def make_audited(name: str, epsilon: float) -> BlockAlgorithm:
     )
 
 
+def audited(algorithm: str | BlockAlgorithm, epsilon: float | None = None) -> BlockAlgorithm:
+    """The algorithm an audit is given: an instance as it is, a name by :func:`make_audited`."""
+    return make_audited(algorithm, epsilon) if isinstance(algorithm, str) else algorithm
+
+
 def is_negative_control(alg_or_name) -> bool:
     name = alg_or_name if isinstance(alg_or_name, str) else alg_or_name.name
     return name in AUDIT_ONLY
@@ -88,6 +93,11 @@ def temperature(alg: BlockAlgorithm) -> float:
     if hasattr(alg, "eta"):
         return float(alg.eta)
     raise InputError("algorithm", f"{alg.name!r} is not a softmax selection", "softmax laws")
+
+
+def selection_eta(alg: BlockAlgorithm) -> float:
+    """:func:`temperature` of a softmax selection; NaN for the Laplace laws, which have none."""
+    return float("nan") if law_kind(alg) == "laplace_quadrature" else temperature(alg)
 
 
 def lemma3_bound(alg: BlockAlgorithm) -> float:

@@ -28,7 +28,7 @@ the event rarer (less power for the same number of runs).
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
@@ -38,14 +38,14 @@ from privdtol.engine.fast import simulate
 from privdtol.environments import ReplayLosses
 from privdtol.errors import InputError
 from privdtol.privacy.mechanisms import (
+    audited,
     block_index,
-    is_negative_control,
     law_kind,
     lemma3_bound,
     log_selection_law,
-    make_audited,
     pair_loss,
 )
+from privdtol.privacy.result import AuditResult
 
 
 def clopper_pearson(k: np.ndarray, n: int, level: float) -> tuple[np.ndarray, np.ndarray]:
@@ -114,11 +114,9 @@ def default_lead(epsilon: float, block: int) -> int:
 
 
 @dataclass
-class StatisticalAudit:
-    audit: str
-    algorithm: str
-    negative_control: bool
-    epsilon: float
+class StatisticalAudit(AuditResult):
+    AUDIT = "statistical"
+
     K: int
     block: int
     lead: int
@@ -138,9 +136,6 @@ class StatisticalAudit:
     witness_text: str
     law: str = ""
 
-    def to_dict(self) -> dict:
-        return asdict(self)
-
 
 def audit_statistical(
     algorithm: str | BlockAlgorithm,
@@ -154,7 +149,7 @@ def audit_statistical(
 ) -> StatisticalAudit:
     """Black-box audit: run the algorithm ``runs`` times on x and on x' (independent streams
     keyed by the audit parameters and each matrix) and bound the loss of A_(r+1)."""
-    alg = make_audited(algorithm, epsilon) if isinstance(algorithm, str) else algorithm
+    alg = audited(algorithm, epsilon)
     if not isinstance(alg, BlockAlgorithm):
         raise InputError("algorithm", f"{alg.name} is not a block algorithm", "block algorithms")
     if law_kind(alg) == "softmax_data_prefix":
@@ -170,21 +165,11 @@ def audit_statistical(
     if lead is None:
         lead = default_lead(float(alg.epsilon), block)
     x, xp, row, r = neighbouring_matrices(K, block, lead)
-    lead = int(lead)
+    sizes = {"K": int(K), "block": int(block), "lead": int(lead), "runs": int(runs)}
     counts = []
     for name, m in (("x", x), ("x_prime", xp)):
         env = ReplayLosses(m, source=name)
-        params = {
-            "audit": "statistical",
-            "algorithm": alg.name,
-            "epsilon": float(alg.epsilon),
-            "K": int(K),
-            "block": int(block),
-            "lead": lead,
-            "runs": int(runs),
-            "seed": int(seed),
-            **env.params(),
-        }
+        params = StatisticalAudit.stream_key(alg, **sizes, seed=int(seed), **env.params())
         res = simulate(alg, env, m.shape[0], int(runs), params, mode="fast", keep_actions=True)
         counts.append(np.bincount(res.actions[:, r + 1], minlength=K))
     b = loss_bounds(counts[0], counts[1], alpha)
@@ -194,15 +179,9 @@ def audit_statistical(
     exact = float(pair_loss(lp, lq)[0])
     eps = float(alg.epsilon)
     violation = b["lower"] > eps
-    return StatisticalAudit(
-        audit="statistical",
-        algorithm=alg.name,
-        negative_control=is_negative_control(alg),
-        epsilon=eps,
-        K=int(K),
-        block=int(block),
-        lead=lead,
-        runs=int(runs),
+    return StatisticalAudit.of(
+        alg,
+        **sizes,
         alpha=float(alpha),
         loss=b["point"],
         loss_lower=b["lower"],

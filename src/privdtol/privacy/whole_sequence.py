@@ -21,7 +21,7 @@ block that contains the changed vector (0 if it is the last block), hence <= 2 e
 from __future__ import annotations
 
 import itertools
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import logsumexp
@@ -30,20 +30,20 @@ from privdtol.algorithms import BlockAlgorithm
 from privdtol.core.clock import check_horizon, n_blocks
 from privdtol.core.seeding import generator
 from privdtol.errors import InputError
-from privdtol.privacy.exact_selection import TOL, audit_selection
+from privdtol.privacy.exact_selection import audit_selection
 from privdtol.privacy.mechanisms import (
-    is_negative_control,
+    audited,
     law_kind,
-    lemma3_bound,
     log_selection_law,
     log_softmax,
-    make_audited,
     pair_loss,
     prefix_law,
     prefix_sums,
+    selection_eta,
     temperature,
     uses_resampling,
 )
+from privdtol.privacy.result import AuditResult, exact_verdict
 
 #: the enumeration holds K^R sequences times the number of prefix combinations
 MAX_SEQUENCES = 1 << 20
@@ -97,11 +97,9 @@ def sequence_log_law(alg: BlockAlgorithm, losses: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class SequenceAudit:
-    audit: str
-    algorithm: str
-    negative_control: bool
-    epsilon: float
+class SequenceAudit(AuditResult):
+    AUDIT = "whole_sequence"
+
     eta: float
     K: int
     horizon: int
@@ -120,9 +118,6 @@ class SequenceAudit:
     law: str
     data_scope: str
 
-    def to_dict(self) -> dict:
-        return asdict(self)
-
 
 def audit_sequence(
     algorithm: str | BlockAlgorithm,
@@ -134,23 +129,14 @@ def audit_sequence(
 ) -> SequenceAudit:
     """Enumerate the law of (I_1..I_T) under neighbouring loss sequences; report the largest
     log-ratio over all events, and compare it with the per-block selection losses."""
-    alg = make_audited(algorithm, epsilon) if isinstance(algorithm, str) else algorithm
+    alg = audited(algorithm, epsilon)
     T = check_horizon(horizon)
     R = n_blocks(T)
     if T != (1 << R) - 1 or R < 2:
         raise InputError("horizon", f"got {T}", "T = 2^R - 1 with R >= 2: 3, 7, 15, 31, 63")
     if K < 2:
         raise InputError("K", f"got {K}", "integers >= 2")
-    rng = generator(
-        {
-            "audit": "whole_sequence",
-            "algorithm": alg.name,
-            "epsilon": float(alg.epsilon),
-            "K": int(K),
-            "horizon": int(T),
-            "seed": int(seed),
-        }
-    )
+    rng = generator(SequenceAudit.stream_key(alg, K=int(K), horizon=int(T), seed=int(seed)))
     pairs = []  # (x, x', changed time index, predicted per-block loss)
     for r in range(R - 1):
         sel = audit_selection(alg, K=K, block=1 << r, seed=seed, n_random=500, max_steps=20)
@@ -188,30 +174,19 @@ def audit_sequence(
             seq = np.unravel_index(int(idx), lp.shape)
             best_pair = (x, xp, t, seq, float(lp.ravel()[idx]), float(lq.ravel()[idx]))
     x, xp, t, seq, a, b = best_pair
-    eps = float(alg.epsilon)
-    bound = lemma3_bound(alg)
-    violation = best > eps + TOL
     text = (
         f"time {t + 1} (block {(t + 1).bit_length() - 1}): "
         f"{tuple(float(v) for v in x[t])} -> {tuple(float(v) for v in xp[t])}; "
         f"block actions {tuple(int(s) for s in seq)}: log P = {a:.6g} vs {b:.6g}"
     )
-    return SequenceAudit(
-        audit="whole_sequence",
-        algorithm=alg.name,
-        negative_control=is_negative_control(alg),
-        epsilon=eps,
-        eta=temperature(alg) if law_kind(alg) != "laplace_quadrature" else np.nan,
+    return SequenceAudit.of(
+        alg,
+        eta=selection_eta(alg),
         K=int(K),
         horizon=T,
-        loss=best,
-        bound_selection=bound,
-        bound_eps=eps,
+        **exact_verdict(alg, best),
         per_block_max=per_block,
         factorization_gap=gap,
-        within_selection_bound=bool(best <= bound + TOL),
-        violation=bool(violation),
-        verdict="violation" if violation else "within eps",
         pairs_evaluated=len(pairs),
         witness_time=t + 1,
         witness_block=(t + 1).bit_length() - 1,
