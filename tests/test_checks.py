@@ -424,13 +424,10 @@ def test_dependent_never_pools_different_rho():
 
 def test_write_check_is_deterministic_json(tmp_path):
     c = records.make_check(
-        "C9",
-        "t",
-        "s",
+        records.Heading("C9", "t", "s", "thr"),
         1 / 3,
         float("nan"),
         np.float64(2.0),
-        "thr",
         "PASS",
         "sum",
         [{"b": np.int64(1), "a": np.nan}],

@@ -276,16 +276,11 @@ def _fmt(value) -> str:
 
 
 def _bounds(node: dict) -> list[str]:
-    out = []
-    for key, sym in (
-        ("minimum", "≥"),
-        ("exclusiveMinimum", ">"),
-        ("maximum", "≤"),
-        ("exclusiveMaximum", "<"),
-    ):
-        if key in node:
-            out.append(f"{sym} {_fmt(node[key])}")
-    return [" and ".join(out)] if out else []
+    from privdtol.pipeline.config import bounds_text
+
+    words = {"minimum": "≥", "exclusiveMinimum": ">", "maximum": "≤", "exclusiveMaximum": "<"}
+    text = bounds_text(node, words, _fmt)
+    return [text] if text else []
 
 
 def _allowed(node: dict, root: dict) -> str:

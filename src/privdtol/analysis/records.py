@@ -19,11 +19,12 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from privdtol.analysis.verdict import VERDICTS
+from privdtol.analysis.verdict import INCONCLUSIVE, VERDICTS
 from privdtol.errors import InputError
 from privdtol.pipeline.io import atomic_path
 
@@ -79,37 +80,42 @@ def fmt(x, digits: int = 3) -> str:
 # ----------------------------------------------------------------------------- records
 
 
+class Heading(NamedTuple):
+    """What a check says before it looks at data: the claim, its title, what the statistic
+    is and the threshold it is held to (in words)."""
+
+    claim: str
+    title: str
+    statistic_label: str
+    threshold: str
+
+
 def make_check(
-    claim,
-    title,
-    statistic_label,
-    statistic,
-    ci_low,
-    ci_high,
-    threshold,
-    verdict,
-    summary,
-    cells=(),
-    inputs=(),
+    head: Heading, statistic, ci_low, ci_high, verdict, summary, cells=(), inputs=()
 ) -> dict:
     """Assemble a check record with the keys of :data:`CHECK_KEYS`, JSON-safe values."""
     if verdict not in VERDICTS:
         raise ValueError(f"bad verdict {verdict!r}")
     return plain(
         {
-            "claim": claim,
-            "title": title,
-            "statistic_label": statistic_label,
+            "claim": head.claim,
+            "title": head.title,
+            "statistic_label": head.statistic_label,
             "statistic": statistic,
             "ci_low": ci_low,
             "ci_high": ci_high,
-            "threshold": threshold,
+            "threshold": head.threshold,
             "verdict": verdict,
             "summary": summary,
             "cells": list(cells),
             "inputs": sorted({str(p) for p in (inputs or [])}),
         }
     )
+
+
+def no_data(head: Heading, reason: str, inputs=()) -> dict:
+    """The INCONCLUSIVE record of a check that found nothing to test (``reason`` says why)."""
+    return make_check(head, None, None, None, INCONCLUSIVE, reason, [], inputs)
 
 
 def check_json(check: dict) -> str:

@@ -37,6 +37,15 @@ SLICE_KEYS = (
 
 
 # --------------------------------------------------------------------------- validation
+#: JSON-schema range keywords and how they read
+RANGE_WORDS = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
+
+
+def bounds_text(schema: dict, words: dict = RANGE_WORDS, show=str) -> str:
+    """A schema node's range keywords in words, e.g. ">= 1 and < 2" ("" if none)."""
+    return " and ".join(f"{op} {show(schema[key])}" for key, op in words.items() if key in schema)
+
+
 def _allowed(error) -> str:
     """The allowed values of a failed JSON-schema keyword, in words."""
     kw, schema = error.validator, error.schema
@@ -47,17 +56,8 @@ def _allowed(error) -> str:
     if kw == "required":
         return "a value for it"
     if kw in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
-        parts = []
-        for key, op in (
-            ("minimum", ">="),
-            ("exclusiveMinimum", ">"),
-            ("maximum", "<="),
-            ("exclusiveMaximum", "<"),
-        ):
-            if key in schema:
-                parts.append(f"{op} {schema[key]}")
         kind = "integers" if schema.get("type") == "integer" else "numbers"
-        return f"{kind} " + " and ".join(parts)
+        return f"{kind} " + bounds_text(schema)
     if kw == "type":
         return f"type {schema['type']}"
     if kw in ("minItems", "maxItems"):

@@ -23,9 +23,9 @@ import numpy as np
 import pandas as pd
 
 from privdtol.analysis.cells import stack
-from privdtol.analysis.records import make_check
+from privdtol.analysis.records import Heading, make_check, no_data
 from privdtol.analysis.registry import CLAIMS
-from privdtol.analysis.verdict import FAIL, INCONCLUSIVE, PASS
+from privdtol.analysis.verdict import FAIL, PASS
 
 CLAIM = "C1"
 #: numerical slack of the comparison of an exact loss with its bound
@@ -33,6 +33,7 @@ TOL = 1e-9
 TITLE = "Event-level eps-DP (Proposition 1; 2 eta per selection, Lemma 3)"
 STATISTIC_LABEL = "max over private algorithms and eps of (largest privacy loss found)/eps"
 THRESHOLD = "private: loss <= bound (exact), CP lower limit <= eps; controls: loss > eps"
+HEAD = Heading(CLAIM, TITLE, STATISTIC_LABEL, THRESHOLD)
 
 
 def c1_cells(df: pd.DataFrame) -> pd.DataFrame:
@@ -78,17 +79,9 @@ def c1_cells(df: pd.DataFrame) -> pd.DataFrame:
 def check_c1(df: pd.DataFrame, inputs=()) -> dict:
     """C1 from the privacy audit table (see the module docstring)."""
     if df.empty:
-        return make_check(
-            CLAIM,
-            TITLE,
-            STATISTIC_LABEL,
-            None,
-            None,
-            None,
-            THRESHOLD,
-            INCONCLUSIVE,
+        return no_data(
+            HEAD,
             "No privacy audit in the input.",
-            [],
             inputs,
         )
     cells = c1_cells(df)
@@ -107,13 +100,10 @@ def check_c1(df: pd.DataFrame, inputs=()) -> dict:
         f"in {len(controls) - n_missed}/{len(controls)} (algorithm, eps) cells."
     )
     return make_check(
-        CLAIM,
-        TITLE,
-        STATISTIC_LABEL,
+        HEAD,
         stat,
         None,
         None,
-        THRESHOLD,
         verdict,
         summary,
         cells.to_dict(orient="records"),

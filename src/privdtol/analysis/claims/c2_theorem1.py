@@ -17,10 +17,9 @@ import pandas as pd
 
 from privdtol.analysis import stats
 from privdtol.analysis.cells import cell_keys, cell_label, select, stack
-from privdtol.analysis.records import fmt, make_check
+from privdtol.analysis.records import Heading, fmt, make_check, no_data
 from privdtol.analysis.registry import CLAIMS
 from privdtol.analysis.verdict import (
-    INCONCLUSIVE,
     bonferroni_confidence,
     combine_verdicts,
     upper_verdict,
@@ -60,20 +59,9 @@ def check_theorem1(
     title = "Theorem 1: regret below 1 + 800 log K/gap + 16 log K/eta"
     label = "max over cells and horizons of regret / Theorem-1 bound"
     threshold = f"upper {confidence:.0%} limit of regret / bound <= 1 in every cell"
+    head = Heading(claim, title, label, threshold)
     if rows.empty:
-        return make_check(
-            claim,
-            title,
-            label,
-            None,
-            None,
-            None,
-            threshold,
-            INCONCLUSIVE,
-            f"No {algorithm} cells in the input.",
-            [],
-            inputs,
-        )
+        return no_data(head, f"No {algorithm} cells in the input.", inputs)
     tab = bound_table(rows, confidence)
     cells = []
     verdicts = []
@@ -102,13 +90,10 @@ def check_theorem1(
         f"gap={fmt(tab.at[i, 'gap'])}, eps={fmt(tab.at[i, 'epsilon'])}." + note
     )
     return make_check(
-        claim,
-        title,
-        label,
+        head,
         tab["ratio"].max(),
         tab["ratio_low"].max(),
         tab["ratio_high"].max(),
-        threshold,
         verdict,
         summary,
         cells,

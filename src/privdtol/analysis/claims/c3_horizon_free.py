@@ -26,10 +26,9 @@ import pandas as pd
 
 from privdtol.analysis import stats
 from privdtol.analysis.cells import cell_keys, cell_label, select, stack
-from privdtol.analysis.records import fmt, make_check
+from privdtol.analysis.records import Heading, fmt, make_check, no_data
 from privdtol.analysis.registry import CLAIMS
 from privdtol.analysis.verdict import (
-    INCONCLUSIVE,
     bonferroni_confidence,
     combine_verdicts,
     upper_verdict,
@@ -165,21 +164,10 @@ def check_horizon_free(
     title = "Horizon-free regret"
     label = f"max over cells of regret(T={pair[1]}) / regret(T={pair[0]})"
     threshold = f"upper {confidence:.0%} limit of the ratio <= {ratio_max} in every cell"
+    head = Heading(CLAIM, title, label, threshold)
     tab = horizon_ratio_table(rows, pair, confidence)
     if tab.empty:
-        return make_check(
-            CLAIM,
-            title,
-            label,
-            None,
-            None,
-            None,
-            threshold,
-            INCONCLUSIVE,
-            f"No {algorithm} cells in the input.",
-            [],
-            inputs,
-        )
+        return no_data(head, f"No {algorithm} cells in the input.", inputs)
     cells, verdicts = [], []
     for _, r in tab.iterrows():
         v = upper_verdict(r["ratio_low_adj"], r["ratio_high"], ratio_max)
@@ -226,13 +214,10 @@ def check_horizon_free(
         + note
     )
     return make_check(
-        CLAIM,
-        title,
-        label,
+        head,
         tab["ratio"].max(),
         tab["ratio_low_adj"].max(),
         tab["ratio_high"].max(),
-        threshold,
         combine_verdicts(verdicts),
         summary,
         cells,

@@ -28,7 +28,7 @@ import pandas as pd
 
 from privdtol.analysis import stats
 from privdtol.analysis.cells import final_rows, regime, select, series_keys, stack
-from privdtol.analysis.records import fmt, make_check, plain
+from privdtol.analysis.records import Heading, fmt, make_check, no_data, plain
 from privdtol.analysis.registry import CLAIMS
 from privdtol.analysis.verdict import FAIL, INCONCLUSIVE, PASS, combine_verdicts, interval_verdict
 from privdtol.core import bounds
@@ -141,18 +141,11 @@ def check_slope(
     title = f"Rate: regret linear in {axis} ({what})"
     label = f"log-log slope of regret against {axis} over the {n_points} largest {axis}"
     threshold = f"{confidence:.0%} CI of the slope within [{lo}, {hi}]"
+    head = Heading(claim, title, label, threshold)
     if decisive is None:
-        return make_check(
-            claim,
-            title,
-            label,
-            None,
-            None,
-            None,
-            threshold,
-            INCONCLUSIVE,
+        return no_data(
+            head,
             f"No {algorithm} cells in the {what}." + note,
-            [],
             inputs,
         )
     slopes = ", ".join(
@@ -162,19 +155,8 @@ def check_slope(
         f"{len(series)} series in the {what}; slopes (95% CI): {slopes}"
         f"{' ...' if len(series) > 6 else ''}; required range [{lo}, {hi}]." + note
     )
-    return make_check(
-        claim,
-        title,
-        label,
-        decisive["slope"],
-        decisive["ci_low"],
-        decisive["ci_high"],
-        threshold,
-        verdict,
-        summary,
-        series,
-        inputs,
-    )
+    low, high = decisive["ci_low"], decisive["ci_high"]
+    return make_check(head, decisive["slope"], low, high, verdict, summary, series, inputs)
 
 
 def check_gap(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
@@ -234,20 +216,9 @@ def check_rate_ratio(
     title = "Rate: regret / (log K/gap + log K/eps) flat along 1/gap, 1/eps and log K"
     label = "log-log slope of regret/rate along an axis (decisive series)"
     threshold = f"{confidence:.0%} CI of every slope within [{lo}, {hi}]"
+    head = Heading("C4c", title, label, threshold)
     if tab.empty:
-        return make_check(
-            "C4c",
-            title,
-            label,
-            None,
-            None,
-            None,
-            threshold,
-            INCONCLUSIVE,
-            f"No {algorithm} cells.",
-            [],
-            inputs,
-        )
+        return no_data(head, f"No {algorithm} cells.", inputs)
     series = []
     for axis, group in (
         ("1/gap", ["env", "K", "epsilon"]),
@@ -285,17 +256,12 @@ def check_rate_ratio(
         + f"; required [{lo}, {hi}]."
     )
     if decisive is None:
-        return make_check(
-            "C4c", title, label, None, None, None, threshold, INCONCLUSIVE, summary, [rng], inputs
-        )
+        return no_data(head, summary, inputs)
     return make_check(
-        "C4c",
-        title,
-        label,
+        head,
         decisive["slope"],
         decisive["ci_low"],
         decisive["ci_high"],
-        threshold,
         verdict,
         summary,
         [rng] + [{"kind": "slope", **s} for s in series],
@@ -336,6 +302,7 @@ def check_logk(
     title = "Rate in K (privacy regime): log K rather than log² K"
     label = "Δχ² = χ²(a log² K + b) − χ²(a log K + b)"
     threshold = "bootstrap CI of Δχ² above 0 (log K fits better)"
+    head = Heading("C4d", title, label, threshold)
     series = []
     for (g_, e_), g in rows.groupby(["gap", "epsilon"], sort=True):
         g = g.sort_values("K")
@@ -363,17 +330,9 @@ def check_logk(
             }
         )
     if not series:
-        return make_check(
-            "C4d",
-            title,
-            label,
-            None,
-            None,
-            None,
-            threshold,
-            INCONCLUSIVE,
+        return no_data(
+            head,
             "Fewer than three values of K in the privacy regime.",
-            [],
             inputs,
         )
     verdict = combine_verdicts(s["verdict"] for s in series)
@@ -386,19 +345,8 @@ def check_logk(
         for s in series
     ]
     summary = "Privacy regime; " + "; ".join(parts) + "."
-    return make_check(
-        "C4d",
-        title,
-        label,
-        decisive["delta_chi2"],
-        decisive["ci_low"],
-        decisive["ci_high"],
-        threshold,
-        verdict,
-        summary,
-        series,
-        inputs,
-    )
+    low, high = decisive["ci_low"], decisive["ci_high"]
+    return make_check(head, decisive["delta_chi2"], low, high, verdict, summary, series, inputs)
 
 
 def check_log_k(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:

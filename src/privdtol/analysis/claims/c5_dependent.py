@@ -18,9 +18,9 @@ import pandas as pd
 from privdtol.analysis.cells import final_rows, select, series_keys, stack
 from privdtol.analysis.claims.c2_theorem1 import check_theorem1
 from privdtol.analysis.claims.c4_rate import N_POINTS, check_slope
-from privdtol.analysis.records import fmt, make_check
+from privdtol.analysis.records import Heading, fmt, make_check, no_data
 from privdtol.analysis.registry import CLAIMS
-from privdtol.analysis.verdict import INCONCLUSIVE, combine_verdicts
+from privdtol.analysis.verdict import combine_verdicts
 
 CLAIM = "C5"
 #: the dependent loss models checked
@@ -94,20 +94,9 @@ def check_dependent(
     title = "Dependent losses: Theorem 1 and the rate hold for correlated and Beta losses"
     label = "max over dependent cells of regret / Theorem-1 bound"
     threshold = "every applicable sub-check (C2, C4a, C4b) PASSes"
+    head = Heading(CLAIM, title, label, threshold)
     if not subs:
-        return make_check(
-            CLAIM,
-            title,
-            label,
-            None,
-            None,
-            None,
-            threshold,
-            INCONCLUSIVE,
-            "No dependent-loss cells in the input.",
-            [],
-            inputs,
-        )
+        return no_data(head, "No dependent-loss cells in the input.", inputs)
     cells = [
         {
             "sub_check": name,
@@ -145,7 +134,7 @@ def check_dependent(
         }
         for x in skipped
     ]
-    return make_check(CLAIM, title, label, stat, lo, hi, threshold, verdict, summary, cells, inputs)
+    return make_check(head, stat, lo, hi, verdict, summary, cells, inputs)
 
 
 def check(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:

@@ -18,9 +18,9 @@ import pandas as pd
 
 from privdtol.analysis import stats
 from privdtol.analysis.cells import dedupe_cells, final_rows, select, stack
-from privdtol.analysis.records import fmt, make_check
+from privdtol.analysis.records import Heading, fmt, make_check, no_data
 from privdtol.analysis.registry import CLAIMS
-from privdtol.analysis.verdict import INCONCLUSIVE, upper_verdict
+from privdtol.analysis.verdict import upper_verdict
 from privdtol.core import bounds
 
 CLAIM = "constants"
@@ -47,20 +47,9 @@ def check_constants(
     title = "Fitted constants of Theorem 1 (800 and 16)"
     label = "max(c_gap/800, c_eta/16)"
     threshold = "bootstrap CI of max(c_gap/800, c_eta/16) below 1"
+    head = Heading(CLAIM, title, label, threshold)
     if len(rows) < 3:
-        return make_check(
-            CLAIM,
-            title,
-            label,
-            None,
-            None,
-            None,
-            threshold,
-            INCONCLUSIVE,
-            "Fewer than three cells.",
-            [],
-            inputs,
-        )
+        return no_data(head, "Fewer than three cells.", inputs)
     logk = np.log(rows["K"].astype(float))
     x_gap = logk / rows["gap"]
     x_eta = logk / bounds.eta(rows["epsilon"])
@@ -95,13 +84,10 @@ def check_constants(
         f"({n_boot} bootstrap resamples of cells)."
     )
     return make_check(
-        CLAIM,
-        title,
-        label,
+        head,
         stat,
         low,
         high,
-        threshold,
         upper_verdict(low, high, 1.0),
         summary,
         cells,
