@@ -18,7 +18,7 @@ import pytest
 
 from privdtol.analysis.cells import select
 from privdtol.analysis.claims.c4_rate import rate_ratio_table
-from privdtol.analysis.records import check_text, make_check, read_check, write_check
+from privdtol.analysis.records import Heading, check_text, make_check, read_check, write_check
 from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims
 from privdtol.cli import main
 from privdtol.pipeline.notebooks import strip_notebook_metadata
@@ -32,13 +32,10 @@ from tiny_agg import build_tiny_agg  # noqa: E402
 
 #: a check record no check computes: what the notebook shows must come from this file
 HAND_CHECK = make_check(
-    "C4c",
-    "Hand-written record",
-    "a statistic",
+    Heading("C4c", "Hand-written record", "a statistic", "a threshold"),
     0.123,
     0.1,
     0.2,
-    "a threshold",
     "FAIL",
     "hand-written summary 7f3a9c",
     [],
