@@ -11,7 +11,17 @@ import sys
 from privdtol.errors import InputError
 
 #: subcommand modules, in the order ``privdtol --help`` lists them
-SUBCOMMANDS = ["simulate", "listing", "report", "batch", "aggregate", "check", "config", "audit"]
+SUBCOMMANDS = [
+    "simulate",
+    "exact",
+    "listing",
+    "report",
+    "batch",
+    "aggregate",
+    "check",
+    "config",
+    "audit",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

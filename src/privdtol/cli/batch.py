@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from privdtol.engine.runner import run_cell
+from privdtol.engine.runner import exact_table, run_cell
 from privdtol.errors import InputError
 from privdtol.pipeline.io import write_table
 
@@ -74,7 +74,8 @@ def is_complete(path: Path, cell) -> bool:
 
 
 def cell_table(cell):
-    table, _, _ = run_cell(cell.spec())
+    spec = cell.spec()
+    table = exact_table(spec) if spec.mode == "exact" else run_cell(spec)[0]
     table.insert(0, "cell_id", cell.cell_id)
     table["instance"] = cell.instance
     table["rho"] = float("nan") if cell.rho is None else cell.rho

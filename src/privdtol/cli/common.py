@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from privdtol.errors import InputError
+
 
 def add_config_files_option(parser: argparse.ArgumentParser) -> None:
     """The required, repeatable ``--config`` of the commands that read the merged pipeline
@@ -14,4 +16,76 @@ def add_config_files_option(parser: argparse.ArgumentParser) -> None:
         required=True,
         metavar="CONFIG_YAML_OR_JSON",
         help="config file; repeat to merge several in order, as Snakemake does",
+    )
+
+
+def add_cell_arguments(parser: argparse.ArgumentParser, algorithms, envs) -> None:
+    """The arguments that name one cell: algorithm, epsilon, the instance (``--means``, or
+    ``--K --gap [--mu-best] [--instance]``), the loss model and the horizon (``simulate`` and
+    ``exact`` alike)."""
+    from privdtol.environments import INSTANCES
+
+    parser.add_argument("--algorithm", required=True, choices=list(algorithms))
+    parser.add_argument("--epsilon", type=float, help="privacy level (required for private ones)")
+    inst = parser.add_argument_group("instance: --means, or --K and --gap")
+    inst.add_argument("--means", help="comma-separated mean losses, e.g. 0.4,0.6")
+    inst.add_argument("--K", type=int, help="number of actions of a generated instance")
+    inst.add_argument("--gap", type=float, help="Delta_min of a generated instance")
+    inst.add_argument("--mu-best", type=float, help="best mean (default 1/2 - gap/2)")
+    inst.add_argument("--instance", choices=INSTANCES, default="standard")
+    parser.add_argument("--env", choices=list(envs), default="bernoulli", help="loss model")
+    if "correlated" in envs:
+        parser.add_argument(
+            "--rho", type=float, default=0.5, help="shared-shock probability (correlated)"
+        )
+    if "beta" in envs:
+        parser.add_argument("--kappa", type=float, default=2.0, help="Beta concentration (beta)")
+    if "replay" in envs:
+        parser.add_argument("--losses", help="CSV loss matrix, T rows x K columns (replay)")
+    parser.add_argument("--horizon", type=int, required=True)
+
+
+def parse_means(text: str):
+    try:
+        return tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise InputError(
+            "means", f"not a list of numbers: {text!r}", "comma-separated numbers in [0, 1]"
+        ) from None
+
+
+def cell_spec_from_args(args, **options):
+    """The :class:`~privdtol.engine.runner.CellSpec` of the arguments of
+    :func:`add_cell_arguments` (``options``: runs, seed, mode); the instance is generated
+    here, so its errors come before those of the other options."""
+    from privdtol.algorithms import ALGORITHMS
+    from privdtol.engine.runner import make_spec
+
+    if ALGORITHMS[args.algorithm].private and args.epsilon is None:
+        raise InputError("epsilon", f"{args.algorithm} is private and needs it", "numbers > 0")
+    losses = getattr(args, "losses", None)
+    given = {}  # replay: no means (the loss file is the instance)
+    if args.env == "replay":
+        if losses is None:
+            raise InputError("losses", "--env replay needs a loss file", "a CSV path")
+    elif args.means is not None:
+        if args.K is not None or args.gap is not None:
+            raise InputError("means", "given together with --K/--gap", "one of the two forms")
+        given = {"means": parse_means(args.means)}
+    elif args.K is not None and args.gap is not None:
+        given = {"K": args.K, "gap": args.gap, "mu_best": args.mu_best}
+    else:
+        raise InputError("means", "no instance given", "--means LIST, or --K N --gap G")
+    return make_spec(
+        args.algorithm,
+        args.epsilon,
+        args.horizon,
+        options.pop("runs", 0),
+        **given,
+        instance=args.instance,
+        env=args.env,
+        rho=getattr(args, "rho", None),
+        kappa=getattr(args, "kappa", None),
+        losses=losses,
+        **options,
     )

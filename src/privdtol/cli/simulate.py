@@ -6,9 +6,10 @@ import argparse
 import sys
 
 from privdtol.algorithms import ALGORITHMS
+from privdtol.cli.common import add_cell_arguments, cell_spec_from_args
 from privdtol.engine.fast import MODES
-from privdtol.engine.runner import CellSpec, make_spec, run_cell
-from privdtol.environments import INSTANCES, MODELS
+from privdtol.engine.runner import CellSpec, run_cell
+from privdtol.environments import MODELS
 from privdtol.errors import InputError
 from privdtol.pipeline.io import check_table_path, write_table
 
@@ -21,19 +22,7 @@ def add_parser(sub):
         "horizon 2^k - 1 <= T (plus T).",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    p.add_argument("--algorithm", required=True, choices=list(ALGORITHMS))
-    p.add_argument("--epsilon", type=float, help="privacy level (required for private ones)")
-    inst = p.add_argument_group("instance: --means, or --K and --gap")
-    inst.add_argument("--means", help="comma-separated mean losses, e.g. 0.4,0.6")
-    inst.add_argument("--K", type=int, help="number of actions of a generated instance")
-    inst.add_argument("--gap", type=float, help="Delta_min of a generated instance")
-    inst.add_argument("--mu-best", type=float, help="best mean (default 1/2 - gap/2)")
-    inst.add_argument("--instance", choices=INSTANCES, default="standard")
-    p.add_argument("--env", choices=list(MODELS), default="bernoulli", help="loss model")
-    p.add_argument("--rho", type=float, default=0.5, help="shared-shock probability (correlated)")
-    p.add_argument("--kappa", type=float, default=2.0, help="Beta concentration (beta)")
-    p.add_argument("--losses", help="CSV loss matrix, T rows x K columns (replay)")
-    p.add_argument("--horizon", type=int, required=True)
+    add_cell_arguments(p, list(ALGORITHMS), list(MODELS))
     p.add_argument("--runs", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
@@ -47,45 +36,8 @@ def add_parser(sub):
     p.set_defaults(handler=run)
 
 
-def parse_means(text: str):
-    try:
-        return tuple(float(x) for x in text.split(","))
-    except ValueError:
-        raise InputError(
-            "means", f"not a list of numbers: {text!r}", "comma-separated numbers in [0, 1]"
-        ) from None
-
-
 def spec_from_args(args) -> CellSpec:
-    alg = ALGORITHMS[args.algorithm]
-    if alg.private and args.epsilon is None:
-        raise InputError("epsilon", f"{args.algorithm} is private and needs it", "numbers > 0")
-    given = {}  # replay: no means (the loss file is the instance)
-    if args.env == "replay":
-        if args.losses is None:
-            raise InputError("losses", "--env replay needs a loss file", "a CSV path")
-    elif args.means is not None:
-        if args.K is not None or args.gap is not None:
-            raise InputError("means", "given together with --K/--gap", "one of the two forms")
-        given = {"means": parse_means(args.means)}
-    elif args.K is not None and args.gap is not None:
-        given = {"K": args.K, "gap": args.gap, "mu_best": args.mu_best}
-    else:
-        raise InputError("means", "no instance given", "--means LIST, or --K N --gap G")
-    spec = make_spec(  # generates the instance: its errors come before those of --runs
-        args.algorithm,
-        args.epsilon,
-        args.horizon,
-        args.runs,
-        **given,
-        instance=args.instance,
-        env=args.env,
-        rho=args.rho,
-        kappa=args.kappa,
-        losses=args.losses,
-        seed=args.seed,
-        mode=args.mode,
-    )
+    spec = cell_spec_from_args(args, runs=args.runs, seed=args.seed, mode=args.mode)
     if args.runs < 1:
         raise InputError("runs", f"got {args.runs}", "integers >= 1")
     return spec

@@ -71,10 +71,32 @@ def make_spec(
     return CellSpec(algorithm, epsilon, horizon, runs, means=means, **options)
 
 
+def exact_table(spec: CellSpec) -> pd.DataFrame:
+    """The exact expected regret of a cell (:mod:`privdtol.engine.exact`), as a table with the
+    columns of :func:`~privdtol.engine.run_tables.run_table` (one row per checkpoint horizon,
+    ``run`` 0, ``estimator`` "exact", no realized regret) plus ``error_bound``, a bound on the
+    absolute numerical error of ``regret``.  Deterministic: no seed, no runs."""
+    import numpy as np
+
+    from privdtol.core import clock
+    from privdtol.engine.exact import check_exact, expected_regret
+
+    env = spec.build_env()
+    alg = make_algorithm(spec.algorithm, spec.epsilon)
+    check_exact(alg.name, env.name)
+    horizons, _ = clock.checkpoints(clock.check_horizon(spec.horizon))
+    regret, error = expected_regret(alg.name, env.means, alg.epsilon, horizons, env=env.name)
+    result = SimResult(horizons, regret[None, :], np.full((1, horizons.size), np.nan), "exact")
+    table = run_table(result, alg, env)
+    table["error_bound"] = error
+    return table
+
+
 def run_cell(
     spec: CellSpec, progress: bool = False, keep_actions: bool = False
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, SimResult]:
-    """Simulate a cell; return the run table, the block-action table (or None), the result."""
+    """Simulate a cell; return the run table, the block-action table (or None), the result.
+    A cell with ``mode`` "exact" is computed by :func:`exact_table` instead."""
     env = spec.build_env()
     alg = make_algorithm(spec.algorithm, spec.epsilon)
     result = simulate(

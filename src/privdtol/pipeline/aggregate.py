@@ -77,6 +77,8 @@ def _mean_se(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def summarize_cell(table: pd.DataFrame) -> pd.DataFrame:
     """Summary rows (one per checkpoint horizon) of one cell's run table."""
     table = table.sort_values(["run", "horizon"], kind="mergesort")
+    if "error_bound" in table.columns:
+        return summarize_exact_cell(table)
     horizons = np.unique(table["horizon"].to_numpy())
     runs = table["run"].nunique()
     if len(table) != runs * horizons.size:
@@ -105,6 +107,32 @@ def summarize_cell(table: pd.DataFrame) -> pd.DataFrame:
     out["se_realized"] = se_r
     out["tail_mean"] = mean_t
     out["tail_se"] = se_t
+    return out
+
+
+def summarize_exact_cell(table: pd.DataFrame) -> pd.DataFrame:
+    """Summary rows of an exact cell (:func:`privdtol.engine.runner.exact_table`): ``runs`` 0,
+    ``mean`` the exact expected regret, ``ci_low``/``ci_high`` = mean ∓ its numerical error
+    bound and ``se`` = bound / 1.96 (so that every consumer of mean ± 1.96 se sees that
+    interval); the paired tail is exact too (its bound the sum of the two bounds).  Quantiles
+    and realized regret are undefined without runs (NaN)."""
+    table = table.sort_values("horizon", kind="mergesort")
+    reg = table["regret"].to_numpy(dtype=float)
+    err = table["error_bound"].to_numpy(dtype=float)
+    first = table.iloc[0]
+    out = pd.DataFrame({c: [first[c]] * len(table) for c in CELL_COLUMNS})
+    out["horizon"] = table["horizon"].to_numpy(dtype=np.int64)
+    out["runs"] = np.int64(0)
+    out["mean"] = reg
+    out["se"] = err / Z95
+    out["ci_low"] = reg - err
+    out["ci_high"] = reg + err
+    for name in QUANTILES:
+        out[name] = np.nan
+    out["mean_realized"] = np.nan
+    out["se_realized"] = np.nan
+    out["tail_mean"] = reg[-1] - reg
+    out["tail_se"] = (err[-1] + err) / Z95
     return out
 
 

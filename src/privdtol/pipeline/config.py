@@ -174,6 +174,8 @@ def load_config(config: dict | str | Path, schema: dict | str | Path | None = No
         config = copy.deepcopy(dict(config))
     if not isinstance(schema, dict):
         schema = load_schema(schema)
+    if config.get("exact") is False:  # YAML 1.1 reads a bare `off` as false
+        config["exact"] = "off"
     validate_schema(config, schema)
     return validate_semantics(config)
 

@@ -32,6 +32,7 @@ from privdtol.algorithms import ALGORITHMS
 from privdtol.core import clock
 from privdtol.core.seeding import stable_digest
 from privdtol.engine import ENGINE_VERSION
+from privdtol.engine.exact import exact_available
 from privdtol.engine.runner import CellSpec, make_spec
 from privdtol.errors import InputError
 from privdtol.pipeline.config import experiment_slices
@@ -45,6 +46,9 @@ PIPELINE_ENVS = ("bernoulli", "correlated", "beta", "deterministic")
 FAST_ELEMENTS_PER_SECOND = 12e6
 EXPLICIT_ELEMENTS_PER_SECOND = 8e6
 SECONDS_PER_CELL = 0.03
+#: an exact cell (privdtol.engine.exact), whatever K and T: 1-3 s for the random prefix of
+#: rps (the average over M_r), 0.02-0.3 s for a fixed prefix
+SECONDS_PER_EXACT_CELL = 1.5
 #: bound on a batch's --cells argument (Linux limits one argument to 128 KiB)
 MAX_JSON_CHARS = 100_000
 
@@ -81,8 +85,13 @@ class Cell:
             params["engine_version"] = ENGINE_VERSION
         return stable_digest(params)[:CELL_ID_LENGTH]
 
+    @property
+    def exact(self) -> bool:
+        """An exact cell (``runs`` 0): its expected regret is computed, not sampled."""
+        return self.runs == 0
+
     def spec(self) -> CellSpec:
-        return make_spec(**self.params())
+        return make_spec(**self.params(), mode="exact" if self.exact else "auto")
 
     def sort_key(self) -> tuple:
         nan_last = lambda v: (v is None, -1.0 if v is None else v)  # noqa: E731
@@ -103,6 +112,8 @@ class Cell:
 
     def estimated_seconds(self) -> float:
         """Rough single-core cost (used only to size batches)."""
+        if self.exact:
+            return SECONDS_PER_EXACT_CELL
         alg = ALGORITHMS[self.algorithm]
         elements = self.runs * self.K
         # no exact block sums (beta), or a small per-round problem: O(K T) per run
@@ -128,6 +139,8 @@ def expand_experiment(exp: dict, config: dict) -> list[Cell]:
         kappas = part["kappa"] if env == "beta" else [None]
         for alg in part["algorithms"]:
             epsilons = part["epsilon"] if ALGORITHMS[alg].private else [None]
+            # exact cells: no runs and no seed (their value does not depend on either)
+            exact = config["exact"] == "auto" and exact_available(alg, env)
             for K, gap, eps, T, rho, kappa in itertools.product(
                 part["K"], part["gap"], epsilons, part["horizon"], rhos, kappas
             ):
@@ -140,10 +153,10 @@ def expand_experiment(exp: dict, config: dict) -> list[Cell]:
                     mu_best=_opt_float(part.get("mu_best")),
                     epsilon=_opt_float(eps),
                     horizon=int(T),
-                    runs=runs,
+                    runs=0 if exact else runs,
                     rho=_opt_float(rho),
                     kappa=_opt_float(kappa),
-                    seed=int(config["seed"]),
+                    seed=0 if exact else int(config["seed"]),
                 )
                 cells.setdefault(cell.cell_id, cell)
     return sorted(cells.values(), key=Cell.sort_key)
