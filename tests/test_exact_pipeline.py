@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from privdtol.cli.batch import cell_table
+from privdtol.engine.exact import EXACT_ALGORITHMS
 from privdtol.pipeline import plan as grid
 from privdtol.pipeline.aggregate import aggregate_tables
 from privdtol.pipeline.config import load_config
@@ -83,15 +84,23 @@ def test_exact_cell_aggregates_to_its_value_with_the_error_bound_as_interval():
     assert agg["tail_mean"].iloc[-1] == 0.0
 
 
-def test_exact_cell_lies_in_the_monte_carlo_interval_of_the_same_cell():
+@pytest.mark.parametrize(
+    "algorithm, env",
+    [(a, "bernoulli") for a in EXACT_ALGORITHMS]
+    + [("rps", "deterministic"), ("wu_wang", "deterministic")],
+)
+def test_exact_cell_lies_in_the_monte_carlo_interval_of_the_same_cell(algorithm, env):
     """The same cell by both engines: the exact value within 4 standard errors of the Monte
     Carlo mean at every checkpoint (a fixed seed; 4 SE is a 6e-5 two-sided level each)."""
-    exact = aggregate_tables([cell_table(cells(config())["rps"])], "e")
-    mc_cell = cells(config(exact="off", runs=2000))["rps"]
+    spec = {"algorithms": [algorithm], "env": env, "instance": "staircase"}
+    exact = aggregate_tables([cell_table(cells(config(**spec))[algorithm])], "e")
+    mc_cell = cells(config(exact="off", runs=2000, **spec))[algorithm]
     mc = aggregate_tables([cell_table(mc_cell)], "e")
     both = exact.merge(mc, on="horizon", suffixes=("_x", "_mc"))
-    z = (both["mean_x"] - both["mean_mc"]).abs() / both["se_mc"]
-    assert (z[both["se_mc"] > 0] < 4).all(), z.max()
+    # 4 SE, plus float round-off where the Rao-Blackwellised estimate has (almost) no variance
+    slack = 4 * both["se_mc"].fillna(0) + 1e-9 * both["mean_x"].abs()
+    gap = (both["mean_x"] - both["mean_mc"]).abs()
+    assert (gap <= slack).all(), (gap / slack).max()
 
 
 def run_cli(*args, cwd=None):

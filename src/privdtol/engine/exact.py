@@ -12,8 +12,8 @@ report-noisy-min = argmin_j (S_j + Z_j), Z_j ~ Laplace(2/eps); so
 and equal means share one factor raised to a power (K = 2^16 costs what K = 2 costs).
 - Softmax: in s = log t this is E[w_j/sum w] = ∫ E[w_j t e^(-t w_j)] prod_i E[e^(-t w_i)] ds, each
   factor a lattice convolution of a pmf with exp(-e^u) or e^u exp(-e^u). The trapezoid rule with
-  step h <= 0.3 has relative error <= 2/(cos a (e^(2 pi a/h) - 1)) ~ 6e-13 (the integrand is analytic
-  and bounded by P_j/cos a in |Im s| < a < pi/2: Trefethen & Weideman 2014, Thm 5.1).
+  step h <= 0.3 has relative error <= 2/(cos a (e^(2 pi a/h) - 1)) ~ 6e-13 (the integrand is
+  analytic and bounded by P_j/cos a in |Im s| < a < pi/2: Trefethen & Weideman 2014, Thm 5.1).
 - Laplace: between atoms every factor is c0 + c1 e^(y/b) + c2 e^(-y/b) (exact exponential
   recursions); adaptive Gauss-Kronrod (7,15) per piece; closed form beyond the last atom.
 - Binomial pmfs by Loader's saddle-point formula with a per-point error bound, truncated where
@@ -47,8 +47,8 @@ EXACT_ALGORITHMS = (
 )
 EXACT_ENVS = ("bernoulli", "deterministic")
 U = 2.0**-53
-A_CUT, B_CUT, H_MAX = 55.0, 6.6, 0.3  # kernel window u in [-A, B]; trapezoid step
-TAIL, PRUNE, N_DIRECT, SMALL_M, GK_TOL = 1e-22, 1e-40, 64, 400, 1e-13
+A_CUT, B_CUT, H_MAX = 55.0, 5.84, 0.3  # kernel window u in [-A, B]; trapezoid step
+TAIL, PRUNE, N_DIRECT, SMALL_M, GK_TOL, DEG = 1e-22, 1e-40, 64, 400, 1e-13, 16
 _SFE = np.array(
     [
         0,
@@ -101,11 +101,11 @@ def _cumsum(x):
     error <= (256 + N/256 + 2) U (a sequential cumsum: N U)."""
     N = x.shape[-1]
     nb = -(-N // 256)
-    y = np.zeros(x.shape[:-1] + (nb * 256,))
+    y = np.zeros((*x.shape[:-1], nb * 256))
     y[..., :N] = x
-    y = y.reshape(x.shape[:-1] + (nb, 256)).cumsum(axis=-1)
+    y = y.reshape((*x.shape[:-1], nb, 256)).cumsum(axis=-1)
     y[..., 1:, :] += np.cumsum(y[..., :-1, -1], axis=-1)[..., None]
-    return y.reshape(x.shape[:-1] + (-1,))[..., :N]
+    return y.reshape((*x.shape[:-1], -1))[..., :N]
 
 
 def _c_sum(N):
@@ -122,7 +122,8 @@ def _stirlerr(n):
 
 def _bd0(x, M, D):
     """x log(x/M) + M - x given D = x - M accurately (Loader 2000), and an error bound."""
-    v = D / (x + M)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = np.where(x + M > 0, D / (x + M), 0.0)  # x = M = 0: a point mass (mu in {0, 1})
     far = np.abs(v) >= 0.1
     vmax = float(np.max(np.where(far, 0.0, np.abs(v)), initial=0.0))
     v2, s, ej = v * v, D * v, 2 * x * v
@@ -165,14 +166,16 @@ def _pmf(k, m, mu):
 
 
 def _normalise(b, e):
-    """Renormalise pmfs (last axis) to sum 1; relative error bound per row (after it
-    sum_k b_k err_k ~ 0, which keeps errors of 1 - phi relative)."""
+    """Renormalise pmfs (last axis) to sum 1, after zeroing values < 1e-150 (no subnormal
+    arithmetic later; their mass, < N 1e-150, is added to the truncated tail); relative error
+    bound per row (after it sum_k b_k err_k ~ 0, which keeps errors of 1 - phi relative)."""
+    b = np.where(b < 1e-150, 0.0, b)
     s = _cumsum(b)[..., -1:]
     return b / s, 2 * np.max(np.where(b > 0, e, 0), axis=-1) + 2 * _c_sum(b.shape[-1]) * U
 
 
-def _support(m, mu):
-    """Integer window [lo, hi] of Binomial(m, mu) and its exact outside mass (< TAIL)."""
+def _support(m, mu, tail_max):
+    """Integer window [lo, hi] of Binomial(m, mu) and its exact outside mass (< tail_max)."""
     if mu in (0.0, 1.0) or m <= SMALL_M:
         return (int(m * mu), int(m * mu), 0.0) if mu in (0.0, 1.0) else (0, m, 0.0)
     z = 10.5
@@ -182,7 +185,7 @@ def _support(m, mu):
         tail = (binom.cdf(lo - 1, m, mu) if lo > 0 else 0.0) + (
             binom.sf(hi, m, mu) if hi < m else 0.0
         )
-        if tail < TAIL:
+        if tail < tail_max:
             return lo, hi, float(tail)
         z *= 1.3
 
@@ -195,7 +198,8 @@ def _trap_rel(h):
 def _kernels(u):
     eu = np.exp(u)
     G = np.exp(-eu)
-    return np.stack([G, -np.expm1(-eu), eu * G])  # G, 1 - G, g = e^u G
+    K = np.stack([G, -np.expm1(-eu), eu * G])  # G, 1 - G, g = e^u G
+    return np.where(K < 1e-140, 0.0, K)  # (u > B_CUT: < 1e-140, dropped)
 
 
 @lru_cache(maxsize=16)
@@ -216,61 +220,64 @@ def _grid(eta):
     return p, Q, K, h, _trap_rel(h)
 
 
-def _rows_conv(B, eta):
+def _rows_conv(B, eta, sup=None):
     """phi = E[exp(-t w)], om = 1 - phi, psi = E[t w exp(-t w)] (w = e^(-eta S)) at all nodes,
-    for each row of B (pmfs on one lattice); kernel terms with u < -A (G ~ 1) and u > B (G ~ 0)
-    are exact suffix/prefix sums. Returns (phi, om, psi, rounding constant, h, trapezoid bound)."""
+    for each row of B (pmfs on one lattice, row r supported on sup[r] = (lo, hi)); kernel terms
+    with u < -A (G ~ 1) and u > B (G ~ 0) are exact suffix/prefix sums. Returns (phi, om, psi,
+    node positions in lattice units from B's first column, rounding constant, h, trapezoid)."""
     R, N = B.shape
     p, Q, K, h, tr = _grid(eta)
+    sup = [(0, N - 1)] * R if sup is None or N <= 600 else sup
     CS, SS = _cumsum(B), _cumsum(B[:, ::-1])[:, ::-1]
     CSp = np.hstack([np.zeros((R, 1)), CS, np.ones((R, 1))])
     SSp = np.hstack([SS, np.zeros((R, 1))])
     k = np.arange(N)[:, None]
     if p == 1:  # direct convolutions, Q node offsets
-        W = K.shape[2]
-        out = np.empty((3, R, Q, N + W - 1))
+        dl, W = -K.shape[2] + 1 + math.ceil(B_CUT / eta), K.shape[2]
+        out = np.zeros((3, R, Q, N + W - 1))
         for q in range(Q):
             if N <= 600:  # one Toeplitz GEMM per kernel
                 T = np.zeros((3, N, N + W - 1))
                 T[:, k, k + np.arange(W)] = K[q][:, None, :]
                 out[:, :, q] = B @ T
-            else:
-                for r in range(R):
-                    for t in range(3):
-                        out[t, r, q] = np.convolve(B[r], K[q, t])
+                continue
+            for r, (lo, hi) in enumerate(sup):
+                for t in range(3):
+                    out[t, r, q, lo : hi + W] = np.convolve(B[r, lo : hi + 1], K[q, t])
         i = np.arange(N + W - 1)
         out[0] += SSp[:, np.minimum(i + 1, N)][:, None, :]
         out[1] += CSp[:, np.clip(i - W + 1, 0, N + 1)][:, None, :]
-        nconv = W
+        xs, nconv = (dl + i[None, :] + np.arange(Q)[:, None] / Q).ravel(), W
     else:  # polyphase: out[a] = sum_(j,r) B[pj+r] K[a-j, r]
         E = K.shape[1] - 1
         nj = -(-N // p)
         Bp = np.zeros((R, nj * p))
         Bp[:, :N] = B
+        out = np.zeros((3, R, 1, nj + E))
         if N <= 600:
             T = np.zeros((3, N, nj + E))
             T[:, k, k // p + np.arange(E + 1)] = K[:, :, k[:, 0] % p].transpose(0, 2, 1)
-            out = (B @ T)[:, :, None, :]
-        elif p <= 8:
-            out = np.zeros((3, R, 1, nj + E))
-            Bp = Bp.reshape(R, nj, p)
-            for r in range(R):
+            out[:, :, 0] = B @ T
+        for r, (lo, hi) in enumerate(sup if N > 600 else []):
+            jl, jh = lo // p, hi // p
+            seg = Bp[r, jl * p : (jh + 1) * p].reshape(-1, p)
+            if p <= 8:
                 for t in range(3):
                     for ph in range(p):
-                        out[t, r, 0] += np.convolve(Bp[r, :, ph], K[t, :, ph])
-        else:
-            V = (K.reshape(-1, p) @ Bp.reshape(R * nj, p).T).reshape(3, E + 1, R, nj)
-            out = np.zeros((3, R, 1, nj + E))
-            for e in range(E + 1):
-                out[:, :, 0, e : e + nj] += V[:, e]
+                        out[t, r, 0, jl : jh + E + 1] += np.convolve(seg[:, ph], K[t, :, ph])
+            else:
+                V = (K.reshape(-1, p) @ seg.T).reshape(3, E + 1, -1)
+                for e in range(E + 1):
+                    out[:, r, 0, jl + e : jh + e + 1] += V[:, e]
         a = np.arange(nj + E)
         out[0, :, 0] += SSp[:, np.minimum(p * (a + 1), N)]
         out[1, :, 0] += CSp[:, np.clip(p * (a - E), 0, N + 1)]
-        nconv = p + E + 1
+        xs, nconv = math.floor(-A_CUT / eta) + p * a, p + E + 1
     return (
         out[0].reshape(R, -1),
         out[1].reshape(R, -1),
         out[2].reshape(R, -1),
+        xs,
         nconv + _c_sum(N) + 8,
         h,
         tr,
@@ -285,7 +292,8 @@ def _powers(lf, ratio, ns, db, c_r):
     tot = np.einsum("h,...hk->...k", ns, lf)[..., None, :]
     eps = 2 * (db[..., None] + c_r * U) * ratio + 2 * math.exp(-A_CUT) + 4 * U
     etot = np.einsum("h,...hk->...k", ns, eps)[..., None, :]
-    return tot - lf[..., 1:, :], (
+    Lg = tot - lf[..., 1:, :]
+    return np.where(Lg < -650, -np.inf, Lg), (
         etot
         - eps[..., 1:, :]
         + 4 * U * (np.abs(tot) + np.abs(lf[..., 1:, :]) + 2)
@@ -294,7 +302,9 @@ def _powers(lf, ratio, ns, db, c_r):
 
 
 def _with_best(P, E, ns):
-    """Prepend the best group's probability 1 - sum_(g >= 1) n_g P_g (error: sum n_g E_g)."""
+    """Prepend the best group's probability 1 - sum_(g >= 1) n_g P_g (error: sum n_g E_g);
+    1e-130 n covers the pmf values < 1e-150 and kernel values < 1e-140 set to 0."""
+    E = E + ns.sum() * 1e-130
     s = P @ ns[1:]
     return (
         np.concatenate([(1 - s)[..., None], P], axis=-1),
@@ -302,11 +312,20 @@ def _with_best(P, E, ns):
     )
 
 
-def _softmax(B, db, ns, eta):
-    """Law of argmin_g (eta S_g + log E) per group for pmfs B (..., G, N): (P, err)."""
+def _softmax(B, db, ns, eta, sup=None):
+    """Law of argmin_g (eta S_g + log E) per group for pmfs B (..., G, N) (group g supported
+    on sup[g] if given): (P, err). Nodes where every psi_g (g >= 1) or phi_0 vanishes (u beyond
+    the kernel window) are skipped: their terms are already in the e^-A and G(B) bounds."""
     shp = B.shape
-    phi, om, psi, c_r, h, tr = _rows_conv(B.reshape(-1, shp[-1]), eta)
-    phi, om, psi = (x.reshape(shp[:-1] + (-1,)) for x in (phi, om, psi))
+    phi, om, psi, xs, c_r, h, tr = _rows_conv(B.reshape(-1, shp[-1]), eta, sup)
+    if sup is not None:
+        dl, dh = -A_CUT / eta - 2, B_CUT / eta + 2
+        keep = np.zeros(xs.size, bool)
+        for lo, hi in sup[1:]:
+            keep |= (xs >= lo + dl) & (xs <= hi + dh)
+        keep &= xs <= sup[0][1] + dh
+        phi, om, psi = phi[:, keep], om[:, keep], psi[:, keep]
+    phi, om, psi = (x.reshape((*shp[:-1], -1)) for x in (phi, om, psi))
     with np.errstate(divide="ignore", invalid="ignore"):
         lf = np.where(om < 0.5, np.log1p(-np.minimum(om, 0.5)), np.log(phi))
         ratio = np.minimum(1.0, om / np.maximum(phi, 1e-300))
@@ -460,7 +479,7 @@ class _Spec:
                 np.arange(mm.max() + 1)[None, None, :], mm[:, None, None], self.mu[None, :, None]
             )
             B, db = _normalise(B, e)
-            for o, v in zip(out, _softmax(B, db, self.ns, self.eta)):
+            for o, v in zip(out, _softmax(B, db, self.ns, self.eta), strict=False):
                 o.append(v)
         return np.vstack(out[0]), np.vstack(out[1])
 
@@ -479,7 +498,12 @@ class _Spec:
             Pk, ek = _laplace(m * mus, np.eye(mus.size), np.zeros(mus.size), ns, self.b, 8)
             ek += ns.sum() * 8 * U * m / self.b
         else:
-            sup = [_support(m, mu) for mu in mus]
+            sup = [_support(m, mu, TAIL / n) for mu, n in zip(mus, ns, strict=False)]
+            idx = {mu: g for g, mu in enumerate(mus)}
+            for g, mu in enumerate(mus):  # mirrored groups: mirrored windows
+                if 1 - mu in idx:
+                    (l1, h1, t1), (l2, h2, _) = sup[g], sup[idx[1 - mu]]
+                    sup[g] = (min(l1, m - h2), max(h1, m - l2), t1)
             kmin, kmax = min(s[0] for s in sup), max(s[1] for s in sup)
             B, e = np.zeros((mus.size, kmax - kmin + 1)), np.zeros((mus.size, kmax - kmin + 1))
             done = {}
@@ -492,7 +516,9 @@ class _Spec:
                 B[g, lo - kmin : hi - kmin + 1], e[g, lo - kmin : hi - kmin + 1] = done[mus[g]]
             B, db = _normalise(B, e)
             if self.softmax:
-                Pk, ek = _softmax(B, db, ns, self.eta)
+                Pk, ek = _softmax(
+                    B, db, ns, self.eta, [(lo - kmin, hi - kmin) for lo, hi, _ in sup]
+                )
             else:
                 ys = kmin + np.arange(B.shape[1], dtype=float)
                 Pk, ek = _laplace(ys, B, db, ns, self.b, 2 / -math.expm1(-1 / self.b) + 4)
@@ -537,26 +563,31 @@ class _Averager:
 
     def _fit(self, lo, hi):
         u0, u1 = math.log(lo), math.log(hi)
-        t = np.cos(np.pi * np.arange(16, -1, -1) / 16)
+        t = np.cos(np.pi * np.arange(DEG, -1, -1) / DEG)
         ms = np.unique(np.rint(np.exp(u0 + (t + 1) / 2 * (u1 - u0))).astype(np.int64))
-        if ms.size < 17:
+        if ms.size < DEG + 1:
             return None
         Fv, Fe = self.laws(ms)
         pos = np.all((Fv > 0) & (Fe <= 0.1 * Fv), axis=0)
         Tinv = np.linalg.inv(
-            np.polynomial.chebyshev.chebvander(2 * (np.log(ms) - u0) / (u1 - u0) - 1, 16)
+            np.polynomial.chebyshev.chebvander(2 * (np.log(ms) - u0) / (u1 - u0) - 1, DEG)
         )
         with np.errstate(divide="ignore"):
             coef = Tinv @ np.log(np.where(pos, Fv, 1.0))
         c = np.abs(coef)
         tail = c[-1] + c[-2]
-        cb = self.spec.chernoff(lo)
-        noise = 10 * np.max(Fe / np.where(pos, Fv, 1.0), axis=0) + 1e-14  # data accuracy
+        eps = 1.2 * Fe / np.where(pos, Fv, 1.0)  # node errors, propagated in _psum
         if np.any(
-            pos & (self.wt > 0) & ((tail > 1e-10 + noise) | (tail > 0.5 * (c[-3] + c[-4]) + noise))
-        ) or float(self.wt[~pos] @ cb[~pos]) > max(self.tol, 1e-30):
-            return None
-        return lo, hi, u0, u1, coef, pos, 2 * tail, cb, Tinv, 1.2 * Fe / np.where(pos, Fv, 1.0)
+            pos & (self.wt > 0) & (tail > 0.5 * (c[-3] + c[-4]) + 10 * eps.max(axis=0) + 1e-14)
+        ):
+            return None  # coefficients not (yet) decaying
+        p = lo, hi, u0, u1, coef, pos, 2 * tail, self.spec.chernoff(lo), Tinv, eps
+        S, E = self._psum(p, lo, hi)
+        return (
+            p
+            if float(self.wt @ E) <= max(1e-10 * abs(float(self.wt @ S)), self.tol * (hi - lo + 1))
+            else None
+        )
 
     def _panel(self, m):
         for p in self.panels:
@@ -565,12 +596,12 @@ class _Averager:
         lo, hi = m, min(self.mmax, max(int(self.ratio * m), m + N_DIRECT))
         while True:
             if hi - lo + 1 <= N_DIRECT:
-                p = (lo, hi, None) + self.laws(np.arange(lo, hi + 1))
+                p = (lo, hi, None, *self.laws(np.arange(lo, hi + 1)))
                 break
             p = self._fit(lo, hi)
             if p is not None:
                 break
-            hi = max(lo + N_DIRECT - 1, int(round(math.sqrt(lo * hi))))
+            hi = max(lo + N_DIRECT - 1, round(math.sqrt(lo * hi)))
         self.ratio = min(8.0, 2.0 * (p[1] + 1) / p[0])  # next panel: at most twice as wide
         self.panels.append(p)
         return p
@@ -595,7 +626,7 @@ class _Averager:
 
     @staticmethod
     def _psum(p, a, b):
-        lo, hi, u0, u1, coef, pos, delta, cb, Tinv, eps = p
+        _, _, u0, u1, coef, pos, delta, cb, Tinv, eps = p
         n = b - a + 1
         if n <= 256:
             mm, wts = np.arange(a, b + 1, dtype=float), np.ones(n)
@@ -604,7 +635,7 @@ class _Averager:
             mm, wts = a + (xq + 1) / 2 * (n - 1), n * wq
         x = 2 * (np.log(mm) - u0) / (u1 - u0) - 1
         vals = np.exp(np.polynomial.chebyshev.chebval(x, coef)) * wts
-        lag = np.abs(np.polynomial.chebyshev.chebvander(x, 16) @ Tinv)  # |Lagrange basis|
+        lag = np.abs(np.polynomial.chebyshev.chebvander(x, DEG) @ Tinv)  # |Lagrange basis|
         S = vals.sum(axis=1)  # node errors: sum_q vals_q sum_i |l_i(x_q)| eps_i
         E = S * np.expm1(delta) + ((vals @ lag) * eps.T).sum(axis=1) + 8 * U * S
         S[~pos], E[~pos] = n * cb[~pos] / 2, n * cb[~pos] / 2

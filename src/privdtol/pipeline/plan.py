@@ -46,9 +46,9 @@ PIPELINE_ENVS = ("bernoulli", "correlated", "beta", "deterministic")
 FAST_ELEMENTS_PER_SECOND = 12e6
 EXPLICIT_ELEMENTS_PER_SECOND = 8e6
 SECONDS_PER_CELL = 0.03
-#: an exact cell (privdtol.engine.exact), whatever K and T: 1-3 s for the random prefix of
-#: rps (the average over M_r), 0.02-0.3 s for a fixed prefix
-SECONDS_PER_EXACT_CELL = 1.5
+#: an exact cell (privdtol.engine.exact), whatever K and T (benchmarks/bench_exact.py): 0.5-3 s
+#: with a random prefix (the average over M_r), 0.02-0.3 s with a fixed one
+SECONDS_PER_EXACT_CELL = {"random_prefix": 1.0, "fixed_prefix": 0.1}
 #: bound on a batch's --cells argument (Linux limits one argument to 128 KiB)
 MAX_JSON_CHARS = 100_000
 
@@ -113,7 +113,8 @@ class Cell:
     def estimated_seconds(self) -> float:
         """Rough single-core cost (used only to size batches)."""
         if self.exact:
-            return SECONDS_PER_EXACT_CELL
+            random_prefix = self.algorithm in ("rps", "rps_uncapped")
+            return SECONDS_PER_EXACT_CELL["random_prefix" if random_prefix else "fixed_prefix"]
         alg = ALGORITHMS[self.algorithm]
         elements = self.runs * self.K
         # no exact block sums (beta), or a small per-round problem: O(K T) per run

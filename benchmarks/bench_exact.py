@@ -1,0 +1,69 @@
+"""Exact-engine benchmarks (issue 11): wall time of one exact cell, checkpoints 2^1-1..2^30-1.
+
+    python benchmarks/bench_exact.py            # one JSON line per (algorithm, instance)
+    python benchmarks/bench_exact.py --horizon-exp 60
+
+Pinned to one core (sched_setaffinity); the best of ``--repeat`` runs.  The numbers on the
+docs' performance page come from this command.  Timings depend on the machine and its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+
+import numpy as np
+
+from privdtol.engine.exact import expected_regret
+from privdtol.environments import instance_means
+
+CASES = [  # (algorithm, instance, K, gap, eps)
+    ("rps", "standard", 2, 0.5, 1.0),
+    ("rps", "standard", 1024, 1 / 32, 1 / 16),
+    ("rps", "standard", 65536, 1 / 1024, 0.001),
+    ("rps", "staircase", 64, 1 / 32, 0.5),
+    ("rnm_ftnl", "standard", 65536, 1 / 1024, 0.001),
+    ("rnm_ftnl", "staircase", 64, 1 / 32, 0.5),
+    ("wu_wang_gumbel", "standard", 4096, 1 / 128, 8.0),
+]
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--horizon-exp", type=int, default=30, help="largest checkpoint 2^k - 1")
+    args = p.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    horizons = (1 << np.arange(1, args.horizon_exp + 1, dtype=np.int64)) - 1
+    for alg, instance, K, gap, eps in CASES:
+        means = instance_means(K, gap, None, instance)
+        best = float("inf")
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            regret, error = expected_regret(alg, means, eps, horizons)
+            best = min(best, time.perf_counter() - start)
+        print(
+            json.dumps(
+                {
+                    "bench": "exact",
+                    "algorithm": alg,
+                    "instance": instance,
+                    "K": K,
+                    "gap": gap,
+                    "epsilon": eps,
+                    "T": int(horizons[-1]),
+                    "regret": float(regret[-1]),
+                    "error_bound": float(error[-1]),
+                    "seconds": round(best, 3),
+                    "machine": platform.machine(),
+                }
+            )
+        )
+
+
+if __name__ == "__main__":
+    main()
