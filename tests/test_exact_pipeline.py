@@ -84,6 +84,19 @@ def test_exact_cell_aggregates_to_its_value_with_the_error_bound_as_interval():
     assert agg["tail_mean"].iloc[-1] == 0.0
 
 
+def assert_within_monte_carlo(exact, mc):
+    """Every checkpoint within 4 standard errors of the Monte Carlo mean, plus float round-off
+    (a Rao-Blackwellised estimate can have almost no variance).  A realized-action estimate
+    (Laplace noise: no explicit law) whose runs all agree has a plug-in se of 0 although the
+    rare event it missed has positive probability: such rows say nothing and are skipped."""
+    both = exact.merge(mc, on="horizon", suffixes=("_x", "_mc"))
+    blind = (both["se_mc"] == 0) & (both["estimator_mc"] == "block_realized")
+    slack = 4 * both["se_mc"].fillna(0) + 1e-9 * both["mean_x"].abs()
+    gap = (both["mean_x"] - both["mean_mc"]).abs()
+    assert (gap <= slack)[~blind].all(), (gap / slack)[~blind].max()
+    assert (~blind).sum() >= len(both) // 2
+
+
 @pytest.mark.parametrize(
     "algorithm, env",
     [(a, "bernoulli") for a in EXACT_ALGORITHMS]
@@ -96,11 +109,7 @@ def test_exact_cell_lies_in_the_monte_carlo_interval_of_the_same_cell(algorithm,
     exact = aggregate_tables([cell_table(cells(config(**spec))[algorithm])], "e")
     mc_cell = cells(config(exact="off", runs=2000, **spec))[algorithm]
     mc = aggregate_tables([cell_table(mc_cell)], "e")
-    both = exact.merge(mc, on="horizon", suffixes=("_x", "_mc"))
-    # 4 SE, plus float round-off where the Rao-Blackwellised estimate has (almost) no variance
-    slack = 4 * both["se_mc"].fillna(0) + 1e-9 * both["mean_x"].abs()
-    gap = (both["mean_x"] - both["mean_mc"]).abs()
-    assert (gap <= slack).all(), (gap / slack).max()
+    assert_within_monte_carlo(exact, mc)
 
 
 def run_cli(*args, cwd=None):
@@ -147,3 +156,24 @@ def test_exact_cli_bad_input_is_one_line_and_no_file(tmp_path, args, flag):
     assert res.returncode == 2
     assert flag in lines[-1]
     assert not out.exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "algorithm, K, instance",
+    [
+        (a, K, inst)
+        for a in EXACT_ALGORITHMS
+        for K, inst in ((8, "standard"), (64, "standard"), (1024, "standard"), (8, "staircase"))
+    ],
+)
+def test_exact_agrees_with_monte_carlo_over_instance_sizes(algorithm, K, instance):
+    """Issue 11's acceptance grid (K in {8, 64, 1024}, standard and staircase instances; the
+    K = 64 and 1024 staircases are left out: tens of seconds each for rps): every checkpoint
+    within 4 standard errors of 1000 Monte Carlo runs, plus round-off slack."""
+    spec = {"algorithms": [algorithm], "K": [K], "gap": [1 / 16], "instance": instance}
+    exact = aggregate_tables([cell_table(cells(config(**spec))[algorithm])], "e")
+    mc = aggregate_tables(
+        [cell_table(cells(config(exact="off", runs=1000, **spec))[algorithm])], "e"
+    )
+    assert_within_monte_carlo(exact, mc)
