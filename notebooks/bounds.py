@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 5 — measured regret against Theorem 1 and the lower-bound shape (claim C2, constants)
+# # Figure 5 — measured regret against Theorem 1 and the lower-bound shape (claim C2)
 #
 # Left: RPS regret (largest horizon, 95% CI bars) against the Theorem 1 bound
 # 1 + 800 log K/gap + 16 log K/eta; every point must be below the diagonal (C2 checks every
@@ -35,8 +35,6 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
-from IPython.display import display
 
 from privdtol.analysis.cells import dedupe_cells, final_rows, select, stack
 from privdtol.analysis.records import check_text, load_agg, read_check
@@ -96,11 +94,10 @@ style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Tables `bounds` and `constants`
+# ## Table `bounds`
 # `bounds`: per experiment, the number of distinct RPS cells and the range of regret / Theorem-1
 # bound and of regret / lower-bound shape at the largest horizon.
-# `constants`: the fitted constants of Theorem 1's form (from the `constants` check record) with
-# their bootstrap interval and the paper's value.
+# The fitted constants of the rate form are a finding (`results/findings.json`), not a claim.
 
 # %%
 summ = (
@@ -115,10 +112,4 @@ summ = (
     .reset_index()
 )
 write_table(summ, Path(out_dir) / "tables" / "bounds.csv")
-const = checks.get("constants")
-consts = pd.DataFrame(
-    const["cells"] if const else [], columns=["term", "estimate", "ci_low", "ci_high", "paper"]
-)
-write_table(consts, Path(out_dir) / "tables" / "constants.csv")
-display(summ)
-consts
+summ

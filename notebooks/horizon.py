@@ -29,7 +29,7 @@ checks_dir = "results/checks"
 out_dir = "results"
 # display only: the level of the intervals shown and the two horizons tabulated
 confidence = 0.95
-horizon_pair = [1048575, 1073741823]
+horizon_free_c = 16
 
 # %%
 from pathlib import Path
@@ -37,7 +37,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 
-from privdtol.analysis.claims.c3_horizon_free import horizon_ratio_table
+from privdtol.analysis.claims.c3_horizon_free import plateau_table
 from privdtol.analysis.records import check_text, load_agg, read_check
 from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
 from privdtol.pipeline.io import write_table
@@ -90,14 +90,38 @@ style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Table `horizon`: regret at the two horizons of the C3 pair and their ratio
-# Columns: algorithm id, cell (K, gap, epsilon), the two horizons `h_low`, `h_high` (a cell
-# lacking the pair uses its largest horizon and the checkpoint 2^10 times smaller), the mean
-# regrets there, their ratio and its upper confidence limit (paired interval where the table
-# has per-run increments, see `privdtol.analysis.claims.c3_horizon_free`).
+# ## Collapse: regret / Reg(T_max) against T·gap²/log K, every cell of every algorithm
+# After identification (T·gap²/log K of order 1 or more) a horizon-free regret is flat at 1.
 
 # %%
-ratios = horizon_ratio_table(df, horizon_pair, confidence)
+fig, ax = plt.subplots(figsize=(style.WIDTH, 3.2))
+for alg in style.order(df["algorithm"].unique()):
+    sub = df[df["algorithm"] == alg]
+    for i, (_, g) in enumerate(sub.groupby(["K", "gap", "epsilon"], dropna=False)):
+        g = g.sort_values("horizon")
+        x = g["horizon"] * g["gap"] ** 2 / np.log(g["K"].astype(float))
+        y = g["mean"] / g["mean"].iloc[-1]
+        ax.plot(
+            x,
+            y,
+            lw=0.8,
+            alpha=0.7,
+            color=f"C{list(style.order(df['algorithm'].unique())).index(alg) % 10}",
+            label=alg if i == 0 else None,
+        )
+ax.set(xscale="log", xlabel="T gap² / log K", ylabel="regret / Reg(T_max)")
+ax.legend(frameon=False, fontsize="small", ncol=3)
+fig.tight_layout()
+style.save_figure(fig, out_dir, "horizon_collapse")
+plt.show()
+
+# %% [markdown]
+# ## Table `horizon`: regret at the plateau horizon T0 and at T_max, and their ratio (C3)
+# T0 is the first checkpoint >= c max(log K/gap², log K/(eta gap)); `reached` is False when
+# T0 > T_max/2^8 (see `privdtol.analysis.claims.c3_horizon_free`).
+
+# %%
+ratios = plateau_table(df, horizon_free_c, confidence)
 table = ratios[
     [
         "algorithm",
@@ -106,6 +130,7 @@ table = ratios[
         "epsilon",
         "h_low",
         "h_high",
+        "reached",
         "mean_low",
         "mean_high",
         "ratio",

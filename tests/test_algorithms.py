@@ -25,11 +25,21 @@ def _draws(alg, sums, r=3, n=N, seed=1):
 
 
 @pytest.mark.parametrize(
-    "name,eta",
-    [("rps", 0.125), ("rps_full_prefix", 0.125), ("rps_uncapped", 0.6), ("wu_wang_gumbel", 0.6)],
+    "name,eps,eta",
+    [
+        ("rps", 1.2, 0.125),
+        ("rps_full_prefix", 1.2, 0.125),
+        ("rps_uncapped", 1.2, 0.6),
+        ("wu_wang_gumbel", 1.2, 0.6),
+        ("rps", 0.3, 0.125),
+        ("rps_eta_sq", 0.3, 0.045),  # min(eps^2/2, 1/8)
+        ("rps_eta_sq", 1.2, 0.125),
+        ("rps_eta_logk", 0.3, 0.125 / np.log2(SUMS.size)),  # min(eps/2, 1/8) / log2 K
+        ("rps_eta_logk", 0.1, 0.05 / np.log2(SUMS.size)),
+    ],
 )
-def test_softmax_selection_matches_exact_law(name, eta):
-    alg = make_algorithm(name, 1.2)
+def test_softmax_selection_matches_exact_law(name, eps, eta):
+    alg = make_algorithm(name, eps)
     actions, law = _draws(alg, SUMS)
     exact = np.exp(-eta * SUMS) / np.exp(-eta * SUMS).sum()
     np.testing.assert_allclose(law[0], exact, rtol=1e-12)
@@ -110,3 +120,85 @@ def test_private_algorithms_need_positive_epsilon():
             make_algorithm("rps", bad)
     with pytest.raises(InputError, match="algorithm"):
         make_algorithm("nope", 1.0)
+
+
+# --------------------------------------------------------------------------- negative controls
+CONTROLS = [n for n, c in ALGORITHMS.items() if c.role == "control"]
+
+
+def test_controls_are_registered_last_with_their_targets():
+    assert CONTROLS == ["uniform", "ftl_egreedy", "rps_eta_logk", "rps_eta_sq"]
+    roles = [c.role for c in ALGORITHMS.values()]
+    assert set(roles) == {"algorithm", "control"}
+    assert roles == sorted(roles), "controls must come after every algorithm (display order)"
+    for name in CONTROLS:
+        cls = ALGORITHMS[name]
+        assert cls.control_of, name
+        doc = cls.__doc__ or ""
+        assert "CONTROL of" in doc and "must FAIL" in doc and "Section" in doc, name
+        for check in cls.control_of:
+            assert check in doc, (name, check)
+        assert cls.display_name.startswith("control:")
+    for name in ALGORITHMS:
+        if name not in CONTROLS:
+            assert ALGORITHMS[name].control_of == ()
+
+
+def test_uniform_law_ignores_the_data():
+    alg = make_algorithm("uniform", 0.5)
+    actions, law = _draws(alg, SUMS)
+    np.testing.assert_array_equal(law, np.full((N, SUMS.size), 1 / SUMS.size))
+    assert chisquare_against(actions, law[0], SUMS.size) > P_MIN
+    other = alg.law(np.tile(SUMS[::-1] * 100, (3, 1)), 7)
+    np.testing.assert_array_equal(other, law[:3])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    arrays(np.int64, (4, 5), elements=st.integers(0, 3)),  # small integers: many ties
+    st.integers(1, 40),
+)
+def test_ftl_egreedy_law_is_the_formula(cumulative, t):
+    L = cumulative.astype(float)
+    K = L.shape[1]
+    law = ALGORITHMS["ftl_egreedy"]().law(L, t)
+    eps_t = min(1.0, K / t)
+    leaders = (L.min(axis=1, keepdims=True) == L).astype(float)
+    expected = eps_t / K + (1 - eps_t) * leaders / leaders.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(law, expected, rtol=0, atol=1e-15)
+    # per-run times (the engines pass one t per row)
+    ts = np.arange(1, L.shape[0] + 1) * t
+    rows = ALGORITHMS["ftl_egreedy"]().law(L, ts)
+    for i, ti in enumerate(ts):
+        np.testing.assert_allclose(rows[i], ALGORITHMS["ftl_egreedy"]().law(L[i : i + 1], ti)[0])
+
+
+def test_ftl_egreedy_draws_match_law():
+    L = np.array([2.0, 1.0, 1.0, 3.0, 5.0])
+    alg = ALGORITHMS["ftl_egreedy"]()
+    law = alg.law(np.tile(L, (N, 1)), 9)
+    np.testing.assert_allclose(law[0], [5 / 45, 5 / 45 + 2 / 9, 5 / 45 + 2 / 9, 5 / 45, 5 / 45])
+    draws = sample_from(np.random.default_rng(3), law)
+    assert chisquare_against(draws, law[0], 5) > P_MIN
+
+
+@pytest.mark.parametrize("eps", [1e-3, 0.05, 0.25, 0.5, 0.9, 1.0, 1.7, 8.0])
+def test_rate_controls_stay_eps_dp(eps):
+    # Lemma 3: a softmax selection with inverse temperature eta is 2 eta-DP, so eps-DP
+    # needs eta <= eps/2
+    assert make_algorithm("rps_eta_sq", eps).eta <= eps / 2 + 1e-15
+    alg = make_algorithm("rps_eta_logk", eps)
+    for K in (2, 3, 8, 4096):
+        assert alg.eta_for(K) <= min(eps / 2, 1 / 8) + 1e-15
+        np.testing.assert_allclose(alg.eta_for(K), min(eps / 2, 1 / 8) / np.log2(K))
+    with pytest.raises(AttributeError):
+        _ = alg.eta  # no single temperature: the audits must not use a wrong one
+
+
+def test_ftl_egreedy_exploration_closed_form():
+    from privdtol.algorithms.controls import exploration_regret
+
+    gaps = np.array([0.0, 0.25, 0.5])
+    for T in (1, 2, 3, 4, 17, 1000):
+        direct = np.minimum(1.0, 3 / np.arange(1, T + 1)).sum() * gaps.mean()
+        np.testing.assert_allclose(exploration_regret(3, gaps, T), direct, rtol=1e-12)

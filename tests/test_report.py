@@ -40,21 +40,20 @@ from privdtol.report.templating import environment
 ROOT = Path(__file__).resolve().parents[1]
 TEX = ROOT / "paper" / "replication_report.tex"
 REPORT_SRC = ROOT / "src" / "privdtol" / "report"
-#: C1 is absent (not run); C4c and C4d get different verdicts so a swap shows
+#: C1 is absent (not run); C4 and C4c get different verdicts so a swap shows
 VERDICT_OF = {
     "C2": "PASS",
     "C3": "PASS",
+    "C4": "PASS",
     "C4a": "FAIL",
     "C4b": "INCONCLUSIVE",
     "C4c": "FAIL",
-    "C4d": "PASS",
     "C5": "PASS",
-    "constants": "INCONCLUSIVE",
 }
 SKIPPED_NOTEBOOK = "ablations"  # its figure, table and aggregated table are absent
 CONFIG = {
     "runs": 20,
-    "checks": {"slope_range": [0.8, 1.2], "confidence": 0.95},
+    "checks": {"exponent_range": [0.8, 1.2], "confidence": 0.95},
     "experiments": [
         {
             "name": e,
@@ -90,6 +89,11 @@ def check_json(claim: str, verdict: str) -> dict:
     return {
         "claim": claim,
         "title": f"{CLAIMS[claim].title} & 1/ε_rate",
+        "quote": CLAIMS[claim].quote,
+        "source": CLAIMS[claim].source,
+        "algorithm": "rps",
+        "control_of": None,
+        "interval": [0.91, 1.05],
         "statistic_label": "slope of log regret vs log(1/Δ)",
         "statistic": 0.98,
         "ci_low": 0.91,
@@ -262,7 +266,7 @@ def test_macro_names_are_letters_only():
     assert macro_name("C4a", "Verdict") == "CfouraVerdict"
     assert macro_name("C4a", "ci_low") == "CfouraCiLow"
     assert macro_name("constants", "") == "Constants"
-    assert claim_prefix("C4d") == "Cfourd"
+    assert claim_prefix("C4c") == "Cfourc"
 
 
 def test_escape_handles_specials_and_unicode():
@@ -335,26 +339,25 @@ def test_assets_written(built):
     assert r"\newcommand{\ConeVerdict}{\VerdictNotRun}" in numbers
     assert r"\newcommand{\CfourbVerdict}{\VerdictInconclusive}" in numbers
     assert r"\newcommand{\CfourcVerdict}{\VerdictFail}" in numbers
-    assert r"\newcommand{\CfourdVerdict}{\VerdictPass}" in numbers
+    assert r"\newcommand{\CfourVerdict}{\VerdictPass}" in numbers
     assert r"\newcommand{\CtwoTitle}{" + tex_escape(CLAIMS["C2"].title) in numbers
     assert (
         r"\newcommand{\ConeTitle}{Event-level pure $\varepsilon$-DP (Proposition 1, Lemma 3)}"
         in numbers
     )
     assert r"\newcommand{\AblationsCells}{\NotRunText}" in numbers
-    assert r"\newcommand{\ClaimsTotal}{9}" in numbers and r"\newcommand{\ClaimsRun}{8}" in numbers
+    assert r"\newcommand{\ClaimsTotal}{8}" in numbers and r"\newcommand{\ClaimsRun}{7}" in numbers
     assert r"\newcommand{\ClaimsFail}{2}" in numbers
     verdicts = (gen / "verdicts.tex").read_text()
     assert "booktabs" not in verdicts and r"\toprule" in verdicts  # a fragment, not a document
     rows = [ln.split(" & ")[0] for ln in verdicts.splitlines()[4:-2]]
-    labels = ["Constants" if c == "constants" else c for c in CLAIMS]
+    labels = list(CLAIMS)
     assert rows == [rf"\textbf{{{c}}}" for c in labels]  # registry order
     assert (gen / "tab-ablations.tex").read_text().startswith("%")
     assert r"\begin{tabular}" in (gen / "tab-rates.tex").read_text()
     sections = (gen / "experiment-sections.tex").read_text()
     assert r"\NotRun{table \texttt{ablations}" in sections
     assert r"\NotRun{figure \texttt{ablations}" in sections
-    assert r"\FitTable{\input{tab-constants.tex}}" in sections
     failures = (gen / "failures.tex").read_text()
     assert r"\textbf{C1}" in failures and r"\textbf{C4c}" in failures
     assert r"\textbf{C2}" not in failures
@@ -372,14 +375,14 @@ def test_claims_are_discussed_in_their_notebook_section(built):
     sections = subsections((gen / "experiment-sections.tex").read_text())
     assert list(sections) == notebooks_in_order()
     for claim in CLAIMS.values():
-        label = "Constants" if claim.id == "constants" else claim.id
+        label = claim.id
         macro = "ClaimNotRun" if claim.id == "C1" else "ClaimSentence"
         sentence = rf"\{macro}{{{label}}}{{{claim_prefix(claim.id)}}}"
         homes = [n for n, text in sections.items() if sentence in text]
         assert homes == [claim.notebook], (claim.id, homes)
-    # the review's swap: C4c is the flat ratio on the grid, C4d the log K fit
-    assert r"\ClaimSentence{C4c}{Cfourc}" in sections["heatmap"]
-    assert r"\ClaimSentence{C4d}{Cfourd}" in sections["actions"]
+    # C4 is the form fit on the grid, C4c the exponent of log K
+    assert r"\ClaimSentence{C4}{Cfour}" in sections["heatmap"]
+    assert r"\ClaimSentence{C4c}{Cfourc}" in sections["actions"]
     assert "No claim check reads this experiment." in sections["ablations"]
     for name, text in sections.items():
         assert rf"\setcounter{{figure}}{{{NOTEBOOKS[name].figure - 1}}}" in text
@@ -473,7 +476,7 @@ def test_report_pdf_has_every_verdict(built, tmp_path):
     lines = text.splitlines()
     table = text[: text.index("Setting and algorithms")]
     for claim, verdict in VERDICT_OF.items():
-        label = "Constants" if claim == "constants" else claim
+        label = claim
         assert any(ln.lstrip().startswith(label) and verdict in ln for ln in table.splitlines()), (
             claim,
             verdict,
@@ -486,11 +489,9 @@ def test_report_pdf_has_every_verdict(built, tmp_path):
     for name in NOTEBOOKS:
         caption = SECTIONS[name].figure_caption.split()[0]
         assert any(f"Figure {NOTEBOOKS[name].figure}: {caption}" in ln for ln in lines), name
-    # C4c's row is the flat ratio, C4d's the log K fit (their registry titles)
-    c4c = " ".join(table[table.index("C4c") : table.index("C4d")].split())
-    assert "is flat" in c4c and "FAIL" in c4c
-    c4d = " ".join(table[table.index("C4d") : table.index("C5")].split())
-    assert "not log" in c4d and "PASS" in c4d
+    # C4c's row is the exponent of log K (its registry title)
+    c4c = " ".join(table[table.index("C4c") : table.index("C5")].split())
+    assert "not log" in c4c and "FAIL" in c4c
 
 
 @pytest.mark.slow

@@ -9,7 +9,8 @@ from conftest import assert_mean_close, assert_means_equal
 
 from privdtol.algorithms import ALGORITHMS, make_algorithm
 from privdtol.core import clock
-from privdtol.engine.exact_k2 import round_regret_k2, rps_regret_k2
+from privdtol.engine.exact import exact_available
+from privdtol.engine.exact_k2 import _walk_expectations, round_regret_k2, rps_regret_k2
 from privdtol.engine.fast import simulate
 from privdtol.environments import BernoulliProduct, BetaLosses, CorrelatedBernoulli, standard_means
 
@@ -34,7 +35,7 @@ def test_fast_engine_matches_explicit_per_round(name):
 @pytest.mark.parametrize(
     "env", [CorrelatedBernoulli(ENV.means, 0.8), BetaLosses(ENV.means, 2.0)], ids=lambda e: e.name
 )
-@pytest.mark.parametrize("name", ["rps", "wu_wang_gumbel", "ftl"])
+@pytest.mark.parametrize("name", ["rps", "wu_wang_gumbel", "ftl", "ftl_egreedy", "rps_eta_logk"])
 def test_fast_engine_matches_explicit_on_dependent_and_beta_losses(env, name):
     fast = _sim(name, env, 255, 3000, "fast")
     slow = _sim(name, env, 255, 3000, "explicit")
@@ -102,3 +103,78 @@ def test_same_parameters_same_bytes_and_chunking_is_seeded_by_parameters():
     c = _sim("rps", ENV, 4095, 300, "fast", tag=8)
     assert a.regret.tobytes() == b.regret.tobytes()
     assert a.regret.tobytes() != c.regret.tobytes()
+
+
+# --------------------------------------------------------------------------- negative controls
+CONTROLS = [n for n, c in ALGORITHMS.items() if c.role == "control"]
+
+
+@pytest.mark.parametrize("name", CONTROLS)
+def test_controls_have_no_exact_engine(name):
+    assert not exact_available(name, "bernoulli")
+
+
+@pytest.mark.parametrize(
+    "env",
+    [ENV, CorrelatedBernoulli(ENV.means, 0.8), BetaLosses(ENV.means, 2.0)],
+    ids=lambda e: e.name,
+)
+@pytest.mark.parametrize("horizon", [100, (1 << 12) - 1])
+def test_uniform_regret_is_exactly_T_times_mean_gap(env, horizon):
+    res = _sim("uniform", env, horizon, 7, "fast")
+    assert res.estimator == "block_rb"
+    expected = res.checkpoints * env.gaps.mean()
+    np.testing.assert_allclose(res.regret, np.tile(expected, (7, 1)), rtol=1e-13)
+
+
+def test_uniform_regret_is_linear_up_to_2_to_the_30():
+    env = BernoulliProduct(standard_means(16, 0.25))
+    res = _sim("uniform", env, (1 << 30) - 1, 3, "fast")
+    np.testing.assert_allclose(res.regret[:, -1], ((1 << 30) - 1) * env.gaps.mean(), rtol=1e-13)
+
+
+def _ftl_egreedy_regret_k2(mu1, mu2, k_max):
+    """Exact Reg_T of ftl_egreedy for K = 2 at T = 2^k - 1: P(I_t = 2) =
+    eps_t / 2 + (1 - eps_t) P_FTL(I_t = 2), the FTL part from the exact walk pmf."""
+    T = (1 << k_max) - 1
+    (p2,) = _walk_expectations(mu1, mu2, T - 1, [lambda d, m: (d < 0) + 0.5 * (d == 0)])
+    t = np.arange(1, T + 1)
+    eps = np.minimum(1.0, 2 / t)
+    per_round = (mu2 - mu1) * (eps / 2 + (1 - eps) * p2)
+    return np.cumsum(per_round)[(1 << np.arange(1, k_max + 1)) - 2]
+
+
+@pytest.mark.parametrize("mode", ["fast", "explicit"])
+def test_ftl_egreedy_k2_regret_matches_exact(mode):
+    mu1, mu2 = 0.45, 0.6
+    exact = _ftl_egreedy_regret_k2(mu1, mu2, 10)
+    res = _sim("ftl_egreedy", BernoulliProduct(np.array([mu1, mu2])), 1023, 6000, mode)
+    assert res.estimator == ("uniform_round" if mode == "fast" else "per_round")
+    for k in (4, 10):
+        assert_mean_close(res.regret[:, k - 1], exact[k - 1])
+
+
+def test_ftl_egreedy_regret_grows_like_log_T():
+    # the exploration part alone: sum_t min(1, K/t) mean(gap) ~ K mean(gap) (1 + ln(T/K))
+    from privdtol.algorithms.controls import exploration_regret
+
+    env = BernoulliProduct(standard_means(4, 0.25))
+    res = _sim("ftl_egreedy", env, (1 << 30) - 1, 400, "fast")
+    r20, r30 = res.regret[:, 19].mean(), res.regret[:, 29].mean()
+    grow = exploration_regret(4, env.gaps, (1 << 30) - 1) - exploration_regret(
+        4, env.gaps, (1 << 20) - 1
+    )
+    np.testing.assert_allclose(grow, 4 * env.gaps.mean() * 10 * np.log(2), rtol=1e-4)
+    assert_mean_close(res.regret[:, 29] - res.regret[:, 19], grow)
+    assert r30 / r20 > 1.3  # what the horizon-free check must see
+
+
+def test_rps_eta_sq_k2_regret_matches_exact():
+    mu1, mu2, eps = 0.4, 0.6, 0.3
+    exact = rps_regret_k2(mu1, mu2, eps**2 / 2, 14)
+    res = _sim(
+        "rps_eta_sq", BernoulliProduct(np.array([mu1, mu2])), (1 << 14) - 1, 20_000, "fast", eps
+    )
+    assert res.estimator == "block_rb"
+    for k in (3, 8, 14):
+        assert_mean_close(res.regret[:, k - 1], exact[k - 1])

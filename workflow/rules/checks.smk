@@ -6,22 +6,37 @@
 # core layers: editing the analysis layer reruns the checks (and what reads them), never a
 # simulation.
 #
+# Negative controls: check_<ID>__<ALG> runs the claim's check on a control algorithm the config
+# simulates (`privdtol check --claim ID --control ALG`, results/checks/<ID>--<ALG>.json, which
+# serves its purpose when its verdict is FAIL).  Findings (not claims): rule findings,
+# results/findings.json.
+#
 #   snakemake check_C2               # one claim
-#   snakemake checks_all             # every claim of this config
+#   snakemake checks_all             # every claim, control and the findings of this config
 
 import os
 import shlex
 
-from privdtol.analysis.registry import CLAIMS, claims_for
+from privdtol.analysis.registry import (
+    CLAIMS,
+    FINDINGS_EXPERIMENTS,
+    claims_for,
+    control_id,
+    controls_for,
+)
 
 #: experiments whose aggregated table this config produces ("privacy": the audit's table)
 CHECK_EXPERIMENTS = EXPERIMENTS + (["privacy"] if config.get("privacy") else [])
-#: the claims checked (report_claims() in common.smk reads this list)
-CHECK_CLAIMS = claims_for(CHECK_EXPERIMENTS)
+#: the negative controls this config simulates: (claim, algorithm), rules check_<ID>__<ALG>
+CHECK_CONTROLS = [(c, a) for c, a in controls_for(config) if c in claims_for(CHECK_EXPERIMENTS)]
+#: the check records (report_claims() in common.smk reads this list): the claims, then the
+#: controls (<ID>--<ALG>)
+CHECK_CLAIMS = claims_for(CHECK_EXPERIMENTS) + [control_id(c, a) for c, a in CHECK_CONTROLS]
 CHECKS_DIR = "results/checks"
+FINDINGS_JSON = "results/findings.json"
 
 
-for _claim in CHECK_CLAIMS:
+for _claim in claims_for(CHECK_EXPERIMENTS):
 
     rule:
         name:
@@ -50,7 +65,52 @@ for _claim in CHECK_CLAIMS:
             " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
 
 
+for _claim, _control in CHECK_CONTROLS:
+
+    rule:
+        name:
+            f"check_{_claim}__{_control}"
+        input:
+            agg=claim_tables(_claim),
+            configs=report_configfiles(),
+            code=layer_sources("analysis", "core"),
+        output:
+            f"{CHECKS_DIR}/{control_id(_claim, _control)}.json",
+        log:
+            f"logs/checks/{control_id(_claim, _control)}.log",
+        conda:
+            "../envs/privdtol.yaml"
+        params:
+            claim=_claim,
+            control=_control,
+            configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+            agg_dir=lambda wc, input: os.path.dirname(input.agg[0]),
+        shell:
+            "privdtol check --claim {params.claim:q} --control {params.control:q}"
+            " {params.configs} --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
+
+
+rule findings:
+    input:
+        agg=[agg_table(e) for e in FINDINGS_EXPERIMENTS if e in CHECK_EXPERIMENTS],
+        configs=report_configfiles(),
+        code=layer_sources("analysis", "core"),
+    output:
+        FINDINGS_JSON,
+    log:
+        "logs/checks/findings.log",
+    conda:
+        "../envs/privdtol.yaml"
+    params:
+        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        agg_dir=lambda wc, input: os.path.dirname(input.agg[0]),
+    shell:
+        "privdtol check --findings {params.configs}"
+        " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
+
+
 rule checks_all:
     input:
         [f"{CHECKS_DIR}/{c}.json" for c in CHECK_CLAIMS],
+        FINDINGS_JSON,
     localrule: True

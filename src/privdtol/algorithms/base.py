@@ -41,6 +41,11 @@ class Algorithm(ABC):
     private: ClassVar[bool]
     source: ClassVar[str]
     kind: ClassVar[str]  # "block" or "round"
+    #: "algorithm" (the paper's and its competitors/ablations) or "control" (a negative control
+    #: of a regret check, :mod:`privdtol.algorithms.controls`; figures leave controls out)
+    role: ClassVar[str] = "algorithm"
+    #: for controls: the ids of the checks they must fail
+    control_of: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, epsilon: float | None = None):
         self.epsilon = (

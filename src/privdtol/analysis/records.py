@@ -33,10 +33,15 @@ from privdtol.pipeline.io import atomic_path
 CHECK_KEYS: dict[str, type | tuple[type, ...]] = {
     "claim": str,
     "title": str,
+    "quote": str,
+    "source": str,
+    "algorithm": str,
+    "control_of": (str, type(None)),
     "statistic_label": str,
     "statistic": (int, float),
     "ci_low": (int, float),
     "ci_high": (int, float),
+    "interval": list,
     "threshold": str,
     "verdict": str,
     "summary": str,
@@ -90,20 +95,47 @@ class Heading(NamedTuple):
     threshold: str
 
 
+def claim_words(claim: str) -> tuple[str, str]:
+    """The paper's statement of a claim and where it is made (``quote``, ``source``), from the
+    registry; a sub-check id such as ``"C5/C2/beta"`` quotes its first part."""
+    from privdtol.analysis.registry import CLAIMS  # the registry imports nothing of this module
+
+    c = CLAIMS.get(claim.split("/")[0])
+    return (c.quote, c.source) if c is not None else ("", "")
+
+
 def make_check(
-    head: Heading, statistic, ci_low, ci_high, verdict, summary, cells=(), inputs=()
+    head: Heading,
+    statistic,
+    ci_low,
+    ci_high,
+    verdict,
+    summary,
+    cells=(),
+    inputs=(),
+    algorithm: str = "rps",
+    control_of: str | None = None,
 ) -> dict:
-    """Assemble a check record with the keys of :data:`CHECK_KEYS`, JSON-safe values."""
+    """Assemble a check record with the keys of :data:`CHECK_KEYS`, JSON-safe values: the
+    claim's ``quote`` and ``source`` come from the registry, ``interval`` is
+    ``[ci_low, ci_high]``, ``algorithm`` is the algorithm checked and ``control_of`` the claim
+    whose negative control this record is (None for the claim's own check)."""
     if verdict not in VERDICTS:
         raise ValueError(f"bad verdict {verdict!r}")
+    quote, source = claim_words(head.claim)
     return plain(
         {
             "claim": head.claim,
             "title": head.title,
+            "quote": quote,
+            "source": source,
+            "algorithm": algorithm,
+            "control_of": control_of,
             "statistic_label": head.statistic_label,
             "statistic": statistic,
             "ci_low": ci_low,
             "ci_high": ci_high,
+            "interval": [ci_low, ci_high],
             "threshold": head.threshold,
             "verdict": verdict,
             "summary": summary,
@@ -113,9 +145,15 @@ def make_check(
     )
 
 
-def no_data(head: Heading, reason: str, inputs=()) -> dict:
+def no_data(head: Heading, reason: str, inputs=(), algorithm: str = "rps") -> dict:
     """The INCONCLUSIVE record of a check that found nothing to test (``reason`` says why)."""
-    return make_check(head, None, None, None, INCONCLUSIVE, reason, [], inputs)
+    return make_check(head, None, None, None, INCONCLUSIVE, reason, [], inputs, algorithm)
+
+
+def as_control(check: dict, claim: str) -> dict:
+    """A check record marked as the negative control of ``claim`` (its purpose is served when
+    its verdict is FAIL)."""
+    return {**check, "control_of": claim}
 
 
 def check_json(check: dict) -> str:
@@ -180,13 +218,19 @@ def load_check(path: str | Path, field: str = "results") -> dict:
         value = data[key]
         if kind == (int, float):
             ok = value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+        elif isinstance(kind, tuple):
+            ok = isinstance(value, kind)
         else:
             ok = isinstance(value, kind)
         if not ok:
             raise InputError(
                 field,
                 f"{path}: key {key!r} has type {type(value).__name__}",
-                "number or null" if kind == (int, float) else kind.__name__,
+                "number or null"
+                if kind == (int, float)
+                else " or ".join(
+                    k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,))
+                ),
             )
     if data["verdict"] not in VERDICTS:
         raise InputError(

@@ -24,19 +24,42 @@ class Claim:
     id: str
     #: short statement, as the verdict table shows it
     title: str
-    #: where the paper states it
+    #: where the paper states it ("Theorem 1, eq. (1)")
     source: str
+    #: the paper's statement, verbatim (mathematics in plain text)
+    quote: str
+    #: what the check computes, in words
+    statistic: str
     #: aggregated experiments (``results/agg/<name>.parquet``) the check reads
     experiments: tuple[str, ...]
     #: keys of the config's ``checks:`` block the check uses
     thresholds: tuple[str, ...]
-    #: ``module:function`` of the check
+    #: ``module:function`` of the check, ``check(tables, thresholds, inputs, algorithm="rps")``
     check: str
     #: the notebook (key of :data:`NOTEBOOKS`) whose figure shows the claim
     notebook: str
+    #: negative controls: algorithms the check must FAIL (records ``<ID>--<control>.json``);
+    #: C1's are the privacy audit's own controls, inside its record
+    controls: tuple[str, ...] = ()
 
     def check_function(self) -> Callable[..., dict]:
         module, _, name = self.check.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A number the report shows beside the verdicts but that is not a claim of the paper (out
+    of the verdict count): written to ``results/findings.json`` by ``privdtol findings``."""
+
+    id: str
+    title: str
+    experiments: tuple[str, ...]
+    #: ``module:function``, ``function(tables) -> dict``
+    function: str
+
+    def finding_function(self) -> Callable[..., dict]:
+        module, _, name = self.function.partition(":")
         return getattr(importlib.import_module(module), name)
 
 
@@ -54,6 +77,20 @@ class Notebook:
 
 
 _C = "privdtol.analysis.claims"
+#: the experiments of the regret tables read by the rate checks and the findings
+RATE_EXPERIMENTS = ("grid", "gap", "epsilon", "actions")
+
+#: the paper's statements (Cesari & Colomboni), verbatim with the mathematics in plain text
+THEOREM1 = (
+    "For every K >= 2, every eps > 0, every horizon T >= 1, and every i.i.d. loss process with "
+    "marginal distribution supported on [0,1]^K with a unique best action, the "
+    "randomized-prefix softmax algorithm is eps-differentially private and satisfies "
+    "Reg_T <= 1 + 800 log K/Delta_min + 16 log K/eta, eta = min{eps/2, 1/8}. (1)"
+)
+COROLLARY1 = (
+    "Combining Theorem 1 with the lower bound of [5] gives the optimal gap-dependent rate "
+    "Theta(log K/Delta_min + log K/eps)."
+)
 
 CLAIMS: dict[str, Claim] = {
     c.id: c
@@ -62,85 +99,153 @@ CLAIMS: dict[str, Claim] = {
             "C1",
             "Event-level pure ε-DP",
             "Proposition 1, Lemma 3",
+            "Proposition 1 (Global event-level privacy): The randomized-prefix softmax algorithm "
+            "is eps-differentially private. Lemma 3 (Privacy of the softmax map): [...] Then the "
+            "randomized map d -> J is 2 eta-differentially private in the sense of Definition 2.",
+            "largest privacy loss found by the exact and statistical audits, over eps",
             ("privacy",),
             (),
             f"{_C}.c1_privacy:check",
             "privacy",
+            ("rps_eta_eps", "rps_data_prefix"),
         ),
         Claim(
             "C2",
             "Reg_T ≤ 1 + 800 log K/Δ + 16 log K/η for every T",
             "Theorem 1, eq. (1)",
+            THEOREM1,
+            "largest regret / bound over cells and checkpoint horizons (upper confidence limit)",
             ("horizon", "gap", "epsilon", "actions", "grid"),
             ("confidence",),
             f"{_C}.c2_theorem1:check",
             "bounds",
+            ("uniform",),
         ),
         Claim(
             "C3",
             "The regret is horizon-free",
-            "Theorem 1",
-            ("horizon", "grid"),
-            ("confidence", "horizon_free_ratio_max", "horizon_free_pair"),
+            "Theorem 1, eq. (1) (the bound holds for every horizon T)",
+            "We give a constructive horizon-free eps-DP algorithm for stochastic DTOL and prove "
+            "the explicit regret bound Reg_T <= 1000 (log K/Delta_min + log K/eps). "
+            "[Theorem 1:] for every K >= 2, every eps > 0, every horizon T >= 1 [...] "
+            "Reg_T <= 1 + 800 log K/Delta_min + 16 log K/eta.",
+            "largest Reg(T_max)/Reg(T0) over cells, T0 the first checkpoint after "
+            "c max(log K/gap^2, log K/(eta gap))",
+            ("horizon", "gap", "epsilon", "actions", "grid"),
+            ("confidence", "horizon_free_ratio_max", "horizon_free_c"),
             f"{_C}.c3_horizon_free:check",
             "horizon",
+            ("ftl_egreedy",),
+        ),
+        Claim(
+            "C4",
+            "Rate form: Reg ≈ a log K/Δ + b log K/η + c over the grid",
+            "Corollary 1 (with Theorem 1, eq. (1))",
+            COROLLARY1,
+            "largest factor between a cell's regret and the fitted a log K/gap + b log K/eta + c",
+            ("grid",),
+            ("confidence", "rate_form_factor"),
+            f"{_C}.c4_rate:check_form",
+            "heatmap",
+            ("rps_eta_logk",),
         ),
         Claim(
             "C4a",
             "Linear in 1/Δ in the statistical regime",
             "Corollary 1",
+            COROLLARY1,
+            "exponent p of (log K/gap)^p, the privacy term held at its fitted value",
             ("gap",),
-            ("confidence", "slope_range"),
+            ("confidence", "exponent_range"),
             f"{_C}.c4_rate:check_gap",
             "rates",
+            ("ftl_egreedy",),
         ),
         Claim(
             "C4b",
             "Linear in 1/ε in the privacy regime",
             "Corollary 1",
+            COROLLARY1,
+            "exponent q of (log K/eps)^q over the cells with eta = eps/2, the statistical "
+            "term held at its fitted value",
             ("epsilon",),
-            ("confidence", "slope_range"),
+            ("confidence", "exponent_range"),
             f"{_C}.c4_rate:check_epsilon",
             "rates",
+            ("rps_eta_sq",),
         ),
         Claim(
             "C4c",
-            "Regret / (log K/Δ + log K/ε) is flat",
-            "Corollary 1",
-            ("grid",),
-            ("confidence", "ratio_slope_range"),
-            f"{_C}.c4_rate:check_ratio",
-            "heatmap",
-        ),
-        Claim(
-            "C4d",
             "Linear in log K, not log² K",
             "Corollary 1",
+            COROLLARY1,
+            "exponent s of (log K)^s in each regime, the other term held at its fitted value",
             ("actions",),
-            ("confidence",),
+            ("confidence", "exponent_range"),
             f"{_C}.c4_rate:check_log_k",
             "actions",
+            ("rps_eta_logk",),
         ),
         Claim(
             "C5",
-            "The bound holds for dependent coordinates",
-            "Section 3 (dependent losses)",
+            "Theorem 1 and the rate form hold for dependent coordinates",
+            "Section 1 (Contributions), on Theorem 1",
+            "Although the open problem is stated for the usual product-over-actions stochastic "
+            "model, our proof only uses independence across time. Thus it applies to i.i.d. "
+            "loss vectors with arbitrary dependence among coordinates within each round; the "
+            "product-over-actions model is a special case.",
+            "C2's bound and C4's form check on the correlated and Beta cells",
             ("dependent",),
-            ("confidence", "slope_range"),
+            ("confidence", "rate_form_factor"),
             f"{_C}.c5_dependent:check",
             "dependent",
-        ),
-        Claim(
-            "constants",
-            "Fitted constants of the rate",
-            "Theorem 1, eq. (1)",
-            ("horizon", "gap", "epsilon", "actions", "grid"),
-            ("confidence",),
-            f"{_C}.constants:check",
-            "bounds",
+            ("uniform",),
         ),
     )
 }
+
+_F = "privdtol.analysis.findings"
+
+#: findings (not claims of the paper; out of the verdict count), in report order
+FINDINGS: dict[str, Finding] = {
+    f.id: f
+    for f in (
+        Finding(
+            "constants",
+            "Fitted constants a, b of a log K/gap + b log K/eta + c against 800 and 16",
+            ("grid",),
+            f"{_F}:constants",
+        ),
+        Finding(
+            "theta_band",
+            "Range of Reg / (log K/min(gap, eps)) over the grid (the Theta band)",
+            ("grid",),
+            f"{_F}:theta_band",
+        ),
+        Finding(
+            "prefix_cost",
+            "Cost of the random prefix: rps / rps_full_prefix",
+            ("ablations",),
+            f"{_F}:prefix_cost",
+        ),
+        Finding(
+            "cap_cost",
+            "Cost of the eta cap: rps / rps_uncapped",
+            ("ablations",),
+            f"{_F}:cap_cost",
+        ),
+        Finding(
+            "competitors",
+            "rps against the best private competitor, per regime",
+            RATE_EXPERIMENTS,
+            f"{_F}:competitors",
+        ),
+    )
+}
+
+#: experiments read by the findings
+FINDINGS_EXPERIMENTS = tuple(dict.fromkeys(e for f in FINDINGS.values() for e in f.experiments))
+
 
 NOTEBOOKS: dict[str, Notebook] = {
     n.name: n
@@ -149,9 +254,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         Notebook("rates", 2, ("gap", "epsilon"), ("rates",)),
         Notebook("actions", 3, ("actions",), ("actions",)),
         Notebook("heatmap", 4, ("grid",), ("heatmap",)),
-        Notebook(
-            "bounds", 5, ("horizon", "gap", "epsilon", "actions", "grid"), ("bounds", "constants")
-        ),
+        Notebook("bounds", 5, ("horizon", "gap", "epsilon", "actions", "grid"), ("bounds",)),
         Notebook("dependent", 6, ("dependent",), ("dependent",)),
         Notebook("ablations", 7, ("ablations",), ("ablations",)),
         Notebook("privacy", 8, ("privacy",), ("privacy",)),
@@ -170,3 +273,34 @@ def claims_for(experiments) -> list[str]:
     skips the experiments of its claim that the config does not produce."""
     have = set(experiments)
     return [c.id for c in CLAIMS.values() if set(c.experiments) & have]
+
+
+def experiment_algorithms(config: dict) -> dict[str, set[str]]:
+    """``{experiment: algorithms}`` of a (validated) config's ``experiments:``, slices
+    included."""
+    out: dict[str, set[str]] = {}
+    for exp in config.get("experiments", []):
+        algs = set(exp.get("algorithms", []))
+        for sl in exp.get("slices", []) or []:
+            algs |= set(sl.get("algorithms", []))
+        out.setdefault(exp["name"], set()).update(algs)
+    return out
+
+
+def controls_for(config: dict) -> list[tuple[str, str]]:
+    """``(claim, control)`` for every negative control of the registry that the config
+    simulates in one of the claim's experiments (C1's controls live in the privacy audit's
+    record and have no rule of their own), in registry order."""
+    algs = experiment_algorithms(config)
+    out = []
+    for c in CLAIMS.values():
+        if c.id == "C1":
+            continue
+        present = set().union(*(algs.get(e, set()) for e in c.experiments))
+        out += [(c.id, ctrl) for ctrl in c.controls if ctrl in present]
+    return out
+
+
+def control_id(claim: str, control: str) -> str:
+    """The record name of a control: ``<claim>--<control>`` (results/checks/<name>.json)."""
+    return f"{claim}--{control}"

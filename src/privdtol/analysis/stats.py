@@ -217,3 +217,119 @@ def fit_constants(
         "n": n,
         "n_boot": n_boot,
     }
+
+
+# ----------------------------------------------------------------------------- rate form
+
+
+def t_value(confidence: float, dof: int) -> float:
+    """Two-sided Student-t quantile with ``dof`` degrees of freedom (normal if ``dof`` is
+    infinite)."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    return float(stats.t.ppf(0.5 + confidence / 2, dof))
+
+
+def form_fit(x_gap, x_eta, mean) -> dict:
+    """Fit of Corollary 1's form with the paper's eta: ``mean ≈ a·x_gap + b·x_eta + c``
+    (``x_gap = log K/gap``, ``x_eta = log K/eta``), least squares on the *relative* scale (each
+    equation divided by its mean, so cells spanning orders of magnitude weigh alike, and the
+    criterion matches "within a factor").  Collinear columns (a series where a term is constant)
+    get the minimum-norm solution: the fitted values, hence the "other term" of a series, are
+    still determined.  Returns ``a``, ``b``, ``c``, ``fitted``, ``ratio = mean/fitted`` and
+    ``n``; NaN with fewer than two cells."""
+    x_gap, x_eta, mean = (np.asarray(v, dtype=float) for v in (x_gap, x_eta, mean))
+    ok = np.isfinite(x_gap) & np.isfinite(x_eta) & (mean > 0)
+    n = int(ok.sum())
+    nan = float("nan")
+    out = {"a": nan, "b": nan, "c": nan, "n": n}
+    fitted = np.full(mean.shape, np.nan)
+    if n >= 2:
+        X = np.column_stack([x_gap, x_eta, np.ones_like(x_gap)])[ok] / mean[ok, None]
+        coef, *_ = np.linalg.lstsq(X, np.ones(n), rcond=None)
+        out.update(a=float(coef[0]), b=float(coef[1]), c=float(coef[2]))
+        fitted = coef[0] * x_gap + coef[1] * x_eta + coef[2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["fitted"] = fitted
+        out["ratio"] = np.where(ok & (fitted > 0), mean / fitted, np.nan)
+    return out
+
+
+def power_fit(x, y, se, confidence: float) -> dict:
+    """Exponent ``p`` of ``y ≈ A·x^p``: ordinary least squares of ``log y`` on ``log x`` over
+    the points with ``x, y > 0``.  The slope's standard error is the larger of the one from the
+    residual scatter (lack of fit, ``n − 2`` degrees of freedom) and the one from the cells'
+    own standard errors (``se/y``, known variances), and the interval uses the t quantile on
+    ``n − 2`` degrees of freedom: an exact (zero-noise) table is judged by how well the power
+    law fits it, never by its numerical error alone.  With fewer than three usable points every
+    number is NaN (two points always fit a line: no lack of fit can be seen)."""
+    x, y, se = (np.asarray(v, dtype=float) for v in (x, y, se))
+    ok = (x > 0) & (y > 0) & np.isfinite(y) & np.isfinite(se)
+    n = int(ok.sum())
+    nan = float("nan")
+    out = {"slope": nan, "se": nan, "ci_low": nan, "ci_high": nan, "intercept": nan, "n": n}
+    out.update(se_resid=nan, se_meas=nan, dof=n - 2)
+    if n < 3 or np.unique(x[ok]).size < 3:
+        return out
+    lx, ly = np.log(x[ok]), np.log(y[ok])
+    X = np.column_stack([np.ones(n), lx])
+    coef, *_ = np.linalg.lstsq(X, ly, rcond=None)
+    resid = ly - X @ coef
+    xtx_inv = np.linalg.inv(X.T @ X)
+    s2 = float(resid @ resid) / (n - 2)
+    se_resid = float(np.sqrt(s2 * xtx_inv[1, 1]))
+    sl = np.maximum(se[ok] / y[ok], MIN_REL_SE)
+    _, cov, _ = _wls(X, ly, sl)
+    se_meas = float(np.sqrt(cov[1, 1]))
+    slope_se = max(se_resid, se_meas)
+    t = t_value(confidence, n - 2)
+    out.update(
+        slope=float(coef[1]),
+        intercept=float(coef[0]),
+        se=slope_se,
+        se_resid=se_resid,
+        se_meas=se_meas,
+        ci_low=float(coef[1] - t * slope_se),
+        ci_high=float(coef[1] + t * slope_se),
+    )
+    return out
+
+
+def offset_power_fit(x, y) -> dict:
+    """Least-squares fit of ``log y ≈ log(A·x^p + B)`` (three parameters, ``B < min y``): the
+    fitted offset ``B`` is "the other term" of a series in which one term of the rate varies
+    (``x``) and the others are constant.  Returns ``A``, ``p``, ``B`` (NaN with fewer than four
+    usable points or if no start converges)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    ok = (x > 0) & (y > 0) & np.isfinite(y)
+    nan = float("nan")
+    out = {"A": nan, "p": nan, "B": nan}
+    if ok.sum() < 4:
+        return out
+    lx, ly = np.log(x[ok]), np.log(y[ok])
+    ymin = float(np.exp(ly.min()))
+
+    def model(lx, la, p, b):
+        return np.log(np.maximum(np.exp(la + p * lx) + b, 1e-300))
+
+    best = None
+    for p0 in (0.5, 1.0, 2.0):
+        start = [ly.max() - p0 * lx.max(), p0, 0.0]
+        try:
+            popt, _ = optimize.curve_fit(
+                model,
+                lx,
+                ly,
+                p0=start,
+                bounds=([-np.inf, 0.0, -10 * ymin], [np.inf, 4.0, 0.999 * ymin]),
+                maxfev=20000,
+            )
+        except (RuntimeError, ValueError):
+            continue
+        ss = float(np.sum((ly - model(lx, *popt)) ** 2))
+        if best is None or ss < best[0]:
+            best = (ss, popt)
+    if best is not None:
+        la, p, b = best[1]
+        out.update(A=float(np.exp(la)), p=float(p), B=float(b))
+    return out

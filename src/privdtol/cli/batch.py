@@ -59,7 +59,8 @@ def batch_cells(args):
 
 
 def is_complete(path: Path, cell) -> bool:
-    """A cell file is trusted when it parses and holds the cell's id and run count."""
+    """A cell file is trusted when it parses and holds the cell's id and run count (one
+    row set, ``run`` 0, for an exact cell)."""
     if not path.exists():
         return False
     try:
@@ -70,7 +71,7 @@ def is_complete(path: Path, cell) -> bool:
         return False
     ids = set(table.column("cell_id").to_pylist())
     runs = len(set(table.column("run").to_pylist()))
-    return ids == {cell.cell_id} and runs == cell.runs
+    return ids == {cell.cell_id} and runs == max(cell.runs, 1)
 
 
 def cell_table(cell):

@@ -5,7 +5,11 @@ The config files are merged in order and validated by the one loader
 (:func:`privdtol.pipeline.config.load_config_files`, which fills the schema's defaults of the
 ``checks:`` thresholds); the claim's experiments are read from the agg directory (those absent
 are skipped) and the claim's check of :data:`privdtol.analysis.registry.CLAIMS` writes a
-deterministic JSON record, atomically.
+deterministic JSON record, atomically.  ``--control ALG`` runs the claim's check on a
+negative control (an algorithm of the claim's ``controls``) and marks the record
+``control_of`` the claim (``results/checks/<ID>--<ALG>.json``; its purpose is served when its
+verdict is FAIL).  ``--findings`` writes the registry's findings (not claims, out of the
+verdict count) to ``results/findings.json``.
 """
 
 from __future__ import annotations
@@ -26,7 +30,18 @@ def add_parser(sub):
         "write its record (statistic, interval, threshold, verdict) as JSON.  "
         f"Claims: {', '.join(CLAIMS)}.",
     )
-    p.add_argument("--claim", required=True, metavar="ID", help=f"claim id ({', '.join(CLAIMS)})")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--claim", metavar="ID", help=f"claim id ({', '.join(CLAIMS)})")
+    what.add_argument(
+        "--findings",
+        action="store_true",
+        help="write the findings (not claims) to --out, e.g. results/findings.json",
+    )
+    p.add_argument(
+        "--control",
+        metavar="ALG",
+        help="check a negative control of the claim (one of its registry controls) instead of rps",
+    )
     add_config_files_option(p)
     p.add_argument(
         "--agg-dir", help="directory of <experiment>.parquet (default: the config's agg_dir)"
@@ -36,17 +51,28 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    from privdtol.analysis.records import agg_path, load_agg, write_check
+    from privdtol.analysis.records import agg_path, as_control, load_agg, write_check
     from privdtol.analysis.registry import CLAIMS
     from privdtol.errors import InputError, lookup
     from privdtol.pipeline.config import load_config_files
 
-    claim = lookup(CLAIMS, args.claim, "claim", "claim")
     out = Path(args.out)
     if out.suffix != ".json":
         raise InputError("out", f"unknown extension {out.suffix!r} in {out}", ".json")
     config = load_config_files(args.config)
     agg_dir = Path(args.agg_dir or config["agg_dir"])
+    if args.findings:
+        return run_findings(agg_dir, out)
+    claim = lookup(CLAIMS, args.claim, "claim", "claim")
+    algorithm = "rps"
+    if args.control is not None:
+        if args.control not in claim.controls or claim.id == "C1":
+            raise InputError(
+                "control",
+                f"{args.control!r} is not a negative control of claim {claim.id}",
+                ", ".join(claim.controls) if claim.id != "C1" else "none (C1 audits its own)",
+            )
+        algorithm = args.control
     tables = load_agg(agg_dir, claim.experiments)
     if not tables:
         raise InputError(
@@ -55,7 +81,28 @@ def run(args) -> int:
             ", ".join(f"{e}.parquet" for e in claim.experiments),
         )
     inputs = [str(agg_path(agg_dir, e)) for e in tables]
-    record = claim.check_function()(tables, config["checks"], inputs)
+    fn = claim.check_function()
+    if args.control is None:
+        record = fn(tables, config["checks"], inputs)
+    else:
+        record = as_control(fn(tables, config["checks"], inputs, algorithm=algorithm), claim.id)
     write_check(record, out)
-    print(f"check {claim.id}: {record['verdict']} ({', '.join(tables)}) -> {out}", file=sys.stderr)
+    what = claim.id if args.control is None else f"{claim.id} control {args.control}"
+    print(f"check {what}: {record['verdict']} ({', '.join(tables)}) -> {out}", file=sys.stderr)
+    return 0
+
+
+def run_findings(agg_dir: Path, out: Path) -> int:
+    import json
+
+    from privdtol.analysis.findings import findings
+    from privdtol.analysis.records import load_agg
+    from privdtol.analysis.registry import FINDINGS_EXPERIMENTS
+    from privdtol.pipeline.io import atomic_path
+
+    tables = load_agg(agg_dir, FINDINGS_EXPERIMENTS)
+    text = json.dumps(findings(tables), sort_keys=True, indent=2, allow_nan=False) + "\n"
+    with atomic_path(out) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    print(f"findings ({', '.join(tables) or 'no tables'}) -> {out}", file=sys.stderr)
     return 0

@@ -3,7 +3,10 @@ writer.
 
 - one colorblind-safe colour (seaborn ``colorblind``), marker and line style per algorithm, in a
   fixed order (the algorithm registry's), with the registry classes' display names, so every
-  figure uses the same legend;
+  figure uses the same legend; the negative controls of the regret checks
+  (``role == "control"``, registered last) are left out of :func:`order` and :func:`palette`
+  unless asked for (``controls=True``), and drawn in greys, so figures of the algorithms do not
+  change when a config also runs the controls;
 - :func:`save_figure` writes ``<out_dir>/figures/<name>.pdf`` and ``.png`` with no creation
   date or software stamp, atomically, so identical data give identical bytes.
 
@@ -22,8 +25,9 @@ import pandas as pd
 from privdtol.algorithms import ALGORITHMS
 from privdtol.pipeline.io import atomic_path
 
-#: display order and names of the algorithms: the registry's (one definition)
-ALGORITHM_ORDER = tuple(ALGORITHMS)
+#: display order and names of the algorithms: the registry's (one definition), controls apart
+ALGORITHM_ORDER = tuple(n for n, c in ALGORITHMS.items() if c.role != "control")
+CONTROL_ORDER = tuple(n for n, c in ALGORITHMS.items() if c.role == "control")
 ALGORITHM_NAMES = {name: cls.display_name for name, cls in ALGORITHMS.items()}
 ENV_NAMES = {
     "bernoulli": "independent Bernoulli",
@@ -32,16 +36,24 @@ ENV_NAMES = {
 }
 _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
 _DASHES = ("-", "--", "-.", ":", "-", "--", "-.", ":")
+_CONTROL_MARKERS = ("x", "+", "1", "2")
+_CONTROL_GREYS = ("0.15", "0.35", "0.5", "0.65")
 #: one-column width of the report, inches
 WIDTH = 6.5
 
 
-def palette() -> dict[str, tuple]:
-    """Algorithm → RGB colour from seaborn's colorblind palette (stable assignment)."""
+def palette(controls: bool = False) -> dict[str, tuple]:
+    """Algorithm → RGB colour from seaborn's colorblind palette (stable assignment); with
+    ``controls=True`` also each control → a grey (the algorithms' colours do not change)."""
+    import matplotlib.colors as mcolors
     import seaborn as sns
 
     colours = sns.color_palette("colorblind", len(ALGORITHM_ORDER))
-    return dict(zip(ALGORITHM_ORDER, colours, strict=True))
+    out = dict(zip(ALGORITHM_ORDER, colours, strict=True))
+    if controls:
+        greys = (mcolors.to_rgb(g) for g in _CONTROL_GREYS)
+        out.update(zip(CONTROL_ORDER, greys, strict=False))
+    return out
 
 
 def env_palette() -> dict[str, tuple]:
@@ -75,20 +87,35 @@ def model_order(df: pd.DataFrame) -> list[str]:
 
 
 def style(algorithm: str) -> dict:
-    """Keyword arguments (colour, marker, linestyle, label) for an algorithm's line."""
+    """Keyword arguments (colour, marker, linestyle, label) for an algorithm's line; a control
+    gets a grey, a thin marker and a dotted line."""
+    label = ALGORITHM_NAMES.get(algorithm, algorithm)
+    if algorithm in CONTROL_ORDER:
+        i = CONTROL_ORDER.index(algorithm) % len(_CONTROL_MARKERS)
+        return {
+            "color": _CONTROL_GREYS[i],
+            "marker": _CONTROL_MARKERS[i],
+            "linestyle": ":",
+            "label": label,
+        }
     i = ALGORITHM_ORDER.index(algorithm) if algorithm in ALGORITHM_ORDER else 0
     return {
         "color": palette().get(algorithm, "0.3"),
         "marker": _MARKERS[i],
         "linestyle": _DASHES[i],
-        "label": ALGORITHM_NAMES.get(algorithm, algorithm),
+        "label": label,
     }
 
 
-def order(algorithms: Sequence[str]) -> list[str]:
-    """The given algorithms in display order (unknown ones last, alphabetically)."""
-    known = [a for a in ALGORITHM_ORDER if a in set(algorithms)]
-    return known + sorted(set(algorithms) - set(ALGORITHM_ORDER))
+def order(algorithms: Sequence[str], controls: bool = False) -> list[str]:
+    """The given algorithms in display order (unknown ones last, alphabetically).
+
+    Negative controls (``role == "control"``) are dropped unless ``controls=True``, in which case
+    they follow the algorithms in registry order."""
+    given = set(algorithms)
+    known = [a for a in ALGORITHM_ORDER if a in given]
+    ctrl = [a for a in CONTROL_ORDER if a in given] if controls else []
+    return known + ctrl + sorted(given - set(ALGORITHM_ORDER) - set(CONTROL_ORDER))
 
 
 def setup(font_scale: float = 0.9) -> None:
@@ -141,10 +168,20 @@ def band(
 def algorithm_band(
     ax, df: pd.DataFrame, x: str, algorithm: str, y="mean", low="ci_low", high="ci_high", **kwargs
 ):
-    """:func:`band` for one algorithm's rows of an aggregated table, in its standard style."""
-    rows = df[df["algorithm"] == algorithm]
+    """One algorithm's rows of an aggregated table, in its standard style: exact values
+    (``runs`` 0, :mod:`privdtol.engine.exact`) as a line, since their interval is numerical
+    and invisible; Monte Carlo values as points with their confidence intervals."""
+    rows = df[df["algorithm"] == algorithm].sort_values(x)
+    kw = {**style(algorithm), **kwargs}
+    if "runs" in rows and len(rows) and (rows["runs"] == 0).all():
+        kw.pop("marker", None)
+        (line,) = ax.plot(rows[x], rows[y], **kw)
+        return line
+    mean = rows[y].to_numpy(dtype=float)
     lo = np.maximum(rows[low].to_numpy(dtype=float), np.finfo(float).tiny)  # log axes
-    return band(ax, rows[x], rows[y], lo, rows[high], **{**style(algorithm), **kwargs})
+    yerr = np.vstack([mean - lo, rows[high].to_numpy(dtype=float) - mean])
+    kw["linestyle"] = "none"
+    return ax.errorbar(rows[x], mean, yerr=np.maximum(yerr, 0), capsize=2, elinewidth=0.8, **kw)
 
 
 def plain_log_ticks(ax, axis: str = "y") -> None:

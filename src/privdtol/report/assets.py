@@ -15,7 +15,8 @@ jinja2 templates of :mod:`privdtol.report.templating` and the tables of
 - ``grid.tex``, ``thresholds.tex``  the grid and check settings of the config, with the
   cells actually aggregated;
 - ``algorithms.tex`` / ``models.tex``  the registered algorithms and loss models, with sources;
-- ``failures.tex``  what did not replicate;
+- ``failures.tex``  what did not replicate (claims other than PASS, controls not caught);
+- ``findings.tex``  the findings of ``results/findings.json`` (not claims: out of the count);
 - ``provenance.tex`` see :mod:`privdtol.report.provenance`.
 
 The claims, their order and the section that discusses each come from
@@ -25,12 +26,13 @@ the check JSONs give the verdicts and numbers.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
 
 from privdtol.analysis.records import load_agg, load_check
-from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, Claim
+from privdtol.analysis.registry import CLAIMS, FINDINGS, NOTEBOOKS, Claim, control_id
 from privdtol.errors import InputError
 from privdtol.report.latex import (
     TeX,
@@ -38,6 +40,7 @@ from privdtol.report.latex import (
     fmt_num,
     is_number,
     macro_name,
+    tex_escape,
     texttt,
     write_text,
 )
@@ -86,13 +89,14 @@ def generated_files() -> list[str]:
         "algorithms.tex",
         "models.tex",
         "failures.tex",
+        "findings.tex",
         "provenance.tex",
         *(f"tab-{t}.tex" for t in result_tables()),
     ]
 
 
 def claim_label(claim: str) -> str:
-    return "Constants" if claim == "constants" else claim
+    return claim
 
 
 def claim_prefix(claim: str) -> str:
@@ -116,6 +120,42 @@ def load_checks(results: Path) -> dict[str, dict | None]:
         path = Path(results) / "checks" / f"{claim}.json"
         out[claim] = load_check(path) if path.exists() else None
     return out
+
+
+def load_controls(results: Path) -> list[tuple[str, str, dict]]:
+    """The negative-control records ``results/checks/<claim>--<control>.json`` that exist, as
+    ``(claim, control, record)`` in registry order."""
+    out = []
+    for claim in CLAIMS.values():
+        for ctrl in claim.controls:
+            path = Path(results) / "checks" / f"{control_id(claim.id, ctrl)}.json"
+            if path.exists():
+                out.append((claim.id, ctrl, load_check(path)))
+    return out
+
+
+def load_findings(results: Path) -> dict | None:
+    """``results/findings.json``, or None when absent."""
+    path = Path(results) / "findings.json"
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        raise InputError("results", f"{path}: not readable JSON ({err})") from None
+
+
+def findings_tex(found: dict | None) -> str:
+    """The findings section's body: one item per finding of the registry."""
+    if found is None:
+        return "\\NotRun{no findings in this run (results/findings.json absent)}\n"
+    lines = ["\\begin{itemize}"]
+    for fid, f in FINDINGS.items():
+        item = found.get(fid, {})
+        text = item.get("text") or "not available in this run"
+        lines.append(rf"\item \textbf{{{tex_escape(f.title)}}}: {tex_escape(text)}")
+    lines.append("\\end{itemize}")
+    return "\n".join(lines) + "\n"
 
 
 # ----------------------------------------------------------------------------- numbers
@@ -165,6 +205,23 @@ def claim_context(claim: str, check: dict | None) -> dict:
     }
 
 
+def control_context(claim: str, control: str, check: dict) -> dict:
+    """The verdict-table row and macros of a negative control: it serves its purpose when its
+    verdict is FAIL."""
+    ctx = claim_context(claim, check)
+    caught = check["verdict"] == "FAIL"
+    purpose = "FAIL, as required" if caught else f"{check['verdict']}: control NOT caught"
+    return {
+        **ctx,
+        "id": control_id(claim, control),
+        "label": f"{claim} control",
+        "prefix": macro_name(claim, "control", control),
+        "title": f"Negative control {control}: {purpose}",
+        "control": control,
+        "caught": caught,
+    }
+
+
 def runs_tex(runs: list[int]) -> TeX:
     """The runs per cell: one number, or the range when cells differ."""
     if len(runs) == 1:
@@ -202,7 +259,7 @@ def total_runs(agg: dict[str, pd.DataFrame]) -> int:
     return total
 
 
-def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame]) -> str:
+def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame], controls=()) -> str:
     verdicts = [c["verdict"] for c in claims]
     counts = {
         "ClaimsTotal": len(claims),
@@ -218,7 +275,7 @@ def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame]) -> str:
     ]
     return fill_template(
         "numbers.tex.j2",
-        claims=claims,
+        claims=[*claims, *controls],
         experiments=experiments,
         counts=counts,
         total_runs=total_runs(agg),
@@ -283,9 +340,11 @@ def build_assets(
     agg = load_agg(results / "agg", regret_experiments(), field="results")
     claims = {c: claim_context(c, check) for c, check in checks.items()}
     rows = list(claims.values())
+    controls = [control_context(c, a, rec) for c, a, rec in load_controls(results)]
     files = {
-        "numbers.tex": numbers_tex(rows, agg),
-        "verdicts.tex": verdict_table(rows),
+        "numbers.tex": numbers_tex(rows, agg, controls),
+        "verdicts.tex": verdict_table(rows + controls),
+        "findings.tex": findings_tex(load_findings(results)),
         "experiment-sections.tex": fill_template(
             "experiment-sections.tex.j2", sections=sections_context(results, claims)
         ),
@@ -294,7 +353,9 @@ def build_assets(
         "algorithms.tex": algorithms_tex(),
         "models.tex": models_tex(),
         "failures.tex": fill_template(
-            "failures.tex.j2", items=[c for c in rows if c["verdict"] != verdict_tex("PASS")]
+            "failures.tex.j2",
+            items=[c for c in rows if c["verdict"] != verdict_tex("PASS")]
+            + [c for c in controls if not c["caught"]],
         ),
         "provenance.tex": fill_template(
             "provenance.tex.j2",

@@ -65,7 +65,10 @@ SECTIONS: dict[str, Section] = {
 }
 
 TABLES: dict[str, TableSpec] = {
-    "horizon": TableSpec(r"Regret at the two horizons of the C3 pair."),
+    "horizon": TableSpec(
+        r"Regret at the plateau horizon $T_0$ and at $T_{\max}$ (C3); cells whose $T_0$ "
+        r"exceeds $T_{\max}/2^8$ are not reached."
+    ),
     "rates": TableSpec(r"Log-log slopes of regret over the three largest $x$ values."),
     "actions": TableSpec(r"Weighted fits $a f(K) + b$ of regret against $K$."),
     "heatmap": TableSpec(
@@ -73,7 +76,6 @@ TABLES: dict[str, TableSpec] = {
         r"grid, per $K$."
     ),
     "bounds": TableSpec(r"Measured regret against Theorem~1 and the lower-bound shape."),
-    "constants": TableSpec(r"Fitted constants of Theorem~1's form."),
     "dependent": TableSpec(r"RPS regret by loss model at a common horizon."),
     "ablations": TableSpec(r"Ablations: regret at the largest horizon and ratio to RPS."),
     "privacy": TableSpec(

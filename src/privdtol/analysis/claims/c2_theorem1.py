@@ -61,7 +61,7 @@ def check_theorem1(
     threshold = f"upper {confidence:.0%} limit of regret / bound <= 1 in every cell"
     head = Heading(claim, title, label, threshold)
     if rows.empty:
-        return no_data(head, f"No {algorithm} cells in the input.", inputs)
+        return no_data(head, f"No {algorithm} cells in the input.", inputs, algorithm)
     tab = bound_table(rows, confidence)
     cells = []
     verdicts = []
@@ -98,11 +98,17 @@ def check_theorem1(
         summary,
         cells,
         inputs,
+        algorithm,
     )
 
 
-def check(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
+def check(
+    tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str], algorithm: str = "rps"
+) -> dict:
     """The registry's C2 check: :func:`check_theorem1` on the experiments' tables stacked."""
     return check_theorem1(
-        stack(tables, CLAIMS[CLAIM].experiments), thresholds["confidence"], inputs=inputs
+        stack(tables, CLAIMS[CLAIM].experiments),
+        thresholds["confidence"],
+        algorithm=algorithm,
+        inputs=inputs,
     )

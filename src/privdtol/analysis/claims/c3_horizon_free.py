@@ -1,20 +1,22 @@
-"""Claim C3 (Theorem 1): the regret bound does not depend on T, i.e. the regret is horizon-free.
+"""Claim C3 (Theorem 1: the bound holds for every horizon T, so the regret is horizon-free).
 
-Tested per cell as the ratio of the *same runs'* regret at the two horizons of the config's
-``horizon_free_pair`` (2^20 − 1 and 2^30 − 1 by default, well after the identification time
-≈ log K/Δ²): PASS when the upper confidence limit of ``regret(T_high)/regret(T_low)`` is at
-most ``horizon_free_ratio_max`` in every cell (decision rule: :mod:`privdtol.analysis.verdict`).
+Horizon-freeness is tested *after identification*: per cell a plateau horizon T0 is chosen
+before looking at the regret, the first checkpoint ``>= c·max(log K/gap², log K/(eta·gap))``
+(``c`` = the config's ``horizon_free_c``; the eta term is dropped for non-private algorithms),
+with ``1 + log K`` in place of ``log K`` (see :func:`plateau_target`), and the statistic is
+``Reg(T_max)/Reg(T0)`` with its interval.  A cell PASSes when the upper
+limit is at most ``horizon_free_ratio_max``; it FAILs when the lower limit (Bonferroni over the
+cells) is above it.  Cells whose T0 exceeds ``T_max/2^8`` have not reached their plateau on the
+configured horizon: they are reported as "not reached", counted, and left out of the verdict
+(INCONCLUSIVE if no cell reaches it).
 
-The ratio is ``1 + D/L`` with ``L`` the mean regret at the low horizon and ``D`` the mean
-per-run increment up to the high one.  When the aggregated table has the paired-tail columns
-``tail_mean``/``tail_se`` (see :mod:`privdtol.pipeline.aggregate`), ``D`` and its standard error
-come from the per-run increments, and the interval is a Bonferroni rectangle: ``D ± z·se_D``
-and ``L ± z·se_L``, each at confidence ``1 − (1 − c)/2``, mapped through ``1 + D/L`` (see
-:func:`paired_ratio_ci`).  This is valid whatever the correlation of ``D`` and ``L`` and is
-tight when the increments are (nearly) all 0, as they are for RPS.  Older tables without those
-columns fall back to the delta-method interval of :func:`privdtol.analysis.stats.ratio_ci`,
-which treats the two means as independent and is therefore conservative (much too wide).  The
-check's summary and cells say which interval was used.
+Intervals: exact cells (``runs == 0``) carry their numerical error as ``se``; Monte-Carlo cells
+with the paired-tail columns ``tail_mean``/``tail_se`` use the paired interval of
+:func:`paired_ratio_ci` (per-run increments, Bonferroni rectangle); other cells the
+conservative delta-method interval of :func:`privdtol.analysis.stats.ratio_ci`.
+
+Negative control: an algorithm whose regret grows like log T (``ftl_egreedy``) must FAIL.
+:func:`horizon_ratio_table` (a fixed pair of horizons) is kept as a display helper.
 """
 
 from __future__ import annotations
@@ -25,14 +27,16 @@ import numpy as np
 import pandas as pd
 
 from privdtol.analysis import stats
-from privdtol.analysis.cells import cell_keys, cell_label, select, stack
+from privdtol.analysis.cells import cell_keys, cell_label, dedupe_cells, select, stack
 from privdtol.analysis.records import Heading, fmt, make_check, no_data
 from privdtol.analysis.registry import CLAIMS
 from privdtol.analysis.verdict import (
+    INCONCLUSIVE,
     bonferroni_confidence,
     combine_verdicts,
     upper_verdict,
 )
+from privdtol.core import bounds
 
 CLAIM = "C3"
 #: names of the two interval methods (the ``interval`` column / cell key)
@@ -151,87 +155,173 @@ def horizon_ratio_table(df: pd.DataFrame, pair, confidence: float) -> pd.DataFra
     return out
 
 
-def check_horizon_free(
-    df: pd.DataFrame, ratio_max: float, pair, confidence: float, algorithm: str = "rps", inputs=()
-) -> dict:
-    """C3: regret(``pair[1]``) / regret(``pair[0]``) <= ``ratio_max`` (upper limit) in every cell.
+#: a cell reaches its plateau when T0 <= T_max / PLATEAU_MARGIN
+PLATEAU_MARGIN = 2**8
 
-    The per-cell interval is the paired one (per-run increments between the two horizons,
-    Bonferroni rectangle with the low-horizon mean, see :func:`paired_ratio_ci`) where the
-    aggregated table has the ``tail_mean``/``tail_se`` columns, and otherwise the (conservative)
-    delta-method interval on two independent means; the summary says which was used."""
-    rows = select(df, algorithm)
-    title = "Horizon-free regret"
-    label = f"max over cells of regret(T={pair[1]}) / regret(T={pair[0]})"
-    threshold = f"upper {confidence:.0%} limit of the ratio <= {ratio_max} in every cell"
+
+def plateau_target(K, gap, epsilon, c: float):
+    """``c·max(L/gap², L/(eta·gap))`` with ``L = 1 + log K`` (the eta term is absent when eps
+    is NaN).  ``L`` is the log K of the identification time plus the confidence term of a
+    concentration bound: with ``log K`` alone the scale vanishes as K -> 1 and undershoots
+    identification at K = 2 (log 2 = 0.69)."""
+    logk = 1 + np.log(np.asarray(K, dtype=float))
+    gap = np.asarray(gap, dtype=float)
+    eps = np.asarray(epsilon, dtype=float)
+    stat = logk / gap**2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        priv = np.where(np.isfinite(eps), logk / (bounds.eta(eps) * gap), 0.0)
+    return c * np.maximum(stat, priv)
+
+
+def plateau_table(df: pd.DataFrame, c: float, confidence: float) -> pd.DataFrame:
+    """Per cell: T0 (first checkpoint >= :func:`plateau_target`), T_max, ``reached``
+    (T0 <= T_max/2^8), the regrets at both, ``ratio = Reg(T_max)/Reg(T0)`` with its upper limit
+    ``ratio_high`` (``confidence``) and lower limit ``ratio_low_adj`` (Bonferroni over the
+    reached cells), and the interval method."""
+    has_tail = all(col in df.columns for col in TAIL_COLUMNS)
+    rows = []
+    for _, g in df.groupby(cell_keys(df), dropna=False, sort=True):
+        g = g.sort_values("horizon")
+        first = g.iloc[0]
+        t_max = int(g["horizon"].max())
+        target = float(plateau_target(first["K"], first["gap"], first["epsilon"], c))
+        later = g[g["horizon"] >= target]
+        t0 = int(later["horizon"].min()) if len(later) else None
+        reached = t0 is not None and t0 * PLATEAU_MARGIN <= t_max
+        a = g[g["horizon"] == t0].iloc[0] if t0 is not None else g.iloc[-1]
+        b = g.iloc[-1]
+        tails = (
+            [float(a["tail_mean"]), float(a["tail_se"]), float(b["tail_mean"]), float(b["tail_se"])]
+            if has_tail
+            else [np.nan] * 4
+        )
+        exact = "runs" in g.columns and float(b["runs"]) == 0
+        paired = (not exact) and bool(np.all(np.isfinite(tails)))
+        rows.append(
+            {
+                **{k: first[k] for k in ("algorithm", "env", "K", "gap", "epsilon") if k in g},
+                **{k: first[k] for k in ("instance", "rho", "kappa") if k in g},
+                "target": target,
+                "h_low": t0 if t0 is not None else np.nan,
+                "h_high": t_max,
+                "reached": bool(reached),
+                "mean_low": a["mean"],
+                "se_low": a["se"],
+                "mean_high": b["mean"],
+                "se_high": b["se"],
+                "interval": "exact" if exact else (PAIRED if paired else DELTA),
+                "increment": tails[0] - tails[2] if paired else np.nan,
+                "increment_se": tails[1] + tails[3] if paired else np.nan,
+            }
+        )
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    n_adj = max(int(out["reached"].sum()), 1)
+    conf_adj = bonferroni_confidence(confidence, n_adj)
+    ratio, se, _, high = stats.ratio_ci(
+        out["mean_high"], out["se_high"], out["mean_low"], out["se_low"], confidence
+    )
+    _, _, low_adj, _ = stats.ratio_ci(
+        out["mean_high"], out["se_high"], out["mean_low"], out["se_low"], conf_adj
+    )
+    p_ratio, p_se, _, p_high = paired_ratio_ci(
+        out["increment"], out["increment_se"], out["mean_low"], out["se_low"], confidence
+    )
+    _, _, p_low_adj, _ = paired_ratio_ci(
+        out["increment"], out["increment_se"], out["mean_low"], out["se_low"], conf_adj
+    )
+    use = (out["interval"] == PAIRED).to_numpy()
+    out["ratio"] = np.where(use, p_ratio, ratio)
+    out["ratio_se"] = np.where(use, p_se, se)
+    out["ratio_high"] = np.where(use, p_high, high)
+    out["ratio_low_adj"] = np.where(use, p_low_adj, low_adj)
+    return out
+
+
+def check_horizon_free(
+    df: pd.DataFrame,
+    ratio_max: float,
+    c: float,
+    confidence: float,
+    algorithm: str = "rps",
+    inputs=(),
+) -> dict:
+    """C3: in every cell that reaches its plateau, Reg(T_max)/Reg(T0) <= ``ratio_max`` (upper
+    limit); see the module docstring."""
+    rows = dedupe_cells(select(df, algorithm))
+    title = "Horizon-free regret after identification"
+    label = "max over cells of Reg(T_max)/Reg(T0), T0 >= c max(log K/gap^2, log K/(eta gap))"
+    threshold = f"upper {confidence:.0%} limit of the ratio <= {ratio_max} in every cell (c = {c})"
     head = Heading(CLAIM, title, label, threshold)
-    tab = horizon_ratio_table(rows, pair, confidence)
+    tab = plateau_table(rows, c, confidence) if len(rows) else pd.DataFrame()
     if tab.empty:
-        return no_data(head, f"No {algorithm} cells in the input.", inputs)
+        return no_data(head, f"No {algorithm} cells in the input.", inputs, algorithm)
     cells, verdicts = [], []
     for _, r in tab.iterrows():
-        v = upper_verdict(r["ratio_low_adj"], r["ratio_high"], ratio_max)
-        verdicts.append(v)
+        v = upper_verdict(r["ratio_low_adj"], r["ratio_high"], ratio_max) if r["reached"] else None
+        if v is not None:
+            verdicts.append(v)
         cells.append(
             {
                 **cell_label(r),
-                "h_low": r["h_low"],
-                "h_high": r["h_high"],
-                "fallback": r["fallback"],
+                "T0": r["h_low"],
+                "T_max": r["h_high"],
+                "reached": r["reached"],
                 "interval": r["interval"],
                 "ratio": r["ratio"],
                 "ratio_high": r["ratio_high"],
-                "verdict": v,
+                "verdict": v if v is not None else "NOT REACHED",
             }
         )
-    n_fb = int(tab["fallback"].sum())
-    note = (
-        f" {n_fb} cell(s) lack T={pair[1]} and use their largest horizon and the checkpoint "
-        "about 2^10 times smaller instead."
-        if n_fb
-        else ""
-    )
-    n_paired = int((tab["interval"] == PAIRED).sum())
-    n_delta = len(tab) - n_paired
-    methods = []
-    if n_paired:
-        methods.append(
-            f"paired interval from per-run increments between the two horizons "
-            f"(Bonferroni over increment and low-horizon mean) for {n_paired} cell(s)"
+    reached = tab[tab["reached"]]
+    n_not = len(tab) - len(reached)
+    if reached.empty:
+        return make_check(
+            head,
+            None,
+            None,
+            None,
+            INCONCLUSIVE,
+            f"None of the {len(tab)} {algorithm} cells reaches its plateau horizon T0 before "
+            f"T_max/2^8.",
+            cells,
+            inputs,
+            algorithm,
         )
-    if n_delta:
-        methods.append(
-            f"conservative delta-method interval on independent means (paired "
-            f"tail columns absent from the aggregated table or not finite) for "
-            f"{n_delta} cell(s)"
-        )
+    i = reached["ratio_high"].idxmax()
+    methods = ", ".join(f"{k}: {v}" for k, v in reached["interval"].value_counts().items())
     summary = (
-        f"Across {len(tab)} {algorithm} cells the regret ratio between T={pair[1]} and "
-        f"T={pair[0]} is at most {fmt(tab['ratio'].max(), 4)} (largest upper limit "
-        f"{fmt(tab['ratio_high'].max(), 4)}, threshold {ratio_max}). Intervals: "
-        + "; ".join(methods)
-        + "."
-        + note
+        f"{len(reached)} of {len(tab)} {algorithm} cells reach their plateau T0 "
+        f"(c = {c}); {n_not} not reached (T0 > T_max/2^8), left out. Largest "
+        f"Reg(T_max)/Reg(T0) = {fmt(reached['ratio'].max(), 4)} (largest upper limit "
+        f"{fmt(reached['ratio_high'].max(), 4)} at K={fmt(reached.at[i, 'K'])}, "
+        f"gap={fmt(reached.at[i, 'gap'])}, eps={fmt(reached.at[i, 'epsilon'])}, "
+        f"T0={fmt(reached.at[i, 'h_low'])}); threshold {ratio_max}. Intervals ({methods})."
     )
     return make_check(
         head,
-        tab["ratio"].max(),
-        tab["ratio_low_adj"].max(),
-        tab["ratio_high"].max(),
+        reached["ratio"].max(),
+        reached["ratio_low_adj"].max(),
+        reached["ratio_high"].max(),
         combine_verdicts(verdicts),
         summary,
         cells,
         inputs,
+        algorithm,
     )
 
 
-def check(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
+def check(
+    tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str], algorithm: str = "rps"
+) -> dict:
     """The registry's C3 check: :func:`check_horizon_free` on the experiments' tables stacked,
-    with the config's ``horizon_free_ratio_max``, ``horizon_free_pair`` and ``confidence``."""
+    with the config's ``horizon_free_ratio_max``, ``horizon_free_c`` and ``confidence``."""
     return check_horizon_free(
         stack(tables, CLAIMS[CLAIM].experiments),
         thresholds["horizon_free_ratio_max"],
-        thresholds["horizon_free_pair"],
+        thresholds["horizon_free_c"],
         thresholds["confidence"],
+        algorithm=algorithm,
         inputs=inputs,
     )

@@ -1,51 +1,350 @@
-"""Claims C4a–C4d (Corollary 1: with the lower bound of Hu et al. 2021, Theorem 1 gives the
+"""Claims C4, C4a–C4c (Corollary 1: with the lower bound of Hu et al. 2021, Theorem 1 gives the
 rate Θ(log K/Δ + log K/ε)).  Θ(·) means bounded above and below by constants, so the rate is
-tested by fitting its form and exponents:
+tested by fitting the form it comes from (Theorem 1, eq. (1), with η = min(ε/2, 1/8)) and the
+exponents of its terms, not by the local slope of a ratio:
 
-- **C4a** (:func:`check_gap`): linear in 1/Δ in the statistical regime (ε >= 1, so η = 1/8): the
-  log-log slope of regret against 1/gap over the :data:`N_POINTS` smallest gaps has its CI in
-  the config's ``slope_range``;
-- **C4b** (:func:`check_epsilon`): linear in 1/ε in the privacy regime (gap = 1/2), likewise
-  against 1/eps;
-- **C4c** (:func:`check_ratio`): regret / (log K/Δ + log K/ε) is flat: its log-log slope along
-  each axis (1/gap, 1/eps, log K) over the last :data:`N_POINTS` grid points has its CI in
-  ``ratio_slope_range``;
-- **C4d** (:func:`check_log_k`): linear in log K, not log² K as in Wu & Wang's bound: in the
-  privacy regime (eps < gap) ``a·log K + b`` fits the regret better than ``a·log² K + b``
-  (residual chi-square difference with a parametric-bootstrap CI above 0).
+- **C4** (:func:`check_form`): over the algorithm's cells of the ``grid`` experiment at their
+  largest horizon, fit ``Reg = a·log K/gap + b·log K/η + c`` (relative least squares,
+  :func:`privdtol.analysis.stats.form_fit`); PASS if every cell lies within the factor
+  ``rate_form_factor`` of the fit (upper limits from the cells' intervals), FAIL if some cell
+  lies outside it (lower limit, Bonferroni over the cells).  The residuals are the record's
+  cells.  Negative control: ``rps_eta_logk`` (privacy term log² K/ε).
+- **C4a** (:func:`check_gap`): the exponent p of ``(log K/gap)^p`` in the ``gap`` experiment
+  (statistical regime), the privacy term and constant held at their fitted value; **C4b**
+  (:func:`check_epsilon`): the exponent q of ``(log K/ε)^q`` in the ``epsilon`` experiment over
+  the cells with η = ε/2; **C4c** (:func:`check_log_k`): the exponent s of ``(log K)^s`` in
+  each slice of the ``actions`` experiment (both terms are proportional to log K there, so the
+  constant is held).  Each series: the other terms (constant within the series) are fitted as
+  the offset B of ``A·x^p + B`` (:func:`privdtol.analysis.stats.offset_power_fit`), held at
+  that value and subtracted, and ``log(Reg − B)`` is regressed on ``log x``
+  (:func:`privdtol.analysis.stats.power_fit`: the interval comes from the residual scatter,
+  t quantile, or from the cells' errors if
+  larger).  PASS if the interval lies inside ``exponent_range``, FAIL if it is disjoint.
+  Negative controls: ``ftl_egreedy`` (C4a), ``rps_eta_sq`` (C4b), ``rps_eta_logk`` (C4c).
 
-Slopes are weighted least-squares fits on log(mean) (:func:`privdtol.analysis.stats.loglog_slope`);
-series combine as the decision rule of :mod:`privdtol.analysis.verdict` says.
+The Θ band (min and max of ``Reg/(log K/min(gap, ε))``) is a finding, not a verdict
+(:mod:`privdtol.analysis.findings`).  :func:`slope_series` and :func:`rate_ratio_table` are
+display helpers of the notebooks.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from privdtol.analysis import stats
-from privdtol.analysis.cells import final_rows, regime, select, series_keys, stack
+from privdtol.analysis.cells import (
+    cell_label,
+    dedupe_cells,
+    final_rows,
+    select,
+    series_keys,
+    stack,
+)
 from privdtol.analysis.records import Heading, fmt, make_check, no_data, plain
 from privdtol.analysis.registry import CLAIMS
-from privdtol.analysis.verdict import FAIL, INCONCLUSIVE, PASS, combine_verdicts, interval_verdict
+from privdtol.analysis.verdict import (
+    FAIL,
+    INCONCLUSIVE,
+    PASS,
+    bonferroni_confidence,
+    combine_verdicts,
+    interval_verdict,
+)
 from privdtol.core import bounds
 
-#: grid points per fitted series (the largest values of the axis)
-N_POINTS = 3
-#: parametric-bootstrap draws of the C4d comparison
-N_BOOT = 2000
-#: the axes of a slope and the x value each takes from a table
+#: the axes of a display slope and the x value each takes from a table
 AXES = {
     "1/gap": lambda d: 1 / d["gap"],
     "1/eps": lambda d: 1 / d["epsilon"],
     "log K": lambda d: np.log(d["K"].astype(float)),
 }
+#: fewest cells of a form fit (three parameters and at least one residual)
+MIN_FORM_CELLS = 4
 
 
-# ----------------------------------------------------------------------------- slopes
+# ----------------------------------------------------------------------------- the form
+
+
+def form_columns(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with ``x_gap = log K/gap``, ``x_eta = log K/η`` (η = min(ε/2, 1/8), the paper's;
+    0 for a non-private algorithm without ε) and ``x_eps = log K/ε``."""
+    logk = np.log(df["K"].astype(float))
+    eps = df["epsilon"].astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x_eta = np.where(np.isfinite(eps), logk / bounds.eta(eps), 0.0)
+    return df.assign(x_gap=logk / df["gap"], x_eta=x_eta, x_eps=logk / eps, logk=logk)
+
+
+def form_table(rows: pd.DataFrame, confidence: float) -> tuple[pd.DataFrame, dict]:
+    """The form fit over ``rows`` (one per cell) and per cell: ``fitted``, ``ratio`` (regret /
+    fit), ``ratio_low``/``ratio_high`` from the cell's interval at ``confidence`` and
+    ``ratio_low_adj``/``ratio_high_adj`` at the Bonferroni level over the cells."""
+    tab = form_columns(rows).reset_index(drop=True)
+    fit = stats.form_fit(tab["x_gap"], tab["x_eta"], tab["mean"])
+    tab["fitted"] = fit["fitted"]
+    tab["ratio"] = fit["ratio"]
+    for suffix, conf in (("", confidence), ("_adj", bonferroni_confidence(confidence, len(tab)))):
+        low, high = stats.normal_ci(tab["mean"], tab["se"], conf)
+        tab[f"ratio_low{suffix}"] = low / tab["fitted"]
+        tab[f"ratio_high{suffix}"] = high / tab["fitted"]
+    return tab, fit
+
+
+def factor_of(low, high):
+    """The factor by which an interval of ratios [low, high] is away from 1 at its worst
+    (``max(high, 1/low)``) and at its best (``max(low, 1/high)``, 1 if it contains 1)."""
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        worst = np.maximum(high, np.where(low > 0, 1 / low, np.inf))
+        best = np.where(low > 1, low, np.where(high < 1, 1 / high, 1.0))
+    return worst, best
+
+
+def check_rate_form(
+    df: pd.DataFrame,
+    factor: float,
+    confidence: float,
+    algorithm: str = "rps",
+    env="bernoulli",
+    instance="standard",
+    claim: str = "C4",
+    inputs=(),
+    note: str = "",
+) -> dict:
+    """C4: every cell within ``factor`` of the fitted ``a·log K/gap + b·log K/η + c`` (see the
+    module docstring).  Statistic: the largest factor ``max(ratio, 1/ratio)`` over the cells."""
+    rows = dedupe_cells(final_rows(select(df, algorithm, env, instance)))
+    rows = rows[rows["mean"] > 0] if len(rows) else rows
+    title = "Rate form: regret ~ a log K/gap + b log K/eta + c (eta = min(eps/2, 1/8))"
+    label = "largest factor max(r, 1/r), r = regret / fitted form, over the cells"
+    threshold = f"every cell's {confidence:.0%} interval of r within [1/{factor}, {factor}]"
+    head = Heading(claim, title, label, threshold)
+    if len(rows) < MIN_FORM_CELLS:
+        return no_data(
+            head,
+            f"{len(rows)} {algorithm} cells; the form fit needs {MIN_FORM_CELLS}." + note,
+            inputs,
+            algorithm,
+        )
+    tab, fit = form_table(rows, confidence)
+    worst, _ = factor_of(tab["ratio_low"], tab["ratio_high"])
+    _, best_adj = factor_of(tab["ratio_low_adj"], tab["ratio_high_adj"])
+    point, _ = factor_of(tab["ratio"], tab["ratio"])
+    verdicts = [
+        PASS if w <= factor else (FAIL if b > factor else INCONCLUSIVE)
+        for w, b in zip(worst, best_adj, strict=True)
+    ]
+    cells = [
+        {
+            **cell_label(r),
+            "mean": r["mean"],
+            "fitted": r["fitted"],
+            "ratio": r["ratio"],
+            "ratio_low": r["ratio_low"],
+            "ratio_high": r["ratio_high"],
+            "verdict": v,
+        }
+        for (_, r), v in zip(tab.iterrows(), verdicts, strict=True)
+    ]
+    fit_cell = {"kind": "fit", "a": fit["a"], "b": fit["b"], "c": fit["c"], "n": fit["n"]}
+    summary = (
+        f"Relative least squares over {len(tab)} {algorithm} cells: regret ~ {fmt(fit['a'])} "
+        f"log K/gap + {fmt(fit['b'])} log K/eta + {fmt(fit['c'])}; regret/fit ranges over "
+        f"[{fmt(tab['ratio'].min())}, {fmt(tab['ratio'].max())}] (required within a factor "
+        f"{factor}); {verdicts.count(FAIL)} cell(s) outside." + note
+    )
+    return make_check(
+        head,
+        float(np.nanmax(point)),
+        float(np.nanmax(best_adj)),
+        float(np.nanmax(worst)),
+        combine_verdicts(verdicts),
+        summary,
+        [fit_cell, *cells],
+        inputs,
+        algorithm,
+    )
+
+
+def check_form(
+    tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str], algorithm: str = "rps"
+) -> dict:
+    """The registry's C4 check: :func:`check_rate_form` on the grid experiment."""
+    return check_rate_form(
+        stack(tables, CLAIMS["C4"].experiments),
+        thresholds["rate_form_factor"],
+        thresholds["confidence"],
+        algorithm,
+        inputs=inputs,
+    )
+
+
+# ----------------------------------------------------------------------------- exponents
+
+#: per exponent: the x of its term, the fitted terms held (the "other" terms), the columns
+#: fixed within a series, and the words of the record
+EXPONENTS = {
+    "p": ("x_gap", ("x_eta", "const"), ("K", "epsilon"), "log K/gap", "statistical regime"),
+    "q": ("x_eps", ("x_gap", "const"), ("K", "gap"), "log K/eps", "cells with eta = eps/2"),
+    "s": ("logk", ("const",), ("gap", "epsilon"), "log K", "each regime of the actions slices"),
+}
+
+
+def exponent_series(
+    rows: pd.DataFrame, which: str, confidence: float, group_cols: Sequence[str] | None = None
+) -> list[dict]:
+    """Per series of ``rows`` (final rows of one algorithm): the form fitted to the series, its
+    "other" terms subtracted, and :func:`privdtol.analysis.stats.power_fit` of the rest against
+    the exponent's x (see :data:`EXPONENTS`)."""
+    xcol, others, base, _, _ = EXPONENTS[which]
+    tab = form_columns(rows)
+    keys = series_keys(tab, list(group_cols or base))
+    out = []
+    for key, g in tab.groupby(keys, dropna=False, sort=True):
+        g = g.sort_values(xcol).reset_index(drop=True)
+        fit = stats.form_fit(g["x_gap"], g["x_eta"], g["mean"])
+        off = stats.offset_power_fit(g[xcol], g["mean"])
+        if np.isfinite(off["B"]):
+            other = off["B"]
+        else:  # too few points for the offset fit: the linear form's other terms
+            coef = {"x_gap": fit["a"], "x_eta": fit["b"], "const": fit["c"]}
+            other = sum(coef[o] * (1.0 if o == "const" else g[o]) for o in others)
+        rest = g["mean"] - other
+        pf = stats.power_fit(g[xcol], rest, g["se"], confidence)
+        key = key if isinstance(key, tuple) else (key,)
+        out.append(
+            {
+                "exponent": which,
+                **{col: plain(k) for col, k in zip(keys, key, strict=True)},
+                "x": list(g[xcol]),
+                "regret": list(g["mean"]),
+                "other": list(np.broadcast_to(np.asarray(other, dtype=float), len(g))),
+                "a": fit["a"],
+                "b": fit["b"],
+                "c": fit["c"],
+                "n": pf["n"],
+                "estimate": pf["slope"],
+                "ci_low": pf["ci_low"],
+                "ci_high": pf["ci_high"],
+                "se_resid": pf["se_resid"],
+                "se_meas": pf["se_meas"],
+            }
+        )
+    return out
+
+
+def check_exponent(
+    df: pd.DataFrame,
+    claim: str,
+    which: str,
+    exponent_range,
+    confidence: float,
+    algorithm: str = "rps",
+    env="bernoulli",
+    instance="standard",
+    inputs=(),
+) -> dict:
+    """C4a/C4b/C4c: the exponent ``which`` ('p', 'q' or 's') of every series has its interval
+    inside ``exponent_range`` (PASS), or some series' interval is disjoint from it (FAIL)."""
+    lo, hi = (float(v) for v in exponent_range)
+    _, _, _, xname, what = EXPONENTS[which]
+    rows = dedupe_cells(final_rows(select(df, algorithm, env, instance)))
+    if which == "p" and len(rows):
+        rows = rows[rows["epsilon"].isna() | (rows["epsilon"] > rows["gap"])]
+    if which == "q" and len(rows):
+        rows = rows[rows["epsilon"] / 2 <= 1 / 8]
+    title = f"Rate: regret linear in {xname} ({what})"
+    label = f"exponent {which} of ({xname})^{which}, other term held at its fitted value"
+    threshold = f"{confidence:.0%} CI of {which} inside [{lo}, {hi}] in every series"
+    head = Heading(claim, title, label, threshold)
+    series = exponent_series(rows, which, confidence) if len(rows) else []
+    for sr in series:
+        sr["verdict"] = interval_verdict(sr["ci_low"], sr["ci_high"], lo, hi)
+    usable = [sr for sr in series if np.isfinite(sr["estimate"])]
+    if not usable:
+        return no_data(
+            head,
+            f"No series of at least three {algorithm} cells in the {what}.",
+            inputs,
+            algorithm,
+        )
+    verdict = combine_verdicts(sr["verdict"] for sr in usable)
+    order = {FAIL: 0, INCONCLUSIVE: 1, PASS: 2}
+    decisive = min(
+        usable,
+        key=lambda sr: (order[sr["verdict"]], min(sr["ci_low"] - lo, hi - sr["ci_high"])),
+    )
+    parts = "; ".join(
+        f"{fmt(sr['estimate'])} [{fmt(sr['ci_low'])}, {fmt(sr['ci_high'])}] over {sr['n']} cells"
+        for sr in usable[:6]
+    )
+    summary = (
+        f"{len(usable)} {algorithm} series ({what}); exponent {which} (CI from the residual "
+        f"scatter of the log-log fit, t quantile): {parts}"
+        f"{' ...' if len(usable) > 6 else ''}; required inside [{lo}, {hi}]."
+    )
+    return make_check(
+        head,
+        decisive["estimate"],
+        decisive["ci_low"],
+        decisive["ci_high"],
+        verdict,
+        summary,
+        series,
+        inputs,
+        algorithm,
+    )
+
+
+def check_gap(
+    tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str], algorithm: str = "rps"
+) -> dict:
+    """The registry's C4a check: exponent p of 1/gap in the gap experiment."""
+    return check_exponent(
+        stack(tables, CLAIMS["C4a"].experiments),
+        "C4a",
+        "p",
+        thresholds["exponent_range"],
+        thresholds["confidence"],
+        algorithm,
+        inputs=inputs,
+    )
+
+
+def check_epsilon(
+    tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str], algorithm: str = "rps"
+) -> dict:
+    """The registry's C4b check: exponent q of 1/eps in the epsilon experiment (eta = eps/2)."""
+    return check_exponent(
+        stack(tables, CLAIMS["C4b"].experiments),
+        "C4b",
+        "q",
+        thresholds["exponent_range"],
+        thresholds["confidence"],
+        algorithm,
+        inputs=inputs,
+    )
+
+
+def check_log_k(
+    tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str], algorithm: str = "rps"
+) -> dict:
+    """The registry's C4c check: exponent s of log K in each slice of the actions experiment."""
+    return check_exponent(
+        stack(tables, CLAIMS["C4c"].experiments),
+        "C4c",
+        "s",
+        thresholds["exponent_range"],
+        thresholds["confidence"],
+        algorithm,
+        inputs=inputs,
+    )
+
+
+# ----------------------------------------------------------------------------- display helpers
 
 
 def slope_series(
@@ -105,91 +404,6 @@ def verdict_series(series: list[dict], lo: float, hi: float) -> tuple[str, dict 
     return verdict, series[int(np.argmin(margin))]
 
 
-def check_slope(
-    df: pd.DataFrame,
-    claim: str,
-    axis: str,
-    slope_range,
-    confidence: float,
-    n_points: int = N_POINTS,
-    algorithm: str = "rps",
-    env="bernoulli",
-    instance="standard",
-    regime_filter: str | None = None,
-    inputs=(),
-    note: str = "",
-) -> dict:
-    """C4a/C4b: log-log slope of regret against ``axis`` over the ``n_points`` smallest gaps
-    (axis '1/gap', statistical regime: eps >= 1 so eta = 1/8) or smallest eps (axis '1/eps',
-    privacy regime: gap = 1/2), one series per remaining parameter combination; PASS when every
-    series' CI lies within ``slope_range``."""
-    lo, hi = (float(v) for v in slope_range)
-    rows = final_rows(select(df, algorithm, env, instance))
-    if regime_filter == "statistical":
-        rows = rows[rows["epsilon"] >= 1]
-        group = ["env", "K", "epsilon"]
-        what = "statistical regime (eps >= 1, eta = 1/8)"
-    elif regime_filter == "privacy":
-        rows = rows[np.isclose(rows["gap"], 0.5)]
-        group = ["env", "K", "gap"]
-        what = "privacy regime (gap = 1/2)"
-    else:
-        group = ["env", "K"] + (["epsilon"] if axis == "1/gap" else ["gap"])
-        what = "all cells"
-    series = slope_series(rows, axis, series_keys(rows, group), n_points, confidence)
-    verdict, decisive = verdict_series(series, lo, hi)
-    title = f"Rate: regret linear in {axis} ({what})"
-    label = f"log-log slope of regret against {axis} over the {n_points} largest {axis}"
-    threshold = f"{confidence:.0%} CI of the slope within [{lo}, {hi}]"
-    head = Heading(claim, title, label, threshold)
-    if decisive is None:
-        return no_data(
-            head,
-            f"No {algorithm} cells in the {what}." + note,
-            inputs,
-        )
-    slopes = ", ".join(
-        f"{fmt(s['slope'])} [{fmt(s['ci_low'])}, {fmt(s['ci_high'])}]" for s in series[:6]
-    )
-    summary = (
-        f"{len(series)} series in the {what}; slopes (95% CI): {slopes}"
-        f"{' ...' if len(series) > 6 else ''}; required range [{lo}, {hi}]." + note
-    )
-    low, high = decisive["ci_low"], decisive["ci_high"]
-    return make_check(head, decisive["slope"], low, high, verdict, summary, series, inputs)
-
-
-def check_gap(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
-    """The registry's C4a check: :func:`check_slope` against 1/gap, statistical regime."""
-    return check_slope(
-        stack(tables, CLAIMS["C4a"].experiments),
-        "C4a",
-        "1/gap",
-        thresholds["slope_range"],
-        thresholds["confidence"],
-        N_POINTS,
-        regime_filter="statistical",
-        inputs=inputs,
-    )
-
-
-def check_epsilon(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
-    """The registry's C4b check: :func:`check_slope` against 1/eps, privacy regime."""
-    return check_slope(
-        stack(tables, CLAIMS["C4b"].experiments),
-        "C4b",
-        "1/eps",
-        thresholds["slope_range"],
-        thresholds["confidence"],
-        N_POINTS,
-        regime_filter="privacy",
-        inputs=inputs,
-    )
-
-
-# ----------------------------------------------------------------------------- C4c
-
-
 def rate_ratio_table(df: pd.DataFrame) -> pd.DataFrame:
     """Final rows with ``ratio = regret / (log K/gap + log K/eps)`` and its standard error."""
     out = final_rows(df).copy()
@@ -197,163 +411,3 @@ def rate_ratio_table(df: pd.DataFrame) -> pd.DataFrame:
     out["ratio"] = out["mean"] / out["rate"]
     out["ratio_se"] = out["se"] / out["rate"]
     return out
-
-
-def check_rate_ratio(
-    df: pd.DataFrame,
-    ratio_slope_range,
-    confidence: float,
-    n_points: int = N_POINTS,
-    algorithm: str = "rps",
-    env="bernoulli",
-    instance="standard",
-    inputs=(),
-) -> dict:
-    """C4c: regret / rate is flat along each axis (1/gap, 1/eps, log K): the log-log slope of
-    the ratio over the last ``n_points`` grid points lies in ``ratio_slope_range``."""
-    lo, hi = (float(v) for v in ratio_slope_range)
-    tab = rate_ratio_table(select(df, algorithm, env, instance))
-    title = "Rate: regret / (log K/gap + log K/eps) flat along 1/gap, 1/eps and log K"
-    label = "log-log slope of regret/rate along an axis (decisive series)"
-    threshold = f"{confidence:.0%} CI of every slope within [{lo}, {hi}]"
-    head = Heading("C4c", title, label, threshold)
-    if tab.empty:
-        return no_data(head, f"No {algorithm} cells.", inputs)
-    series = []
-    for axis, group in (
-        ("1/gap", ["env", "K", "epsilon"]),
-        ("1/eps", ["env", "K", "gap"]),
-        ("log K", ["env", "gap", "epsilon"]),
-    ):
-        series += [
-            s
-            for s in slope_series(
-                tab,
-                axis,
-                series_keys(tab, group),
-                n_points,
-                confidence,
-                value="ratio",
-                se="ratio_se",
-            )
-            if s["n"] >= 2
-        ]
-    verdict, decisive = verdict_series(series, lo, hi)
-    rmin, rmax = float(tab["ratio"].min()), float(tab["ratio"].max())
-    rng = {"kind": "ratio_range", "ratio_min": rmin, "ratio_max": rmax, "n_cells": len(tab)}
-    per_axis = []
-    for axis in ("1/gap", "1/eps", "log K"):
-        ss = [s for s in series if s["axis"] == axis]
-        if ss:
-            per_axis.append(
-                f"{axis}: slopes {fmt(min(s['slope'] for s in ss))} to "
-                f"{fmt(max(s['slope'] for s in ss))} ({len(ss)} series)"
-            )
-    summary = (
-        f"Over {len(tab)} cells regret/(log K/gap + log K/eps) ranges over "
-        f"[{fmt(rmin)}, {fmt(rmax)}]; "
-        + "; ".join(per_axis or ["no series"])
-        + f"; required [{lo}, {hi}]."
-    )
-    if decisive is None:
-        return no_data(head, summary, inputs)
-    return make_check(
-        head,
-        decisive["slope"],
-        decisive["ci_low"],
-        decisive["ci_high"],
-        verdict,
-        summary,
-        [rng] + [{"kind": "slope", **s} for s in series],
-        inputs,
-    )
-
-
-def check_ratio(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
-    """The registry's C4c check: :func:`check_rate_ratio` with ``ratio_slope_range``."""
-    return check_rate_ratio(
-        stack(tables, CLAIMS["C4c"].experiments),
-        thresholds["ratio_slope_range"],
-        thresholds["confidence"],
-        N_POINTS,
-        inputs=inputs,
-    )
-
-
-# ----------------------------------------------------------------------------- C4d
-
-
-def check_logk(
-    df: pd.DataFrame,
-    confidence: float,
-    algorithm: str = "rps",
-    env="bernoulli",
-    instance="standard",
-    n_boot: int = N_BOOT,
-    inputs=(),
-) -> dict:
-    """C4d: against K in the privacy regime (eps < gap), compare ``a·log K + b`` with
-    ``a·log² K + b``.  Statistic: Δχ² = χ²(log² K) − χ²(log K) (> 0: log K fits better), with a
-    parametric-bootstrap interval; PASS if the interval is above 0 (log K fits better), FAIL if
-    below 0, INCONCLUSIVE otherwise.  One comparison per (gap, eps) series; series combine as
-    usual."""
-    rows = final_rows(select(df, algorithm, env, instance))
-    rows = rows[regime(rows["gap"], rows["epsilon"]) == "privacy"]
-    title = "Rate in K (privacy regime): log K rather than log² K"
-    label = "Δχ² = χ²(a log² K + b) − χ²(a log K + b)"
-    threshold = "bootstrap CI of Δχ² above 0 (log K fits better)"
-    head = Heading("C4d", title, label, threshold)
-    series = []
-    for (g_, e_), g in rows.groupby(["gap", "epsilon"], sort=True):
-        g = g.sort_values("K")
-        if g["K"].nunique() < 3:
-            continue
-        cmp = stats.compare_logk_fits(
-            g["K"], g["mean"], g["se"], confidence, n_boot, seed_key={"gap": g_, "epsilon": e_}
-        )
-        v = interval_verdict(cmp["ci_low"], cmp["ci_high"], 0.0, math.inf)
-        series.append(
-            {
-                "gap": g_,
-                "epsilon": e_,
-                "K": list(g["K"]),
-                "delta_chi2": cmp["delta_chi2"],
-                "ci_low": cmp["ci_low"],
-                "ci_high": cmp["ci_high"],
-                "better": cmp["better"],
-                "verdict": v,
-                **{
-                    f"{k}_{tag}": cmp["fits"][form][k]
-                    for form, tag in (("log K", "logk"), ("log² K", "log2k"))
-                    for k in ("a", "b", "chi2")
-                },
-            }
-        )
-    if not series:
-        return no_data(
-            head,
-            "Fewer than three values of K in the privacy regime.",
-            inputs,
-        )
-    verdict = combine_verdicts(s["verdict"] for s in series)
-    order = {FAIL: 0, INCONCLUSIVE: 1, PASS: 2}
-    decisive = min(series, key=lambda s: (order[s["verdict"]], s["ci_low"]))
-    parts = [
-        f"gap={fmt(s['gap'])}, eps={fmt(s['epsilon'])}: {s['better']} fits better "
-        f"(Δχ²={fmt(s['delta_chi2'])} [{fmt(s['ci_low'])}, {fmt(s['ci_high'])}]; "
-        f"chi2 {fmt(s['chi2_logk'])} vs {fmt(s['chi2_log2k'])})"
-        for s in series
-    ]
-    summary = "Privacy regime; " + "; ".join(parts) + "."
-    low, high = decisive["ci_low"], decisive["ci_high"]
-    return make_check(head, decisive["delta_chi2"], low, high, verdict, summary, series, inputs)
-
-
-def check_log_k(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
-    """The registry's C4d check: :func:`check_logk` with :data:`N_BOOT` bootstrap draws."""
-    return check_logk(
-        stack(tables, CLAIMS["C4d"].experiments),
-        thresholds["confidence"],
-        n_boot=N_BOOT,
-        inputs=inputs,
-    )

@@ -1,0 +1,172 @@
+"""Negative controls of the regret checks (issue 12): algorithms each built so that one check
+of a paper claim MUST fail on it.  A check that passes its control is not evidence of anything.
+
+They are registered (configs can run them, ``privdtol simulate`` accepts them) with
+``role = "control"``; figures leave them out unless asked (:func:`privdtol.plotting.style.order`).
+They have no exact engine (:func:`privdtol.engine.exact.exact_available` is False for them): the
+pipeline simulates them by Monte Carlo.  ``control_of`` names the checks each one targets.
+
+| name | kind | private | regret | control of |
+|---|---|---|---|---|
+| ``uniform`` | block | yes (data-blind) | T · mean_j Delta_j, linear in T | C2, C5 |
+| ``ftl_egreedy`` | round | no | FTL + sum_t min(1, K/t) mean_j Delta_j ~ ln T | C3, C4a |
+| ``rps_eta_logk`` | block | yes | privacy term ~ log^2 K / eps | C4c (s), C4 form |
+| ``rps_eta_sq`` | block | yes | privacy term ~ log K / eps^2 | C4b (q) |
+
+The audit-only privacy controls (NOT eps-DP) are in :mod:`privdtol.algorithms.negative_controls`;
+these four are all eps-DP (or non-private, ``ftl_egreedy``) and fail a *regret* claim instead.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from privdtol.algorithms.base import BlockAlgorithm, RoundAlgorithm
+from privdtol.algorithms.ftl import FollowTheLeader
+from privdtol.algorithms.rps import RandomizedPrefixSoftmax, softmax_law
+from privdtol.core import bounds
+
+
+class UniformPlay(BlockAlgorithm):
+    """CONTROL of C2 (Theorem 1, eq. (1)) and C5 (the dependent-losses remark, Section 3).
+
+    Plays an action drawn uniformly from [K] on every dyadic block, ignoring the data, so it is
+    eps-DP for every eps > 0 (its output law does not depend on the losses at all; Definition 1
+    holds with ratio 1).  Its selection law is uniform, so its pseudo-regret is exactly
+    Reg_T = T · mean_j Delta_j, linear in T, on every loss model: it must exceed
+    1 + 800 log K / Delta_min + 16 log K / eta at large T, so C2 (and C5, which applies C2 to
+    correlated and Beta losses) must FAIL on it.  The fast engine's Rao-Blackwellised charge
+    |B_r ∩ [T]| · sum_j Delta_j p_(r,j) with p_r uniform equals the closed form exactly.
+    """
+
+    name = "uniform"
+    display_name = "control: uniform play"
+    private = True
+    role = "control"
+    control_of = ("C2", "C5")
+    source = "negative control (issue 12): uniform action on every block, data-blind"
+
+    def law(self, sums, r):
+        n, K = sums.shape
+        return np.full((n, K), 1.0 / K)
+
+    def select(self, rng, sums, r):
+        probs = self.law(sums, r)
+        return rng.integers(0, sums.shape[1], size=sums.shape[0]), probs
+
+
+class FTLEpsilonGreedy(RoundAlgorithm):
+    """CONTROL of C3 (horizon-freeness: Theorem 1, Section 4, bounds Reg_T "for every horizon
+    T") and of C4a (the 1/Delta exponent of Corollary 1's rate, Section 4, in the statistical
+    regime).
+
+    Non-private.  P(I_t = j | L_(t-1)) = eps_t / K + (1 - eps_t) · FTL(L_(t-1))_j with
+    eps_t = min(1, K / t) and FTL uniform on the leaders (ties uniform).  With full information
+    L_(t-1) does not depend on the actions played, so its regret is exactly
+    sum_(t <= T) [eps_t · mean_j Delta_j + (1 - eps_t) · r_t], r_t FTL's expected per-round
+    regret: FTL's part is bounded in T, the exploration part
+    (:func:`exploration_regret`) grows like K · mean_j Delta_j · ln T.  It never plateaus, so
+    the plateau ratio Reg(T_max) / Reg(T_0) of C3 exceeds 1.05: C3 must FAIL on it.  Its
+    exploration term is proportional to Delta (not to 1/Delta), so the fitted exponent p of
+    (1/Delta)^p leaves [0.8, 1.2]: C4a must FAIL on it.
+    """
+
+    name = "ftl_egreedy"
+    display_name = "control: FTL, ε_t-greedy"
+    role = "control"
+    control_of = ("C3", "C4a")
+    source = "negative control (issue 12): FTL with eps_t = min(1, K/t) uniform exploration"
+
+    @staticmethod
+    def exploration(K: int, t) -> np.ndarray:
+        """eps_t = min(1, K / t), t 1-based."""
+        return np.minimum(1.0, K / np.asarray(t, dtype=float))
+
+    def law(self, cumulative, t):
+        K = cumulative.shape[1]
+        eps = np.broadcast_to(self.exploration(K, t), (cumulative.shape[0],))[:, None]
+        return eps / K + (1.0 - eps) * FollowTheLeader().law(cumulative, t)
+
+
+def exploration_regret(K: int, gaps: np.ndarray, horizon) -> np.ndarray:
+    """sum_(t <= T) eps_t · mean_j Delta_j: the part of ``ftl_egreedy``'s regret charged by its
+    uniform exploration (a lower bound on its regret: the FTL part is >= 0), in closed form:
+    sum_(t <= T) min(1, K/t) = min(T, K) + K (H_T - H_K) for T > K, H the harmonic numbers
+    (through the digamma function, so any T costs O(1)).  ``horizon`` may be an array."""
+    from scipy.special import digamma
+
+    T = np.asarray(horizon, dtype=float)
+    tail = K * (digamma(np.maximum(T, K) + 1) - digamma(K + 1))
+    return (np.minimum(T, K) + tail) * float(np.mean(gaps))
+
+
+class RPSEtaOverLogK(RandomizedPrefixSoftmax):
+    """CONTROL of C4c (the log K exponent s of Corollary 1's privacy term) and of the rate-form
+    check C4 (Reg = a log K / Delta + b log K / eta + c within a factor 1.5).
+
+    RPS (Section 4) with eta_K = min(eps/2, 1/8) / log_2 K.  Dividing by log_2 K (not ln K)
+    keeps eta_K <= min(eps/2, 1/8) for every K >= 2 (ln 2 < 1 would raise eta at K = 2), so
+    every selection is 2 eta_K <= eps-DP (Lemma 3) and the algorithm is eps-DP
+    (Proposition 1).  Its privacy term 16 log K / eta_K = 16 log K · log_2 K / eta is
+    proportional to log^2 K / eps (the shape of Wu & Wang's bound, Section 6): the exponent s of
+    (log K)^s comes out near 2, outside [0.8, 1.2], so C4c must FAIL on it; and the two-term
+    model fitted with eta = min(eps/2, 1/8) misses it by more than the factor 1.5 across K, so
+    the rate-form check C4 must FAIL on it too (on a grid with enough K in the privacy
+    regime).
+
+    ``eta`` is not a constant of this algorithm (it depends on K): use :meth:`eta_for`.  The
+    ``eta`` attribute raises AttributeError so that code expecting one temperature (the
+    privacy audit) refuses it instead of using a wrong one.
+    """
+
+    name = "rps_eta_logk"
+    display_name = "control: RPS, η / log₂ K"
+    role = "control"
+    control_of = ("C4c", "C4")
+    source = "negative control (issue 12): RPS with eta = min(eps/2, 1/8) / log2 K (eps-DP)"
+
+    @property
+    def eta(self) -> float:
+        raise AttributeError("rps_eta_logk has no single eta: it is eta_for(K)")
+
+    def eta_for(self, K: int) -> float:
+        return float(bounds.eta(self.epsilon)) / max(1.0, math.log2(K))
+
+    def law(self, sums, r):
+        return softmax_law(sums, self.eta_for(sums.shape[1]))
+
+
+class RPSEtaSquared(RandomizedPrefixSoftmax):
+    """CONTROL of C4b (the 1/eps exponent q of Corollary 1's rate in the privacy regime).
+
+    RPS (Section 4) with eta = min(eps^2 / 2, 1/8).  It is eps-DP for every eps: for eps <= 1,
+    eps^2/2 <= eps/2; for eps > 1, eta = 1/8 <= eps/2; so 2 eta <= eps per selection
+    (Lemma 3, Proposition 1).  Its privacy term 16 log K / eta is proportional to
+    log K / eps^2 wherever eps^2/2 < 1/8 (eps < 1/2): the exponent q of (1/eps)^q comes out
+    near 2, outside [0.8, 1.2], so C4b must FAIL on it.
+    """
+
+    name = "rps_eta_sq"
+    display_name = "control: RPS, η = ε²/2"
+    role = "control"
+    control_of = ("C4b",)
+    source = "negative control (issue 12): RPS with eta = min(eps^2/2, 1/8) (eps-DP)"
+
+    @property
+    def eta(self) -> float:
+        return float(min(self.epsilon**2 / 2, 1 / 8))
+
+
+#: the controls in display order (after every algorithm)
+CONTROLS = (UniformPlay, FTLEpsilonGreedy, RPSEtaOverLogK, RPSEtaSquared)
+
+__all__ = [
+    "CONTROLS",
+    "FTLEpsilonGreedy",
+    "RPSEtaOverLogK",
+    "RPSEtaSquared",
+    "UniformPlay",
+    "exploration_regret",
+]
