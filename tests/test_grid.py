@@ -79,7 +79,11 @@ def test_load_config_does_not_mutate_its_input():
     "mutate, key, allowed",
     [
         # a wrong (misspelt) key, at top level and inside an experiment
-        (lambda c: c.update(seeds=1), "seeds", "seed, runs, exact, sim_dir, agg_dir, batching, checks"),
+        (
+            lambda c: c.update(seeds=1),
+            "seeds",
+            "seed, runs, exact, sim_dir, agg_dir, batching, checks",
+        ),
         (
             lambda c: c["experiments"][0].update(gaps=[0.5]),
             "experiments[0].gaps",
