@@ -542,9 +542,14 @@ def test_rules_are_generated_from_the_registry(tmp_path):
         for line in proc.stdout.splitlines()
         if line[:6] in ("check_", "notebo") and len(line.split()) == 2
     }
-    expected_checks = {f"check_{c}" for c in claims_for(exps)}
+    from privdtol.analysis.registry import controls_for
+    from privdtol.pipeline.config import load_config
+
+    expected_checks = {f"check_{c}" for c in claims_for(exps)} | {
+        f"check_{c}__{a}" for c, a in controls_for(load_config(cfg))
+    }
     assert {j for j in jobs if j.startswith("check_")} == expected_checks
-    assert "check_C1" not in jobs and len(expected_checks) == len(CLAIMS) - 1
+    assert "check_C1" not in jobs and len(claims_for(exps)) == len(CLAIMS) - 1
     expected_nbs = {
         f"notebook_{n}" for n, nb in NOTEBOOKS.items() if set(nb.experiments) & set(exps)
     }

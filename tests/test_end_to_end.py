@@ -55,11 +55,15 @@ def test_report_pdf_states_every_verdict(smoke_run):
         ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
     ).stdout
     checks = sorted((smoke_run / "results" / "checks").glob("*.json"))
-    assert {p.stem for p in checks} == set(CLAIMS)  # the smoke config checks every claim
+    claims = {p.stem for p in checks if "--" not in p.stem}
+    assert claims == set(CLAIMS)  # the smoke config checks every claim
+    controls = {p.stem for p in checks if "--" in p.stem}
+    assert {f"{c}--{a}" for c in CLAIMS for a in CLAIMS[c].controls} >= controls
+    assert {c.partition("--")[0] for c in controls} == {c for c in CLAIMS if CLAIMS[c].controls}
     table = text[: text.index("Setting")] if "Setting" in text else text
     for path in checks:
         check = json.loads(path.read_text())
-        label = "Constants" if check["claim"] == "constants" else check["claim"]
+        label = f"{check['control_of']} control" if check["control_of"] else check["claim"]
         row = re.search(rf"^\s*{label}\b.*?(PASS|FAIL|INCONCLUSIVE|not run)", table, re.M | re.S)
         assert row and row.group(1) == check["verdict"], (label, check["verdict"])
 

@@ -31,8 +31,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from tiny_agg import build_tiny_agg  # noqa: E402
 
 #: a check record no check computes: what the notebook shows must come from this file
+#: the claim the heatmap notebook shows (the registry's)
+HEATMAP_CLAIM = notebook_claims("heatmap")[0]
 HAND_CHECK = make_check(
-    Heading("C4c", "Hand-written record", "a statistic", "a threshold"),
+    Heading(HEATMAP_CLAIM, "Hand-written record", "a statistic", "a threshold"),
     0.123,
     0.1,
     0.2,
@@ -86,18 +88,18 @@ def _stdout(nb_path: Path) -> str:
 
 
 def test_check_text_shows_the_record_or_not_run():
-    text = check_text("C4c", HAND_CHECK)
-    assert "**C4c: FAIL**" in text and "hand-written summary 7f3a9c" in text
+    text = check_text(HEATMAP_CLAIM, HAND_CHECK)
+    assert f"**{HEATMAP_CLAIM}: FAIL**" in text and "hand-written summary 7f3a9c" in text
     assert "0.123 [0.1, 0.2]" in text
-    assert "not run" in check_text("C4c", None)
+    assert "not run" in check_text(HEATMAP_CLAIM, None)
 
 
 @pytest.fixture(scope="module")
 def heatmap_run(agg_dir, tmp_path_factory):
-    """The heatmap notebook executed once on the tiny grid, with a hand-written C4c record."""
+    """The heatmap notebook executed once on the tiny grid, with a hand-written record."""
     base = tmp_path_factory.mktemp("heatmap")
     checks_dir = base / "checks"
-    write_check(HAND_CHECK, checks_dir / "C4c.json")
+    write_check(HAND_CHECK, checks_dir / f"{HEATMAP_CLAIM}.json")
 
     def run(name):
         work = base / name
@@ -119,9 +121,9 @@ def test_heatmap_notebook_shows_its_check_and_writes_data(agg_dir, heatmap_run):
     for f in ("figures/heatmap.pdf", "figures/heatmap.png", "tables/heatmap.csv"):
         assert (res / f).stat().st_size > 0, f
     # the notebook displays the record it was given, verbatim, and writes no check
-    assert check_text("C4c", HAND_CHECK) in _stdout(nb)
+    assert check_text(HEATMAP_CLAIM, HAND_CHECK) in _stdout(nb)
     assert not (res / "checks").exists()
-    assert read_check(checks_dir / "C4c.json") == HAND_CHECK
+    assert read_check(checks_dir / f"{HEATMAP_CLAIM}.json") == HAND_CHECK
     # the table is data: raw numbers under plain column names
     table = pd.read_csv(res / "tables/heatmap.csv")
     assert list(table.columns) == ["K", "ratio_min", "ratio_median", "ratio_max"]
