@@ -89,17 +89,8 @@ def check_theorem1(
         f"{fmt(tab['ratio_high'].max())}), at K={fmt(tab.at[i, 'K'])}, "
         f"gap={fmt(tab.at[i, 'gap'])}, eps={fmt(tab.at[i, 'epsilon'])}." + note
     )
-    return make_check(
-        head,
-        tab["ratio"].max(),
-        tab["ratio_low"].max(),
-        tab["ratio_high"].max(),
-        verdict,
-        summary,
-        cells,
-        inputs,
-        algorithm,
-    )
+    stat = [tab[col].max() for col in ("ratio", "ratio_low", "ratio_high")]
+    return make_check(head, *stat, verdict, summary, cells, inputs, algorithm)
 
 
 def check(

@@ -16,7 +16,6 @@ with the paired-tail columns ``tail_mean``/``tail_se`` use the paired interval o
 conservative delta-method interval of :func:`privdtol.analysis.stats.ratio_ci`.
 
 Negative control: an algorithm whose regret grows like log T (``ftl_egreedy``) must FAIL.
-:func:`horizon_ratio_table` (a fixed pair of horizons) is kept as a display helper.
 """
 
 from __future__ import annotations
@@ -74,85 +73,6 @@ def paired_ratio_ci(inc, se_inc, den, se_den, confidence: float):
             inc_lo >= 0, 1 + inc_lo / den_hi, np.where(pos, 1 + inc_lo / den_lo, -np.inf)
         )
     return ratio, se, np.where(ok, low, np.nan), np.where(ok, high, np.nan)
-
-
-def horizon_ratio_table(df: pd.DataFrame, pair, confidence: float) -> pd.DataFrame:
-    """Per cell: regret at ``pair[1]`` over regret at ``pair[0]``, its upper limit ``ratio_high``
-    (``confidence``) and lower limit ``ratio_low_adj`` (Bonferroni over the cells).
-
-    Cells whose rows carry finite paired-tail columns (``tail_mean``, ``tail_se``) use the paired
-    interval of :func:`paired_ratio_ci` (``interval = "paired"``): ``L`` = mean at the low
-    horizon, increment ``D = tail_mean(low) − tail_mean(high)`` with standard error
-    ``tail_se(low) + tail_se(high)`` (exact when the high horizon is the cell's largest, where
-    the tail is 0; otherwise a conservative bound, since sd(X − Y) <= sd(X) + sd(Y)).  Other cells
-    (older tables) use the delta-method interval of :func:`privdtol.analysis.stats.ratio_ci`
-    (``interval = "delta"``), conservative because it ignores the positive correlation of the
-    same runs at two horizons.  Cells that lack the pair (e.g. Beta cells with a short horizon)
-    use their largest horizon and the checkpoint ``2^10`` times smaller (or their smallest),
-    flagged ``fallback``."""
-    lo_h, hi_h = (int(h) for h in pair)
-    factor = hi_h // max(lo_h, 1)
-    has_tail = all(c in df.columns for c in TAIL_COLUMNS)
-    rows = []
-    for _, g in df.groupby(cell_keys(df), dropna=False, sort=True):
-        g = g.sort_values("horizon")
-        hs = set(g["horizon"].astype(np.int64))
-        if lo_h in hs and hi_h in hs:
-            h0, h1, fallback = lo_h, hi_h, False
-        else:
-            h1 = int(g["horizon"].max())
-            cands = g["horizon"][g["horizon"] <= max(h1 // max(factor, 1), 1)]
-            h0 = int(cands.max()) if len(cands) else int(g["horizon"].min())
-            fallback = True
-        a = g[g["horizon"] == h0].iloc[0]
-        b = g[g["horizon"] == h1].iloc[0]
-        tails = (
-            [float(a["tail_mean"]), float(a["tail_se"]), float(b["tail_mean"]), float(b["tail_se"])]
-            if has_tail
-            else [np.nan] * 4
-        )
-        paired = bool(np.all(np.isfinite(tails)))
-        rows.append(
-            {
-                **{
-                    c: a[c]
-                    for c in g.columns
-                    if c not in ("horizon", "mean", "se", "ci_low", "ci_high", *TAIL_COLUMNS)
-                },
-                "h_low": h0,
-                "h_high": h1,
-                "fallback": fallback,
-                "mean_low": a["mean"],
-                "se_low": a["se"],
-                "mean_high": b["mean"],
-                "se_high": b["se"],
-                "interval": PAIRED if paired else DELTA,
-                "increment": tails[0] - tails[2] if paired else np.nan,
-                "increment_se": tails[1] + tails[3] if paired else np.nan,
-            }
-        )
-    out = pd.DataFrame(rows)
-    if out.empty:
-        return out
-    conf_adj = bonferroni_confidence(confidence, len(out))
-    ratio, se, _, high = stats.ratio_ci(
-        out["mean_high"], out["se_high"], out["mean_low"], out["se_low"], confidence
-    )
-    _, _, low_adj, _ = stats.ratio_ci(
-        out["mean_high"], out["se_high"], out["mean_low"], out["se_low"], conf_adj
-    )
-    p_ratio, p_se, _, p_high = paired_ratio_ci(
-        out["increment"], out["increment_se"], out["mean_low"], out["se_low"], confidence
-    )
-    _, _, p_low_adj, _ = paired_ratio_ci(
-        out["increment"], out["increment_se"], out["mean_low"], out["se_low"], conf_adj
-    )
-    use = (out["interval"] == PAIRED).to_numpy()
-    out["ratio"] = np.where(use, p_ratio, ratio)
-    out["ratio_se"] = np.where(use, p_se, se)
-    out["ratio_high"] = np.where(use, p_high, high)
-    out["ratio_low_adj"] = np.where(use, p_low_adj, low_adj)
-    return out
 
 
 #: a cell reaches its plateau when T0 <= T_max / PLATEAU_MARGIN
@@ -299,17 +219,9 @@ def check_horizon_free(
         f"gap={fmt(reached.at[i, 'gap'])}, eps={fmt(reached.at[i, 'epsilon'])}, "
         f"T0={fmt(reached.at[i, 'h_low'])}); threshold {ratio_max}. Intervals ({methods})."
     )
-    return make_check(
-        head,
-        reached["ratio"].max(),
-        reached["ratio_low_adj"].max(),
-        reached["ratio_high"].max(),
-        combine_verdicts(verdicts),
-        summary,
-        cells,
-        inputs,
-        algorithm,
-    )
+    stat = [reached[col].max() for col in ("ratio", "ratio_low_adj", "ratio_high")]
+    verdict = combine_verdicts(verdicts)
+    return make_check(head, *stat, verdict, summary, cells, inputs, algorithm)
 
 
 def check(
