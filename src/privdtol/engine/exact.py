@@ -37,6 +37,8 @@ import numpy as np
 from scipy.signal import lfilter
 from scipy.stats import binom
 
+from privdtol.core import bounds
+
 EXACT_ALGORITHMS = (
     "rps",
     "rps_full_prefix",
@@ -435,7 +437,7 @@ class _Spec:
         self.eta = (
             epsilon / 2
             if algorithm in ("rps_uncapped", "wu_wang_gumbel")
-            else min(epsilon / 2, 1 / 8)
+            else float(bounds.eta(epsilon))
         )
         self.b = 2.0 / epsilon
         self.random_prefix = algorithm in ("rps", "rps_uncapped")
