@@ -9,9 +9,10 @@ pipeline simulates them by Monte Carlo.  ``control_of`` names the checks each on
 | name | kind | private | regret | control of |
 |---|---|---|---|---|
 | ``uniform`` | block | yes (data-blind) | T · mean_j Delta_j, linear in T | C2, C5 |
-| ``ftl_egreedy`` | round | no | FTL + sum_t min(1, K/t) mean_j Delta_j ~ ln T | C3, C4a |
+| ``ftl_egreedy`` | round | no | FTL + sum_t min(1, K/t) mean_j Delta_j ~ ln T | C3 |
 | ``rps_eta_logk`` | block | yes | privacy term ~ log^2 K / eps | C4c (s), C4 form |
 | ``rps_eta_sq`` | block | yes | privacy term ~ log K / eps^2 | C4b (q) |
+| ``rps_short_prefix`` | block | yes | statistical term ~ log^1.5 K / Delta^2 | C4a (p) |
 
 The audit-only privacy controls (NOT eps-DP) are in :mod:`privdtol.algorithms.negative_controls`;
 these four are all eps-DP (or non-private, ``ftl_egreedy``) and fail a *regret* claim instead.
@@ -76,7 +77,7 @@ class FTLEpsilonGreedy(RoundAlgorithm):
     name = "ftl_egreedy"
     display_name = "control: FTL, ε_t-greedy"
     role = "control"
-    control_of = ("C3", "C4a")
+    control_of = ("C3",)
     source = "negative control (issue 12): FTL with eps_t = min(1, K/t) uniform exploration"
 
     @staticmethod
@@ -159,14 +160,50 @@ class RPSEtaSquared(RandomizedPrefixSoftmax):
         return float(min(self.epsilon**2 / 2, 1 / 8))
 
 
+def short_prefix(r: int) -> int:
+    """n_r = ceil(2^(2r/3)), the least n with n^3 >= 4^r (integer arithmetic, exact for any r);
+    1 <= n_r <= 2^r."""
+    target = 1 << (2 * r)
+    n = max(1, int(round(2 ** (2 * r / 3))))
+    while n**3 < target:
+        n += 1
+    while n > 1 and (n - 1) ** 3 >= target:
+        n -= 1
+    return n
+
+
+class RPSShortPrefix(RandomizedPrefixSoftmax):
+    """CONTROL of C4a (the 1/Delta exponent p of Corollary 1's rate, statistical regime).
+
+    RPS (Section 4) selecting A_(r+1) ~ softmax(-eta L_r(n_r)) from the first
+    n_r = ceil(2^(2r/3)) rounds of block r only (data-independent, deterministic prefix; eta as
+    RPS), so every selection is 2 eta <= eps-DP (Lemma 3) and the algorithm is eps-DP
+    (Proposition 1).  A suboptimal action stops being selected once n_r Delta^2 ~ log K, i.e.
+    from blocks of length 2^r ~ (log K / Delta^2)^(3/2); until then each block costs ~ 2^r Delta,
+    so the statistical term is ~ log^1.5 K / Delta^2: the exponent p of (1/Delta)^p comes out
+    near 2, outside [0.8, 1.2], so C4a must FAIL on it.
+    """
+
+    name = "rps_short_prefix"
+    display_name = "control: RPS, prefix 2^(2r/3)"
+    role = "control"
+    control_of = ("C4a",)
+    source = "negative control (issue 12): RPS on the first ceil(2^(2r/3)) rounds (eps-DP)"
+
+    def prefix_lengths(self, rng, r, n_runs, sums_for=None):
+        return np.full(n_runs, short_prefix(r), dtype=np.int64)
+
+
 #: the controls in display order (after every algorithm)
-CONTROLS = (UniformPlay, FTLEpsilonGreedy, RPSEtaOverLogK, RPSEtaSquared)
+CONTROLS = (UniformPlay, FTLEpsilonGreedy, RPSEtaOverLogK, RPSEtaSquared, RPSShortPrefix)
 
 __all__ = [
     "CONTROLS",
     "FTLEpsilonGreedy",
     "RPSEtaOverLogK",
     "RPSEtaSquared",
+    "RPSShortPrefix",
     "UniformPlay",
     "exploration_regret",
+    "short_prefix",
 ]

@@ -159,7 +159,7 @@ CLAIMS: dict[str, Claim] = {
             ("confidence", "exponent_range"),
             f"{_C}.c4_rate:check_gap",
             "rates",
-            ("ftl_egreedy",),
+            ("rps_short_prefix",),
         ),
         Claim(
             "C4b",
