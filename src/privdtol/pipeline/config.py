@@ -33,6 +33,7 @@ SLICE_KEYS = (
     "rho",
     "kappa",
     "runs",
+    "exact",
 )
 
 
@@ -174,10 +175,21 @@ def load_config(config: dict | str | Path, schema: dict | str | Path | None = No
         config = copy.deepcopy(dict(config))
     if not isinstance(schema, dict):
         schema = load_schema(schema)
-    if config.get("exact") is False:  # YAML 1.1 reads a bare `off` as false
-        config["exact"] = "off"
+    _bare_off(config)
+    for exp in config.get("experiments") or []:
+        if isinstance(exp, dict):
+            _bare_off(exp)
+            for sl in exp.get("slices") or []:
+                if isinstance(sl, dict):
+                    _bare_off(sl)
     validate_schema(config, schema)
     return validate_semantics(config)
+
+
+def _bare_off(mapping: dict) -> None:
+    """YAML 1.1 reads a bare ``exact: off`` as false: read it as ``"off"``."""
+    if mapping.get("exact") is False:
+        mapping["exact"] = "off"
 
 
 def merge_config(base: dict, new: dict) -> dict:

@@ -141,7 +141,7 @@ def expand_experiment(exp: dict, config: dict) -> list[Cell]:
         for alg in part["algorithms"]:
             epsilons = part["epsilon"] if ALGORITHMS[alg].private else [None]
             # exact cells: no runs and no seed (their value does not depend on either)
-            exact = config["exact"] == "auto" and exact_available(alg, env)
+            exact = part.get("exact", config["exact"]) == "auto" and exact_available(alg, env)
             for K, gap, eps, T, rho, kappa in itertools.product(
                 part["K"], part["gap"], epsilons, part["horizon"], rhos, kappas
             ):

@@ -1,0 +1,125 @@
+"""Claim C0 (engine agreement): the check passes on tables built to agree, fails on tables built
+to disagree, and, on real engine output, passes when both engines compute the same algorithm
+and fails when the exact values of another algorithm are paired with the Monte Carlo ones."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from privdtol.analysis.claims.c0_agreement import check_agreement, pair_table
+from privdtol.engine.runner import exact_table, make_spec, run_cell
+from privdtol.pipeline.aggregate import summarize_cell
+
+Z_MAX = 4.0
+HORIZONS = (1 << np.arange(1, 11)) - 1
+
+
+def _rows(estimator, means, se, algorithm="rps", K=8, runs=1000):
+    n = len(HORIZONS)
+    return pd.DataFrame(
+        {
+            "algorithm": [algorithm] * n,
+            "env": ["bernoulli"] * n,
+            "instance": ["standard"] * n,
+            "K": [K] * n,
+            "gap": [0.125] * n,
+            "epsilon": [1.0] * n,
+            "mu_best": [np.nan] * n,
+            "rho": [np.nan] * n,
+            "kappa": [np.nan] * n,
+            "horizon": HORIZONS,
+            "runs": [0 if estimator == "exact" else runs] * n,
+            "estimator": [estimator] * n,
+            "mean": means,
+            "se": se,
+            "ci_low": means - 1.96 * se,
+            "ci_high": means + 1.96 * se,
+        }
+    )
+
+
+def _synthetic(shift_sd: float, seed: int, n_cells: int = 6) -> pd.DataFrame:
+    """n_cells cells: exact values, and Monte Carlo means drawn around them with their standard
+    error, the last pair of the last cell moved by ``shift_sd`` standard errors."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for c in range(n_cells):
+        exact = 10.0 * np.log1p(HORIZONS) * (c + 1)
+        se = 0.02 * exact
+        mc = exact + se * rng.standard_normal(exact.size)
+        if c == n_cells - 1:
+            mc[-1] = exact[-1] + shift_sd * se[-1]
+        parts.append(_rows("exact", exact, np.full(exact.size, 1e-9), K=2 + c))
+        parts.append(_rows("fast", mc, se, K=2 + c))
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_size_on_tables_built_to_agree():
+    """Monte Carlo draws around the exact values: false FAILs within the Bonferroni bound
+    (6 cells x 10 horizons x 2 Phi(-4) = 0.4% per table; none over 50 seeded tables)."""
+    verdicts = [check_agreement(_synthetic(0.0, s), Z_MAX)["verdict"] for s in range(50)]
+    assert verdicts.count("FAIL") == 0, verdicts
+
+
+@pytest.mark.parametrize("shift", [4.5, -6.0, 20.0])
+def test_fails_on_tables_built_to_disagree(shift):
+    rec = check_agreement(_synthetic(shift, seed=1), Z_MAX)
+    assert rec["verdict"] == "FAIL"
+    assert rec["statistic"] == pytest.approx(abs(shift), rel=1e-3)
+    worst = max(rec["cells"], key=lambda c: c["z"])
+    assert worst["K"] == 7 and worst["horizon"] == HORIZONS[-1]
+
+
+def test_error_bound_is_subtracted():
+    """A distance inside the exact value's error bound is no disagreement."""
+    exact = np.full(len(HORIZONS), 100.0)
+    tab = pd.concat(
+        [
+            _rows("exact", exact, np.full(exact.size, 3.0)),
+            _rows("fast", exact + 5.0, np.full(exact.size, 0.1)),
+        ]
+    )
+    # error bound 1.96 * 3 = 5.88 > 5: z = 0
+    assert check_agreement(tab, Z_MAX)["statistic"] == 0.0
+
+
+def test_zero_standard_error_needs_equality():
+    exact = np.linspace(1, 10, len(HORIZONS))
+    zero = np.zeros(exact.size)
+    same = pd.concat([_rows("exact", exact, zero), _rows("fast", exact.copy(), zero)])
+    assert check_agreement(same, Z_MAX)["verdict"] == "PASS"
+    off = pd.concat([_rows("exact", exact, zero), _rows("fast", exact * (1 + 1e-6), zero)])
+    rec = check_agreement(off, Z_MAX)
+    assert rec["verdict"] == "FAIL" and rec["statistic"] is None  # infinite: JSON null
+
+
+def test_no_pairs_is_inconclusive():
+    exact = np.ones(len(HORIZONS))
+    only_exact = _rows("exact", exact, exact * 0)
+    assert check_agreement(only_exact, Z_MAX)["verdict"] == "INCONCLUSIVE"
+    assert check_agreement(pd.DataFrame(), Z_MAX)["verdict"] == "INCONCLUSIVE"
+
+
+def _engine_rows(algorithm, exact_algorithm=None, runs=2000):
+    """Aggregated rows of one K = 8 cell, Monte Carlo (``algorithm``) and exact
+    (``exact_algorithm``, default the same), labelled as the same algorithm."""
+    kw = dict(K=8, gap=0.125, horizon=(1 << 12) - 1)
+    cell = {"cell_id": "c", "instance": "standard", "rho": np.nan, "kappa": np.nan}
+    mc = run_cell(make_spec(algorithm, 0.5, runs=runs, seed=3, **kw))[0].assign(**cell)
+    ex = exact_table(make_spec(exact_algorithm or algorithm, 0.5, runs=0, **kw)).assign(**cell)
+    mc, ex = summarize_cell(mc), summarize_cell(ex)
+    ex["algorithm"] = algorithm
+    return pd.concat([mc, ex], ignore_index=True)
+
+
+def test_real_engines_agree_and_a_wrong_law_is_caught():
+    """rps by both engines agrees; the exact values of rps_full_prefix (the full block as
+    prefix: a different selection law, about 1.4x less regret) paired with rps's Monte Carlo
+    means must FAIL: C0 is seen to catch a wrong exact law on real output."""
+    good = check_agreement(_engine_rows("rps"), Z_MAX)
+    assert good["verdict"] == "PASS", good["summary"]
+    bad = check_agreement(_engine_rows("rps", exact_algorithm="rps_full_prefix"), Z_MAX)
+    assert bad["verdict"] == "FAIL", bad["summary"]
+    assert len(pair_table(_engine_rows("rnm_ftnl"))) == 12
