@@ -36,7 +36,6 @@ z_max = 4.0
 from pathlib import Path
 
 import matplotlib.pyplot as plt
-import numpy as np
 
 from privdtol.analysis.claims.c0_agreement import pair_table
 from privdtol.analysis.records import check_text, load_agg, read_check
