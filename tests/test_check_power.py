@@ -1,58 +1,69 @@
-"""Size and power of the regret checks on synthetic tables with known truth: tables from the
-fitted two-term model (Reg = 1.2 log K/gap + 3.6 log K/eta + 1, the fit of the default grid)
-with a per-cell log-normal lack of fit of the measured size (about 5%, the scatter of the rps
-grid cells around the fit), and the negative controls' expected regret with the same noise.
-Under the null the false-FAIL rate of each check is at most 5%; each negative control is
-caught (FAIL) at least 95% of the time.  Fixed seeds."""
+"""Size and power of the regret checks (issue 12, Deliver 5) with the pipeline's own module
+(:mod:`privdtol.analysis.power`): on the default configuration's cells, synthetic tables from
+the two-term form fitted to the default grid (a = 1.2, b = 3.6, c = 1, a lack of fit of 5%,
+:data:`~privdtol.analysis.power.DEFAULT_MODEL`).  Under the null the false-FAIL rate of every
+check is at most 5%; each negative control is caught (FAIL) at least 95% of the time.  Fixed
+seeds."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from synthetic_regret import ACT, EPS, GAP, GRID, table
-
+from privdtol.analysis.power import (
+    DEFAULT_MODEL,
+    control_regret,
+    null_regret,
+    power_table,
+)
 from privdtol.analysis.registry import CLAIMS
+from privdtol.pipeline.config import load_config
 
-SEEDS = range(40)
-NOISE = 0.05
-TH = {
-    "confidence": 0.95,
-    "horizon_free_ratio_max": 1.05,
-    "horizon_free_c": 16,
-    "rate_form_factor": 1.5,
-    "exponent_range": [0.8, 1.2],
-}
-CELLS = {
-    "C4": ("grid", GRID),
-    "C4a": ("gap", GAP),
-    "C4b": ("epsilon", EPS),
-    "C4c": ("actions", ACT),
-}
-CONTROL = {"C4": "rps_eta_logk", "C4b": "rps_eta_sq", "C4c": "rps_eta_logk"}
+ROOT = Path(__file__).resolve().parents[1]
+REPLICATES = 20
 
 
-def _verdicts(claim, alg):
-    exp, cells = CELLS[claim]
-    fn = CLAIMS[claim].check_function()
-    return [
-        fn({exp: table(alg, cells, NOISE, seed, exp)}, TH, [], algorithm=alg)["verdict"]
-        for seed in SEEDS
-    ]
+@pytest.fixture(scope="module")
+def default_power():
+    config = load_config(ROOT / "config" / "config.yaml")
+    return power_table(config, {**DEFAULT_MODEL, "source": "test"}, REPLICATES, seed=0)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("claim", sorted(CELLS))
-def test_size_under_the_null(claim):
-    v = _verdicts(claim, "rps")
-    assert v.count("FAIL") / len(v) <= 0.05, v
+def test_every_control_of_the_default_config_has_a_row(default_power):
+    expected = {
+        (c.id, ctrl) for c in CLAIMS.values() if c.id not in ("C0", "C1") for ctrl in c.controls
+    }
+    assert {(r["claim"], r["control"]) for r in default_power["rows"]} == expected
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("claim", sorted(CONTROL))
-def test_power_against_the_control(claim):
-    v = _verdicts(claim, CONTROL[claim])
-    assert v.count("FAIL") / len(v) >= 0.95, v
+def test_size_under_the_null(default_power):
+    for row in default_power["rows"]:
+        assert row["false_fail_rate"] <= 0.05, row
+
+
+@pytest.mark.slow
+def test_power_against_the_controls(default_power):
+    for row in default_power["rows"]:
+        assert row["control_fail_rate"] >= 0.95, row
+
+
+def test_models_reach_their_plateau_and_controls_differ():
+    """The null plateaus at a log K/gap + b log K/eta + c; each control departs from it in the
+    coordinate its check tests."""
+    m = {**DEFAULT_MODEL, "sigma": 0.0}
+    T = np.array([2**40 - 1])
+    full = m["a"] * np.log(8) / 0.125 + m["b"] * np.log(8) / 0.5**0 * 8 + m["c"]  # eta = 1/8
+    assert null_regret(m, 8, 0.125, 8.0, T)[0] == pytest.approx(full, rel=1e-9)
+    # log K exponent: rps_eta_logk's privacy term carries an extra log2 K
+    r = [control_regret("rps_eta_logk", m, K, 0.5, 0.0625, T)[0] for K in (4, 4096)]
+    n = [null_regret(m, K, 0.5, 0.0625, T)[0] for K in (4, 4096)]
+    assert r[1] / r[0] > 5 * n[1] / n[0]
+    # 1/gap exponent: rps_short_prefix pays 1/gap^2
+    s = [control_regret("rps_short_prefix", m, 8, g, 8.0, T)[0] for g in (1 / 16, 1 / 128)]
+    assert s[1] / s[0] > 40
+    # uniform: linear in T
+    assert control_regret("uniform", m, 4, 0.5, 1.0, T)[0] == pytest.approx(T[0] * 0.375)

@@ -9,7 +9,8 @@
 # Negative controls: check_<ID>__<ALG> runs the claim's check on a control algorithm the config
 # simulates (`privdtol check --claim ID --control ALG`, results/checks/<ID>--<ALG>.json, which
 # serves its purpose when its verdict is FAIL).  Findings (not claims): rule findings,
-# results/findings.json.
+# results/findings.json.  Size and power of the checks (synthetic tables from the form fitted to
+# the grid): rule power, results/checks/power.json.
 #
 #   snakemake check_C2               # one claim
 #   snakemake checks_all             # every claim, control and the findings of this config
@@ -34,6 +35,8 @@ CHECK_CONTROLS = [(c, a) for c, a in controls_for(config) if c in claims_for(CHE
 CHECK_CLAIMS = claims_for(CHECK_EXPERIMENTS) + [control_id(c, a) for c, a in CHECK_CONTROLS]
 CHECKS_DIR = "results/checks"
 FINDINGS_JSON = "results/findings.json"
+#: size and power of the checks with a negative control (privdtol.analysis.power)
+POWER_JSON = f"{CHECKS_DIR}/power.json"
 
 
 for _claim in claims_for(CHECK_EXPERIMENTS):
@@ -109,8 +112,30 @@ rule findings:
         " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
 
 
+rule power:
+    input:
+        agg=[agg_table(e) for e in ("grid",) if e in CHECK_EXPERIMENTS],
+        configs=report_configfiles(),
+        code=layer_sources("analysis", "core"),
+    output:
+        POWER_JSON,
+    log:
+        "logs/checks/power.log",
+    conda:
+        "../envs/privdtol.yaml"
+    params:
+        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        agg_dir=lambda wc, input: (
+            os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
+        ),
+    shell:
+        "privdtol check --power {params.configs}"
+        " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
+
+
 rule checks_all:
     input:
         [f"{CHECKS_DIR}/{c}.json" for c in CHECK_CLAIMS],
         FINDINGS_JSON,
+        POWER_JSON,
     localrule: True

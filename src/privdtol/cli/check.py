@@ -9,7 +9,9 @@ deterministic JSON record, atomically.  ``--control ALG`` runs the claim's check
 negative control (an algorithm of the claim's ``controls``) and marks the record
 ``control_of`` the claim (``results/checks/<ID>--<ALG>.json``; its purpose is served when its
 verdict is FAIL).  ``--findings`` writes the registry's findings (not claims, out of the
-verdict count) to ``results/findings.json``.
+verdict count) to ``results/findings.json``; ``--power`` the size and power of every check
+with a negative control in the config (:mod:`privdtol.analysis.power`, synthetic tables from
+the form fitted to the run's grid) to ``results/checks/power.json``.
 """
 
 from __future__ import annotations
@@ -37,6 +39,11 @@ def add_parser(sub):
         action="store_true",
         help="write the findings (not claims) to --out, e.g. results/findings.json",
     )
+    what.add_argument(
+        "--power",
+        action="store_true",
+        help="write the size and power of the checks to --out, e.g. results/checks/power.json",
+    )
     p.add_argument(
         "--control",
         metavar="ALG",
@@ -63,6 +70,8 @@ def run(args) -> int:
     agg_dir = Path(args.agg_dir or config["agg_dir"])
     if args.findings:
         return run_findings(agg_dir, out)
+    if args.power:
+        return run_power(config, agg_dir, out)
     claim = lookup(CLAIMS, args.claim, "claim", "claim")
     algorithm = "rps"
     if args.control is not None:
@@ -105,4 +114,20 @@ def run_findings(agg_dir: Path, out: Path) -> int:
     with atomic_path(out) as tmp:
         tmp.write_text(text, encoding="utf-8")
     print(f"findings ({', '.join(tables) or 'no tables'}) -> {out}", file=sys.stderr)
+    return 0
+
+
+def run_power(config: dict, agg_dir: Path, out: Path) -> int:
+    import json
+
+    from privdtol.analysis.power import fitted_model, power_table
+    from privdtol.analysis.records import load_agg
+    from privdtol.pipeline.io import atomic_path
+
+    model = fitted_model(load_agg(agg_dir, ["grid"]))
+    table = power_table(config, model, config["checks"]["power_replicates"])
+    text = json.dumps(table, sort_keys=True, indent=2, allow_nan=False) + "\n"
+    with atomic_path(out) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    print(f"power ({len(table['rows'])} checks, {model['source']}) -> {out}", file=sys.stderr)
     return 0

@@ -1,0 +1,197 @@
+"""Size and power of the regret checks (issue 12): each check run on synthetic tables with known
+truth, on the cells the configuration simulates.
+
+*Truth under the null* is the two-term form of Corollary 1 that the checks test,
+``Reg = a log K/Delta + b log K/eta + c`` with eta = min(eps/2, 1/8) (:func:`null_regret`),
+reaching its plateau over the horizon as ``1 - exp(-T/T*)``, T* = 2 max(log K/Delta^2,
+log K/(eta Delta)), and capped by T Delta (no algorithm pays more than playing one suboptimal
+action).  ``a, b, c`` and the lack of fit are *fitted to the run* (:func:`fitted_model`: the
+rps cells of the ``grid`` experiment, the fit of claim C4; ``sigma`` the standard deviation of
+log(regret/fit) over them), so the synthetic tables look like the measured ones.  Every cell gets
+an independent log-normal factor exp(sigma Z), constant over its horizons (lack of fit, not
+sampling noise: the block algorithms' cells are exact).
+
+*Truth under each negative control* (:func:`control_regret`) is the same form with the control's
+defect, its eta taken from the control's class (one definition): ``rps_eta_logk`` (eta /
+log2 K), ``rps_eta_sq`` (min(eps^2/2, 1/8)); ``rps_short_prefix`` pays a log^1.5 K/Delta^2 for
+a log K/Delta (blocks of 2^r rounds until its prefix 2^(2r/3) identifies the best action);
+``uniform`` T mean_j Delta_j; ``ftl_egreedy`` the plateaued statistical term plus its
+exploration, Delta (K - 1) ln(T/K + 1).
+
+:func:`power_table` runs every claim check that has a negative control in the configuration
+``replicates`` times under the null (the false-FAIL rate is the size) and under the control
+(the FAIL rate is the power) and returns ``results/checks/power.json``'s content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from privdtol.algorithms import make_algorithm
+from privdtol.analysis import stats
+from privdtol.analysis.cells import dedupe_cells, final_rows, select, stack
+from privdtol.analysis.claims.c4_rate import form_columns
+from privdtol.analysis.records import plain
+from privdtol.analysis.registry import CLAIMS, controls_for
+from privdtol.core import bounds, clock
+
+#: the algorithm of the null (the paper's)
+NULL = "rps"
+#: the model used when the run has no grid to fit (tests): the default grid's fit
+DEFAULT_MODEL = {"a": 1.2, "b": 3.6, "c": 1.0, "sigma": 0.05}
+#: checks without a size/power row: C1's audit is exact (no sampling, no fit), and C0 states its
+#: Bonferroni size in its own record
+EXCLUDED = ("C0", "C1")
+
+
+def fitted_model(tables: Mapping[str, pd.DataFrame]) -> dict:
+    """a, b, c of the form fit over the rps cells of the ``grid`` experiment and ``sigma``, the
+    standard deviation of log(regret / fit) over them; :data:`DEFAULT_MODEL` without a grid."""
+    rows = dedupe_cells(final_rows(select(stack(tables, ["grid"]), NULL, "bernoulli")))
+    if len(rows) < 4:
+        return {**DEFAULT_MODEL, "source": "default (no grid experiment)"}
+    tab = form_columns(rows)
+    fit = stats.form_fit(tab["x_gap"], tab["x_eta"], tab["mean"])
+    log_ratio = np.log(fit["ratio"][np.isfinite(fit["ratio"])])
+    return {
+        "a": fit["a"],
+        "b": fit["b"],
+        "c": fit["c"],
+        "sigma": float(np.std(log_ratio, ddof=3)),
+        "source": f"fit over {fit['n']} rps grid cells",
+    }
+
+
+def _eta(algorithm: str, K: int, eps: float) -> float:
+    if not np.isfinite(eps):
+        return np.inf
+    alg = make_algorithm(algorithm, float(eps))
+    return float(alg.eta_for(K) if hasattr(alg, "eta_for") else alg.eta)
+
+
+def _plateau(full: float, K: int, gap: float, eta: float, T, t_star=None) -> np.ndarray:
+    lk = np.log(K)
+    if t_star is None:
+        t_star = 2 * max(lk / gap**2, lk / (eta * gap) if np.isfinite(eta) else 0.0)
+    T = np.asarray(T, dtype=float)
+    return np.minimum(T * gap, full * -np.expm1(-T / t_star))
+
+
+def null_regret(model: dict, K: int, gap: float, eps: float, T, eta: float | None = None):
+    """Reg_T of the null: a log K/gap + b log K/eta + c, plateaued in T (module docstring)."""
+    lk = np.log(K)
+    eta = float(bounds.eta(eps)) if eta is None and np.isfinite(eps) else eta
+    priv = model["b"] * lk / eta if eta is not None and np.isfinite(eta) else 0.0
+    return _plateau(model["a"] * lk / gap + priv + model["c"], K, gap, eta or np.inf, T)
+
+
+def control_regret(algorithm: str, model: dict, K: int, gap: float, eps: float, T):
+    """Reg_T of a negative control (or of the null, ``algorithm == "rps"``)."""
+    T = np.asarray(T, dtype=float)
+    lk = np.log(K)
+    if algorithm == "uniform":
+        return T * gap * (K - 1) / K
+    if algorithm == "ftl_egreedy":
+        stat = _plateau(model["a"] * lk / gap + 1, K, gap, np.inf, T)
+        return stat + gap * (K - 1) * np.log(np.maximum(T, 1) / K + 1)
+    eta = _eta(algorithm, K, eps)
+    if algorithm == "rps_short_prefix":
+        n_id = (lk / gap**2) ** 1.5
+        full = model["a"] * lk**1.5 / gap**2 + model["b"] * lk / eta + model["c"]
+        return _plateau(full, K, gap, eta, T, t_star=2 * max(n_id, lk / (eta * gap)))
+    return null_regret(model, K, gap, eps, T, eta=eta)
+
+
+def synthetic_table(
+    algorithm: str, cells: pd.DataFrame, model: dict, seed: int, experiment: str
+) -> pd.DataFrame:
+    """An aggregated table (the ``results/agg`` columns the checks read) of ``algorithm`` on
+    ``cells`` (one row each: K, gap, epsilon, horizon, env, rho, kappa): exact-like values (a
+    relative standard error of 1e-10) times a per-cell log-normal lack of fit."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for i, c in enumerate(cells.itertuples(index=False)):
+        hs, _ = clock.checkpoints(int(c.horizon))
+        eps = np.nan if c.epsilon is None or c.epsilon != c.epsilon else float(c.epsilon)
+        m = control_regret(algorithm, model, int(c.K), float(c.gap), eps, hs)
+        m = m * np.exp(model["sigma"] * rng.standard_normal())
+        se = 1e-10 * m
+        parts.append(
+            pd.DataFrame(
+                {
+                    "experiment": experiment,
+                    "cell_id": f"{algorithm}-{i}",
+                    "algorithm": algorithm,
+                    "env": c.env,
+                    "instance": "standard",
+                    "K": int(c.K),
+                    "gap": float(c.gap),
+                    "epsilon": eps,
+                    "mu_best": 0.5 - float(c.gap) / 2,
+                    "rho": c.rho,
+                    "kappa": c.kappa,
+                    "horizon": hs,
+                    "runs": 0,
+                    "mean": m,
+                    "se": se,
+                    "ci_low": m - 1.96 * se,
+                    "ci_high": m + 1.96 * se,
+                }
+            )
+        )
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def config_cells(config: dict, experiments, algorithm: str) -> dict[str, pd.DataFrame]:
+    """``{experiment: cells}`` of ``algorithm`` in the config's experiments (the plan's cells)."""
+    from privdtol.pipeline.plan import expand_experiment, experiment_names
+
+    out = {}
+    for exp in config["experiments"]:
+        if exp["name"] not in experiments or exp["name"] not in experiment_names(config):
+            continue
+        cells = [c for c in expand_experiment(exp, config) if c.algorithm == algorithm]
+        if cells:
+            out[exp["name"]] = pd.DataFrame([c.params() for c in cells])
+    return out
+
+
+def power_table(config: dict, model: dict, replicates: int = 40, seed: int = 0) -> dict:
+    """Size (false-FAIL rate of the check on the null) and power (FAIL rate on the control)
+    of every claim check that has a negative control in ``config``, ``replicates`` synthetic
+    tables each (seeds ``seed + i``, the same for every check)."""
+    rows = []
+    for claim_id, control in controls_for(config):
+        if claim_id in EXCLUDED:
+            continue
+        claim = CLAIMS[claim_id]
+        fn = claim.check_function()
+        rates = {}
+        for alg in (NULL, control):
+            cells = config_cells(config, claim.experiments, alg)
+            fails = 0
+            for i in range(replicates):
+                tables = {e: synthetic_table(alg, c, model, seed + i, e) for e, c in cells.items()}
+                rec = fn(tables, config["checks"], [], algorithm=alg)
+                fails += rec["verdict"] == "FAIL"
+            rates[alg] = fails / replicates
+        rows.append(
+            {
+                "claim": claim_id,
+                "check": claim.statistic,
+                "control": control,
+                "false_fail_rate": rates[NULL],
+                "control_fail_rate": rates[control],
+            }
+        )
+    return plain(
+        {
+            "replicates": replicates,
+            "noise": model["sigma"],
+            "model": {k: model[k] for k in ("a", "b", "c", "sigma", "source")},
+            "rows": rows,
+        }
+    )
