@@ -58,6 +58,7 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from privdtol.analysis.diagnosis import diagnose
     from privdtol.analysis.records import agg_path, as_control, load_agg, write_check
     from privdtol.analysis.registry import CLAIMS
     from privdtol.errors import InputError, lookup
@@ -95,6 +96,9 @@ def run(args) -> int:
         record = fn(tables, config["checks"], inputs)
     else:
         record = as_control(fn(tables, config["checks"], inputs, algorithm=algorithm), claim.id)
+    diagnosis = diagnose(record)
+    if diagnosis is not None:
+        record = {**record, "diagnosis": diagnosis}
     write_check(record, out)
     what = claim.id if args.control is None else f"{claim.id} control {args.control}"
     print(f"check {what}: {record['verdict']} ({', '.join(tables)}) -> {out}", file=sys.stderr)

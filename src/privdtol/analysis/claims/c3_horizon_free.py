@@ -79,12 +79,13 @@ def paired_ratio_ci(inc, se_inc, den, se_den, confidence: float):
 PLATEAU_MARGIN = 2**8
 
 
-def plateau_target(K, gap, epsilon, c: float):
-    """``c·max(L/gap², L/(eta·gap))`` with ``L = 1 + log K`` (the eta term is absent when eps
-    is NaN).  ``L`` is the log K of the identification time plus the confidence term of a
-    concentration bound: with ``log K`` alone the scale vanishes as K -> 1 and undershoots
-    identification at K = 2 (log 2 = 0.69)."""
-    logk = 1 + np.log(np.asarray(K, dtype=float))
+def plateau_target(K, gap, epsilon, c: float, offset: float = 1.0):
+    """``c·max(L/gap², L/(eta·gap))`` with ``L = offset + log K`` (the eta term is absent when
+    eps is NaN).  ``L = 1 + log K`` is the log K of the identification time plus the confidence
+    term of a concentration bound: with ``log K`` alone (``offset = 0``, the design as first
+    registered, see :data:`privdtol.analysis.diagnosis.DEVIATIONS`) the scale vanishes as
+    K -> 1 and undershoots identification at K = 2 (log 2 = 0.69)."""
+    logk = offset + np.log(np.asarray(K, dtype=float))
     gap = np.asarray(gap, dtype=float)
     eps = np.asarray(epsilon, dtype=float)
     stat = logk / gap**2
@@ -93,7 +94,9 @@ def plateau_target(K, gap, epsilon, c: float):
     return c * np.maximum(stat, priv)
 
 
-def plateau_table(df: pd.DataFrame, c: float, confidence: float) -> pd.DataFrame:
+def plateau_table(
+    df: pd.DataFrame, c: float, confidence: float, offset: float = 1.0
+) -> pd.DataFrame:
     """Per cell: T0 (first checkpoint >= :func:`plateau_target`), T_max, ``reached``
     (T0 <= T_max/2^8), the regrets at both, ``ratio = Reg(T_max)/Reg(T0)`` with its upper limit
     ``ratio_high`` (``confidence``) and lower limit ``ratio_low_adj`` (Bonferroni over the
@@ -104,7 +107,7 @@ def plateau_table(df: pd.DataFrame, c: float, confidence: float) -> pd.DataFrame
         g = g.sort_values("horizon")
         first = g.iloc[0]
         t_max = int(g["horizon"].max())
-        target = float(plateau_target(first["K"], first["gap"], first["epsilon"], c))
+        target = float(plateau_target(first["K"], first["gap"], first["epsilon"], c, offset))
         later = g[g["horizon"] >= target]
         t0 = int(later["horizon"].min()) if len(later) else None
         reached = t0 is not None and t0 * PLATEAU_MARGIN <= t_max
@@ -166,15 +169,19 @@ def check_horizon_free(
     confidence: float,
     algorithm: str = "rps",
     inputs=(),
+    offset: float = 1.0,
 ) -> dict:
     """C3: in every cell that reaches its plateau, Reg(T_max)/Reg(T0) <= ``ratio_max`` (upper
-    limit); see the module docstring."""
+    limit); see the module docstring (``offset``: :func:`plateau_target`)."""
     rows = dedupe_cells(select(df, algorithm))
     title = "Horizon-free regret after identification"
-    label = "max over cells of Reg(T_max)/Reg(T0), T0 >= c max(log K/gap^2, log K/(eta gap))"
+    label = (
+        f"max over cells of Reg(T_max)/Reg(T0), T0 >= c max(L/gap^2, L/(eta gap)), "
+        f"L = {'1 + ' if offset else ''}log K"
+    )
     threshold = f"upper {confidence:.0%} limit of the ratio <= {ratio_max} in every cell (c = {c})"
     head = Heading(CLAIM, title, label, threshold)
-    tab = plateau_table(rows, c, confidence) if len(rows) else pd.DataFrame()
+    tab = plateau_table(rows, c, confidence, offset) if len(rows) else pd.DataFrame()
     if tab.empty:
         return no_data(head, f"No {algorithm} cells in the input.", inputs, algorithm)
     cells, verdicts = [], []
@@ -228,12 +235,22 @@ def check(
     tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str], algorithm: str = "rps"
 ) -> dict:
     """The registry's C3 check: :func:`check_horizon_free` on the experiments' tables stacked,
-    with the config's ``horizon_free_ratio_max``, ``horizon_free_c`` and ``confidence``."""
-    return check_horizon_free(
+    with the config's ``horizon_free_ratio_max``, ``horizon_free_c`` and ``confidence``; the
+    record also carries (``first_design``) the verdict of the design as first registered,
+    ``L = log K`` (a disclosed deviation, :data:`privdtol.analysis.diagnosis.DEVIATIONS`)."""
+    args = (
         stack(tables, CLAIMS[CLAIM].experiments),
         thresholds["horizon_free_ratio_max"],
         thresholds["horizon_free_c"],
         thresholds["confidence"],
-        algorithm=algorithm,
-        inputs=inputs,
     )
+    record = check_horizon_free(*args, algorithm=algorithm, inputs=inputs)
+    first = check_horizon_free(*args, algorithm=algorithm, inputs=inputs, offset=0.0)
+    record["first_design"] = {
+        k: first[k] for k in ("statistic_label", "statistic", "ci_high", "verdict")
+    }
+    record["summary"] += (
+        f" Under the first design (L = log K): {first['verdict']}, largest ratio "
+        f"{fmt(first['statistic'], 4)}."
+    )
+    return record
