@@ -1,35 +1,20 @@
 """Synthetic aggregated tables from the two-term regret model Reg = 1.2 log K/gap + 3.6 log K/eta
-+ 1 (saturating in T), and from the negative controls' expected regret (see test_checks and
-test_check_power).  ``noise`` is the lack of fit (log-normal, per cell)."""
++ 1 (saturating in T), and from the negative controls' expected regret, both from
+:mod:`privdtol.analysis.power` (see test_checks).  ``noise`` is the lack of fit (log-normal, per
+cell)."""
 
 import numpy as np
 import pandas as pd
 
-from privdtol.core import bounds
+from privdtol.analysis.power import DEFAULT_MODEL, control_regret
 
 H = [2**k - 1 for k in range(1, 31)]
 
 
 def model(alg, K, gap, eps, T):
-    lk = np.log(K)
-    eta = float(bounds.eta(eps)) if np.isfinite(eps) else np.inf
-    if alg == "rps_eta_logk":
-        eta = eta / lk
-    if alg == "rps_eta_sq":
-        eta = min(eps**2 / 2, 1 / 8)
-    if alg == "uniform":
-        return T * gap * (K - 1) / K
-    stat = 1.2 * lk / gap
-    priv = 0.0 if not np.isfinite(eta) else 3.6 * lk / eta
-    full = stat + priv + 1
-    # saturation curve: regret ~ full*(1-exp(-T/T*)) with T* ~ 2*max(lk/gap^2, lk/(eta gap))
-    tstar = 2 * max(lk / gap**2, 0 if not np.isfinite(eta) else lk / (eta * gap))
-    r = min(T * gap, full * (1 - np.exp(-T / tstar)))
-    if alg == "ftl_egreedy":
-        r = min(T * gap, stat * (1 - np.exp(-T / tstar)) + 1) + gap * (K - 1) * np.log(
-            max(T, 1) / K + 1
-        )
-    return r
+    """Reg_T of ``alg`` under the default two-term model (the pipeline's power module)."""
+    eps = np.nan if eps is None else float(eps)
+    return float(control_regret(alg, {**DEFAULT_MODEL, "sigma": 0.0}, K, gap, eps, [T])[0])
 
 
 def table(

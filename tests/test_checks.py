@@ -200,7 +200,7 @@ def synthetic():
     return {alg: _tables(alg) for alg in ("rps", *CONTROLS)}
 
 
-CONTROLS = ("uniform", "ftl_egreedy", "rps_eta_logk", "rps_eta_sq")
+CONTROLS = ("uniform", "ftl_egreedy", "rps_eta_logk", "rps_eta_sq", "rps_short_prefix")
 
 
 def _run(claim, tables, alg):
@@ -223,12 +223,12 @@ def test_rps_model_passes(synthetic, claim):
     assert out["interval"] == [out["ci_low"], out["ci_high"]]
 
 
-#: the controls the synthetic model of their regret is known to fail (ftl_egreedy on C4a is
-#: linear in 1/gap at small gaps: not caught by an exponent check, see the report)
+#: every negative control of the regret checks, on the synthetic model of its regret
 CAUGHT = [
     ("C2", "uniform"),
     ("C3", "ftl_egreedy"),
     ("C4", "rps_eta_logk"),
+    ("C4a", "rps_short_prefix"),
     ("C4b", "rps_eta_sq"),
     ("C4c", "rps_eta_logk"),
 ]
@@ -409,8 +409,13 @@ def test_registry_check_uses_the_config_thresholds(thresholds):
 
 
 def test_controls_for_follows_the_config():
-    cfg = {"experiments": [{"name": "gap", "algorithms": ["rps", "ftl_egreedy", "uniform"]}]}
-    assert controls_for(cfg) == [("C2", "uniform"), ("C3", "ftl_egreedy"), ("C4a", "ftl_egreedy")]
+    algs = ["rps", "ftl_egreedy", "uniform", "rps_short_prefix"]
+    cfg = {"experiments": [{"name": "gap", "algorithms": algs}]}
+    assert controls_for(cfg) == [
+        ("C2", "uniform"),
+        ("C3", "ftl_egreedy"),
+        ("C4a", "rps_short_prefix"),
+    ]
 
 
 def test_registry_check_stacks_tables_in_registry_order(thresholds):
