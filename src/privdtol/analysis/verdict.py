@@ -18,7 +18,7 @@ Decision rule (the same for every claim):
   artefact.
 
 Intervals are normal, from the Monte-Carlo standard errors (see :mod:`privdtol.analysis.stats`),
-unless a claim's module says otherwise (bootstrap intervals for C4d and the constants; exact
+unless a claim's module says otherwise (the plateau ratio of C3 has paired or exact intervals; exact
 numbers, hence no interval, for the privacy audit of C1).  The confidence level and every
 other threshold come from the config's ``checks:`` block, whose defaults live only in the
 JSON schema (``privdtol/pipeline/config.schema.yaml``).
