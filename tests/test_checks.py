@@ -276,7 +276,7 @@ def test_exponent_interval_reflects_lack_of_fit():
     assert loose["ci_high"] - loose["ci_low"] > 1e-3
 
 
-def test_dependent_checks_bound_and_form():
+def test_dependent_checks_the_bound():
     cells = [(8, g, e) for g in (0.25, 0.0625, 0.015625) for e in (1.0, 0.125)]
     dep = pd.concat(
         [
@@ -284,11 +284,27 @@ def test_dependent_checks_bound_and_form():
             table("uniform", cells, 0.0, 0, "dependent", env="correlated"),
         ]
     )
-    ok = c5_dependent.check_dependent(dep, 1.5, 0.95)
+    ok = c5_dependent.check_dependent(dep, 0.95)
     assert ok["verdict"] == "PASS"
-    assert {c["sub_check"] for c in ok["cells"]} == {"C2", "C4"}
-    ctrl = c5_dependent.check_dependent(dep, 1.5, 0.95, algorithm="uniform")
+    assert {(c["sub_check"], c["env"]) for c in ok["cells"]} == {("C2", "correlated")}
+    ctrl = c5_dependent.check_dependent(dep, 0.95, algorithm="uniform")
     assert ctrl["verdict"] == "FAIL"
+    # a regret above Theorem 1's bound in one correlated cell fails C5
+    worse = dep.assign(mean=np.where(dep["algorithm"] == "rps", dep["mean"] * 200, dep["mean"]))
+    assert c5_dependent.check_dependent(worse, 0.95)["verdict"] == "FAIL"
+
+
+def test_dependent_rate_finding_measures_exponents():
+    from privdtol.analysis.findings import dependent_rate
+
+    gaps = [2.0**-k for k in range(1, 8)]
+    cells = [(8, g, 8.0) for g in gaps] + [(8, 0.5, e) for e in (0.25, 0.125, 0.0625, 0.03125)]
+    dep = table("rps", cells, 0.0, 0, "dependent", env="correlated").assign(rho=0.5)
+    out = dependent_rate({"dependent": dep})
+    assert out["available"]
+    p = [s for s in out["series"] if s["exponent"] == "p"]
+    q = [s for s in out["series"] if s["exponent"] == "q"]
+    assert len(p) == len(q) == 1 and 0.8 < q[0]["estimate"] < 1.2
 
 
 def test_findings_are_not_claims(synthetic):
