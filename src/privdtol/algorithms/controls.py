@@ -164,7 +164,7 @@ def short_prefix(r: int) -> int:
     """n_r = ceil(2^(2r/3)), the least n with n^3 >= 4^r (integer arithmetic, exact for any r);
     1 <= n_r <= 2^r."""
     target = 1 << (2 * r)
-    n = max(1, int(round(2 ** (2 * r / 3))))
+    n = max(1, round(2 ** (2 * r / 3)))
     while n**3 < target:
         n += 1
     while n > 1 and (n - 1) ** 3 >= target:
