@@ -166,7 +166,8 @@ def readme(name: str, commit: str, dirty: bool | None, configs: list[str]) -> st
 
 A run of privdtol (commit `{commit}`, config files {", ".join(f"`{c}`" for c in configs)}):
 the source, the lockfile (`source/requirements.lock`), the config, the outputs of the run under
-`run/` and `ro-crate-metadata.json`, a Workflow Run RO-Crate listing every file with its sha256.
+`run/` and `ro-crate-metadata.json`, a Workflow Run RO-Crate listing every output file with
+its sha256.
 {warn}
 ## Replay
 
