@@ -8,6 +8,8 @@
 #
 #   snakemake archive            # or: make archive
 
+import os
+
 from privdtol.pipeline.config import load_config_files
 from privdtol.report.archive import archive_name
 from privdtol.report.provenance import git_info
@@ -30,7 +32,7 @@ rule archive:
         "../envs/privdtol.yaml"
     params:
         configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
-        out=ARCHIVE_DIR,
+        out=lambda wc, output: os.path.dirname(output.tar),
     shell:
         "privdtol archive {params.configs} --repo . --workdir . --out-dir {params.out:q}"
         " > {log:q} 2>&1"
