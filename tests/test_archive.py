@@ -90,6 +90,15 @@ def test_name_is_commit_and_config_hash(run):
     assert archive_name(git, other) != name
 
 
+def test_report_appendix_names_the_archive_and_its_sha256_file(run):
+    from privdtol.report.provenance import archive_row
+
+    cfg = load_config_files([SMOKE])
+    name = archive_name(git_info(run), cfg)
+    row = archive_row(git_info(run), cfg).replace(r"\allowbreak{}", "")
+    assert f"results/archive/{name}" in row and f"{name}.sha256" in row
+
+
 def test_archive_contents_sha256_file_and_determinism(run, tmp_path):
     out = _archive(run, tmp_path / "a")
     members = _members(out)
