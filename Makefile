@@ -94,7 +94,7 @@ docs: $(DOCS_STAMP)
 
 # The run archive of the last build (after make report; see docs/reproducibility.md).
 archive: setup
-	PATH=$(abspath $(VENV))/bin:$$PATH snakemake --cores 1 archive $(SNAKEMAKE_ARGS)
+	PATH=$(abspath $(VENV))/bin:$$PATH snakemake --cores $(CORES) archive $(SNAKEMAKE_ARGS)
 
 # In the source/ directory of an unpacked archive: rebuild the aggregated tables and the checks
 # of the archived run (its config files, in order, from $(RUN)/configfiles.txt) and compare
