@@ -8,6 +8,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -263,3 +265,33 @@ def test_archived_smoke_run_replays_byte_for_byte(smoke_run, tmp_path):
         text=True,
     )
     assert proc.returncode == 1 and "agg/horizon.csv: differs" in proc.stderr, proc.stderr
+
+
+@pytest.mark.pipeline
+def test_snakemake_archive_after_the_build_writes_one_archive(smoke_run, tmp_path):
+    """``snakemake archive`` (what ``make archive`` runs) in a committed checkout of the smoke
+    build: only the archive job runs, and it writes one tar.gz under the parse-time name with
+    its .sha256 beside it."""
+    wd = tmp_path / "checkout"
+    shutil.copytree(smoke_run, wd, symlinks=True)  # copy2: modification times kept
+    (wd / ".gitignore").write_text("results/\nlogs/\n.snakemake/\n")
+    _git(wd, "init", "-q")
+    _git(wd, "add", "-A")
+    _git(wd, "commit", "-qm", "smoke checkout")
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    proc = subprocess.run(
+        [str(BIN / "snakemake"), "--cores", "1", "archive", "--configfile", "config/smoke.yaml"],
+        cwd=wd, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    jobs = re.search(r"^total\s+(\d+)", proc.stdout + proc.stderr, re.M)
+    assert jobs and jobs[1] == "1", proc.stdout[-3000:] + proc.stderr[-3000:]
+    cfg = load_config_files([wd / "config" / "config.yaml", wd / "config" / "smoke.yaml"])
+    name = archive_name(git_info(wd), cfg)
+    assert sorted(p.name for p in (wd / "results" / "archive").iterdir()) == [
+        name,
+        f"{name}.sha256",
+    ]
+    members = _members(wd / "results" / "archive" / name)
+    assert "run/results/report/replication_report.pdf" in members
+    assert not any(m.startswith("run/logs/archive/") for m in members)
