@@ -5,6 +5,9 @@
 #                 (pytest -m "not slow"; about a minute on 2 cores)
 #   make docs     the documentation (Sphinx, warnings are errors) in docs/_build/html
 #   make lint     ruff (lint + format check) and snakefmt --check; part of make test
+#   make lock     regenerate requirements.lock (+ requirements-docs.lock) from pyproject.toml
+#   make archive  the run archive results/archive/privdtol-<commit>-<config hash>.tar.gz
+#   make replay   in an unpacked archive's source/: rebuild the tables and checks, compare
 # Needs a Debian/Ubuntu machine with python3 (3.11) and apt; run as root or with sudo.
 
 SHELL := /bin/bash
@@ -16,7 +19,16 @@ APT_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-sci
 CORES ?= 8
 SNAKEMAKE_ARGS ?=
 
-.PHONY: setup test test-fast lint report clean-results docs
+.PHONY: setup test test-fast lint report clean-results docs lock install-lock archive replay
+
+# The locked environment: every package, transitive ones included, at an exact version with its
+# sha256 hashes (Linux x86_64, CPython 3.11), generated from pyproject.toml by `make lock`.
+LOCK := requirements.lock
+DOCS_LOCK := requirements-docs.lock
+PIP_VERSION := 26.3
+UV_VERSION := 0.13.8
+UV_COMPILE := uv pip compile pyproject.toml --generate-hashes --python-version 3.11 \
+              --python-platform x86_64-manylinux_2_28 --custom-compile-command 'make lock' -q
 
 setup: $(STAMP) .apt-ok
 
@@ -31,14 +43,30 @@ setup: $(STAMP) .apt-ok
 	fi
 	@touch $@
 
-$(STAMP): pyproject.toml
+# The stamp holds the sha256 of the lock it was installed from (tests/test_archive.py reads it).
+$(STAMP): $(LOCK) pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV) || { \
 	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq python3-venv && python3 -m venv $(VENV); }
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[pipeline,test]'
+	$(PY) -m pip install -q 'pip==$(PIP_VERSION)'
+	$(MAKE) --no-print-directory install-lock PY=$(PY) LOCK=$(LOCK)
+	$(PY) -m pip install -q --no-deps -e .
+	$(PY) -m pip check
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
-	@touch $@
+	@sha256sum $(LOCK) > $@
+
+# The one locked install (make setup and make docs use it; a test feeds it a tampered hash):
+# pip refuses any file whose sha256 is not in the lock and any package the lock does not pin.
+install-lock:
+	$(PY) -m pip install -q --require-hashes -r $(LOCK)
+
+# uv (a dev tool, not in the lock) lives in its own venv so that .venv holds the lock only.
+LOCK_TOOLS := .venv-lock
+lock:
+	@test -x $(LOCK_TOOLS)/bin/uv || { python3 -m venv $(LOCK_TOOLS) && \
+	  $(LOCK_TOOLS)/bin/pip install -q 'uv==$(UV_VERSION)'; }
+	$(LOCK_TOOLS)/bin/$(UV_COMPILE) --extra pipeline --extra test -o $(LOCK)
+	$(LOCK_TOOLS)/bin/$(UV_COMPILE) --extra pipeline --extra test --extra docs -c $(LOCK) -o $(DOCS_LOCK)
 
 test: setup lint
 	$(VENV)/bin/pytest -q
@@ -57,12 +85,27 @@ report: setup
 # The docs extra (Sphinx, myst-parser, furo) on top of the venv; autodoc imports every module.
 DOCS_STAMP := $(VENV)/.docs-installed
 
-$(DOCS_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install -q -e '.[docs]'
+$(DOCS_STAMP): $(DOCS_LOCK) $(STAMP)
+	$(MAKE) --no-print-directory install-lock PY=$(PY) LOCK=$(DOCS_LOCK)
 	@touch $@
 
 docs: $(DOCS_STAMP)
 	$(VENV)/bin/sphinx-build -W --keep-going -b html docs docs/_build/html
+
+# The run archive of the last build (after make report; see docs/reproducibility.md).
+archive: setup
+	PATH=$(abspath $(VENV))/bin:$$PATH snakemake --cores $(CORES) archive $(SNAKEMAKE_ARGS)
+
+# In the source/ directory of an unpacked archive: rebuild the aggregated tables and the checks
+# of the archived run (its config files, in order, from $(RUN)/configfiles.txt) and compare
+# them with the archived ones byte for byte.  No setup prerequisite: run `make setup` first.
+RUN ?= ../run
+REPLAY_TARGETS := aggregate_all checks_all
+replay:
+	@test -f $(RUN)/configfiles.txt || { echo "make replay: $(RUN)/configfiles.txt not found (RUN= the run/ directory of an unpacked archive)" >&2; exit 2; }
+	PATH=$(abspath $(VENV))/bin:$$PATH snakemake --cores $(CORES) $(REPLAY_TARGETS) \
+	  --configfile $$(cat $(RUN)/configfiles.txt)
+	PATH=$(abspath $(VENV))/bin:$$PATH privdtol archive-compare --run $(RUN) --results results
 
 clean-results:
 	rm -rf results logs .snakemake

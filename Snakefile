@@ -4,6 +4,7 @@
 #   snakemake --cores 8                              # default config (config/config.yaml)
 #   snakemake --cores 8 --configfile config/paper.yaml
 #   snakemake simulate_all | aggregate_all | results/agg/horizon.parquet
+#   snakemake archive                                # the run archive (after the build)
 #
 # The computation lives in the `privdtol` package; rules are thin shell calls to its CLI.
 
@@ -33,3 +34,7 @@ rule all:
         rules.checks_all.input,
         rules.notebooks_all.input,
         rules.compile_report.output.pdf,
+
+
+# after `all`: the archive holds its outputs
+include: "workflow/rules/archive.smk"

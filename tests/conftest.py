@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scipy import stats
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
 
 #: markers that imply ``slow``: `make test-fast` (``pytest -m "not slow"``) leaves them out
 IMPLY_SLOW = ("pipeline", "slurm", "notebook")
@@ -17,6 +26,27 @@ def pytest_collection_modifyitems(config, items):
             item.get_closest_marker(name) for name in IMPLY_SLOW
         ):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def smoke_run(tmp_path_factory) -> Path:
+    """The whole pipeline on the smoke config (``snakemake --cores 2``) in a copy of the
+    workflow, built once per session: tests/test_end_to_end.py reads its report, notebooks and
+    figures, tests/test_archive.py archives and replays it."""
+    wd = tmp_path_factory.mktemp("e2e")
+    shutil.copy(ROOT / "Snakefile", wd / "Snakefile")
+    for name in ("workflow", "config", "notebooks", "paper", "profiles"):
+        shutil.copytree(ROOT / name, wd / name, symlinks=True)
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    proc = subprocess.run(
+        [str(BIN / "snakemake"), "--cores", "2", "--configfile", "config/smoke.yaml"],
+        cwd=wd,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    return wd
 
 
 #: two-sided tolerance in standard errors for mean comparisons (false-alarm rate ~6e-5 each)

@@ -5,7 +5,6 @@ verdict, every figure (numbered as the registry says) and every table."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -25,25 +24,6 @@ needs_tex = pytest.mark.skipif(
     or shutil.which("dot") is None,
     reason="needs latexmk, pdftotext and graphviz (make setup installs them)",
 )
-
-
-@pytest.fixture(scope="module")
-def smoke_run(tmp_path_factory) -> Path:
-    wd = tmp_path_factory.mktemp("e2e")
-    for name in ("Snakefile",):
-        shutil.copy(ROOT / name, wd / name)
-    for name in ("workflow", "config", "notebooks", "paper", "profiles"):
-        shutil.copytree(ROOT / name, wd / name, symlinks=True)
-    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
-    proc = subprocess.run(
-        [str(BIN / "snakemake"), "--cores", "2", "--configfile", "config/smoke.yaml"],
-        cwd=wd,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
-    return wd
 
 
 @needs_tex

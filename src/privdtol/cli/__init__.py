@@ -21,6 +21,7 @@ SUBCOMMANDS = [
     "check",
     "config",
     "audit",
+    "archive",
 ]
 
 

@@ -155,6 +155,21 @@ def notebooks_list(results: Path) -> list[str]:
     )
 
 
+def archive_row(git: dict, config: dict) -> TeX:
+    """The run archive's file name (fixed by the commit and the config hash before it is built,
+    :func:`privdtol.report.archive.archive_name`) and where its sha256 is: beside it, since the
+    archive holds this report."""
+    from privdtol.report.archive import archive_name
+
+    name = archive_name(git, config)
+    return TeX(
+        texttt(f"results/archive/{name}", "any")
+        + " (make archive); its sha256 is in "
+        + texttt(f"{name}.sha256", "any")
+        + " beside it, written after this report, which the archive holds"
+    )
+
+
 def provenance(
     config: dict,
     results: Path,
@@ -194,6 +209,7 @@ def provenance(
         ("TeX", tex_version()),
     ]
     rows += [(texttt(k), v) for k, v in package_versions().items()]
+    rows.append(("Run archive", archive_row(git, config)))
     bench = read_benchmarks(results)
     return {
         "commit": texttt(commit, "any"),

@@ -1,0 +1,280 @@
+"""The run archive: one ``privdtol-<commit>-<config hash>.tar.gz`` holding the source at the
+commit, the lockfile, the config files, the run's outputs (aggregated tables, check records,
+executed notebooks with their HTML, figures, tables, the report PDF, per-rule logs and
+benchmarks) and a Workflow Run RO-Crate (``ro-crate-metadata.json``, :mod:`privdtol.report.crate`).
+
+Layout of the archive (one top directory, the archive's name without ``.tar.gz``)::
+
+    README.md                the two replay commands
+    ro-crate-metadata.json   the RO-Crate: workflow, inputs, outputs with sha256, software, times
+    source/                  the repository's tracked files (git ls-files) and the config files
+    run/configfiles.txt      the config files of the run, in Snakemake's merge order
+    run/results/...          the outputs of the run (never the per-cell simulation files)
+    run/logs/...             the per-rule logs
+
+The name is fixed before the archive is built (:func:`archive_name`: commit and config hash), so
+the report's provenance appendix can name it; the archive's sha256 cannot be inside the report
+it contains, and is written beside the archive in ``<name>.sha256`` (``sha256sum -c`` format).
+
+The tar is deterministic given its inputs: members sorted, every mtime set to the commit time,
+owner root, modes 0644/0755, gzip without a timestamp.  What changes between two builds of the
+same commit is the content of some inputs (logs, notebooks' execution times, the crate's start and
+end times), not the packing.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import os
+import subprocess
+import tarfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from privdtol.errors import InputError
+from privdtol.pipeline.io import atomic_path
+from privdtol.report.provenance import config_hash, git_info, sha256_file, source_date_epoch
+
+#: what of ``results/`` the archive holds (globs relative to the working directory); the
+#: aggregated tables and the check records are required, the rest is archived when present
+REQUIRED = ("results/agg/*.parquet", "results/checks/*.json")
+OUTPUTS = (
+    "results/agg/*",
+    "results/checks/*.json",
+    "results/findings.json",
+    "results/notebooks/**/*.ipynb",
+    "results/notebooks/**/*.html",
+    "results/figures/**/*",
+    "results/tables/**/*",
+    "results/report/replication_report.pdf",
+    "results/benchmarks/**/*.tsv",
+    "logs/**/*.log",
+)
+#: the archive rule's own log is written while the archive is built
+EXCLUDE_PREFIXES = ("logs/archive/",)
+#: what ``make replay`` rebuilds and ``privdtol archive-compare`` compares byte for byte
+REPLAYED = ("results/agg/", "results/checks/", "results/findings.json")
+
+
+def archive_name(git: dict, config: dict) -> str:
+    """``privdtol-<commit[:12]>-<config hash[:16]>.tar.gz`` (``-dirty`` after the commit when
+    the checkout has uncommitted changes, ``nogit`` when it is not a git checkout)."""
+    commit = (git.get("commit") or "nogit")[:12] + ("-dirty" if git.get("dirty") else "")
+    return f"privdtol-{commit}-{config_hash(config)[:16]}.tar.gz"
+
+
+@dataclass
+class Member:
+    """One file of the archive: its bytes come from ``path`` or from ``data``."""
+
+    arcname: str
+    path: Path | None = None
+    data: bytes | None = None
+    executable: bool = False
+    link: str | None = None  # a symbolic link (the repository's profiles/ is one)
+
+    def read(self) -> bytes:
+        return self.data if self.data is not None else Path(self.path).read_bytes()
+
+    def sha256(self) -> str:
+        if self.data is not None:
+            return hashlib.sha256(self.data).hexdigest()
+        return sha256_file(Path(self.path))
+
+    def size(self) -> int:
+        return len(self.data) if self.data is not None else Path(self.path).stat().st_size
+
+
+@dataclass
+class Contents:
+    """What goes into the archive, by role (arcnames relative to the top directory)."""
+
+    source: dict[str, Member] = field(default_factory=dict)
+    configs: list[str] = field(default_factory=list)  # as given, relative to the workdir
+    outputs: dict[str, Member] = field(default_factory=dict)  # run/results/..., run/logs/...
+
+
+def tracked_files(repo: Path) -> list[str]:
+    """``git ls-files`` of ``repo`` (one clear error when it is not a git checkout)."""
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(repo), "ls-files", "-z"], capture_output=True, timeout=60
+        )
+    except (OSError, subprocess.SubprocessError) as err:
+        raise InputError(
+            "repo", f"git ls-files failed in {repo} ({err})", "a git checkout"
+        ) from None
+    if proc.returncode != 0:
+        raise InputError("repo", f"{repo} is not a git checkout", "a git checkout")
+    return sorted(p for p in proc.stdout.decode().split("\0") if p)
+
+
+def _member(arcname: str, path: Path) -> Member:
+    if path.is_symlink():
+        return Member(arcname, path, link=os.readlink(path))
+    return Member(arcname, path, executable=bool(path.stat().st_mode & 0o111))
+
+
+def collect(repo: Path, workdir: Path, config_files) -> Contents:
+    """The source (tracked files of ``repo`` as they are in its work tree, deleted ones left
+    out), the config files (from ``workdir``, at their relative path under ``source/``) and
+    the outputs under ``workdir``."""
+    repo, workdir = Path(repo), Path(workdir)
+    contents = Contents()
+    for rel in tracked_files(repo):
+        path = repo / rel
+        if path.is_symlink() or path.is_file():
+            contents.source[f"source/{rel}"] = _member(f"source/{rel}", path)
+    for f in config_files:
+        path = Path(f)
+        full = path if path.is_absolute() else workdir / path
+        if not full.is_file():
+            raise InputError("config", f"{f} does not exist", "a YAML or JSON file")
+        try:
+            rel = full.resolve().relative_to(workdir.resolve()).as_posix()
+        except ValueError:
+            raise InputError(
+                "config", f"{f} is outside the working directory {workdir}", "a file under it"
+            ) from None
+        contents.source[f"source/{rel}"] = _member(f"source/{rel}", full)
+        contents.configs.append(rel)
+    for pattern in REQUIRED:
+        if not any(workdir.glob(pattern)):
+            raise InputError(
+                "workdir", f"no {pattern} under {workdir}", "the working directory of a built run"
+            )
+    for pattern in OUTPUTS:
+        for path in workdir.glob(pattern):
+            rel = path.relative_to(workdir).as_posix()
+            if path.is_file() and not rel.startswith(EXCLUDE_PREFIXES):
+                contents.outputs[f"run/{rel}"] = _member(f"run/{rel}", path)
+    contents.outputs = dict(sorted(contents.outputs.items()))
+    return contents
+
+
+def readme(name: str, commit: str, dirty: bool | None, configs: list[str]) -> str:
+    top = name.removesuffix(".tar.gz")
+    warn = (
+        "\n**The checkout had uncommitted changes**: `source/` holds the files as they were, "
+        "which no commit records.\n"
+        if dirty
+        else ""
+    )
+    return f"""# {top}
+
+A run of privdtol (commit `{commit}`, config files {", ".join(f"`{c}`" for c in configs)}):
+the source, the lockfile (`source/requirements.lock`), the config, the outputs of the run under
+`run/` and `ro-crate-metadata.json`, a Workflow Run RO-Crate listing every output file with
+its sha256.
+{warn}
+## Replay
+
+On a Debian/Ubuntu machine with python3 (3.11), from this directory:
+
+```bash
+make -C source setup                  # the locked environment (hashes checked), TeX, graphviz
+make -C source replay RUN=../run      # rebuild the aggregated tables and checks, compare
+```
+
+The second command simulates every cell again, aggregates, runs the checks and compares
+`source/results/agg/*`, `source/results/checks/*.json` and `source/results/findings.json` with
+the archived ones under `run/results/`, byte for byte; it prints the verdicts and fails on any
+difference.  `make -C source report` rebuilds the notebooks and the report as well.
+"""
+
+
+def _tarinfo(member: Member, top: str, epoch: int) -> tarfile.TarInfo:
+    info = tarfile.TarInfo(f"{top}/{member.arcname}")
+    info.mtime = epoch
+    info.uid = info.gid = 0
+    info.uname = info.gname = ""
+    if member.link is not None:
+        info.type = tarfile.SYMTYPE
+        info.linkname = member.link
+        info.mode = 0o777
+    else:
+        info.size = member.size()
+        info.mode = 0o755 if member.executable else 0o644
+    return info
+
+
+def write_tar(members: list[Member], out: Path, epoch: int) -> None:
+    """A deterministic tar.gz of ``members`` under one top directory, written atomically."""
+    top = Path(out).name.removesuffix(".tar.gz")
+    with (
+        atomic_path(out) as tmp,
+        open(tmp, "wb") as raw,
+        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz,
+        tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar,
+    ):
+        for member in sorted(members, key=lambda m: m.arcname):
+            info = _tarinfo(member, top, epoch)
+            data = None if member.link is not None else io.BytesIO(member.read())
+            tar.addfile(info, data)
+
+
+def build_archive(config: dict, config_files, repo: Path, workdir: Path, out_dir: Path) -> Path:
+    """Write ``out_dir/<archive_name>`` and ``<archive_name>.sha256``; return the archive."""
+    from privdtol.report.crate import build_crate
+
+    repo, workdir = Path(repo), Path(workdir)
+    git = git_info(repo)
+    if git["commit"] is None:
+        raise InputError("repo", f"{repo} is not a git checkout", "a git checkout")
+    name = archive_name(git, config)
+    contents = collect(repo, workdir, config_files)
+    generated = {
+        "README.md": readme(name, git["commit"], git["dirty"], contents.configs).encode(),
+        "run/configfiles.txt": (" ".join(contents.configs) + "\n").encode(),
+    }
+    members = list(contents.source.values()) + list(contents.outputs.values())
+    members += [Member(k, data=v) for k, v in generated.items()]
+    crate = build_crate(
+        name=name,
+        git=git,
+        config=config,
+        contents=contents,
+        generated={k: Member(k, data=v) for k, v in generated.items()},
+        workdir=workdir,
+    )
+    members.append(Member("ro-crate-metadata.json", data=crate))
+    out = Path(out_dir) / name
+    write_tar(members, out, source_date_epoch(repo))
+    digest = sha256_file(out)
+    with atomic_path(out.with_name(name + ".sha256")) as tmp:
+        tmp.write_text(f"{digest}  {name}\n")
+    return out
+
+
+def compare(run: Path, results: Path) -> tuple[list[str], list[str], dict[str, str]]:
+    """Compare the replayed files (:data:`REPLAYED`) under ``results`` with the archived ones
+    under ``run/results``: (identical, problems, verdict of each check record)."""
+    import json
+
+    run, results = Path(run), Path(results)
+    recorded = sorted(
+        p
+        for p in (run / "results").rglob("*")
+        if p.is_file() and p.relative_to(run).as_posix().startswith(REPLAYED)
+    )
+    if not recorded:
+        raise InputError("run", f"no archived tables or checks under {run}/results", "run/")
+    same, problems, verdicts = [], [], {}
+    for path in recorded:
+        rel = path.relative_to(run / "results").as_posix()
+        new = results / rel
+        if not new.is_file():
+            problems.append(f"{rel}: not rebuilt")
+        elif new.read_bytes() != path.read_bytes():
+            problems.append(
+                f"{rel}: differs (sha256 {sha256_file(path)} archived, {sha256_file(new)} rebuilt)"
+            )
+        else:
+            same.append(rel)
+        if path.suffix == ".json" and rel.startswith("checks/") and new.is_file():
+            old_v = json.loads(path.read_text()).get("verdict")
+            new_v = json.loads(new.read_text()).get("verdict")
+            verdicts[path.stem] = old_v if old_v == new_v else f"{old_v} archived, {new_v} rebuilt"
+    return same, problems, verdicts

@@ -1,0 +1,297 @@
+"""The run archive (privdtol.report.archive): its name, a deterministic tar.gz whose
+``ro-crate-metadata.json`` the ``rocrate`` package reads back and which lists every output file
+with its sha256, one-line errors, and (slow) the replay of an archived smoke run: unpacked into a
+fresh directory, ``make replay`` rebuilds the aggregated tables and checks byte for byte."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from privdtol.cli import main
+from privdtol.pipeline.config import load_config_files
+from privdtol.pipeline.io import write_table
+from privdtol.report.archive import archive_name, build_archive
+from privdtol.report.provenance import config_hash, git_info
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+SMOKE = ROOT / "config" / "smoke.yaml"
+
+
+def _git(repo: Path, *args: str) -> str:
+    proc = subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z"},
+    )
+    return proc.stdout.strip()
+
+
+@pytest.fixture
+def run(tmp_path) -> Path:
+    """A tiny committed repository that is also the working directory of a 'built' run."""
+    repo = tmp_path / "repo"
+    (repo / "config").mkdir(parents=True)
+    (repo / "Snakefile").write_text("rule all:\n    input: []\n")
+    (repo / "requirements.lock").write_text("x==1 --hash=sha256:00\n")
+    (repo / "config" / "smoke.yaml").write_bytes(SMOKE.read_bytes())
+    (repo / ".gitignore").write_text("results/\nlogs/\n")
+    (repo / "run.sh").write_text("#!/bin/sh\n")
+    (repo / "run.sh").chmod(0o755)
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "init")
+    write_table(pd.DataFrame({"a": [1, 2]}), repo / "results" / "agg" / "horizon.parquet")
+    write_table(pd.DataFrame({"a": [1, 2]}), repo / "results" / "agg" / "horizon.csv")
+    (repo / "results" / "checks").mkdir(parents=True)
+    (repo / "results" / "checks" / "C2.json").write_text('{"verdict": "PASS"}\n')
+    (repo / "results" / "sim").mkdir()
+    (repo / "results" / "sim" / "cell.parquet").write_bytes(b"not archived")
+    (repo / "results" / "benchmarks" / "simulate").mkdir(parents=True)
+    (repo / "results" / "benchmarks" / "simulate" / "b.tsv").write_text("s\tmax_rss\n2.5\t10\n")
+    (repo / "logs" / "archive").mkdir(parents=True)
+    (repo / "logs" / "archive" / "archive.log").write_text("being written\n")
+    (repo / "logs" / "aggregate").mkdir()
+    (repo / "logs" / "aggregate" / "horizon.log").write_text("ok\n")
+    return repo
+
+
+def _archive(repo: Path, out_dir: Path) -> Path:
+    cfg = load_config_files([repo / "config" / "smoke.yaml"])
+    return build_archive(cfg, ["config/smoke.yaml"], repo, repo, out_dir)
+
+
+def _members(path: Path) -> dict[str, tarfile.TarInfo]:
+    with tarfile.open(path) as tar:
+        return {m.name.split("/", 1)[1]: m for m in tar.getmembers()}
+
+
+def test_name_is_commit_and_config_hash(run):
+    cfg = load_config_files([SMOKE])
+    git = git_info(run)
+    name = archive_name(git, cfg)
+    assert name == f"privdtol-{git['commit'][:12]}-{config_hash(cfg)[:16]}.tar.gz"
+    assert archive_name({"commit": "a" * 40, "dirty": True}, cfg).startswith(
+        "privdtol-aaaaaaaaaaaa-dirty-"
+    )
+    assert archive_name({"commit": None, "dirty": None}, cfg).startswith("privdtol-nogit-")
+    other = {**cfg, "seed": cfg["seed"] + 1}
+    assert archive_name(git, other) != name
+
+
+def test_report_appendix_names_the_archive_and_its_sha256_file(run):
+    from privdtol.report.provenance import archive_row
+
+    cfg = load_config_files([SMOKE])
+    name = archive_name(git_info(run), cfg)
+    row = archive_row(git_info(run), cfg).replace(r"\allowbreak{}", "")
+    assert f"results/archive/{name}" in row and f"{name}.sha256" in row
+
+
+def test_archive_contents_sha256_file_and_determinism(run, tmp_path):
+    out = _archive(run, tmp_path / "a")
+    members = _members(out)
+    assert {
+        "README.md",
+        "ro-crate-metadata.json",
+        "run/configfiles.txt",
+        "source/Snakefile",
+        "source/requirements.lock",
+        "source/config/smoke.yaml",
+        "source/run.sh",
+        "run/results/agg/horizon.parquet",
+        "run/results/agg/horizon.csv",
+        "run/results/checks/C2.json",
+        "run/results/benchmarks/simulate/b.tsv",
+        "run/logs/aggregate/horizon.log",
+    } == set(members) - {"source/.gitignore"}
+    # the cell files and the archive rule's own log stay out; one top directory, fixed metadata
+    top = {m.name.split("/")[0] for m in _members_raw(out)}
+    assert top == {out.name.removesuffix(".tar.gz")}
+    commit_time = int(_git(run, "log", "-1", "--format=%ct"))
+    assert {(m.mtime, m.uid, m.gid, m.uname) for m in members.values()} == {(commit_time, 0, 0, "")}
+    assert members["source/run.sh"].mode == 0o755 and members["source/Snakefile"].mode == 0o644
+    assert [m.name for m in _members_raw(out)] == sorted(m.name for m in _members_raw(out))
+    digest = hashlib.sha256(out.read_bytes()).hexdigest()
+    assert (out.parent / f"{out.name}.sha256").read_text() == f"{digest}  {out.name}\n"
+    # the same inputs give the same bytes
+    again = _archive(run, tmp_path / "b")
+    assert again.name == out.name and again.read_bytes() == out.read_bytes()
+    # an output that changes changes the archive
+    (run / "results" / "checks" / "C2.json").write_text('{"verdict": "FAIL"}\n')
+    assert _archive(run, tmp_path / "c").read_bytes() != out.read_bytes()
+
+
+def _members_raw(path: Path) -> list[tarfile.TarInfo]:
+    with tarfile.open(path) as tar:
+        return tar.getmembers()
+
+
+def test_ro_crate_reads_back_and_lists_every_output_with_its_sha256(run, tmp_path):
+    from rocrate.rocrate import ROCrate
+
+    out = _archive(run, tmp_path)
+    with tarfile.open(out) as tar:
+        tar.extractall(tmp_path / "x", filter="data")
+    top = tmp_path / "x" / out.name.removesuffix(".tar.gz")
+    crate = ROCrate(top)
+    assert crate.mainEntity.id == "source/Snakefile"
+    assert "ComputationalWorkflow" in crate.mainEntity.type
+    assert crate.mainEntity["programmingLanguage"].id.endswith("#snakemake")
+    profiles = {e.id for e in crate.root_dataset["conformsTo"]}
+    assert {
+        "https://w3id.org/ro/wfrun/process/0.5",
+        "https://w3id.org/ro/wfrun/workflow/0.5",
+    } <= profiles
+    assert any(p.startswith("https://w3id.org/workflowhub/workflow-ro-crate/") for p in profiles)
+    (action,) = crate.get_by_type("CreateAction")
+    assert action["instrument"] is crate.mainEntity
+    assert [e.id for e in action["object"]] == ["source/config/smoke.yaml"]
+    assert action["startTime"] <= action["endTime"]
+    outputs = sorted(p.relative_to(top).as_posix() for p in (top / "run").rglob("*") if p.is_file())
+    outputs.remove("run/configfiles.txt")
+    assert sorted(e.id for e in action["result"]) == outputs
+    files = {e.id: e for e in crate.get_by_type("File")}
+    for rel in [*outputs, "source/requirements.lock", "source/config/smoke.yaml"]:
+        data = (top / rel).read_bytes()
+        assert files[rel]["sha256"] == hashlib.sha256(data).hexdigest(), rel
+        assert files[rel]["contentSize"] == str(len(data)), rel
+    versions = {
+        e["name"].lower(): e["softwareVersion"] for e in crate.mainEntity["softwareRequirements"]
+    }
+    assert versions["rocrate"] and versions["numpy"] == __import__("numpy").__version__
+    assert "cores" in crate.get("#machine")["description"]
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda repo: (repo / "results" / "agg" / "horizon.parquet").unlink(), "no results/agg/"),
+        (lambda repo: (repo / ".git").rename(repo / "git"), "is not a git checkout"),
+    ],
+    ids=["no-tables", "no-git"],
+)
+def test_bad_input_is_one_line(run, tmp_path, capsys, damage, message):
+    damage(run)
+    rc = main(
+        ["archive", "--config", "config/smoke.yaml", "--repo", str(run), "--workdir", str(run),
+         "--out-dir", str(tmp_path / "out")]
+    )  # fmt: skip
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and "\n" not in err and message in err, err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+# ----------------------------------------------------------------------------- replay
+@pytest.mark.pipeline
+def test_archived_smoke_run_replays_byte_for_byte(smoke_run, tmp_path):
+    """Archive the smoke build, unpack it into a fresh directory, run the README's replay
+    command there (``make replay``; the environment is this one, with the unpacked source on
+    PYTHONPATH, in place of ``make setup``): tables and checks are byte-identical."""
+    out = tmp_path / "archive"
+    rc = main(
+        ["archive", "--config", "config/smoke.yaml", "--repo", str(ROOT),
+         "--workdir", str(smoke_run), "--out-dir", str(out)]
+    )  # fmt: skip
+    assert rc == 0
+    (archive,) = out.glob("*.tar.gz")
+    print(f"archive {archive.name}: {archive.stat().st_size / 1e6:.2f} MB")
+    members = _members(archive)
+    for required in (
+        "run/results/report/replication_report.pdf",
+        "run/results/findings.json",
+        "source/requirements.lock",
+        "source/Makefile",
+    ):
+        assert required in members, required
+    assert any(m.startswith("run/results/notebooks/") and m.endswith(".html") for m in members)
+    assert any(m.startswith("run/results/figures/") for m in members)
+    with tarfile.open(archive) as tar:
+        readme = tar.extractfile(f"{archive.name[:-7]}/README.md").read().decode()
+    assert "make -C source setup" in readme and "make -C source replay RUN=../run" in readme
+
+    fresh = tmp_path / "fresh"
+    with tarfile.open(archive) as tar:
+        tar.extractall(fresh, filter="data")
+    top = fresh / archive.name.removesuffix(".tar.gz")
+    assert not (top / "source" / "results").exists()
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(top / "source" / "src"),
+        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
+    venv = Path(sys.prefix)
+    proc = subprocess.run(
+        ["make", "-C", "source", "replay", "RUN=../run", f"VENV={venv}", "CORES=2"],
+        cwd=top,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    rebuilt = top / "source" / "results"
+    assert sorted(p.name for p in (rebuilt / "agg").iterdir()) == sorted(
+        p.name for p in (smoke_run / "results" / "agg").iterdir()
+    )
+    for sub in ("agg", "checks"):
+        for path in sorted((smoke_run / "results" / sub).iterdir()):
+            assert (rebuilt / sub / path.name).read_bytes() == path.read_bytes(), path.name
+    verdicts = dict(line.split(": ", 1) for line in proc.stdout.splitlines() if ": " in line)
+    for path in (smoke_run / "results" / "checks").glob("*.json"):
+        assert verdicts[path.stem] == json.loads(path.read_text())["verdict"]
+    # the rebuilt directory held neither notebooks nor the report: only tables and checks ran
+    assert not (rebuilt / "report").exists()
+    # a tampered archived table is caught
+    table = top / "run" / "results" / "agg" / "horizon.csv"
+    table.write_text(table.read_text() + "\n")
+    proc = subprocess.run(
+        [str(BIN / "privdtol"), "archive-compare", "--run", "../run", "--results", "results"],
+        cwd=top / "source",
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 1 and "agg/horizon.csv: differs" in proc.stderr, proc.stderr
+
+
+@pytest.mark.pipeline
+def test_snakemake_archive_after_the_build_writes_one_archive(smoke_run, tmp_path):
+    """``snakemake archive`` (what ``make archive`` runs) in a committed checkout of the smoke
+    build: only the archive job runs, and it writes one tar.gz under the parse-time name with
+    its .sha256 beside it."""
+    wd = tmp_path / "checkout"
+    shutil.copytree(smoke_run, wd, symlinks=True)  # copy2: modification times kept
+    (wd / ".gitignore").write_text("results/\nlogs/\n.snakemake/\n")
+    _git(wd, "init", "-q")
+    _git(wd, "add", "-A")
+    _git(wd, "commit", "-qm", "smoke checkout")
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    proc = subprocess.run(
+        [str(BIN / "snakemake"), "--cores", "1", "archive", "--configfile", "config/smoke.yaml"],
+        cwd=wd, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    jobs = re.search(r"^total\s+(\d+)", proc.stdout + proc.stderr, re.M)
+    assert jobs and jobs[1] == "1", proc.stdout[-3000:] + proc.stderr[-3000:]
+    cfg = load_config_files([wd / "config" / "config.yaml", wd / "config" / "smoke.yaml"])
+    name = archive_name(git_info(wd), cfg)
+    assert sorted(p.name for p in (wd / "results" / "archive").iterdir()) == [
+        name,
+        f"{name}.sha256",
+    ]
+    members = _members(wd / "results" / "archive" / name)
+    assert "run/results/report/replication_report.pdf" in members
+    assert not any(m.startswith("run/logs/archive/") for m in members)
