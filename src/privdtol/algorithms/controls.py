@@ -6,13 +6,12 @@ They are registered (configs can run them, ``privdtol simulate`` accepts them) w
 They have no exact engine (:func:`privdtol.engine.exact.exact_available` is False for them): the
 pipeline simulates them by Monte Carlo.  ``control_of`` names the checks each one targets.
 
-| name | kind | private | regret | control of |
-|---|---|---|---|---|
-| ``uniform`` | block | yes (data-blind) | T · mean_j Delta_j, linear in T | C2, C5 |
-| ``ftl_egreedy`` | round | no | FTL + sum_t min(1, K/t) mean_j Delta_j ~ ln T | C3 |
-| ``rps_eta_logk`` | block | yes | privacy term ~ log^2 K / eps | C4c (s), C4 form |
-| ``rps_eta_sq`` | block | yes | privacy term ~ log K / eps^2 | C4b (q) |
-| ``rps_short_prefix`` | block | yes | statistical term ~ log^1.5 K / Delta^2 | C4a (p) |
+- ``uniform`` (block, eps-DP: data-blind): regret T · mean_j Delta_j, linear in T; control of
+  C2 and C5;
+- ``ftl_egreedy`` (round, not private): FTL + sum_t min(1, K/t) mean_j Delta_j ~ ln T; C3;
+- ``rps_eta_logk`` (block, eps-DP): privacy term ~ log^2 K / eps; C4c (s) and C4's form;
+- ``rps_eta_sq`` (block, eps-DP): privacy term ~ log K / eps^2; C4b (q);
+- ``rps_short_prefix`` (block, eps-DP): statistical term ~ log^1.5 K / Delta^2; C4a (p).
 
 The audit-only privacy controls (NOT eps-DP) are in :mod:`privdtol.algorithms.negative_controls`;
 these four are all eps-DP (or non-private, ``ftl_egreedy``) and fail a *regret* claim instead.
@@ -39,7 +38,7 @@ class UniformPlay(BlockAlgorithm):
     Reg_T = T · mean_j Delta_j, linear in T, on every loss model: it must exceed
     1 + 800 log K / Delta_min + 16 log K / eta at large T, so C2 (and C5, which applies C2 to
     correlated and Beta losses) must FAIL on it.  The fast engine's Rao-Blackwellised charge
-    |B_r ∩ [T]| · sum_j Delta_j p_(r,j) with p_r uniform equals the closed form exactly.
+    #(B_r ∩ [T]) · sum_j Delta_j p_(r,j) with p_r uniform equals the closed form exactly.
     """
 
     name = "uniform"

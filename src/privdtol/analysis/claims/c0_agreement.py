@@ -8,13 +8,13 @@ the exact engine would reach every verdict; C0 guards against it.  The ``agreeme
 experiment runs the same cells twice (slices with ``exact: off`` and ``exact: auto``).  For
 every (cell, checkpoint horizon) pair,
 
-    z = max(0, |MC mean - exact| - error_bound) / se_MC,
+    z = max(0, abs(MC mean - exact) - error_bound) / se_MC,
 
 the distance in standard errors beyond the exact value's numerical error bound (pairs whose
 standard error is 0, a deterministic selection law, must agree to the error bound plus float
 rounding: z is 0 or infinite).  The
 statistic is max z over the pairs; the claim PASSes when it is at most ``agreement_z_max``
-(4 in the schema) and FAILs otherwise.  Under agreement each |z| > 4 has probability
+(4 in the schema) and FAILs otherwise.  Under agreement each abs(z) > 4 has probability
 2 Phi(-4) = 6.3e-5 (the Monte Carlo means are sums of many independent runs, hence normal), so
 the probability of a false FAIL over n pairs is at most n · 6.3e-5 by Bonferroni (the record
 states it).  The Monte Carlo estimator is unbiased (a Rao-Blackwellised charge of the block's
