@@ -127,7 +127,7 @@ CONTROLS = [n for n, c in ALGORITHMS.items() if c.role == "control"]
 
 
 def test_controls_are_registered_last_with_their_targets():
-    assert CONTROLS == ["uniform", "ftl_egreedy", "rps_eta_logk", "rps_eta_sq"]
+    assert CONTROLS == ["uniform", "ftl_egreedy", "rps_eta_logk", "rps_eta_sq", "rps_short_prefix"]
     roles = [c.role for c in ALGORITHMS.values()]
     assert set(roles) == {"algorithm", "control"}
     assert roles == sorted(roles), "controls must come after every algorithm (display order)"
@@ -142,6 +142,20 @@ def test_controls_are_registered_last_with_their_targets():
     for name in ALGORITHMS:
         if name not in CONTROLS:
             assert ALGORITHMS[name].control_of == ()
+
+
+def test_short_prefix_is_the_ceiling_of_two_to_the_two_thirds_r():
+    """rps_short_prefix reads n_r = ceil(2^(2r/3)) rounds of block r: n^3 >= 4^r > (n-1)^3
+    (integer arithmetic, every r up to 62), n_r <= 2^r, deterministic for every run."""
+    from privdtol.algorithms.controls import short_prefix
+
+    for r in range(63):
+        n = short_prefix(r)
+        assert n**3 >= 4**r > (n - 1) ** 3 and 1 <= n <= 2**r, r
+    alg = make_algorithm("rps_short_prefix", 0.5)
+    lengths = alg.prefix_lengths(np.random.default_rng(0), 10, 5)
+    np.testing.assert_array_equal(lengths, np.full(5, 102))
+    assert alg.eta == make_algorithm("rps", 0.5).eta
 
 
 def test_uniform_law_ignores_the_data():

@@ -47,6 +47,8 @@ def test_schema_fills_documented_defaults():
         "rate_form_factor": 1.5,
         "exponent_range": [0.8, 1.2],
         "confidence": 0.95,
+        "agreement_z_max": 4,
+        "power_replicates": 40,
     }
     exp = cfg["experiments"][0]
     assert exp["env"] == "bernoulli" and exp["instance"] == "standard"
@@ -257,15 +259,37 @@ def test_cells_json_round_trip_and_size(smoke):
 
 
 # --------------------------------------------------------------------------- shipped configs
+def test_exact_switch_per_slice():
+    """``exact`` set per experiment or slice overrides the global switch (claim C0 runs the
+    same cells both ways); a bare YAML ``off`` reads as "off"."""
+    cfg = minimal(algorithms=["rps"], epsilon=[1.0], slices=[{"exact": False}, {"exact": "auto"}])
+    cfg = load_config(cfg)
+    exp = cfg["experiments"][0]
+    cells = grid.expand_experiment(exp, cfg)
+    assert sorted(c.runs for c in cells)[0] == 0 and sorted(c.runs for c in cells)[-1] > 0
+    assert len(cells) == 2 * len(exp["K"]) * len(exp["gap"]) * len(exp["horizon"])
+
+
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_shipped_configs_are_valid(name):
     cfg = load_config(CONFIGS[name])
     names = grid.experiment_names(cfg)
-    assert names == ["horizon", "gap", "epsilon", "actions", "grid", "dependent", "ablations"]
+    assert names == [
+        "horizon",
+        "gap",
+        "epsilon",
+        "actions",
+        "grid",
+        "dependent",
+        "ablations",
+        "agreement",
+    ]
     for exp_name, (cells, _) in grid.plan(cfg).items():
         for c in cells:
-            # every horizon reaches 2^30 - 1, except Beta losses (no exact block sums)
-            assert c.horizon == T30 or c.env == "beta", (name, exp_name, c)
+            # every horizon reaches 2^30 - 1, except Beta losses (no exact block sums) and the
+            # engine-agreement cells (their Monte Carlo half)
+            ok = c.horizon >= T30 or c.env == "beta" or exp_name == "agreement"
+            assert ok, (name, exp_name, c)
         assert max(c.horizon for c in cells) == T30
     checks = cfg["checks"]
     assert checks["horizon_free_c"] == 16 and checks["exponent_range"] == [0.8, 1.2]
