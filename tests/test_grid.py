@@ -290,7 +290,8 @@ def test_shipped_configs_are_valid(name):
             # engine-agreement cells (their Monte Carlo half)
             ok = c.horizon >= T30 or c.env == "beta" or exp_name == "agreement"
             assert ok, (name, exp_name, c)
-        assert max(c.horizon for c in cells) == T30
+        if exp_name != "agreement":
+            assert max(c.horizon for c in cells) >= T30
     checks = cfg["checks"]
     assert checks["horizon_free_c"] == 16 and checks["exponent_range"] == [0.8, 1.2]
 
