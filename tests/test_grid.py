@@ -300,9 +300,12 @@ def test_paper_config_scale_and_job_count():
     cfg = load_config(CONFIGS["paper"])
     plan = grid.plan(cfg)
     cells = [c for cs, _ in plan.values() for c in cs]
-    assert max(c.K for c in cells) == 4096
-    assert min(c.gap for c in cells) == 2.0**-10
-    assert min(c.epsilon for c in cells if c.epsilon is not None) == 2.0**-7
+    exact = [c for c in cells if c.exact]
+    assert max(c.K for c in exact) == 2**16 and max(c.horizon for c in exact) == 2**40 - 1
+    assert min(c.gap for c in exact) == 2.0**-16
+    assert min(c.epsilon for c in exact) == 2.0**-12
+    mc = [c for c in cells if not c.exact]
+    assert max(c.horizon for c in mc if c.env != "beta") == 2**30 - 1
     assert min(c.runs for c in cells if not c.exact) >= 200
     assert all(c.runs == 0 and c.seed == 0 for c in cells if c.exact)
     jobs = sum(len(b) for _, b in plan.values()) + len(plan) + 1  # simulate + aggregate + all
