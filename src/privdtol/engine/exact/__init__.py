@@ -34,7 +34,7 @@ import numpy as np
 
 from privdtol.engine.exact.averaging import _Averager
 from privdtol.engine.exact.numerics import U
-from privdtol.engine.exact.spec import EXACT_ALGORITHMS, EXACT_ENVS, _Spec
+from privdtol.engine.exact.spec import EXACT_ALGORITHMS, EXACT_ENVS, _Spec, random_prefix
 
 __all__ = [
     "EXACT_ALGORITHMS",
@@ -43,6 +43,7 @@ __all__ = [
     "check_exact",
     "exact_available",
     "expected_regret",
+    "has_random_prefix",
 ]
 
 
@@ -51,11 +52,12 @@ def _group_law(avg, r):
     spec = avg.spec
     if r < 0:
         return np.full(spec.mu.size, 1.0 / spec.K), np.zeros(spec.mu.size)
+    lo, hi = spec.m_range(r)
     if r == 0 or not spec.random_prefix:
-        P, E = avg.laws([1 << r])
+        P, E = avg.laws([lo])
         return P[0], E[0]
-    S, E = avg.sum((1 << (r - 1)) + 1, 1 << r)
-    return S / (1 << (r - 1)), E / (1 << (r - 1))
+    S, E = avg.sum(lo, hi)
+    return S / (hi - lo + 1), E / (hi - lo + 1)
 
 
 def block_law(
@@ -65,7 +67,7 @@ def block_law(
 
     Returns (P(A_(r+1) = j) for j = 0..K-1, bound on sum_j |error_j|)."""
     spec = _Spec(algorithm, means, epsilon, env)
-    avg = _Averager(spec, 1 << max(0, int(r)), spec.ns)
+    avg = _Averager(spec, spec.m_range(max(0, int(r)))[1], spec.ns)
     avg.tol = 1e-12
     P, err = _group_law(avg, int(r))
     return P[spec.inv], float(spec.ns @ err)
@@ -83,13 +85,10 @@ def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli"):
     g, ge = np.zeros(R), np.zeros(R)
     g[0] = float(w.sum()) / spec.K
     ge[0] = 4 * U * g[0]
-    mmin = [
-        1 if r <= 1 else (1 << (r - 2)) + 1 if spec.random_prefix else 1 << (r - 1)
-        for r in range(R)
-    ]
+    mmin = [1] + [spec.m_range(r - 1)[0] for r in range(1, R)]  # A_r reads block r - 1
     gb = np.array([0.0] + [float(w @ spec.chernoff(mmin[r])) for r in range(1, R)])
     tail = np.cumsum((gb * np.exp2(np.arange(R)))[::-1])[::-1]  # sum_(r' >= r) 2^r' gb_r'
-    cum, avg = g[0], _Averager(spec, 1 << max(0, R - 2), w)
+    cum, avg = g[0], _Averager(spec, spec.m_range(max(0, R - 2))[1], w)
     for r in range(1, R):
         if tail[r] <= 1e-16 * cum:
             ge[r:] = gb[r:]
@@ -105,6 +104,14 @@ def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli"):
         reg[i] = float(n @ g)
         eb[i] = float(n @ ge) + 4 * R * U * reg[i] + 1e-300
     return reg, eb
+
+
+def has_random_prefix(algorithm: str) -> bool:
+    """Whether the algorithm's selection reads the random prefix M_r (then an exact cell
+    averages over M_r and costs more: :mod:`privdtol.pipeline.plan`'s cost model)."""
+    from privdtol.algorithms import ALGORITHMS
+
+    return random_prefix(ALGORITHMS[algorithm])
 
 
 def exact_available(algorithm: str, env: str) -> bool:

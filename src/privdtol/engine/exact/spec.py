@@ -8,7 +8,10 @@ import math
 
 import numpy as np
 
-from privdtol.core import bounds
+from privdtol.algorithms import make_algorithm
+from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
+from privdtol.algorithms.rps import RandomizedPrefixSoftmax, prefix_support
+from privdtol.algorithms.wu_wang import WuWangGumbel
 from privdtol.engine.exact.binomial import _normalise, _pmf, _support
 from privdtol.engine.exact.laplace import _laplace
 from privdtol.engine.exact.numerics import PRUNE, SMALL_M, TAIL, U
@@ -21,12 +24,37 @@ EXACT_ALGORITHMS = (
     "rnm_ftnl",
     "wu_wang",
     "wu_wang_gumbel",
+    "rps_eta_logk",
+    "rps_eta_sq",
+    "rps_short_prefix",
 )
 EXACT_ENVS = ("bernoulli", "deterministic")
 
 
+def random_prefix(cls) -> bool:
+    """Whether the block algorithm class reads the random prefix M_r of Section 4 (it inherits
+    :meth:`RandomizedPrefixSoftmax.prefix_lengths`); otherwise its prefix is deterministic."""
+    return cls.prefix_lengths is RandomizedPrefixSoftmax.prefix_lengths
+
+
+def rule(alg, K: int) -> tuple[bool, float]:
+    """(softmax?, temperature eta or Laplace scale b) of the algorithm's selection, read from
+    its class: RPS-family eta (``eta_for(K)`` when it depends on K, as for ``rps_eta_logk``);
+    ``wu_wang_gumbel``: Gumbel(2/eps)-noisy min = softmax(-(eps/2) S) (:class:`WuWangGumbel`'s
+    law); report-noisy-min: Laplace(``noise_scale``)."""
+    if isinstance(alg, RandomizedPrefixSoftmax):
+        return True, float(alg.eta_for(K) if hasattr(type(alg), "eta_for") else alg.eta)
+    if isinstance(alg, WuWangGumbel):
+        return True, alg.epsilon / 2
+    if isinstance(alg, ReportNoisyMin):
+        return False, float(alg.noise_scale)
+    raise ValueError(f"{alg.name!r}: no exact selection rule")
+
+
 class _Spec:
-    """Groups of equal means (sorted; group 0 is the unique best) and the selection rule."""
+    """Groups of equal means (sorted; group 0 is the unique best) and the selection rule, all
+    facts about the algorithm (temperature, noise, prefix rule, resampling) taken from its class
+    (:func:`privdtol.algorithms.make_algorithm`)."""
 
     def __init__(self, algorithm, means, epsilon, env):
         if algorithm not in EXACT_ALGORITHMS or env not in EXACT_ENVS:
@@ -40,15 +68,11 @@ class _Spec:
         if counts[0] != 1:
             raise ValueError("means: no unique best action")
         self.ns, self.delta, self.K = counts.astype(float), self.mu - self.mu[0], means.size
-        self.softmax = algorithm in ("rps", "rps_full_prefix", "rps_uncapped", "wu_wang_gumbel")
-        self.eta = (
-            epsilon / 2
-            if algorithm in ("rps_uncapped", "wu_wang_gumbel")
-            else float(bounds.eta(epsilon))
-        )
-        self.b = 2.0 / epsilon
-        self.random_prefix = algorithm in ("rps", "rps_uncapped")
-        self.det = env == "deterministic" and algorithm not in ("wu_wang", "wu_wang_gumbel")
+        self.alg = make_algorithm(algorithm, epsilon)
+        self.softmax, scale = rule(self.alg, self.K)
+        self.eta, self.b = (scale, None) if self.softmax else (None, scale)
+        self.random_prefix = random_prefix(type(self.alg))
+        self.det = env == "deterministic" and not self.alg.resampled
         th = (
             np.linspace(0, self.eta, 801) if self.softmax else np.linspace(0, 1 / self.b, 402)[1:-1]
         )
@@ -60,6 +84,14 @@ class _Spec:
             else np.log1p(mu * np.expm1(-th)) + np.log1p(mb * np.expm1(th))
         )
         self.lmgf, self.pen = lm, pen  # log E e^(-theta (X_g - X_best)) per round
+
+    def m_range(self, r: int) -> tuple[int, int]:
+        """Support {lo..hi} of the number of rounds of block r the selection of A_(r+1) reads:
+        M_r (:func:`privdtol.algorithms.rps.prefix_support`) or the class's fixed prefix."""
+        if self.random_prefix:
+            return prefix_support(r)
+        n = int(self.alg.prefix_lengths(None, r, 1)[0])  # deterministic: reads no rng
+        return n, n
 
     def chernoff(self, m):
         """Per-action bounds on P(A = a member of group g) from m rounds: min over theta of
