@@ -20,9 +20,11 @@ and equal means share one factor raised to a power (K = 2^16 costs what K = 2 co
   the tails are < 1e-22 (total-variation term in the bound) and renormalised, so that the error of
   1 - P(Y_i > y) is relative and the K-fold power does not multiply it by K.
 - Groups with a Chernoff bound < 1e-40 on their win probability are dropped (L1 change <= 2 bound).
-- Average over M_r: exact sums for <= 128 values; else panels with a 17-point Chebyshev
-  interpolant at integer nodes, summed exactly over the integers (discrete Gauss rule of the
-  uniform measure), error from the last Chebyshev coefficients, bisected when too large.
+- Average over M_r: exact sums for <= 64 values; else panels with a Chebyshev interpolant of
+  log P_g in log m of degree 8, 16 or 32 (nested nodes at integers), summed exactly over the
+  integers (discrete Gauss rule of the uniform measure), error from the last Chebyshev
+  coefficients, shrunk when too large; from the m on which the (monotone) Chernoff bounds make
+  every weighted group negligible, the bounds alone (:mod:`.averaging`).
 - Blocks whose (monotone in m) Chernoff bound sum is < 1e-16 of the regret so far are skipped and
   the bound added. All error terms are rigorous round-off/truncation bounds except the
   Gauss-Kronrod and Chebyshev a-posteriori estimates (standard, conservative).

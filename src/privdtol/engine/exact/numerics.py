@@ -11,7 +11,7 @@ import numpy as np
 
 U = 2.0**-53
 A_CUT, B_CUT, H_MAX = 55.0, 5.84, 0.3  # kernel window u in [-A, B]; trapezoid step
-TAIL, PRUNE, N_DIRECT, SMALL_M, GK_TOL, DEG = 1e-22, 1e-40, 64, 400, 1e-13, 16
+TAIL, PRUNE, N_DIRECT, SMALL_M, GK_TOL = 1e-22, 1e-40, 64, 400, 1e-13
 
 
 def _cumsum(x):
