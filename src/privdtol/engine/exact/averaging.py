@@ -42,6 +42,7 @@ class _Averager:
     def __init__(self, spec, mmax, weights):
         self.spec, self.mmax, self.panels, self.cache = spec, mmax, [], {}
         self.wt, self.tol, self.ratio = weights, 0.0, 8.0  # tol: wanted wt @ error per m
+        self.mref = 1  # tol holds for m <= mref; beyond, tol mref / m (later blocks: 2^-r)
 
     def laws(self, ms):
         need = [int(m) for m in ms if int(m) not in self.cache]
@@ -56,7 +57,7 @@ class _Averager:
     def _negligible(self, m):
         """Whether the Chernoff bounds at m (so at every m' >= m) make the law negligible."""
         active = self.wt > 0
-        level = 0.05 * self.tol / max(1, int(active.sum()))
+        level = 0.05 * self.tol * min(1.0, self.mref / (2 * m)) / max(1, int(active.sum()))
         return bool(np.all(self.wt[active] * self.spec.chernoff(m)[active] <= level))
 
     def _negligible_from(self, lo, hi):
@@ -115,7 +116,7 @@ class _Averager:
             if p[0] <= m <= p[1]:
                 return p
         if self._negligible(m):  # bounds only, up to mmax
-            p = (m, self.mmax, "bound", self.spec.chernoff(m))
+            p = (m, self.mmax, "bound")
             self.panels.append(p)
             return p
         lo, hi = m, min(self.mmax, max(int(self.ratio * m), m + N_DIRECT))
@@ -134,6 +135,7 @@ class _Averager:
 
     def sum(self, a, b):
         """(sum_(m=a..b) P_g(m), error bound) per group."""
+        self.mref = b
         S = E = 0.0
         m = a
         while m <= b:
@@ -144,8 +146,9 @@ class _Averager:
                     S + p[3][m - p[0] : e - p[0] + 1].sum(0),
                     E + p[4][m - p[0] : e - p[0] + 1].sum(0),
                 )
-            elif isinstance(p[2], str):  # P_g(m) in [0, cb_g] for all m >= p[0]
-                S, E = S + (e - m + 1) * p[3] / 2, E + (e - m + 1) * p[3] / 2
+            elif isinstance(p[2], str):  # P_g(m') in [0, cb_g(m)] for all m' >= m
+                cb = self.spec.chernoff(m)
+                S, E = S + (e - m + 1) * cb / 2, E + (e - m + 1) * cb / 2
             else:
                 s, er = self._psum(p, m, e)
                 S, E = S + s, E + er
