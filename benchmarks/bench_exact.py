@@ -36,9 +36,9 @@ CASES = [  # (algorithm, instance, K, gap, eps)
 ]
 TARGETS = [  # issue 11's acceptance cases (run with --horizon-exp 40)
     ("rps", "standard", 4096, 2.0**-10, 2.0**-7),
-    ("rps", "staircase", 1024, 2.0**-10, 2.0**-7),
-    ("rnm_ftnl", "staircase", 1024, 2.0**-10, 2.0**-7),
-    ("wu_wang", "staircase", 1024, 2.0**-10, 2.0**-7),
+    ("rps", "staircase", 1024, 1 / 32, 0.5),
+    ("rnm_ftnl", "staircase", 1024, 1 / 32, 0.5),
+    ("wu_wang", "staircase", 1024, 1 / 32, 0.5),
 ]
 
 

@@ -95,17 +95,29 @@ def _normalise(b, e):
     return b / s, 2 * np.max(np.where(b > 0, e, 0), axis=-1) + 2 * _c_sum(b.shape[-1]) * U
 
 
-def _support(m, mu, tail_max):
-    """Integer window [lo, hi] of Binomial(m, mu) and its exact outside mass (< tail_max)."""
-    if mu in (0.0, 1.0) or m <= SMALL_M:
-        return (int(m * mu), int(m * mu), 0.0) if mu in (0.0, 1.0) else (0, m, 0.0)
-    z = 10.5
-    while True:
-        sd = math.sqrt(m * mu * (1 - mu))
-        lo, hi = max(0, math.floor(m * mu - z * sd - 30)), min(m, math.ceil(m * mu + z * sd + 30))
-        tail = (binom.cdf(lo - 1, m, mu) if lo > 0 else 0.0) + (
-            binom.sf(hi, m, mu) if hi < m else 0.0
+def _supports(m, mus, tail_max):
+    """Integer windows [lo, hi] of Binomial(m, mu) for each mu (all groups at once) and their
+    exact outside masses (< tail_max, per group): +-(z sd + 30) around m mu, z = 10.5 x 1.3^i."""
+    mus, tail_max = np.asarray(mus, float), np.broadcast_to(tail_max, np.shape(mus))
+    out = [(0, m, 0.0)] * mus.size
+    todo = []
+    for g, mu in enumerate(mus):
+        if mu in (0.0, 1.0):
+            out[g] = (int(m * mu), int(m * mu), 0.0)
+        elif m > SMALL_M:
+            todo.append(g)
+    z = np.full(len(todo), 10.5)
+    todo = np.array(todo, dtype=int)
+    while todo.size:
+        mu = mus[todo]
+        sd = np.sqrt(m * mu * (1 - mu))
+        lo = np.maximum(0, np.floor(m * mu - z * sd - 30)).astype(np.int64)
+        hi = np.minimum(m, np.ceil(m * mu + z * sd + 30)).astype(np.int64)
+        tail = np.where(lo > 0, binom.cdf(lo - 1, m, mu), 0.0) + np.where(
+            hi < m, binom.sf(hi, m, mu), 0.0
         )
-        if tail < tail_max:
-            return lo, hi, float(tail)
-        z *= 1.3
+        ok = tail < tail_max[todo]
+        for g, a, b, t in zip(todo[ok], lo[ok], hi[ok], tail[ok], strict=True):
+            out[g] = (int(a), int(b), float(t))
+        todo, z = todo[~ok], z[~ok] * 1.3
+    return out

@@ -12,7 +12,7 @@ from privdtol.algorithms import make_algorithm
 from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
 from privdtol.algorithms.rps import RandomizedPrefixSoftmax, prefix_support
 from privdtol.algorithms.wu_wang import WuWangGumbel
-from privdtol.engine.exact.binomial import _normalise, _pmf, _support
+from privdtol.engine.exact.binomial import _normalise, _pmf, _supports
 from privdtol.engine.exact.laplace import _laplace
 from privdtol.engine.exact.numerics import PRUNE, SMALL_M, TAIL, U
 from privdtol.engine.exact.softmax import _softmax
@@ -139,7 +139,7 @@ class _Spec:
             Pk, ek = _laplace(m * mus, np.eye(mus.size), np.zeros(mus.size), ns, self.b, 8)
             ek += ns.sum() * 8 * U * m / self.b
         else:
-            sup = [_support(m, mu, TAIL / n) for mu, n in zip(mus, ns, strict=False)]
+            sup = _supports(m, mus, TAIL / ns)
             idx = {mu: g for g, mu in enumerate(mus)}
             for g, mu in enumerate(mus):  # mirrored groups: mirrored windows
                 if 1 - mu in idx:
@@ -147,14 +147,19 @@ class _Spec:
                     sup[g] = (min(l1, m - h2), max(h1, m - l2), t1)
             kmin, kmax = min(s[0] for s in sup), max(s[1] for s in sup)
             B, e = np.zeros((mus.size, kmax - kmin + 1)), np.zeros((mus.size, kmax - kmin + 1))
-            done = {}
+            own = [g for g, mu in enumerate(mus) if idx.get(1 - mu, g) >= g]  # else mirrored
+            lens = np.array([sup[g][1] - sup[g][0] + 1 for g in own])
+            ks = np.concatenate([np.arange(sup[g][0], sup[g][1] + 1) for g in own])
+            bb, ee = _pmf(ks, m, np.repeat(mus[own], lens))  # all groups' pmfs in one call
+            cut = np.cumsum(lens)[:-1]
+            done = dict(
+                zip(own, zip(np.split(bb, cut), np.split(ee, cut), strict=True), strict=True)
+            )
             for g, (lo, hi, _) in enumerate(sup):
-                if 1 - mus[g] in done:  # Bin(m, 1 - mu) is Bin(m, mu) mirrored
-                    bb, ee = done[1 - mus[g]]
-                    done[mus[g]] = bb[::-1], ee[::-1]
-                else:
-                    done[mus[g]] = _pmf(np.arange(lo, hi + 1), m, mus[g])
-                B[g, lo - kmin : hi - kmin + 1], e[g, lo - kmin : hi - kmin + 1] = done[mus[g]]
+                if g not in done:  # Bin(m, 1 - mu) is Bin(m, mu) mirrored
+                    b2, e2 = done[idx[1 - mus[g]]]
+                    done[g] = b2[::-1], e2[::-1]
+                B[g, lo - kmin : hi - kmin + 1], e[g, lo - kmin : hi - kmin + 1] = done[g]
             B, db = _normalise(B, e)
             if self.softmax:
                 Pk, ek = _softmax(
