@@ -97,7 +97,7 @@ def _normalise(b, e):
 
 def _supports(m, mus, tail_max):
     """Integer windows [lo, hi] of Binomial(m, mu) for each mu (all groups at once) and their
-    exact outside masses (< tail_max, per group): +-(z sd + 30) around m mu, z = 10.5 x 1.3^i."""
+    exact outside masses (< tail_max, per group): +-(z sd + 30) around m mu, z = 10.5 x 1.05^i."""
     mus, tail_max = np.asarray(mus, float), np.broadcast_to(tail_max, np.shape(mus))
     out = [(0, m, 0.0)] * mus.size
     todo = []
@@ -119,5 +119,5 @@ def _supports(m, mus, tail_max):
         ok = tail < tail_max[todo]
         for g, a, b, t in zip(todo[ok], lo[ok], hi[ok], tail[ok], strict=True):
             out[g] = (int(a), int(b), float(t))
-        todo, z = todo[~ok], z[~ok] * 1.3
+        todo, z = todo[~ok], z[~ok] * 1.05
     return out

@@ -96,9 +96,11 @@ def _rows_conv(B, eta, sup=None):
                     for ph in range(p):
                         out[t, r, 0, jl : jh + E + 1] += np.convolve(seg[:, ph], K[t, :, ph])
             else:
-                V = (K.reshape(-1, p) @ seg.T).reshape(3, E + 1, -1)
-                for e in range(E + 1):
-                    out[:, r, 0, jl + e : jh + e + 1] += V[:, e]
+                n = jh - jl + 1  # out[jl + e + j] += V[e, j]: rows of V skewed by e, summed
+                W = np.zeros((3, E + 1, n + E + 1))
+                W[:, :, :n] = (K.reshape(-1, p) @ seg.T).reshape(3, E + 1, n)
+                W = W.reshape(3, -1)[:, : (E + 1) * (n + E)].reshape(3, E + 1, n + E)
+                out[:, r, 0, jl : jh + E + 1] += W.sum(axis=1)
         a = np.arange(nj + E)
         out[0, :, 0] += SSp[:, np.minimum(p * (a + 1), N)]
         out[1, :, 0] += CSp[:, np.clip(p * (a - E), 0, N + 1)]
