@@ -10,7 +10,7 @@ import numpy as np
 
 from privdtol.algorithms import make_algorithm
 from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
-from privdtol.algorithms.rps import RandomizedPrefixSoftmax, prefix_support
+from privdtol.algorithms.rps import RandomizedPrefixSoftmax, prefix_range
 from privdtol.algorithms.wu_wang import WuWangGumbel
 from privdtol.engine.exact.binomial import _normalise, _pmf, _supports
 from privdtol.engine.exact.laplace import _laplace
@@ -87,9 +87,9 @@ class _Spec:
 
     def m_range(self, r: int) -> tuple[int, int]:
         """Support {lo..hi} of the number of rounds of block r the selection of A_(r+1) reads:
-        M_r (:func:`privdtol.algorithms.rps.prefix_support`) or the class's fixed prefix."""
+        M_r (:func:`privdtol.algorithms.rps.prefix_range`) or the class's fixed prefix."""
         if self.random_prefix:
-            return prefix_support(r)
+            return prefix_range(r)
         n = int(self.alg.prefix_lengths(None, r, 1)[0])  # deterministic: reads no rng
         return n, n
 
