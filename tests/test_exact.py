@@ -11,6 +11,7 @@ import pytest
 from scipy.stats import binom
 
 from privdtol.algorithms import laplace_noisy_min_law, make_algorithm, softmax_law
+from privdtol.algorithms.controls import short_prefix
 from privdtol.engine.exact import EXACT_ALGORITHMS, block_law, expected_regret
 from privdtol.engine.exact_k2 import rps_regret_k2
 
@@ -40,6 +41,8 @@ def brute_block_law(algorithm: str, means, eps: float, r: int) -> np.ndarray:
     support = [1] if r == 0 else list(range((n >> 1) + 1, n + 1))
     if algorithm in ("rps_full_prefix", "rnm_ftnl", "wu_wang", "wu_wang_gumbel"):
         support = [n]
+    if algorithm == "rps_short_prefix":
+        support = [short_prefix(r)]
     law = np.zeros(K)
     for m in support:
         pmfs = [binom.pmf(np.arange(m + 1), m, mu) for mu in means]
@@ -48,10 +51,8 @@ def brute_block_law(algorithm: str, means, eps: float, r: int) -> np.ndarray:
             s = np.array(sums, dtype=float)[None, :]
             if algorithm in ("rnm_ftnl", "wu_wang"):
                 sel = laplace_noisy_min_law(s[0], 2 / eps)
-            elif algorithm == "wu_wang_gumbel":
-                sel = softmax_law(s, eps / 2)[0]
-            else:
-                sel = softmax_law(s, alg.eta)[0]
+            else:  # softmax: the class's own law (its eta, eta_for(K), or eps/2)
+                sel = alg.law(s, r)[0]
             law += p * sel / len(support)
     return law
 
@@ -76,6 +77,62 @@ def test_block_law_matches_brute_force_enumeration(algorithm, r):
     tol = 1e-9 if algorithm in LAPLACE else 1e-11  # quadrature reference
     np.testing.assert_allclose(got, want, atol=tol + err)
     assert abs(got.sum() - 1) < 1e-12
+
+
+def test_short_prefix_regret_matches_brute_force_sum():
+    """rps_short_prefix: Reg_T = sum_r |B_r ∩ [1, T]| sum_j Delta_j P(A_r = j) with every block
+    law enumerated (A_r reads the first ceil(2^(2(r-1)/3)) rounds of block r - 1)."""
+    means, eps, k_max = np.array([0.3, 0.5, 0.55]), 0.7, 7
+    gaps = means - means.min()
+    law = [brute_block_law("rps_short_prefix", means, eps, r - 1) for r in range(1, k_max)]
+    per_round = [gaps.mean()] + [gaps @ p for p in law]  # A_0 uniform
+    want = np.cumsum([(1 << r) * per_round[r] for r in range(k_max)])  # T = 2^k - 1
+    horizons = (1 << np.arange(1, k_max + 1)) - 1
+    got, err = expected_regret("rps_short_prefix", means, eps, horizons)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-11 * want.max() + err.max())
+
+
+CONTROLS = ("rps_eta_logk", "rps_eta_sq", "rps_short_prefix")
+
+
+@pytest.mark.parametrize("algorithm", CONTROLS)
+def test_rps_family_controls_match_monte_carlo(algorithm):
+    """The negative controls against the fast Monte Carlo engine (4 standard errors)."""
+    from conftest import assert_mean_close
+
+    from privdtol.engine.fast import simulate
+    from privdtol.environments import BernoulliProduct
+
+    means, eps, k_max = np.array([0.35, 0.5, 0.55, 0.9]), 0.3, 12
+    res = simulate(
+        make_algorithm(algorithm, eps),
+        BernoulliProduct(means),
+        (1 << k_max) - 1,
+        4000,
+        {"test": "exact-controls", "algorithm": algorithm},
+        mode="fast",
+    )
+    got, err = expected_regret(algorithm, means, eps, res.checkpoints)
+    assert (err <= 1e-9 * got).all()
+    for k in (3, 8, 12):
+        assert_mean_close(res.regret[:, k - 1], got[k - 1], z=4.0)
+
+
+@pytest.mark.parametrize("algorithm", CONTROLS)
+def test_controls_take_eta_and_prefix_from_their_class(algorithm):
+    """rps_eta_logk / rps_eta_sq differ from rps only by eta, rps_short_prefix only by its
+    deterministic prefix: with K = 2 and eta equal to rps's, their regret is rps's."""
+    means = np.array([0.4, 0.6])
+    horizons = (1 << np.arange(1, 11)) - 1
+    if algorithm == "rps_short_prefix":  # n_0 = 1, n_1 = 2: the full prefix up to T = 7 ...
+        got, _ = expected_regret(algorithm, means, 1.0, horizons[:3])
+        want, _ = expected_regret("rps_full_prefix", means, 1.0, horizons[:3])
+        assert expected_regret(algorithm, means, 1.0, [15])[0] > want[-1] + 1e-3  # n_2 = 3 < 4
+    else:  # eta = min(eps/2, 1/8)/log2 2 = rps's; eps = 0.5: eps^2/2 = 1/8 = rps's
+        eps = 0.5
+        got, _ = expected_regret(algorithm, means, eps, horizons)
+        want, _ = expected_regret("rps", means, eps, horizons)
+    np.testing.assert_array_equal(got, want)
 
 
 def test_deterministic_losses_full_prefix_closed_form():

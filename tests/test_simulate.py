@@ -110,8 +110,10 @@ CONTROLS = [n for n, c in ALGORITHMS.items() if c.role == "control"]
 
 
 @pytest.mark.parametrize("name", CONTROLS)
-def test_controls_have_no_exact_engine(name):
-    assert not exact_available(name, "bernoulli")
+def test_only_the_rps_family_controls_have_an_exact_engine(name):
+    # uniform and ftl_egreedy are simulated; the RPS-family ones are exact (tests/test_exact.py)
+    rps_family = name in ("rps_eta_logk", "rps_eta_sq", "rps_short_prefix")
+    assert exact_available(name, "bernoulli") == rps_family
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,10 @@ of a paper claim MUST fail on it.  A check that passes its control is not eviden
 
 They are registered (configs can run them, ``privdtol simulate`` accepts them) with
 ``role = "control"``; figures leave them out unless asked (:func:`privdtol.plotting.style.order`).
-They have no exact engine (:func:`privdtol.engine.exact.exact_available` is False for them): the
-pipeline simulates them by Monte Carlo.  ``control_of`` names the checks each one targets.
+The RPS-family controls (``rps_eta_logk``, ``rps_eta_sq``, ``rps_short_prefix``) are computed by
+the exact engine (:mod:`privdtol.engine.exact` reads their eta and prefix from these classes);
+``uniform`` and ``ftl_egreedy`` are simulated by Monte Carlo.  ``control_of`` names the checks
+each one targets.
 
 - ``uniform`` (block, eps-DP: data-blind): regret T · mean_j Delta_j, linear in T; control of
   C2 and C5;

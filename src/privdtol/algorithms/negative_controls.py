@@ -24,15 +24,14 @@ from __future__ import annotations
 import numpy as np
 
 from privdtol.algorithms.base import BlockAlgorithm
-from privdtol.algorithms.rps import RandomizedPrefixSoftmax
+from privdtol.algorithms.rps import RandomizedPrefixSoftmax, prefix_range
 
 
 def prefix_support(r: int) -> np.ndarray:
-    """Support of M_r: {1} for r = 0, else {2^(r-1) + 1, ..., 2^r} (Section 4)."""
-    if r == 0:
-        return np.array([1], dtype=np.int64)
-    half = 1 << (r - 1)
-    return np.arange(half + 1, 2 * half + 1, dtype=np.int64)
+    """Support of M_r: {1} for r = 0, else {2^(r-1) + 1, ..., 2^r} (Section 4), as an array
+    (:func:`privdtol.algorithms.rps.prefix_range` gives its ends)."""
+    lo, hi = prefix_range(r)
+    return np.arange(lo, hi + 1, dtype=np.int64)
 
 
 def leader_margin(sums: np.ndarray) -> np.ndarray:

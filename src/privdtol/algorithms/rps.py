@@ -19,12 +19,17 @@ from privdtol.algorithms.base import BlockAlgorithm, sample_from
 from privdtol.core import bounds
 
 
+def prefix_range(r: int) -> tuple[int, int]:
+    """The support {lo, ..., hi} of M_r (Section 4): M_0 = 1; M_r ~ Unif{2^(r-1) + 1..2^r}."""
+    return (1, 1) if r == 0 else ((1 << (r - 1)) + 1, 1 << r)
+
+
 def random_prefix(rng: np.random.Generator, r: int, n_runs: int) -> np.ndarray:
     """M_r: 1 for r = 0, else uniform on {2^(r-1) + 1, ..., 2^r} (Section 4)."""
     if r == 0:
         return np.ones(n_runs, dtype=np.int64)
-    half = 1 << (r - 1)
-    return half + 1 + rng.integers(0, half, size=n_runs, dtype=np.int64)
+    lo, hi = prefix_range(r)
+    return lo + rng.integers(0, hi - lo + 1, size=n_runs, dtype=np.int64)
 
 
 #: below this exponent np.exp returns 0 (or a subnormal < 1e-323) in float64

@@ -32,7 +32,7 @@ from privdtol.algorithms import ALGORITHMS
 from privdtol.core import clock
 from privdtol.core.seeding import stable_digest
 from privdtol.engine import ENGINE_VERSION
-from privdtol.engine.exact import exact_available
+from privdtol.engine.exact import exact_available, has_random_prefix
 from privdtol.engine.runner import CellSpec, make_spec
 from privdtol.errors import InputError
 from privdtol.pipeline.config import experiment_slices
@@ -113,8 +113,8 @@ class Cell:
     def estimated_seconds(self) -> float:
         """Rough single-core cost (used only to size batches)."""
         if self.exact:
-            random_prefix = self.algorithm in ("rps", "rps_uncapped")
-            return SECONDS_PER_EXACT_CELL["random_prefix" if random_prefix else "fixed_prefix"]
+            random = has_random_prefix(self.algorithm)
+            return SECONDS_PER_EXACT_CELL["random_prefix" if random else "fixed_prefix"]
         alg = ALGORITHMS[self.algorithm]
         elements = self.runs * self.K
         # no exact block sums (beta), or a small per-round problem: O(K T) per run

@@ -1,0 +1,139 @@
+"""The softmax (exponential-mechanism) selection law of the exact engine: E[w_j / sum_i w_i],
+w = e^(-eta S), for independent lattice block sums S, as a trapezoid integral over s = log t of
+lattice convolutions (Section 4 of Cesari & Colomboni: A_(r+1) ~ softmax(-eta L_r(M_r)))."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from privdtol.engine.exact.numerics import (
+    A_CUT,
+    B_CUT,
+    H_MAX,
+    _c_sum,
+    _cumsum,
+    _powers,
+    _with_best,
+)
+
+
+def _trap_rel(h):
+    a = np.linspace(0.01, np.pi / 2 - 1e-4, 4000)
+    return float(np.min(2 / (np.cos(a) * np.expm1(2 * np.pi * a / h))))
+
+
+def _kernels(u):
+    eu = np.exp(u)
+    G = np.exp(-eu)
+    K = np.stack([G, -np.expm1(-eu), eu * G])  # G, 1 - G, g = e^u G
+    return np.where(K < 1e-140, 0.0, K)  # (u > B_CUT: < 1e-140, dropped)
+
+
+@lru_cache(maxsize=16)
+def _grid(eta):
+    """Node layout for the trapezoid step h = eta p / Q <= H_MAX, and its kernels: p == 1:
+    nodes n + q/Q, K[q, t, d - dl]; p > 1: nodes every p lattice points, K[t, e, r] at
+    d = dl + p e - r (polyphase in the residue r of the lattice index)."""
+    p = max(1, math.floor(H_MAX / eta + 1e-12))
+    Q = max(1, math.ceil(eta / H_MAX - 1e-12))
+    dl, dh = math.floor(-A_CUT / eta), math.ceil(B_CUT / eta)
+    if p == 1:
+        d = np.arange(dl, dh + 1)
+        K = np.stack([_kernels(eta * (d + q / Q)) for q in range(Q)])
+    else:
+        E = math.ceil((dh - dl) / p) + 1
+        K = _kernels(eta * (dl + p * np.arange(E + 1)[:, None] - np.arange(p)[None, :]))
+    h = eta * p / Q
+    return p, Q, K, h, _trap_rel(h)
+
+
+def _rows_conv(B, eta, sup=None):
+    """phi = E[exp(-t w)], om = 1 - phi, psi = E[t w exp(-t w)] (w = e^(-eta S)) at all nodes,
+    for each row of B (pmfs on one lattice, row r supported on sup[r] = (lo, hi)); kernel terms
+    with u < -A (G ~ 1) and u > B (G ~ 0) are exact suffix/prefix sums. Returns (phi, om, psi,
+    node positions in lattice units from B's first column, rounding constant, h, trapezoid)."""
+    R, N = B.shape
+    p, Q, K, h, tr = _grid(eta)
+    sup = [(0, N - 1)] * R if sup is None or N <= 600 else sup
+    CS, SS = _cumsum(B), _cumsum(B[:, ::-1])[:, ::-1]
+    CSp = np.hstack([np.zeros((R, 1)), CS, np.ones((R, 1))])
+    SSp = np.hstack([SS, np.zeros((R, 1))])
+    k = np.arange(N)[:, None]
+    if p == 1:  # direct convolutions, Q node offsets
+        dl, W = -K.shape[2] + 1 + math.ceil(B_CUT / eta), K.shape[2]
+        out = np.zeros((3, R, Q, N + W - 1))
+        for q in range(Q):
+            if N <= 600:  # one Toeplitz GEMM per kernel
+                T = np.zeros((3, N, N + W - 1))
+                T[:, k, k + np.arange(W)] = K[q][:, None, :]
+                out[:, :, q] = B @ T
+                continue
+            for r, (lo, hi) in enumerate(sup):
+                for t in range(3):
+                    out[t, r, q, lo : hi + W] = np.convolve(B[r, lo : hi + 1], K[q, t])
+        i = np.arange(N + W - 1)
+        out[0] += SSp[:, np.minimum(i + 1, N)][:, None, :]
+        out[1] += CSp[:, np.clip(i - W + 1, 0, N + 1)][:, None, :]
+        xs, nconv = (dl + i[None, :] + np.arange(Q)[:, None] / Q).ravel(), W
+    else:  # polyphase: out[a] = sum_(j,r) B[pj+r] K[a-j, r]
+        E = K.shape[1] - 1
+        nj = -(-N // p)
+        Bp = np.zeros((R, nj * p))
+        Bp[:, :N] = B
+        out = np.zeros((3, R, 1, nj + E))
+        if N <= 600:
+            T = np.zeros((3, N, nj + E))
+            T[:, k, k // p + np.arange(E + 1)] = K[:, :, k[:, 0] % p].transpose(0, 2, 1)
+            out[:, :, 0] = B @ T
+        for r, (lo, hi) in enumerate(sup if N > 600 else []):
+            jl, jh = lo // p, hi // p
+            seg = Bp[r, jl * p : (jh + 1) * p].reshape(-1, p)
+            if p <= 8:
+                for t in range(3):
+                    for ph in range(p):
+                        out[t, r, 0, jl : jh + E + 1] += np.convolve(seg[:, ph], K[t, :, ph])
+            else:
+                n = jh - jl + 1  # out[jl + e + j] += V[e, j]: rows of V skewed by e, summed
+                W = np.zeros((3, E + 1, n + E + 1))
+                W[:, :, :n] = (K.reshape(-1, p) @ seg.T).reshape(3, E + 1, n)
+                W = W.reshape(3, -1)[:, : (E + 1) * (n + E)].reshape(3, E + 1, n + E)
+                out[:, r, 0, jl : jh + E + 1] += W.sum(axis=1)
+        a = np.arange(nj + E)
+        out[0, :, 0] += SSp[:, np.minimum(p * (a + 1), N)]
+        out[1, :, 0] += CSp[:, np.clip(p * (a - E), 0, N + 1)]
+        xs, nconv = math.floor(-A_CUT / eta) + p * a, p + E + 1
+    return (
+        out[0].reshape(R, -1),
+        out[1].reshape(R, -1),
+        out[2].reshape(R, -1),
+        xs,
+        nconv + _c_sum(N) + 8,
+        h,
+        tr,
+    )
+
+
+def _softmax(B, db, ns, eta, sup=None):
+    """Law of argmin_g (eta S_g + log E) per group for pmfs B (..., G, N) (group g supported
+    on sup[g] if given): (P, err). Nodes where every psi_g (g >= 1) or phi_0 vanishes (u beyond
+    the kernel window) are skipped: their terms are already in the e^-A and G(B) bounds."""
+    shp = B.shape
+    phi, om, psi, xs, c_r, h, tr = _rows_conv(B.reshape(-1, shp[-1]), eta, sup)
+    if sup is not None:
+        dl, dh = -A_CUT / eta - 2, B_CUT / eta + 2
+        keep = np.zeros(xs.size, bool)
+        for lo, hi in sup[1:]:
+            keep |= (xs >= lo + dl) & (xs <= hi + dh)
+        keep &= xs <= sup[0][1] + dh
+        phi, om, psi = phi[:, keep], om[:, keep], psi[:, keep]
+    phi, om, psi = (x.reshape((*shp[:-1], -1)) for x in (phi, om, psi))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lf = np.where(om < 0.5, np.log1p(-np.minimum(om, 0.5)), np.log(phi))
+        ratio = np.minimum(1.0, om / np.maximum(phi, 1e-300))
+    Lg, rel = _powers(lf, ratio, ns, db, c_r)
+    F = psi[..., 1:, :] * np.exp(Lg)
+    P = h * F.sum(axis=-1)
+    return _with_best(P, h * (F * rel).sum(axis=-1) + P * tr + 2 * math.exp(-A_CUT), ns)

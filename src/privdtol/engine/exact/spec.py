@@ -1,0 +1,173 @@
+"""The instance and selection rule of one exact cell: groups of equal means, the rule's
+temperature / noise scale, Chernoff bounds on each group's win probability, and the selection
+law from m rounds (Section 4 of Cesari & Colomboni; the proof of Lemma 4, Section 5.3)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from privdtol.algorithms import make_algorithm
+from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
+from privdtol.algorithms.rps import RandomizedPrefixSoftmax, prefix_range
+from privdtol.algorithms.wu_wang import WuWangGumbel
+from privdtol.engine.exact.binomial import _normalise, _pmf, _supports
+from privdtol.engine.exact.laplace import _laplace
+from privdtol.engine.exact.numerics import PRUNE, SMALL_M, TAIL, U
+from privdtol.engine.exact.softmax import _softmax
+
+EXACT_ALGORITHMS = (
+    "rps",
+    "rps_full_prefix",
+    "rps_uncapped",
+    "rnm_ftnl",
+    "wu_wang",
+    "wu_wang_gumbel",
+    "rps_eta_logk",
+    "rps_eta_sq",
+    "rps_short_prefix",
+)
+EXACT_ENVS = ("bernoulli", "deterministic")
+
+
+def random_prefix(cls) -> bool:
+    """Whether the block algorithm class reads the random prefix M_r of Section 4 (it inherits
+    :meth:`RandomizedPrefixSoftmax.prefix_lengths`); otherwise its prefix is deterministic."""
+    return cls.prefix_lengths is RandomizedPrefixSoftmax.prefix_lengths
+
+
+def rule(alg, K: int) -> tuple[bool, float]:
+    """(softmax?, temperature eta or Laplace scale b) of the algorithm's selection, read from
+    its class: RPS-family eta (``eta_for(K)`` when it depends on K, as for ``rps_eta_logk``);
+    ``wu_wang_gumbel``: Gumbel(2/eps)-noisy min = softmax(-(eps/2) S) (:class:`WuWangGumbel`'s
+    law); report-noisy-min: Laplace(``noise_scale``)."""
+    if isinstance(alg, RandomizedPrefixSoftmax):
+        return True, float(alg.eta_for(K) if hasattr(type(alg), "eta_for") else alg.eta)
+    if isinstance(alg, WuWangGumbel):
+        return True, alg.epsilon / 2
+    if isinstance(alg, ReportNoisyMin):
+        return False, float(alg.noise_scale)
+    raise ValueError(f"{alg.name!r}: no exact selection rule")
+
+
+class _Spec:
+    """Groups of equal means (sorted; group 0 is the unique best) and the selection rule, all
+    facts about the algorithm (temperature, noise, prefix rule, resampling) taken from its class
+    (:func:`privdtol.algorithms.make_algorithm`)."""
+
+    def __init__(self, algorithm, means, epsilon, env):
+        if algorithm not in EXACT_ALGORITHMS or env not in EXACT_ENVS:
+            raise ValueError(f"unsupported algorithm/env {algorithm!r}/{env!r}")
+        means = np.asarray(means, dtype=float)
+        if means.ndim != 1 or means.size < 2 or not (0 <= means.min() <= means.max() <= 1):
+            raise ValueError("means: need K >= 2 values in [0, 1]")
+        if not (epsilon > 0 and math.isfinite(epsilon)):
+            raise ValueError("epsilon must be a finite number > 0")
+        self.mu, self.inv, counts = np.unique(means, return_inverse=True, return_counts=True)
+        if counts[0] != 1:
+            raise ValueError("means: no unique best action")
+        self.ns, self.delta, self.K = counts.astype(float), self.mu - self.mu[0], means.size
+        self.alg = make_algorithm(algorithm, epsilon)
+        self.softmax, scale = rule(self.alg, self.K)
+        self.eta, self.b = (scale, None) if self.softmax else (None, scale)
+        self.random_prefix = random_prefix(type(self.alg))
+        self.det = env == "deterministic" and not self.alg.resampled
+        th = (
+            np.linspace(0, self.eta, 801) if self.softmax else np.linspace(0, 1 / self.b, 402)[1:-1]
+        )
+        pen = 0 * th if self.softmax else -2 * np.log1p(-((th * self.b) ** 2))
+        mu, mb = self.mu[:, None], self.mu[0]
+        lm = (
+            -th * (mu - mb)
+            if self.det
+            else np.log1p(mu * np.expm1(-th)) + np.log1p(mb * np.expm1(th))
+        )
+        self.lmgf, self.pen = lm, pen  # log E e^(-theta (X_g - X_best)) per round
+
+    def m_range(self, r: int) -> tuple[int, int]:
+        """Support {lo..hi} of the number of rounds of block r the selection of A_(r+1) reads:
+        M_r (:func:`privdtol.algorithms.rps.prefix_range`) or the class's fixed prefix."""
+        if self.random_prefix:
+            return prefix_range(r)
+        n = int(self.alg.prefix_lengths(None, r, 1)[0])  # deterministic: reads no rng
+        return n, n
+
+    def chernoff(self, m):
+        """Per-action bounds on P(A = a member of group g) from m rounds: min over theta of
+        E e^(-theta (S_g - S_best)) (softmax: min(1, w_g/w_best) <= e^(-theta D), theta <= eta;
+        Laplace: times E e^(theta (Z_g - Z_best)) = (1 - theta^2 b^2)^-2). Nonincreasing in m."""
+        out = np.exp(np.minimum(np.min(m * self.lmgf + self.pen, axis=1), 0.0))
+        out[0] = 1.0
+        return out
+
+    def laws(self, ms):
+        """(P, err) per m (rows) and group (columns): the selection law from m rounds."""
+        ms = np.asarray(ms, dtype=np.int64)
+        if self.softmax and self.det:
+            x = -self.eta * ms[:, None] * self.delta[None, :]
+            w = np.exp(x)
+            P = w / (w @ self.ns)[:, None]
+            return P, P * U * (20 + self.mu.size + 8 * np.abs(x)) + 1e-300
+        if not (self.softmax and ms.max() <= SMALL_M):
+            res = [self.law(int(m)) for m in ms]
+            return np.array([r[0] for r in res]), np.array([r[1] for r in res])
+        out = [], []
+        step = max(1, int(4e6 // (self.mu.size * (ms.max() + 1) * (1 + 50 / self.eta))))
+        for i in range(0, ms.size, step):
+            mm = ms[i : i + step]
+            B, e = _pmf(
+                np.arange(mm.max() + 1)[None, None, :], mm[:, None, None], self.mu[None, :, None]
+            )
+            B, db = _normalise(B, e)
+            for o, v in zip(out, _softmax(B, db, self.ns, self.eta), strict=False):
+                o.append(v)
+        return np.vstack(out[0]), np.vstack(out[1])
+
+    def law(self, m):
+        """(P, err) per group of the selection from m rounds, dropping negligible groups."""
+        cb = self.chernoff(m)
+        keep = self.ns * cb >= PRUNE
+        keep[0] = True
+        P, err = np.zeros(cb.size), cb.copy()
+        err[keep] = 2 * (self.ns * cb)[~keep].sum()
+        mus, ns = self.mu[keep], self.ns[keep]
+        if mus.size == 1:
+            P[0] = 1.0
+            return P, err
+        if self.det:  # Laplace on the atoms m mu_g (rnm_ftnl)
+            Pk, ek = _laplace(m * mus, np.eye(mus.size), np.zeros(mus.size), ns, self.b, 8)
+            ek += ns.sum() * 8 * U * m / self.b
+        else:
+            sup = _supports(m, mus, TAIL / ns)
+            idx = {mu: g for g, mu in enumerate(mus)}
+            for g, mu in enumerate(mus):  # mirrored groups: mirrored windows
+                if 1 - mu in idx:
+                    (l1, h1, t1), (l2, h2, _) = sup[g], sup[idx[1 - mu]]
+                    sup[g] = (min(l1, m - h2), max(h1, m - l2), t1)
+            kmin, kmax = min(s[0] for s in sup), max(s[1] for s in sup)
+            B, e = np.zeros((mus.size, kmax - kmin + 1)), np.zeros((mus.size, kmax - kmin + 1))
+            own = [g for g, mu in enumerate(mus) if idx.get(1 - mu, g) >= g]  # else mirrored
+            lens = np.array([sup[g][1] - sup[g][0] + 1 for g in own])
+            ks = np.concatenate([np.arange(sup[g][0], sup[g][1] + 1) for g in own])
+            bb, ee = _pmf(ks, m, np.repeat(mus[own], lens))  # all groups' pmfs in one call
+            cut = np.cumsum(lens)[:-1]
+            done = dict(
+                zip(own, zip(np.split(bb, cut), np.split(ee, cut), strict=True), strict=True)
+            )
+            for g, (lo, hi, _) in enumerate(sup):
+                if g not in done:  # Bin(m, 1 - mu) is Bin(m, mu) mirrored
+                    b2, e2 = done[idx[1 - mus[g]]]
+                    done[g] = b2[::-1], e2[::-1]
+                B[g, lo - kmin : hi - kmin + 1], e[g, lo - kmin : hi - kmin + 1] = done[g]
+            B, db = _normalise(B, e)
+            if self.softmax:
+                Pk, ek = _softmax(
+                    B, db, ns, self.eta, [(lo - kmin, hi - kmin) for lo, hi, _ in sup]
+                )
+            else:
+                ys = kmin + np.arange(B.shape[1], dtype=float)
+                Pk, ek = _laplace(ys, B, db, ns, self.b, 2 / -math.expm1(-1 / self.b) + 4)
+            ek += ns @ np.array([s[2] for s in sup])
+        P[keep], err[keep] = Pk, err[keep] + ek
+        return P, err
