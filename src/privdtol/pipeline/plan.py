@@ -46,9 +46,11 @@ PIPELINE_ENVS = ("bernoulli", "correlated", "beta", "deterministic")
 FAST_ELEMENTS_PER_SECOND = 12e6
 EXPLICIT_ELEMENTS_PER_SECOND = 8e6
 SECONDS_PER_CELL = 0.03
-#: an exact cell (privdtol.engine.exact), whatever K and T (benchmarks/bench_exact.py): 0.5-3 s
-#: with a random prefix (the average over M_r), 0.02-0.3 s with a fixed one
-SECONDS_PER_EXACT_CELL = {"random_prefix": 1.0, "fixed_prefix": 0.1}
+#: an exact cell (privdtol.engine.exact), whatever K and T (benchmarks/bench_exact.py, CPU
+#: seconds at commit 1238220): 0.16-0.4 s with a random prefix (the average over M_r) for
+#: K <= 1024 and gaps >= 2^-10, up to ~5 s at K = 2^16 and ~10 s at gap 2^-12; 0.02-0.3 s with
+#: a fixed prefix
+SECONDS_PER_EXACT_CELL = {"random_prefix": 0.5, "fixed_prefix": 0.1}
 #: bound on a batch's --cells argument (Linux limits one argument to 128 KiB)
 MAX_JSON_CHARS = 100_000
 
