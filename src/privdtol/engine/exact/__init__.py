@@ -4,16 +4,21 @@ Cesari & Colomboni, "Optimal Gap-Dependent Regret for Private Stochastic DTOL": 
 (Reg_T = sum_t E[Delta_(I_t)]), Section 4 (blocks B_r = {2^r..2^(r+1)-1}, A_0 uniform, M_0 = 1,
 M_r ~ Unif{2^(r-1)+1..2^r}, A_(r+1) ~ softmax(-eta L_r(M_r)), eta = min(eps/2, 1/8)) and the proof
 of Lemma 4 (Section 5.3): A_(r+1) depends on block r only, so, with equality,
-    E[Reg_T] = sum_r |B_r ∩ [1, T]| sum_j Delta_j P(A_r = j).
+
+    E[Reg_T] = sum_r #(B_r ∩ [1, T]) sum_j Delta_j P(A_r = j).
+
 Each rule is a noisy argmin of independent block sums S_j (Binomial(m, mu_j); m mu_j for
 deterministic losses): softmax(-eta S) = argmin_j (eta S_j + log E_j), E_j ~ Exp(1) (Gumbel-max),
 report-noisy-min = argmin_j (S_j + Z_j), Z_j ~ Laplace(2/eps); so
+
     P(j wins) = ∫ f_j(y) prod_(i != j) P(Y_i > y) dy,
+
 and equal means share one factor raised to a power (K = 2^16 costs what K = 2 costs).
+
 - Softmax: in s = log t this is E[w_j/sum w] = ∫ E[w_j t e^(-t w_j)] prod_i E[e^(-t w_i)] ds, each
   factor a lattice convolution of a pmf with exp(-e^u) or e^u exp(-e^u). The trapezoid rule with
   step h <= 0.3 has relative error <= 2/(cos a (e^(2 pi a/h) - 1)) ~ 6e-13 (the integrand is
-  analytic and bounded by P_j/cos a in |Im s| < a < pi/2: Trefethen & Weideman 2014, Thm 5.1).
+  analytic and bounded by P_j/cos a in abs(Im s) < a < pi/2: Trefethen & Weideman 2014, Thm 5.1).
 - Laplace: between atoms every factor is c0 + c1 e^(y/b) + c2 e^(-y/b) (exact exponential
   recursions); adaptive Gauss-Kronrod (7,15) per piece; closed form beyond the last atom.
 - Binomial pmfs by Loader's saddle-point formula with a per-point error bound, truncated where
@@ -67,7 +72,7 @@ def block_law(
 ) -> tuple[np.ndarray, float]:
     """Law of A_(r+1) (played on B_(r+1)) given block r's data (Section 4); r = -1 gives A_0.
 
-    Returns (P(A_(r+1) = j) for j = 0..K-1, bound on sum_j |error_j|)."""
+    Returns (P(A_(r+1) = j) for j = 0..K-1, bound on sum_j abs(error_j))."""
     spec = _Spec(algorithm, means, epsilon, env)
     avg = _Averager(spec, spec.m_range(max(0, int(r)))[1], spec.ns)
     avg.tol = 1e-12
@@ -76,7 +81,7 @@ def block_law(
 
 
 def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli"):
-    """E[Reg_T] = sum_r |B_r ∩ [1, T]| sum_j Delta_j P(A_r = j) for each T (Section 3 and the
+    """E[Reg_T] = sum_r #(B_r ∩ [1, T]) sum_j Delta_j P(A_r = j) for each T (Section 3 and the
     block accounting of Lemma 4's proof, with equality); returns (regret, error_bound)."""
     spec = _Spec(algorithm, means, epsilon, env)
     hs = [int(T) for T in np.atleast_1d(horizons)]
