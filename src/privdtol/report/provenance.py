@@ -155,6 +155,24 @@ def notebooks_list(results: Path) -> list[str]:
     )
 
 
+def repository_url(repo: Path) -> str | None:
+    """The code repository's public address (``git remote get-url origin``, an SSH address
+    rewritten to HTTPS), or None when there is no remote."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(repo), "remote", "get-url", "origin"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.strip()
+    except OSError:
+        return None
+    if out.startswith("git@") and ":" in out:
+        host, path = out[4:].split(":", 1)
+        out = f"https://{host}/{path}"
+    return out.removesuffix(".git") if out.startswith("http") else None
+
+
 def provenance(
     config: dict,
     results: Path,
@@ -176,7 +194,9 @@ def provenance(
         if not p.exists():
             raise InputError("config", f"{p} does not exist", "a YAML or JSON file")
         files.append((str(f), sha256_file(p)))
+    url = repository_url(repo)
     rows = [
+        ("Code repository", TeX(rf"\url{{{url}}}") if url else "no public remote configured"),
         ("Git commit", texttt(commit, "any")),
         ("Uncommitted changes", dirty),
         ("Commit date", report_date(epoch) if epoch else "unknown"),
@@ -200,6 +220,7 @@ def provenance(
         "commit_short": texttt(git["commit"][:12] if git["commit"] else "unknown", "any"),
         "dirty": dirty,
         "date": report_date(epoch),
+        "repository": TeX(rf"\url{{{url}}}") if url else TeX("code repository: no public remote"),
         "config_hash": texttt(config_hash(config)[:16], "any"),
         "config_files": (TeX(", ".join(texttt(f, "path") for f, _ in files)) if files else "none"),
         "rows": rows,

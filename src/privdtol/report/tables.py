@@ -15,9 +15,11 @@ from pandas.api.types import is_bool_dtype, is_numeric_dtype
 from privdtol.errors import InputError
 from privdtol.report.latex import (
     TeX,
+    dyadic_exponent,
     fmt_int_or_pow2,
     fmt_num,
     is_number,
+    mathify,
     sig,
     tex_escape,
     tex_unicode,
@@ -48,6 +50,8 @@ def read_table(path: Path) -> pd.DataFrame:
 def header(column: str) -> str:
     """The LaTeX header of a results-table column (:data:`~privdtol.report.layout.HEADERS`;
     other names are shown escaped, underscores as spaces)."""
+    if ":" in str(column):  # a pivoted column, "<value>:<label>": its label
+        return tex_escape(str(column).split(":", 1)[1])
     return HEADERS.get(column) or tex_escape(str(column).replace("_", " "))
 
 
@@ -60,11 +64,13 @@ def _display_algorithm(name):
 
 def _s_cell(value, digits: int, pow2: bool = False) -> str:
     """A cell of an siunitx ``S`` column: a number it parses, or braced text (a missing
-    value, an infinity, a horizon written as a power of two)."""
+    value, an infinity, a horizon written as a power of two, an exact dyadic value)."""
     if value is None or pd.isna(value):
         return "{--}"
     if not math.isfinite(float(value)):
         return r"{$\infty$}" if value > 0 else r"{$-\infty$}"
+    if dyadic_exponent(abs(value)) is not None:
+        return "{" + fmt_num(value) + "}"
     if pow2 and float(value).is_integer():
         text = fmt_int_or_pow2(value)
         if text.startswith(r"\ensuremath"):
@@ -72,11 +78,63 @@ def _s_cell(value, digits: int, pow2: bool = False) -> str:
     return sig(value, digits)
 
 
-def result_table(df: pd.DataFrame, digits: int = 3) -> TeX:
+#: rows a results table may have in the main text (at most a page); longer ones go to the
+#: appendix, with their CSV linked
+MAX_ROWS = 28
+
+
+def constant_columns(df: pd.DataFrame) -> list[str]:
+    """Columns with one value in every row (shown once, in the caption), when there are at
+    least two rows."""
+    if len(df) < 2:
+        return []
+    return [c for c in df.columns if df[c].nunique(dropna=False) == 1]
+
+
+def _value_tex(column: str, value) -> str:
+    """One value of a results-table column in running text (the caption's constants)."""
+    if isinstance(value, str):
+        return rf"\texttt{{{tex_escape(value)}}}" if column == "algorithm" else tex_escape(value)
+    if value is None or pd.isna(value):
+        return "--"
+    return fmt_int_or_pow2(value) if column in POW2_COLUMNS else fmt_num(value)
+
+
+def constants_sentence(df: pd.DataFrame, columns: list[str]) -> TeX:
+    """`` In every row: $K$ = 8, ...`` for the constant columns (empty when none)."""
+    if not columns:
+        return TeX("")
+    parts = [f"{header(c)} = {_value_tex(c, df[c].iloc[0])}" for c in columns]
+    return TeX(" In every row " + ", ".join(parts) + ".")
+
+
+def shape_table(df: pd.DataFrame, name: str) -> tuple[pd.DataFrame, list[str]]:
+    """A results table as the report shows it: its spec's pivot and sort
+    (:data:`~privdtol.report.layout.TABLES`) and without its constant columns (returned
+    apart)."""
+    spec = TABLES[name]
+    if spec.pivot is not None and set(spec.pivot) <= set(df.columns):
+        columns, values = spec.pivot
+        keep = [c for c in df.columns if c not in (columns, values, *spec.pivot_drop)]
+        wide = df.pivot_table(index=keep, columns=columns, values=values, dropna=False)
+        wide = wide.dropna(how="all").reset_index()
+        wide.columns = [
+            c if c in keep else f"{values}:{_display_algorithm(c)}" for c in wide.columns
+        ]
+        df = wide
+    sort = [c for c in spec.sort if c in df.columns]
+    if sort:
+        df = df.sort_values(sort, kind="stable", ascending=[c not in spec.descending for c in sort])
+    const = constant_columns(df)
+    return df.drop(columns=const), const
+
+
+def result_table(df: pd.DataFrame, digits: int = 3, longtable: dict | None = None) -> TeX:
     """booktabs/siunitx tabular of a results table: numeric columns are ``S`` columns with
-    ``digits`` significant digits (integers exact, horizons as powers of two), text is
-    escaped, registered algorithm ids become their display names and the values of
-    :data:`~privdtol.report.layout.VALUES` their text."""
+    ``digits`` significant digits (integers exact, exact dyadic values as ``2^{-k}``,
+    horizons as ``2^{k}-1``), text is escaped, registered algorithm ids become their display
+    names and the values of :data:`~privdtol.report.layout.VALUES` their text.  With
+    ``longtable={"caption": ..., "label": ...}`` it is a longtable (the appendix)."""
     df = df.copy()
     if "algorithm" in df.columns:
         df["algorithm"] = df["algorithm"].map(_display_algorithm)
@@ -92,37 +150,46 @@ def result_table(df: pd.DataFrame, digits: int = 3) -> TeX:
         styler = styler.format(lambda v, p=c in POW2_COLUMNS: _s_cell(v, digits, p), subset=[c])
     styler = styler.format_index(header, axis="columns")
     column_format = "".join("S" if c in numeric else "l" for c in df.columns)
-    return TeX(styler.to_latex(column_format=column_format, hrules=True, siunitx=True))
+    kw = {"environment": "longtable", **longtable} if longtable else {}
+    return TeX(styler.to_latex(column_format=column_format, hrules=True, siunitx=True, **kw))
 
 
-def result_table_file(path: Path, name: str) -> TeX:
-    """The tabular of ``results/tables/<name>.csv`` (:data:`~privdtol.report.layout.TABLES`
-    gives the precision)."""
+def result_table_file(path: Path, name: str, longtable: dict | None = None) -> TeX:
+    """The tabular of ``results/tables/<name>.csv`` as the report shows it
+    (:func:`shape_table`; :data:`~privdtol.report.layout.TABLES` gives the precision)."""
     df = read_table(path)
     if df.columns.empty:
         raise InputError("results", f"{path}: no columns")
-    return result_table(df, TABLES[name].digits)
+    shown, _ = shape_table(df, name)
+    return result_table(shown, TABLES[name].digits, longtable)
 
 
 # ----------------------------------------------------------------------------- verdicts
 
 
 def verdict_table(rows: list[dict]) -> TeX:
-    """The verdict table: one row per claim, cells are the claim's macros (numbers.tex)."""
+    """The verdict table: one row per claim, each followed by its negative controls; cells are
+    the claim's macros (numbers.tex); the claim links to its statement, the figure number to
+    its figure."""
 
     def row(r: dict) -> dict:
         m = "\\" + r["prefix"]  # the claim's macros: \CtwoTitle, \CtwoVerdict, ...
-        estimate = rf"{m}Statistic\newline[{m}CILow, {m}CIHigh]" if r["run"] else r"\NotRunText"
+        control = "control" in r
+        claim = (
+            r"\quad\footnotesize control"
+            if control
+            else rf"\hyperref[claim:{r['id']}]{{\textbf{{{r['label']}}}}}"
+        )
         return {
-            "Claim": rf"\textbf{{{r['label']}}}",
-            "Statement and statistic": rf"{m}Title\newline\emph{{{m}StatLabel}}",
-            r"Estimate\newline[95\% CI]": estimate,
-            "Threshold": f"{m}Threshold",
-            "Verdict": f"{m}Verdict",
+            "Claim": claim,
+            "Statement": rf"{m}Title",
+            r"Estimate [95\% CI]": rf"{m}Result" if r["run"] else r"\NotRunText",
+            "Verdict": rf"{m}Verdict",
+            "Fig.": "" if control else rf"\ref{{fig:{r['figure']}}}",
         }
 
     df = pd.DataFrame([row(r) for r in rows])
-    return styler_table(df, rf"@{{}}l{_P}{{5.7cm}}{_P}{{2.6cm}}{_P}{{3.1cm}}l@{{}}")
+    return styler_table(df, rf"@{{}}l{_P}{{8.4cm}}{_P}{{3.3cm}}lc@{{}}")
 
 
 # ----------------------------------------------------------------------------- config
@@ -255,7 +322,7 @@ def algorithms_tex() -> TeX:
             "Name": rf"\texttt{{{tex_escape(n)}}}",
             "Private": "yes" if c.private else "no",
             "Selection": "per block" if c.kind == "block" else "per round",
-            "Source": tex_escape(c.source),
+            "Source": mathify(c.source),
         }
         for n, c in ALGORITHMS.items()
     ]
@@ -272,17 +339,18 @@ def first_sentence(doc: str) -> str:
 
 
 def models_tex() -> TeX:
+    """The registered loss models with their law (the class's ``law_tex``, else the first
+    sentence of its module's docstring)."""
     import importlib
 
     from privdtol.environments import MODELS
 
+    def law(c) -> TeX:
+        if getattr(c, "law_tex", None):
+            return TeX(c.law_tex)
+        return tex_escape(first_sentence(importlib.import_module(c.__module__).__doc__ or ""))
+
     rows = [
-        {
-            "Name": rf"\texttt{{{tex_escape(n)}}}",
-            "Loss model": tex_escape(
-                first_sentence(importlib.import_module(c.__module__).__doc__ or "")
-            ),
-        }
-        for n, c in MODELS.items()
+        {"Name": rf"\texttt{{{tex_escape(n)}}}", "Law of $X_t$": law(c)} for n, c in MODELS.items()
     ]
     return styler_table(pd.DataFrame(rows), rf"l{_P}{{12.5cm}}")

@@ -1,0 +1,232 @@
+"""The claims in the report: each claim's macros (``numbers.tex``), its one statement
+(``claims.tex``: title, the paper's words, statistic, result, threshold, verdict, figure), the
+takeaway sentence that ends each figure's caption, the size and power of the checks
+(``power.tex``) and what did not replicate (``failures.tex``).
+
+The claims come from :data:`privdtol.analysis.registry.CLAIMS` (any id, generically), their
+typeset text from :data:`~privdtol.analysis.registry.CLAIMS_TEX` (a claim without an entry is
+shown with its plain text escaped), the numbers from the check records.  The analysis layer's
+sentences (summaries, thresholds, findings) are plain text with ASCII mathematics: they pass
+:func:`~privdtol.report.latex.mathify` on their way in.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, FINDINGS, NOTEBOOKS, control_id
+from privdtol.errors import InputError
+from privdtol.report.latex import TeX, fmt_num, is_number, macro_name, mathify, tex_escape
+
+#: the verdicts, in the order the summary counts them
+VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE")
+
+
+def claim_prefix(claim: str) -> str:
+    """The prefix of a claim's macros (``C4a`` -> ``Cfoura``: ``\\CfouraVerdict``, ...)."""
+    return macro_name(claim, "")
+
+
+def claim_tex(claim: str, field: str) -> TeX:
+    """A claim's typeset ``title``, ``quote`` or ``statistic``: the registry's LaTeX, or its
+    plain text escaped when the claim has none."""
+    entry = CLAIMS_TEX.get(claim)
+    if entry is not None:
+        return TeX(getattr(entry, field))
+    plain = {"title": "title", "quote": "quote", "statistic": "statistic"}[field]
+    return mathify(getattr(CLAIMS[claim], plain))
+
+
+def verdict_tex(verdict: str | None) -> TeX:
+    return TeX(r"\VerdictNotRun" if verdict is None else rf"\Verdict{verdict.title()}")
+
+
+def first_sentence(text: str) -> str:
+    """Up to the first ". " (the whole text when there is none)."""
+    text = " ".join(str(text).split())
+    end = text.find(". ")
+    return text if end < 0 else text[: end + 1]
+
+
+def claim_context(claim: str, check: dict | None) -> dict:
+    """The macros of one claim (values are LaTeX or text to escape)."""
+    base = {
+        "id": claim,
+        "label": claim,
+        "prefix": claim_prefix(claim),
+        "run": check is not None,
+        "title": claim_tex(claim, "title"),
+        "quote": claim_tex(claim, "quote"),
+        "source": CLAIMS[claim].source,
+        "stat_label": claim_tex(claim, "statistic"),
+        "figure": CLAIMS[claim].notebook,
+        "verdict_word": check["verdict"] if check else None,
+    }
+    if check is None:
+        na = TeX(r"\NotRunText")
+        return {
+            **base,
+            "verdict": verdict_tex(None),
+            "statistic": na,
+            "ci_low": na,
+            "ci_high": na,
+            "threshold": na,
+            "summary": "This check was not run.",
+            "takeaway": "not run in this configuration.",
+            "cells": 0,
+            "result": na,
+        }
+    est, lo, hi = (fmt_num(check[k]) for k in ("statistic", "ci_low", "ci_high"))
+    has_ci = is_number(check["ci_low"]) and is_number(check["ci_high"])
+    return {
+        **base,
+        "verdict": verdict_tex(check["verdict"]),
+        "statistic": est,
+        "ci_low": lo,
+        "ci_high": hi,
+        "threshold": mathify(check["threshold"]),
+        "summary": mathify(check["summary"]),
+        "takeaway": mathify(first_sentence(check["summary"])),
+        "cells": len(check["cells"]),
+        "result": TeX(f"{est} [{lo}, {hi}]" if has_ci else est),
+    }
+
+
+def control_context(claim: str, control: str, check: dict) -> dict:
+    """The verdict-table row and macros of a negative control: it serves its purpose when its
+    verdict is FAIL."""
+    ctx = claim_context(claim, check)
+    caught = check["verdict"] == "FAIL"
+    purpose = "must FAIL: caught" if caught else f"{check['verdict']}: control NOT caught"
+    return {
+        **ctx,
+        "id": control_id(claim, control),
+        "label": f"{claim} control",
+        "prefix": macro_name(claim, "control", control),
+        "title": TeX(rf"\texttt{{{tex_escape(control)}}} ({purpose})"),
+        "control": control,
+        "caught": caught,
+    }
+
+
+def ordered_rows(claims: list[dict], controls: list[dict]) -> list[dict]:
+    """Each claim followed by its controls (the verdict table's order)."""
+    out = []
+    for c in claims:
+        out.append(c)
+        out += [k for k in controls if k["id"].startswith(f"{c['id']}--")]
+    return out
+
+
+def counts(claims: list[dict]) -> dict:
+    """The summary's verdict counts (claims only; the controls are not claims)."""
+    words = [c["verdict_word"] for c in claims]
+    out = {"ClaimsTotal": len(claims), "ClaimsRun": sum(c["run"] for c in claims)}
+    for v in VERDICTS:
+        out[f"Claims{v.title()}"] = words.count(v)
+    out["ClaimsNotRun"] = words.count(None)
+    return out
+
+
+# ----------------------------------------------------------------------------- takeaways
+
+
+def finding_sentences(found: dict | None, experiments=None) -> list[TeX]:
+    """The text of each available finding of the registry (those reading one of
+    ``experiments`` when given), typeset."""
+    if not found:
+        return []
+    out = []
+    for fid, f in FINDINGS.items():
+        item = found.get(fid) or {}
+        if experiments is not None and not set(f.experiments) & set(experiments):
+            continue
+        if item.get("available", True) and item.get("text"):
+            out.append(mathify(item["text"]))
+    return out
+
+
+def takeaway(notebook: str, claims: dict[str, dict], found: dict | None) -> TeX:
+    """The last sentence of a figure's caption, from the data: the verdict and first summary
+    sentence of each claim the figure shows, else the findings on its experiments."""
+    shown = [claims[c.id] for c in CLAIMS.values() if c.notebook == notebook]
+    if shown:
+        return TeX(
+            " ".join(
+                rf"\hyperref[claim:{c['id']}]{{{c['id']}}} {c['verdict']}: {c['takeaway']}"
+                for c in shown
+            )
+        )
+    text = finding_sentences(found, NOTEBOOKS[notebook].experiments)
+    return TeX(" ".join(text)) if text else TeX("No claim of the paper is checked here.")
+
+
+# ----------------------------------------------------------------------------- power
+
+
+def load_power(results: Path) -> dict | None:
+    """``results/checks/power.json`` (size and power of each check), or None when absent."""
+    path = Path(results) / "checks" / "power.json"
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        rows = data["rows"]
+        assert isinstance(rows, list)
+    except (OSError, json.JSONDecodeError, KeyError, AssertionError) as err:
+        raise InputError("results", f"{path}: not a power record ({err})") from None
+    return data
+
+
+def power_tex(power: dict | None) -> TeX:
+    """The size/power table of the methods section, or a "not available" note."""
+    from privdtol.report.tables import styler_table
+
+    if power is None:
+        return TeX(
+            r"\NotRun{size and power of the checks: not available in this run "
+            r"(results/checks/power.json absent)}" + "\n"
+        )
+    rows = [
+        {
+            "Claim": rf"\hyperref[claim:{r['claim']}]{{{tex_escape(r['claim'])}}}",
+            "Statistic": mathify(r.get("check", "")),
+            "Control": rf"\texttt{{{tex_escape(r.get('control', ''))}}}",
+            "Size (false FAIL)": fmt_num(r.get("false_fail_rate")),
+            "Power (control caught)": fmt_num(r.get("control_fail_rate")),
+        }
+        for r in power["rows"]
+    ]
+    intro = (
+        rf"Each check rerun on {int(power.get('replicates', 0))} replicates with noise "
+        rf"{fmt_num(power.get('noise'))} added to the regret tables." + "\n\n"
+    )
+    body = styler_table(
+        pd.DataFrame(rows),
+        r"@{}l>{\raggedright\arraybackslash}p{6cm}lrr@{}",
+    )
+    return TeX(intro + r"\begin{center}\small" + "\n" + body + r"\end{center}" + "\n")
+
+
+# ----------------------------------------------------------------------------- failures
+
+
+def failure_items(claims: list[dict], controls: list[dict], checks: dict) -> list[dict]:
+    """The claims not PASS and the controls not caught, with the record's diagnosis."""
+    items = []
+    for c in claims:
+        if c["verdict_word"] == "PASS":
+            continue
+        diag = (checks.get(c["id"]) or {}).get("diagnosis") or {}
+        items.append(
+            {
+                **c,
+                "diagnosis": {
+                    k: mathify(diag[k]) for k in ("cells", "cause", "follow_up") if diag.get(k)
+                },
+            }
+        )
+    return items + [{**k, "diagnosis": {}} for k in controls if not k["caught"]]
