@@ -74,6 +74,16 @@ style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import figure_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
+
+# %% [markdown]
 # ## Table `ablations`: regret at the largest horizon, and ratio to RPS
 # One row per ablation cell: algorithm id, K, gap, epsilon, its regret, the ratio to RPS's regret
 # in the same cell and the ratio's delta-method interval (`ci_low`, `ci_high`).

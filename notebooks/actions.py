@@ -86,11 +86,21 @@ for ax, reg in zip(axes[0], regimes, strict=True):
         ax.set_title(f"{reg} regime (gap={g:g}, ε={e:g})")
     ax.set(xscale="log", xlabel="number of actions K")
     ax.set_xscale("log", base=2)
-    ax.legend(loc="upper left", fontsize="x-small")
+    ax.legend(loc="upper left", fontsize="small")
 axes[0, 0].set_ylabel("regret at largest T (95% CI)")
 fig.tight_layout()
 style.save_figure(fig, out_dir, NAME)
 plt.show()
+
+# %% [markdown]
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import figure_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
 # ## Table `actions`: weighted fits of regret against K

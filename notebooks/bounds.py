@@ -88,10 +88,20 @@ for ax, xcol, xlabel in (
 axes[0].set_ylabel("RPS regret (95% CI)")
 axes[0].set_title("against Theorem 1")
 axes[1].set_title("against the lower-bound shape")
-axes[0].legend(loc="upper left", fontsize="x-small")
+axes[0].legend(loc="upper left", fontsize="small")
 fig.tight_layout()
 style.save_figure(fig, out_dir, NAME)
 plt.show()
+
+# %% [markdown]
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import figure_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
 # ## Table `bounds`

@@ -99,7 +99,7 @@ for k, env in enumerate(envs):
             capsize=2,
         )
 for ax in axes:
-    ax.set_xticks(range(len(cells)), cells, fontsize="x-small")
+    ax.set_xticks(range(len(cells)), cells, fontsize="small")
     ax.set_yscale("log")
     style.plain_log_ticks(ax)
 axes[0].set_ylabel(
@@ -108,12 +108,22 @@ axes[0].set_ylabel(
 )
 axes[1].set_ylabel("regret / Theorem-1 bound")
 handles, labels = axes[0].get_legend_handles_labels()
-fig.legend(handles, labels, loc="lower center", ncol=4, fontsize="x-small", frameon=False)
+fig.legend(handles, labels, loc="lower center", ncol=4, fontsize="small", frameon=False)
 axes[0].set_title("at a common horizon")
 axes[1].set_title("at each model's largest horizon")
 fig.tight_layout(rect=(0, 0.12, 1, 1))
 style.save_figure(fig, out_dir, NAME)
 plt.show()
+
+# %% [markdown]
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import figure_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
 # ## Table `dependent`: RPS regret per cell and loss model at the common horizon

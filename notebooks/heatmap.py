@@ -80,7 +80,7 @@ for i, (ax, K) in enumerate(zip(axes.flat, Ks, strict=False)):
         cmap="cividis",
         annot=True,
         fmt=".2g",
-        annot_kws={"fontsize": 6},
+        annot_kws={"fontsize": 7},
         cbar=i % nc == nc - 1 or i == len(Ks) - 1,
         cbar_kws={"label": "regret / rate"},
     )
@@ -88,6 +88,16 @@ for i, (ax, K) in enumerate(zip(axes.flat, Ks, strict=False)):
 fig.tight_layout()
 style.save_figure(fig, out_dir, NAME)
 plt.show()
+
+# %% [markdown]
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import figure_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
 # ## Table `heatmap`: range of the ratio regret / (log K/gap + log K/eps) per K

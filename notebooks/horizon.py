@@ -90,6 +90,16 @@ style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import figure_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
+
+# %% [markdown]
 # ## Collapse: regret / Reg(T_max) against T·gap²/log K, every cell of every algorithm
 # After identification (T·gap²/log K of order 1 or more) a horizon-free regret is flat at 1.
 

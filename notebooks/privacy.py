@@ -133,10 +133,20 @@ for ax in axes.flat:  # collect every label once (panels differ)
         if lab not in labels:
             handles.append(h)
             labels.append(lab)
-fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False, fontsize=7)
+fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False, fontsize=8)
 fig.tight_layout(rect=(0, 0.55 / (1.9 * nr + 0.7), 1, 1))
 style.save_figure(fig, out_dir, NAME)
 plt.show()
+
+# %% [markdown]
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import figure_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
 # ## Table `privacy`: largest privacy loss per algorithm and eps

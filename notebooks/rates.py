@@ -91,13 +91,23 @@ for ax, fin, axis, xlabel in (
                 )
     ax.set(xscale="log", yscale="log", xlabel=xlabel)
     ax.set_xscale("log", base=2)
-    ax.legend(loc="upper left", fontsize="x-small")
+    ax.legend(loc="upper left", fontsize="small")
 axes[0].set_title("statistical regime (ε ≥ 1)")
 axes[1].set_title("privacy regime (gap = 1/2)")
 axes[0].set_ylabel("regret at largest T (95% CI)")
 fig.tight_layout()
 style.save_figure(fig, out_dir, NAME)
 plt.show()
+
+# %% [markdown]
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import figure_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
 # ## Table `rates`: fitted log–log slopes over the three largest x values

@@ -38,8 +38,13 @@ _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
 _DASHES = ("-", "--", "-.", ":", "-", "--", "-.", ":")
 _CONTROL_MARKERS = ("x", "+", "1", "2")
 _CONTROL_GREYS = ("0.15", "0.35", "0.5", "0.65")
-#: one-column width of the report, inches
-WIDTH = 6.5
+#: the report's text width, inches (A4, 2.3 cm margins: ``paper/preamble.tex``); figures are
+#: made at this width and included at ``\linewidth``, so their point sizes are the printed ones
+TEXT_WIDTH = (210 - 2 * 23) / 25.4
+#: width of a full-width figure, inches
+WIDTH = TEXT_WIDTH
+#: the smallest text of a figure at its printed size, points
+MIN_FONT_PT = 7.0
 
 
 def palette(controls: bool = False) -> dict[str, tuple]:
@@ -129,15 +134,41 @@ def setup(font_scale: float = 0.9) -> None:
             "pdf.fonttype": 42,
             "ps.fonttype": 42,
             "svg.hashsalt": "privdtol",
-            "figure.dpi": 100,
+            "figure.dpi": 150,
             "savefig.dpi": 200,
             "savefig.bbox": "tight",
-            "axes.titlesize": "medium",
-            "legend.fontsize": "small",
+            "font.size": 9,
+            "axes.labelsize": 9,
+            "axes.titlesize": 9,
+            "xtick.labelsize": 8,
+            "ytick.labelsize": 8,
+            "legend.fontsize": 8,
+            "legend.title_fontsize": 8,
+            "figure.titlesize": 10,
             "lines.markersize": 4,
             "lines.linewidth": 1.3,
         }
     )
+
+
+def printed_scale(fig) -> float:
+    """The factor from a figure's sizes to its printed ones (it is included at the text
+    width)."""
+    return TEXT_WIDTH / fig.get_size_inches()[0]
+
+
+def small_texts(fig) -> list[tuple[str, float]]:
+    """The visible texts of ``fig`` smaller than :data:`MIN_FONT_PT` at the printed size, as
+    ``(text, printed points)``."""
+    from matplotlib.text import Text
+
+    fig.canvas.draw()  # tick labels exist once drawn
+    scale = printed_scale(fig)
+    out = []
+    for t in fig.findobj(Text):
+        if t.get_visible() and t.get_text().strip() and t.get_fontsize() * scale < MIN_FONT_PT:
+            out.append((t.get_text(), round(t.get_fontsize() * scale, 2)))
+    return out
 
 
 def band(
@@ -195,7 +226,13 @@ def plain_log_ticks(ax, axis: str = "y") -> None:
 
 
 def save_figure(fig, out_dir: str | Path, name: str) -> list[Path]:
-    """Write ``<out_dir>/figures/<name>.pdf`` and ``.png`` deterministically; return paths."""
+    """Write ``<out_dir>/figures/<name>.pdf`` and ``.png`` deterministically; return paths.
+    A text smaller than :data:`MIN_FONT_PT` at the printed size is an error."""
+    small = small_texts(fig)
+    if small:
+        raise ValueError(
+            f"figure {name}: text below {MIN_FONT_PT:g} pt at the printed size: {small[:5]}"
+        )
     folder = Path(out_dir) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []

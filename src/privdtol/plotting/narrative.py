@@ -1,0 +1,63 @@
+"""What a notebook says after its outputs, generated from the check records and the findings
+(never hard-coded): per claim the notebook shows, the verdict, the check's summary and whether
+the data agree with the paper, with links to the report; for a notebook without a claim, the
+findings on its experiments.  The claims and figure numbers are the registry's, the same as
+the report's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from privdtol.analysis.records import read_check
+from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, FINDINGS, NOTEBOOKS, notebook_claims
+
+#: the report, relative to an executed notebook's HTML (results/notebooks/ -> results/report/)
+REPORT_HREF = "../report/replication_report.pdf"
+#: what each verdict says about the claim
+AGREEMENT = {
+    "PASS": "the data agree with the claim",
+    "FAIL": "the data contradict the claim (see the report's 'What did not replicate')",
+    "INCONCLUSIVE": "the interval straddles the threshold: more runs are needed to decide",
+}
+
+
+def claim_title(claim: str) -> str:
+    """A claim's title as Markdown (the registry's LaTeX; Markdown renders its ``$...$``)."""
+    entry = CLAIMS_TEX.get(claim)
+    return entry.title if entry is not None else CLAIMS[claim].title
+
+
+def report_link(name: str) -> str:
+    nb = NOTEBOOKS[name]
+    return f"[report, Figure {nb.figure}]({REPORT_HREF}#figure.{nb.figure})"
+
+
+def figure_note(name: str, checks_dir, findings_json=None) -> str:
+    """Markdown: what the figure of notebook ``name`` shows and whether it agrees with the
+    claims it illustrates."""
+    lines = [f"**What Figure {NOTEBOOKS[name].figure} shows** ({report_link(name)}):"]
+    claims = notebook_claims(name)
+    for claim in claims:
+        record = read_check(Path(checks_dir) / f"{claim}.json")
+        if record is None:
+            lines.append(f"- **{claim}** ({claim_title(claim)}): not run in this configuration.")
+            continue
+        verdict = record["verdict"]
+        lines.append(
+            f"- **{claim}** ({claim_title(claim)}): **{verdict}**, "
+            f"{AGREEMENT.get(verdict, verdict)}. {record['summary']}"
+        )
+    if not claims:
+        found = {}
+        path = Path(findings_json) if findings_json else None
+        if path is not None and path.exists():
+            found = json.loads(path.read_text(encoding="utf-8"))
+        texts = [
+            found[f.id]["text"]
+            for f in FINDINGS.values()
+            if set(f.experiments) & set(NOTEBOOKS[name].experiments)
+            and (found.get(f.id) or {}).get("text")
+        ]
+        lines += [f"- {t}" for t in texts] or ["- No claim of the paper is checked here."]
+    return "\n".join(lines)
