@@ -55,21 +55,36 @@ fin = fin.assign(x=1 / fin["epsilon"])
 panels = fin[["K", "gap"]].drop_duplicates().sort_values(["K", "gap"], ascending=[True, False])
 nc = min(len(panels), 2)
 nr = -(-len(panels) // nc)
-fig, axes = plt.subplots(nr, nc, figsize=(style.WIDTH, 2.4 * nr + 0.6), squeeze=False)
+fig, axes = plt.subplots(
+    nr, nc, figsize=(style.WIDTH, 2.3 * nr + 0.7), squeeze=False, layout="constrained"
+)
 for ax, (_, p) in zip(axes.flat, panels.iterrows(), strict=False):
     sub = fin[(fin["K"] == p["K"]) & np.isclose(fin["gap"], p["gap"])]
     for alg in style.order(sub["algorithm"].unique()):
         style.algorithm_band(ax, sub, "x", alg)
-    ax.axvline(4, color="0.5", linewidth=0.8, linestyle=":")  # eps = 1/4: the cap binds above
-    ax.set(xscale="log", yscale="log", xlabel="1 / ε", title=f"K={p['K']:g}, gap={p['gap']:g}")
+    # eps = 1/4: the cap eta <= 1/8 binds for larger eps (1/eps < 4)
+    ax.axvline(
+        4,
+        color="tab:red",
+        linewidth=0.9,
+        linestyle="--",
+        label=r"$\eta$-cap knee, $\varepsilon = 1/4$",
+    )
+    gap = style.pow2_label(p["gap"])
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel=r"$1/\varepsilon$",
+        title=f"$K = {p['K']:g}$, $\\Delta_{{\\min}}$ = {gap}",
+    )
     ax.set_xscale("log", base=2)
+    style.dyadic_ticks(ax, sub["x"])
+    style.plain_log_ticks(ax)
 for ax in list(axes.flat)[len(panels) :]:
     ax.set_visible(False)
 for ax in axes[:, 0]:
-    ax.set_ylabel("regret at largest T (95% CI)")
-handles, labels = axes[0, 0].get_legend_handles_labels()
-fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False)
-fig.tight_layout(rect=(0, 0.4 / (2.4 * nr + 0.6), 1, 1))
+    ax.set_ylabel(r"regret at $T_{\max}$ (95% CI)")
+style.legend_below(fig, axes, ncol=4)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 

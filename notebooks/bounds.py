@@ -62,10 +62,10 @@ for claim, check in checks.items():
     print(check_text(claim, check), end="\n\n")
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.0))
+fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.3), layout="constrained")
 for ax, xcol, xlabel in (
     (axes[0], "bound", "Theorem 1 bound"),
-    (axes[1], "lower", "log K / min(gap, ε)"),
+    (axes[1], "lower", r"$\log K/\min(\Delta_{\min}, \varepsilon)$"),
 ):
     for j, (exp, sub) in enumerate(fin.groupby("experiment", sort=True)):
         err = np.vstack(
@@ -78,18 +78,17 @@ for ax, xcol, xlabel in (
             fmt="os^vD"[j % 5],
             markersize=3,
             linestyle="none",
-            label=exp,
+            label=style.EXPERIMENT_NAMES.get(exp, exp),
             elinewidth=0.8,
             alpha=0.85,
         )
     lim = np.array([fin[xcol].min() / 2, fin[xcol].max() * 2])
-    ax.plot(lim, lim, color="0.3", linewidth=1, linestyle="--", label="y = x")
+    ax.plot(lim, lim, color="0.3", linewidth=1, linestyle="--", label="equality ($y = x$)")
     ax.set(xscale="log", yscale="log", xlabel=xlabel)
 axes[0].set_ylabel("RPS regret (95% CI)")
 axes[0].set_title("against Theorem 1")
 axes[1].set_title("against the lower-bound shape")
-axes[0].legend(loc="upper left", fontsize="small")
-fig.tight_layout()
+style.legend_below(fig, axes, ncol=3)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 

@@ -71,8 +71,8 @@ for i, (ax, K) in enumerate(zip(axes.flat, Ks, strict=False)):
         .sort_index(ascending=False)
         .sort_index(axis=1, ascending=False)
     )
-    piv.index = [f"{g:g}" for g in piv.index]
-    piv.columns = [f"{e:g}" for e in piv.columns]
+    piv.index = [style.pow2_label(g) for g in piv.index]
+    piv.columns = [style.pow2_label(e) for e in piv.columns]
     sns.heatmap(
         piv,
         ax=ax,
@@ -84,7 +84,12 @@ for i, (ax, K) in enumerate(zip(axes.flat, Ks, strict=False)):
         cbar=i % nc == nc - 1 or i == len(Ks) - 1,
         cbar_kws={"label": "regret / rate"},
     )
-    ax.set(title=f"K = {K:g}", xlabel="ε", ylabel="gap" if i % nc == 0 else "")
+    ax.set(
+        title=f"$K = {K:g}$",
+        xlabel=r"$\varepsilon$",
+        ylabel=r"$\Delta_{\min}$" if i % nc == 0 else "",
+    )
+    ax.tick_params(axis="y", rotation=0)
 fig.tight_layout()
 style.save_figure(fig, out_dir, NAME)
 plt.show()

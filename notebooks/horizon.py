@@ -60,32 +60,59 @@ for claim in notebook_claims(NAME):
 
 # %%
 priv = df[np.isfinite(df["epsilon"])]
-rows_kg = priv[["K", "gap"]].drop_duplicates().sort_values(["K", "gap"], ascending=[True, False])
-cols_e = sorted(priv["epsilon"].unique(), reverse=True)
-nr, nc = len(rows_kg), len(cols_e)
+rows_k = sorted(priv["K"].unique())
+cols = priv[["gap", "epsilon"]].drop_duplicates().sort_values(["gap", "epsilon"], ascending=False)
+nr, nc = len(rows_k), len(cols)
+# the C3 window of each rps cell: from its plateau horizon T0 to T_max
+window = plateau_table(df[df["algorithm"] == "rps"], horizon_free_c, confidence)
 fig, axes = plt.subplots(
-    nr, nc, figsize=(style.WIDTH, 1.9 * nr + 0.9), sharex=True, sharey="row", squeeze=False
+    nr,
+    nc,
+    figsize=(style.WIDTH, 1.75 * nr + 1.0),
+    sharex=True,
+    sharey="row",
+    squeeze=False,
+    layout="constrained",
 )
-for i, (_, p) in enumerate(rows_kg.iterrows()):
-    for j, e in enumerate(cols_e):
+for i, k in enumerate(rows_k):
+    for j, (_, p) in enumerate(cols.iterrows()):
         ax = axes[i, j]
         sub = df[
-            (df["K"] == p["K"])
+            (df["K"] == k)
             & np.isclose(df["gap"], p["gap"])
-            & (np.isclose(df["epsilon"], e) | df["epsilon"].isna())
+            & (np.isclose(df["epsilon"], p["epsilon"]) | df["epsilon"].isna())
         ]
         for alg in style.order(sub["algorithm"].unique()):
             style.algorithm_band(ax, sub, "horizon", alg, markevery=3)
-        ax.set(xscale="log", yscale="log", title=f"K={p['K']:g}, gap={p['gap']:g}, ε={e:g}")
+        rps = sub[sub["algorithm"] == "rps"]
+        if len(rps):  # Theorem 1's bound (the same for every T)
+            ax.axhline(rps["bound_thm1"].iloc[0], color="black", lw=1.1, label="Theorem 1 bound")
+        w = window[
+            (window["K"] == k)
+            & np.isclose(window["gap"], p["gap"])
+            & np.isclose(window["epsilon"], p["epsilon"])
+        ]
+        if len(w) and np.isfinite(w["h_low"].iloc[0]):
+            ax.axvspan(
+                w["h_low"].iloc[0],
+                w["h_high"].iloc[0],
+                color="0.88",
+                lw=0,
+                zorder=0,
+                label=r"C3 window $[T_0, T_{\max}]$",
+            )
+        ax.set(xscale="log", yscale="log")
         ax.set_xscale("log", base=2)
-        ax.set_xticks([2.0**k for k in (0, 10, 20, 30)])
+        ax.set_xticks([2.0**e for e in (0, 10, 20, 30)])
+        ax.set_xticklabels(["$2^{0}$", "$2^{10}$", "$2^{20}$", "$2^{30}$"])
+        if i == 0:
+            gap, eps = (style.pow2_label(v) for v in (p["gap"], p["epsilon"]))
+            ax.set_title(rf"$\Delta_{{\min}}$={gap}, $\varepsilon$={eps}")
         if i == nr - 1:
-            ax.set_xlabel("horizon T")
+            ax.set_xlabel("horizon $T$")
         if j == 0:
-            ax.set_ylabel("regret")
-handles, labels = axes[0, 0].get_legend_handles_labels()
-fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False)
-fig.tight_layout(rect=(0, 0.7 / (1.9 * nr + 0.9), 1, 1))
+            ax.set_ylabel(f"$K = {k:g}$\nregret")
+style.legend_below(fig, axes, ncol=4)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 

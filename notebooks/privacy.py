@@ -66,20 +66,24 @@ fig, axes = plt.subplots(
 )
 y_top = 1.6 * max(df.loss.max(), df.loss_upper.max(), df.epsilon.max())
 eps_grid = np.geomspace(df.epsilon.min(), df.epsilon.max(), 100)
-CONTROL_NAMES = {"rps_eta_eps": "control: η = ε", "rps_data_prefix": "control: data prefix"}
+CONTROL_NAMES = {
+    "rps_eta_eps": r"control: $\eta = \varepsilon$",
+    "rps_data_prefix": "control: data prefix",
+}
 markers = {
-    "exact_selection": ("o", "per selection (exact)"),
-    "whole_sequence": ("s", "whole sequence (exact)"),
+    "exact_selection": ("o", "per selection (exact)", "C0"),
+    "whole_sequence": ("s", "whole sequence (exact)", "C2"),
 }
 for ax, alg in zip(axes.flat, algs, strict=False):
     sub = df[df.algorithm == alg]
-    for audit, (marker, label) in markers.items():
+    for audit, (marker, label, colour) in markers.items():
         a = sub[sub.audit == audit].groupby("epsilon").loss.max()
         if len(a):
             ax.plot(
                 a.index,
                 a.values,
                 marker=marker,
+                color=colour,
                 linestyle="none",
                 markersize=4,
                 fillstyle="none" if audit == "whole_sequence" else "full",
@@ -102,15 +106,15 @@ for ax, alg in zip(axes.flat, algs, strict=False):
             color="0.3",
             label="statistical (95% CP)",
         )
-    ax.plot(eps_grid, eps_grid, color="k", linewidth=0.9, label="ε")
+    ax.plot(eps_grid, eps_grid, color="k", linewidth=0.9, label=r"$\varepsilon$ (Proposition 1)")
     bound = sub.groupby("epsilon").bound_selection.max()
     ax.plot(
         bound.index,
         bound.values,
         color="C3",
-        linestyle="--",
+        linestyle=(0, (4, 2)),
         linewidth=0.9,
-        label="per-selection bound (2η; ε for Laplace noise)",
+        label=r"per-selection bound ($2\eta$; $\varepsilon$ for Laplace noise)",
     )
     ax.set_title(CONTROL_NAMES.get(alg) or style.ALGORITHM_NAMES.get(alg, alg), fontsize=8)
     ax.set(
@@ -124,7 +128,7 @@ for ax, alg in zip(axes.flat, algs, strict=False):
 for ax in list(axes.flat)[len(algs) :]:
     ax.set_visible(False)
 for ax in axes[-1, :]:
-    ax.set_xlabel("ε")
+    ax.set_xlabel(r"$\varepsilon$")
 for ax in axes[:, 0]:
     ax.set_ylabel("privacy loss found")
 handles, labels = axes[0, 0].get_legend_handles_labels()

@@ -65,11 +65,11 @@ for claim in notebook_claims(NAME):
     print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")), end="\n\n")
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.0))
+fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.3), layout="constrained")
 slopes = []
 for ax, fin, axis, xlabel in (
-    (axes[0], gap_fin, "1/gap", "1 / gap"),
-    (axes[1], eps_fin, "1/eps", "1 / ε"),
+    (axes[0], gap_fin, "1/gap", r"$1/\Delta_{\min}$"),
+    (axes[1], eps_fin, "1/eps", r"$1/\varepsilon$"),
 ):
     for alg in style.order(fin["algorithm"].unique()):
         sub = fin[fin["algorithm"] == alg]
@@ -81,21 +81,45 @@ for ax, fin, axis, xlabel in (
             if alg == "rps" and np.isfinite(ser["slope"]):
                 xs = np.array(ser["x"])
                 ys = np.exp(ser["intercept"] + ser["slope"] * np.log(xs))
+                # the fit window (the points the check fits), the fit, and the paper's slope 1
+                ax.axvspan(xs.min() / 1.15, xs.max() * 1.15, color="0.85", zorder=0, lw=0)
+                ax.plot(xs, ys, color="black", lw=1.6, zorder=5, label="RPS fit (shaded window)")
+                x1 = np.array([fin["x"].min(), fin["x"].max()])
                 ax.plot(
-                    xs,
-                    ys,
-                    color="0.3",
-                    linestyle="--",
-                    linewidth=1,
-                    label=f"RPS fit: slope {ser['slope']:.2f}",
+                    x1,
+                    ys[-1] * x1 / xs[-1],
+                    color="0.4",
+                    ls=":",
+                    lw=1.2,
+                    zorder=4,
+                    label="slope 1 (the paper)",
+                )
+                ax.text(
+                    xs.min(),
+                    ax.get_ylim()[1],
+                    f" slope {ser['slope']:.2f}",
+                    va="top",
+                    fontsize=8,
+                    zorder=6,
                 )
     ax.set(xscale="log", yscale="log", xlabel=xlabel)
     ax.set_xscale("log", base=2)
-    ax.legend(loc="upper left", fontsize="small")
-axes[0].set_title("statistical regime (ε ≥ 1)")
-axes[1].set_title("privacy regime (gap = 1/2)")
-axes[0].set_ylabel("regret at largest T (95% CI)")
-fig.tight_layout()
+    style.dyadic_ticks(ax, fin["x"])
+if len(eps_fin):
+    axes[1].axvline(4, color="tab:red", lw=0.9, ls="--", zorder=3)
+    axes[1].annotate(
+        r"$\eta$-cap knee" + "\n" + r"$\varepsilon = 1/4$",
+        (4, 0.04),
+        xycoords=("data", "axes fraction"),
+        xytext=(4, 0),
+        textcoords="offset points",
+        fontsize=8,
+        color="tab:red",
+    )
+axes[0].set_title(r"statistical regime ($\varepsilon \geq 1$)")
+axes[1].set_title(r"privacy regime ($\Delta_{\min} = 1/2$)")
+axes[0].set_ylabel(r"regret at $T_{\max}$ (95% CI)")
+style.legend_below(fig, axes)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 

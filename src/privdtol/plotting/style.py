@@ -29,6 +29,16 @@ from privdtol.pipeline.io import atomic_path
 ALGORITHM_ORDER = tuple(n for n, c in ALGORITHMS.items() if c.role != "control")
 CONTROL_ORDER = tuple(n for n, c in ALGORITHMS.items() if c.role == "control")
 ALGORITHM_NAMES = {name: cls.display_name for name, cls in ALGORITHMS.items()}
+#: the experiments of the configs as a reader names them (legends; never the config's keys)
+EXPERIMENT_NAMES = {
+    "horizon": "horizon curves",
+    "gap": r"$\Delta_{\min}$ sweep",
+    "epsilon": r"$\varepsilon$ sweep",
+    "actions": r"$K$ sweep",
+    "grid": r"grid $K \times \Delta_{\min} \times \varepsilon$",
+    "dependent": "dependent losses",
+    "ablations": "ablations",
+}
 ENV_NAMES = {
     "bernoulli": "independent Bernoulli",
     "correlated": "correlated Bernoulli",
@@ -245,3 +255,36 @@ def save_figure(fig, out_dir: str | Path, name: str) -> list[Path]:
             fig.savefig(tmp, format=ext, metadata=meta)
         paths.append(path)
     return paths
+
+
+def dyadic_ticks(ax, values, axis: str = "x") -> None:
+    """Ticks at the given powers of two, labelled exactly (``1/32`` -> ``$2^{-5}$``,
+    ``32`` -> ``$2^{5}$``; 1, 2, 4, 8 as themselves), never rotated."""
+    import matplotlib.ticker as mticker
+
+    vals = sorted({float(v) for v in values if np.isfinite(v) and v > 0})
+    target = ax.xaxis if axis == "x" else ax.yaxis
+    target.set_major_locator(mticker.FixedLocator(vals))
+    target.set_minor_locator(mticker.NullLocator())
+    target.set_major_formatter(mticker.FuncFormatter(lambda v, _: pow2_label(v)))
+
+
+def pow2_label(v: float) -> str:
+    """An exact power of two as mathtext (``2^{-5}``), small integers plainly; others ``%g``."""
+    k = np.log2(v) if v > 0 else np.nan
+    if np.isfinite(k) and float(k).is_integer():
+        k = int(k)
+        return f"{int(v)}" if 0 <= k <= 4 else f"$2^{{{k}}}$"
+    return f"{v:g}"
+
+
+def legend_below(fig, axes, ncol: int = 4) -> None:
+    """One legend for the figure, below the panels (it never covers data): the union of the
+    panels' entries, in order."""
+    handles, labels = [], []
+    for ax in np.ravel(axes):
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False)

@@ -171,10 +171,19 @@ def findings_tex(found: dict | None) -> str:
 
 
 def runs_tex(runs: list[int]) -> TeX:
-    """The runs per cell: one number, or the range when cells differ."""
-    if len(runs) == 1:
-        return fmt_num(runs[0])
-    return TeX(f"{fmt_num(runs[0])}--{fmt_num(runs[-1])}")
+    """The runs per cell: one number, or the range when cells differ; cells computed exactly
+    (``runs`` 0, :mod:`privdtol.engine.exact`) are "exact"."""
+    mc = [r for r in runs if r > 0]
+    text = (
+        ""
+        if not mc
+        else fmt_num(mc[0])
+        if len(mc) == 1
+        else TeX(f"{fmt_num(mc[0])}--{fmt_num(mc[-1])}")
+    )
+    if 0 in runs:
+        return TeX(f"exact or {text}" if text else "exact")
+    return TeX(text)
 
 
 def experiment_stats(df: pd.DataFrame | None) -> dict[str, TeX]:

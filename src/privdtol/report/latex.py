@@ -177,7 +177,8 @@ def fmt_num(x, digits: int = 3) -> TeX:
     if -3 <= mag < 6:
         decimals = max(0, digits - 1 - mag)
         text = f"{x:.{decimals}f}"
-        return TeX(rf"\num{{{text.rstrip('0').rstrip('.') if '.' in text else text}}}")
+        short = text.rstrip("0").rstrip(".") if "." in text else text
+        return TeX(rf"\num{{{short if float(short) == x else text}}}")
     return TeX(rf"\num{{{x:.{digits - 1}e}}}")
 
 
@@ -211,6 +212,31 @@ def write_text(path: Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8", newline="\n")
 
 
+def _assign(match) -> str:
+    """``K=512``, ``gap=0.00781``, ``T0=5.24e+05`` as ``$K = 512$``, ``$\\Delta_{\\min} = 2^{-7}$``,
+    ``$T_0 = 2^{19}-1$``: a parameter's value printed rounded is recognised as the exact power
+    of two (gaps, privacy levels) or horizon ``2^k - 1`` it was."""
+    name, text = match.group(1), match.group(2)
+    symbol = {
+        "K": "K",
+        "gap": r"\Delta_{\min}",
+        "eps": r"\varepsilon",
+        "epsilon": r"\varepsilon",
+        "T0": "T_0",
+        "T": "T",
+        "T_max": r"T_{\max}",
+    }[name]
+    value = float(text)
+    for k in range(1, 64):
+        if name in ("gap", "eps", "epsilon") and k >= 3 and value == float(f"{2.0**-k:.3g}"):
+            return rf"${symbol} = 2^{{-{k}}}$"
+        if name.startswith("T") and value == float(f"{2.0**k - 1:.3g}") and k >= 10:
+            return rf"${symbol} = 2^{{{k}}}-1$"
+    number = fmt_num(int(value) if value.is_integer() else value)
+    return rf"${symbol} = ${number}"
+
+
+_ASSIGN = r"\b(K|gap|eps|epsilon|T0|T|T_max)\s*=\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(?!\d)"
 _GREEK = {"eps": r"\varepsilon", "eta": r"\eta"}
 
 #: plain-text mathematics of the analysis layer's sentences (check summaries, thresholds,
@@ -269,7 +295,8 @@ def mathify(text) -> TeX:
         done.append(latex)
         return f"\x00{len(done) - 1}\x01"
 
-    out = re.sub(_NUMBER, lambda m: keep(_number(m.group(1))), str(text))
+    out = re.sub(_ASSIGN, lambda m: keep(_assign(m)), str(text))
+    out = re.sub(_NUMBER, lambda m: keep(_number(m.group(1))), out)
     for pattern, repl in _WORDS:
         out = re.sub(pattern, lambda m, r=repl: keep(r(m) if callable(r) else r), out)
     out = tex_escape(out)
