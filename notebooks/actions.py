@@ -58,8 +58,11 @@ for claim in notebook_claims(NAME):
 
 # %%
 regimes = [r for r in ("privacy", "statistical", "balanced") if r in set(fin["regime"])]
-fig, axes = plt.subplots(1, len(regimes), figsize=(style.WIDTH, 3.0), squeeze=False)
+fig, axes = plt.subplots(
+    1, len(regimes), figsize=(style.WIDTH, 3.4), squeeze=False, layout="constrained"
+)
 fit_rows = []
+FORM_LABELS = {"log K": r"RPS fit $a\,\log K + b$", "log² K": r"RPS fit $a\,\log^2 K + b$"}
 for ax, reg in zip(axes[0], regimes, strict=True):
     sub = fin[fin["regime"] == reg]
     for (g, e), cell in sub.groupby(["gap", "epsilon"]):
@@ -77,18 +80,19 @@ for ax, reg in zip(axes[0], regimes, strict=True):
                     ax.plot(
                         Kgrid,
                         f["a"] * stats.LOGK_FORMS[form](Kgrid) + f["b"],
-                        color="0.3",
+                        color="black",
                         linestyle=ls,
-                        linewidth=1,
-                        label=f"RPS fit a·{form} + b",
+                        linewidth=1.3,
+                        zorder=5,
+                        label=FORM_LABELS[form],
                     )
             fit_rows.append(row)
-        ax.set_title(f"{reg} regime (gap={g:g}, ε={e:g})")
-    ax.set(xscale="log", xlabel="number of actions K")
+        gl, el = style.pow2_label(g), style.pow2_label(e)
+        ax.set_title(f"{reg} regime ($\\Delta_{{\\min}}$ = {gl}, $\\varepsilon$ = {el})")
+    ax.set(xscale="log", xlabel="number of actions $K$")
     ax.set_xscale("log", base=2)
-    ax.legend(loc="upper left", fontsize="small")
-axes[0, 0].set_ylabel("regret at largest T (95% CI)")
-fig.tight_layout()
+axes[0, 0].set_ylabel(r"regret at $T_{\max}$ (95% CI)")
+style.legend_below(fig, axes, ncol=3)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 

@@ -49,7 +49,8 @@ style.setup()
 df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["dependent"]
 rps = select(df, "rps")
 rps = rps.assign(
-    cell=[f"gap={g:g}\nε={e:g}" for g, e in zip(rps["gap"], rps["epsilon"], strict=True)],
+    cell=[f"{g!r}/{e!r}" for g, e in zip(rps["gap"], rps["epsilon"], strict=True)],
+    gap_eps=list(zip(rps["gap"], rps["epsilon"], strict=True)),
     model=style.model_labels(rps),
 )
 maxh = rps.groupby(["cell", "model"])["horizon"].max().groupby("cell").min()
@@ -66,13 +67,12 @@ for claim in notebook_claims(NAME):
 
 # %%
 envs = style.model_order(rps)
-cells = sorted(
-    rps["cell"].unique(), key=lambda c: (float(c.split("\n")[0][4:]) * -1, -float(c.split("ε=")[1]))
-)
+order = rps.drop_duplicates("cell").sort_values("gap_eps", ascending=False)
+cells = list(order["cell"])
 pos = {c: i for i, c in enumerate(cells)}
 width = 0.8 / max(len(envs), 1)
 colours = dict(zip(envs, sns.color_palette("colorblind", len(envs)), strict=True))
-fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.4))
+fig, axes = plt.subplots(2, 1, figsize=(style.WIDTH, 5.4), sharex=True, layout="constrained")
 for k, env in enumerate(envs):
     for ax, tab, y, lo, hi in (
         (axes[0], common, "mean", "ci_low", "ci_high"),
@@ -98,20 +98,32 @@ for k, env in enumerate(envs):
             elinewidth=0.9,
             capsize=2,
         )
+# cells grouped by gap (a label per group above the top panel), epsilon on the ticks
+groups = order.groupby("gap", sort=False)["cell"].agg(list)
 for ax in axes:
-    ax.set_xticks(range(len(cells)), cells, fontsize="small")
     ax.set_yscale("log")
     style.plain_log_ticks(ax)
+    for members in list(groups)[1:]:
+        ax.axvline(pos[members[0]] - 0.5, color="0.6", lw=0.8)
+for gap, members in groups.items():
+    centre = (pos[members[0]] + pos[members[-1]]) / 2
+    axes[0].annotate(
+        rf"$\Delta_{{\min}}$ = {style.pow2_label(gap)}",
+        (centre, 1.0),
+        xycoords=("data", "axes fraction"),
+        xytext=(0, 3),
+        textcoords="offset points",
+        ha="center",
+        va="bottom",
+    )
+axes[1].set_xticks(range(len(cells)), [style.pow2_label(e) for _, e in order["gap_eps"]])
+axes[1].set_xlabel(r"$\varepsilon$ (cells grouped by $\Delta_{\min}$)")
 axes[0].set_ylabel(
-    f"regret at T = {int(common['horizon'].min()):,}"
-    + ("" if common["horizon"].nunique() == 1 else " (smallest common)")
+    f"regret at $T = 2^{{{int(common['horizon'].min() + 1).bit_length() - 1}}}-1$"
+    + ("" if common["horizon"].nunique() == 1 else "\n(smallest common)")
 )
-axes[1].set_ylabel("regret / Theorem-1 bound")
-handles, labels = axes[0].get_legend_handles_labels()
-fig.legend(handles, labels, loc="lower center", ncol=4, fontsize="small", frameon=False)
-axes[0].set_title("at a common horizon")
-axes[1].set_title("at each model's largest horizon")
-fig.tight_layout(rect=(0, 0.12, 1, 1))
+axes[1].set_ylabel("regret / Theorem 1 bound\n(each model's largest $T$)")
+style.legend_below(fig, axes, ncol=3)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 
