@@ -84,7 +84,32 @@ for _nb in NB_NAMES:
         localrule: True
 
 
+# The index of the executed notebooks: each with its figure number, claims and verdicts.
+rule index_notebooks:
+    input:
+        html=[f"{NB_OUT}/notebooks/{nb}.html" for nb in NB_NAMES],
+        checks=[
+            f"{CHECKS_DIR}/{c}.json"
+            for nb in NB_NAMES
+            for c in notebook_claims(nb)
+            if c in CHECK_CLAIMS
+        ],
+        code=layer_sources("report"),
+    output:
+        f"{NB_OUT}/notebooks/index.html",
+    log:
+        "logs/notebooks/index.log",
+    conda:
+        "../envs/privdtol.yaml"
+    params:
+        results=NB_OUT,
+    shell:
+        "python -m privdtol.report.notebook_index --results {params.results:q} --out {output:q}"
+        " > {log:q} 2>&1"
+
+
 rule notebooks_all:
     input:
         [f"{NB_OUT}/notebooks/{nb}.ipynb" for nb in NB_NAMES],
+        rules.index_notebooks.output,
     localrule: True
