@@ -15,14 +15,14 @@
 # ---
 
 # %% [markdown]
-# # Figure 7 — ablations: random prefix against the full prefix and the uncapped eta
+# # Figure 7 — ablations: the random prefix and the cap on $\eta$
 #
-# Regret at the largest horizon (the curves are flat in T by then) against 1/eps (log–log, 95%
-# bands) of RPS and its two ablations: the exponential mechanism on the whole previous block
-# (`rps_full_prefix`, M_r = 2^r) and eta = eps/2 without the 1/8 cap (`rps_uncapped`; it differs
-# from RPS only for eps > 1/4, left of the dotted line). One panel per (K, gap). No claim is
-# checked here: the ablations show what the random prefix and the cap buy (the paper's analysis
-# needs both).
+# Regret at $T_{\max}$ against $1/\varepsilon$ (log–log, 95% intervals) of RPS and its two
+# ablations: the exponential mechanism on the whole previous block (`rps_full_prefix`,
+# $M_r = 2^r$) and $\eta = \varepsilon/2$ without the cap $1/8$ (`rps_uncapped`; it differs from
+# RPS only for $\varepsilon > 1/4$, left of the dashed knee). One panel per
+# $(K, \Delta_{\min})$. No claim is checked here: the ablations show what the two ingredients
+# of the analysis cost.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -94,14 +94,14 @@ plt.show()
 # %%
 from IPython.display import Markdown
 
-from privdtol.plotting.narrative import figure_note
+from privdtol.plotting.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
 # ## Table `ablations`: regret at the largest horizon, and ratio to RPS
-# One row per ablation cell: algorithm id, K, gap, epsilon, its regret, the ratio to RPS's regret
-# in the same cell and the ratio's delta-method interval (`ci_low`, `ci_high`).
+# One row per ablation cell: algorithm id, $K$, $\Delta_{\min}$, $\varepsilon$, its regret, the
+# ratio to RPS's regret in the same cell and its delta-method interval (`ci_low`, `ci_high`).
 
 # %%
 base = fin[fin["algorithm"] == "rps"].set_index(["K", "gap", "epsilon"])
@@ -126,4 +126,7 @@ table = pd.DataFrame(
     columns=["algorithm", "K", "gap", "epsilon", "regret", "ratio_to_rps", "ci_low", "ci_high"],
 )
 write_table(table, Path(out_dir) / "tables" / "ablations.csv")
-table
+display_table(table, "ablations")
+
+# %%
+Markdown(table_note(NAME, "ablations"))

@@ -15,14 +15,11 @@
 # ---
 
 # %% [markdown]
-# # Figure 3 — regret against K in both regimes (claim C4d)
+# # Figure 3 — regret against the number of actions $K$
 #
-# Regret against K (log x axis) in the privacy regime (eps < gap) and in the statistical regime
-# (eps > gap), with 95% bands. For RPS the weighted fits a·log K + b (dashed) and a·log² K + b
-# (dotted) are drawn side by side: the paper's privacy term is log K / eps, against Wu & Wang's
-# log² K / eps. Claim C4d (`privdtol check --claim C4d`, shown below) compares the two fits in
-# the privacy regime by their residual chi-square (Δχ² = χ²(log² K) − χ²(log K),
-# parametric-bootstrap CI).
+# Regret at $T_{\max}$ against $K$ (log axis) in the privacy and statistical regimes, with the
+# weighted fits $a \log K + b$ and $a \log^2 K + b$ of RPS: the paper's rate is linear in
+# $\log K$; Wu & Wang's bound grows like $\log^2 K / \varepsilon$.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -50,7 +47,7 @@ fin = final_rows(df)
 fin = fin.assign(regime=regime(fin["gap"], fin["epsilon"]))
 
 # %% [markdown]
-# ## Check C4d (from `results/checks/C4d.json`)
+# ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
 for claim in notebook_claims(NAME):
@@ -102,14 +99,14 @@ plt.show()
 # %%
 from IPython.display import Markdown
 
-from privdtol.plotting.narrative import figure_note
+from privdtol.plotting.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
-# ## Table `actions`: weighted fits of regret against K
-# One row per (regime, algorithm, gap, epsilon): the fit a·log K + b (`a_logk`, `b_logk`, residual
-# `chi2_logk`) and the fit a·log² K + b (`a_log2k`, `b_log2k`, `chi2_log2k`).
+# ## Table `actions`: weighted fits of regret against $K$
+# One row per (regime, algorithm, $\Delta_{\min}$, $\varepsilon$): the fit $a \log K + b$ (`a_logk`,
+# `b_logk`, residual `chi2_logk`) and the fit $a \log^2 K + b$ (`a_log2k`, `b_log2k`, `chi2_log2k`).
 
 # %%
 table = pd.DataFrame(
@@ -128,4 +125,7 @@ table = pd.DataFrame(
     ],
 )
 write_table(table, Path(out_dir) / "tables" / "actions.csv")
-table
+display_table(table, "actions")
+
+# %%
+Markdown(table_note(NAME, "actions"))

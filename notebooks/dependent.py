@@ -15,15 +15,12 @@
 # ---
 
 # %% [markdown]
-# # Figure 6 — dependent losses against independent ones (claim C5)
+# # Figure 6 — regret under dependent coordinates
 #
-# RPS regret per (gap, eps) cell under independent Bernoulli, correlated Bernoulli (shared shock)
-# and Beta losses, with 95% CI bars. Beta cells are simulated only up to a short horizon, so
-# the left panel compares every loss model at the largest horizon common to all models of the
-# cell (stated in the axis label); the right panel shows the regret/Theorem-1-bound ratio at each
-# model's own largest horizon. Claim C5 (`privdtol check --claim C5`, shown below) repeats the
-# C2 check (and the C4a/C4b slope checks where the experiment has enough grid points) for the
-# correlated and Beta models.
+# RPS regret per $(\Delta_{\min}, \varepsilon)$ cell under independent Bernoulli, correlated
+# Bernoulli (a shared shock with probability $\rho$) and Beta($\kappa$) losses: at a common
+# horizon (top) and over the Theorem 1 bound at each model's largest horizon (bottom). The
+# theorem assumes only independence across rounds.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -59,7 +56,7 @@ own = final_rows(rps)
 own = own.assign(ratio=own["mean"] / bounds.theorem1(own["K"], own["gap"], own["epsilon"]))
 
 # %% [markdown]
-# ## Check C5 (from `results/checks/C5.json`)
+# ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
 for claim in notebook_claims(NAME):
@@ -133,15 +130,15 @@ plt.show()
 # %%
 from IPython.display import Markdown
 
-from privdtol.plotting.narrative import figure_note
+from privdtol.plotting.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
 # ## Table `dependent`: RPS regret per cell and loss model at the common horizon
-# One row per (gap, epsilon, loss model): `env` (bernoulli, correlated, beta) with its parameter
-# (`rho` for correlated, `kappa` for Beta; empty otherwise), the common `horizon`, the mean regret
-# and its 95% interval. Rows in figure order: gap and epsilon decreasing, then the loss models.
+# One row per ($\Delta_{\min}$, $\varepsilon$, loss model): `env` with its parameter ($\rho$ for
+# correlated, $\kappa$ for Beta), the common `horizon`, the mean regret and its 95% interval. The
+# report pivots it: one column per loss model.
 
 # %%
 rank = {label: i for i, label in enumerate(envs)}
@@ -153,4 +150,7 @@ table = (
     .reset_index(drop=True)
 )
 write_table(table, Path(out_dir) / "tables" / "dependent.csv")
-table
+display_table(table, "dependent")
+
+# %%
+Markdown(table_note(NAME, "dependent"))

@@ -15,13 +15,11 @@
 # ---
 
 # %% [markdown]
-# # Figure 4 — regret / (log K/gap + log K/eps) over (gap, eps), one panel per K (claim C4c)
+# # Figure 4 — regret over the rate $\log K/\Delta_{\min} + \log K/\varepsilon$ across the grid
 #
-# If the rate log K/gap + log K/eps is right, the ratio stays between two constants over the
-# whole grid (colour scale shared by the panels, logarithmic). Claim C4c (`privdtol check
-# --claim C4c`, shown below) reports the range of the ratio and requires the log–log slope of
-# the ratio along each axis (1/gap, 1/eps, log K) over the last three grid points to have its
-# CI inside the config's `ratio_slope_range`.
+# One panel per $K$; each cell of a panel is one $(\Delta_{\min}, \varepsilon)$ of the `grid`
+# experiment, coloured by RPS regret divided by the rate. If the rate is right the ratio stays
+# between two constants over the whole grid.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -48,7 +46,7 @@ df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["grid"]
 tab = rate_ratio_table(select(df, "rps", "bernoulli", "standard"))
 
 # %% [markdown]
-# ## Check C4c (from `results/checks/C4c.json`)
+# ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
 for claim in notebook_claims(NAME):
@@ -100,12 +98,12 @@ plt.show()
 # %%
 from IPython.display import Markdown
 
-from privdtol.plotting.narrative import figure_note
+from privdtol.plotting.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
-# ## Table `heatmap`: range of the ratio regret / (log K/gap + log K/eps) per K
+# ## Table `heatmap`: range of regret $/ (\log K/\Delta_{\min} + \log K/\varepsilon)$ per $K$
 
 # %%
 table = (
@@ -115,4 +113,7 @@ table = (
     .rename(columns={"min": "ratio_min", "median": "ratio_median", "max": "ratio_max"})
 )
 write_table(table, Path(out_dir) / "tables" / "heatmap.csv")
-table
+display_table(table, "heatmap")
+
+# %%
+Markdown(table_note(NAME, "heatmap"))

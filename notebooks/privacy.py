@@ -15,15 +15,15 @@
 # ---
 
 # %% [markdown]
-# # Figure 8 — privacy audit (claim C1: Proposition 1, Lemma 3)
+# # Figure 8 — privacy audit: the largest privacy loss found against $\varepsilon$
 #
-# Largest privacy loss found, max_j |log P(j | d) − log P(j | d')| over neighbouring datasets,
-# against eps (log–log), one panel per algorithm. Exact audits: per selection (worst case
-# searched over neighbouring block datasets; the released law of RPS is the mixture over the
-# data-independent prefix M_r) and whole action sequence (exact enumeration). Statistical
-# audit: Clopper–Pearson 95% bounds from replayed runs (bars). Lines: eps (solid) and the
-# per-selection bound 2·eta (dashed). The two negative controls (eta = eps; data-chosen prefix)
-# must land above the eps line. Claim C1 is checked by `privdtol check --claim C1` (below).
+# One panel per algorithm. Exact audits: per selection (worst case over neighbouring block
+# datasets) and whole sequence (small $T$ and $K$); statistical audit: Clopper–Pearson 95%
+# bounds from replayed runs. Lines: $\varepsilon$ (Proposition 1) and the per-selection bound
+# $2\eta$ (Lemma 3; $\varepsilon$ for Laplace noise). The two negative controls
+# ($\eta = \varepsilon$; a data-chosen prefix) must land above the $\varepsilon$ line. The
+# searches find a lower bound on the worst case: they can expose a violation, not prove
+# privacy.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -50,7 +50,7 @@ df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["privacy"]
 cells = c1_cells(df)
 
 # %% [markdown]
-# ## Check C1 (from `results/checks/C1.json`)
+# ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
 for claim in notebook_claims(NAME):
@@ -148,15 +148,16 @@ plt.show()
 # %%
 from IPython.display import Markdown
 
-from privdtol.plotting.narrative import figure_note
+from privdtol.plotting.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
-# ## Table `privacy`: largest privacy loss per algorithm and eps
+# ## Table `privacy`: largest privacy loss per algorithm and $\varepsilon$
 #
 # `loss` is the largest exact loss found over the audited K, block lengths and the
-# whole-sequence audit; `bound_selection` the per-selection bound (2 eta; eps for Laplace noise);
+# whole-sequence audit; `bound_selection` the per-selection bound ($2\eta$; $\varepsilon$ for
+# Laplace noise);
 # `stat_lower`, `stat_upper` the widest Clopper–Pearson interval of the statistical audits (where
 # run). A private algorithm passes when loss ≤ 2η ≤ ε and no statistical lower bound exceeds ε;
 # a negative control is *caught* when some exact loss exceeds ε (`verdict`).
@@ -180,7 +181,10 @@ table = (
     .reset_index(drop=True)
 )
 write_table(table, Path(out_dir) / "tables" / "privacy.csv")
-table
+display_table(table, "privacy")
+
+# %%
+Markdown(table_note(NAME, "privacy"))
 
 # %% [markdown]
 # The negative controls' worst cases (the audit's witnesses):

@@ -15,15 +15,13 @@
 # ---
 
 # %% [markdown]
-# # Figure 2 — regret against 1/gap and against 1/eps (claims C4a, C4b)
+# # Figure 2 — regret against $1/\Delta_{\min}$ and against $1/\varepsilon$
 #
-# Left: the statistical regime (eps >= 1, so eta = 1/8), regret against 1/gap.
-# Right: the privacy regime (gap = 1/2), regret against 1/eps. Log–log axes, 95% bands.
-# The dashed grey line is the fitted log–log slope of RPS over the three largest x values
-# (weighted least squares on log(mean), delta-method standard errors); the checks C4a and C4b
-# (`privdtol check`, shown below) require its CI to lie within the config's `slope_range`
-# (slope 1 = linear in 1/gap or 1/eps, as the paper's rate log K/gap + log K/eps says). One
-# figure with two panels, written as `rates.pdf`/`rates.png`.
+# Left: the statistical regime ($\varepsilon \ge 1$, so $\eta = 1/8$), regret at $T_{\max}$
+# against $1/\Delta_{\min}$. Right: the privacy regime ($\Delta_{\min} = 1/2$), regret against
+# $1/\varepsilon$. Log–log axes, 95% intervals; the RPS fit over the shaded window, a slope-1
+# guide (the paper's rate is linear in both) and, on the right, the knee at $\varepsilon = 1/4$
+# where the cap $\eta \le 1/8$ stops binding.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -58,7 +56,7 @@ gap_fin = gap_fin.assign(x=1 / gap_fin["gap"])
 eps_fin = eps_fin.assign(x=1 / eps_fin["epsilon"])
 
 # %% [markdown]
-# ## Checks C4a and C4b (from `results/checks/`)
+# ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
 for claim in notebook_claims(NAME):
@@ -129,12 +127,12 @@ plt.show()
 # %%
 from IPython.display import Markdown
 
-from privdtol.plotting.narrative import figure_note
+from privdtol.plotting.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
-# ## Table `rates`: fitted log–log slopes over the three largest x values
+# ## Table `rates`: fitted log–log slopes over the three largest $x$ values
 # Columns: algorithm id, axis (`1/gap` or `1/eps`), K, the slope and its confidence interval.
 
 # %%
@@ -150,4 +148,7 @@ table = pd.DataFrame(
     }
 )
 write_table(table, Path(out_dir) / "tables" / "rates.csv")
-table
+display_table(table, "rates")
+
+# %%
+Markdown(table_note(NAME, "rates"))

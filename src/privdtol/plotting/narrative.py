@@ -61,3 +61,50 @@ def figure_note(name: str, checks_dir, findings_json=None) -> str:
         ]
         lines += [f"- {t}" for t in texts] or ["- No claim of the paper is checked here."]
     return "\n".join(lines)
+
+
+def display_table(df, name: str):
+    """A notebook's table as the report shows it (:func:`privdtol.report.tables.shape_table`:
+    sorted, pivoted, constant columns in the caption) in the report's number style, as a pandas
+    Styler; the CSV keeps the raw values."""
+    from pandas.api.types import is_numeric_dtype
+
+    from privdtol.report.latex import plain_num
+    from privdtol.report.layout import POW2_COLUMNS, TABLES
+    from privdtol.report.tables import shape_table
+
+    shown, constant = shape_table(df, name)
+    shown = shown.rename(columns=lambda c: str(c).split(":", 1)[-1])
+    styler = shown.style.hide(axis="index")
+    for c in shown.columns:
+        if is_numeric_dtype(shown[c]) and shown[c].dtype != bool:
+            styler = styler.format(
+                lambda v, h=c in POW2_COLUMNS: plain_num(v, TABLES[name].digits, h), subset=[c]
+            )
+    note = ", ".join(
+        f"{c} = {plain_num(df[c].iloc[0], horizon=c in POW2_COLUMNS)}" for c in constant
+    )
+    caption = f"Table {name} (as in the report; data: tables/{name}.csv)"
+    return styler.set_caption(caption + (f". In every row {note}." if note else "."))
+
+
+def table_note(name: str, table: str) -> str:
+    """Markdown after a notebook's table: what it holds and how it is ordered, and where the
+    report shows it."""
+    from privdtol.report.layout import TABLES
+
+    spec = TABLES[table]
+    order = ", ".join(
+        f"`{c}`" + (" (largest first)" if c in spec.descending else "") for c in spec.sort
+    )
+    pivot = (
+        f" One column per value of `{spec.pivot[0]}`, the cells holding `{spec.pivot[1]}`."
+        if spec.pivot
+        else ""
+    )
+    return (
+        f"**What the table holds**: rows sorted by {order or 'the notebook order'}.{pivot} "
+        f"Columns with one value in every row are stated in the caption. The report shows it "
+        f"beside Figure {NOTEBOOKS[name].figure} ({report_link(name)}), or in its appendix when "
+        "it is longer than a page."
+    )

@@ -35,15 +35,16 @@ from privdtol.analysis.records import load_agg, load_check
 from privdtol.analysis.registry import CLAIMS, FINDINGS, NOTEBOOKS, control_id
 from privdtol.errors import InputError
 from privdtol.report.claims import (
+    cells_tex,
     claim_context,
     claim_prefix,
     control_context,
     counts,
     failure_items,
-    finding_sentences,
     load_power,
     ordered_rows,
     power_tex,
+    summary_sentences,
     takeaway,
 )
 from privdtol.report.latex import (
@@ -102,6 +103,7 @@ def generated_files() -> list[str]:
         "claims.tex",
         "summary-findings.tex",
         "power.tex",
+        "cells.tex",
         "appendix-tables.tex",
         "experiment-sections.tex",
         "grid.tex",
@@ -321,7 +323,7 @@ def build_assets(
     for c in rows:
         c["controls"] = [k for k in controls if k["id"].startswith(f"{c['id']}--")]
     sections = sections_context(results, claims, found)
-    summary = finding_sentences(found)
+    summary = summary_sentences(found, checks)
     files = {
         "numbers.tex": numbers_tex(rows, agg, controls),
         "verdicts.tex": verdict_table(ordered_rows(rows, controls)),
@@ -330,6 +332,7 @@ def build_assets(
         if summary
         else "No findings are available in this run.\n",
         "power.tex": power_tex(load_power(results)),
+        "cells.tex": cells_tex(rows, checks, agg),
         "appendix-tables.tex": fill_template(
             "appendix-tables.tex.j2",
             tables=[t for s in sections for t in s["tables"] if t["appendix"]],

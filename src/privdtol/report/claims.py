@@ -81,6 +81,8 @@ def claim_context(claim: str, check: dict | None) -> dict:
         }
     est, lo, hi = (fmt_num(check[k]) for k in ("statistic", "ci_low", "ci_high"))
     has_ci = is_number(check["ci_low"]) and is_number(check["ci_high"])
+    if has_ci and lo == hi == est:  # an exact value: no interval to show
+        has_ci = False
     return {
         **base,
         "verdict": verdict_tex(check["verdict"]),
@@ -89,7 +91,11 @@ def claim_context(claim: str, check: dict | None) -> dict:
         "ci_high": hi,
         "threshold": mathify(check["threshold"]),
         "summary": mathify(check["summary"]),
-        "takeaway": mathify(first_sentence(check["summary"])),
+        "takeaway": TeX(
+            f"{claim_tex(claim, 'statistic')} is {est}"
+            + (f" [{lo}, {hi}]" if has_ci else "")
+            + f"; rule: {mathify(check['threshold'])}."
+        ),
         "cells": len(check["cells"]),
         "result": TeX(f"{est} [{lo}, {hi}]" if has_ci else est),
     }
@@ -230,3 +236,113 @@ def failure_items(claims: list[dict], controls: list[dict], checks: dict) -> lis
             }
         )
     return items + [{**k, "diagnosis": {}} for k in controls if not k["caught"]]
+
+
+# ----------------------------------------------------------------------------- cell counts
+
+
+def rps_cells(df: pd.DataFrame | None, algorithm: str = "rps") -> int:
+    """The distinct cells of ``algorithm`` in an aggregated table (0 when absent)."""
+    if df is None or df.empty or "algorithm" not in df:
+        return 0
+    return int(df.loc[df["algorithm"] == algorithm, "cell_id"].nunique())
+
+
+def cells_tex(claims: list[dict], checks: dict, agg: dict[str, pd.DataFrame]) -> TeX:
+    """The cell counts, reconciled: per claim, the experiments it reads, the RPS cells they
+    hold and the cells its check record lists (a record may count a cell shared by two
+    experiments once, or keep only the cells its rule applies to: its summary says which)."""
+    from privdtol.report.tables import styler_table
+
+    rows = []
+    for c in claims:
+        record = checks.get(c["id"])
+        exps = [e for e in CLAIMS[c["id"]].experiments if e in agg]
+        rows.append(
+            {
+                "Claim": rf"\hyperref[claim:{c['id']}]{{{tex_escape(c['id'])}}}",
+                "Experiments read": ", ".join(rf"\texttt{{{tex_escape(e)}}}" for e in exps) or "--",
+                "RPS cells in them": fmt_num(sum(rps_cells(agg.get(e)) for e in exps)),
+                "Cells in the record": fmt_num(len(record["cells"])) if record else "--",
+            }
+        )
+    return styler_table(pd.DataFrame(rows), r"@{}l>{\raggedright\arraybackslash}p{7cm}rr@{}")
+
+
+# ----------------------------------------------------------------------------- summary
+
+
+def _n(x) -> TeX:
+    return fmt_num(x)
+
+
+def competitors_sentence(item: dict) -> TeX | None:
+    regimes = item.get("regimes") or {}
+    if not regimes:
+        return None
+    total = sum(int(v.get("n", 0)) for v in regimes.values())
+    best = sum(int(v.get("rps_best", 0)) for v in regimes.values())
+    worst = max(float(v["max"]) for v in regimes.values() if v.get("max") is not None)
+    where = (
+        f"in every one of the {total} cells compared"
+        if best == 0
+        else f"in {total - best} of the {total} cells compared"
+    )
+    per = ", ".join(
+        rf"\num{{{float(v['median']):.3g}}}$\times$ in the {tex_escape(k)} regime ({v['n']} cells)"
+        for k, v in sorted(regimes.items(), key=lambda kv: -int(kv[1].get("n", 0)))
+        if v.get("median") is not None
+    )
+    return TeX(
+        f"RPS has more regret than the best private competitor {where}: median ratio {per}; "
+        rf"at worst \num{{{worst:.3g}}}$\times$."
+    )
+
+
+def ablations_sentence(prefix: dict, cap: dict) -> TeX | None:
+    if not (prefix.get("available") and cap.get("available")):
+        return None
+    return TeX(
+        rf"Both ingredients the analysis needs cost regret: the random prefix "
+        rf"\num{{{float(prefix['median']):.3g}}}$\times$ (RPS over the whole-block ablation, "
+        rf"median of {prefix['n']} cells) and the cap $\eta \le 1/8$ up to "
+        rf"\num{{{float(cap['max']):.3g}}}$\times$ (RPS over the uncapped ablation, median "
+        rf"\num{{{float(cap['median']):.3g}}}$\times$)."
+    )
+
+
+def privacy_sentence(record: dict | None) -> TeX | None:
+    if not record or not record.get("cells"):
+        return None
+    cells = record["cells"]
+    private = [c for c in cells if c.get("role") == "private"]
+    controls = [c for c in cells if c.get("role") != "private"]
+    if not private:
+        return None
+    algs = sorted({c["algorithm"] for c in private})
+    within = all(c.get("verdict") == "PASS" for c in private)
+    worst = max(float(c["ratio_eps"]) for c in private if c.get("ratio_eps") is not None)
+    caught = sum(c.get("verdict") == "caught" for c in controls)
+    verb = "finds all" if within else "does not find all"
+    return TeX(
+        f"The privacy audit {verb} {len(algs)} private algorithms, ablations included, within "
+        rf"their bound (largest loss found \num{{{worst:.3g}}}$\,\varepsilon$) and catches "
+        f"{caught} of {len(controls)} negative-control cells."
+    )
+
+
+def audit_claims() -> list[str]:
+    """The claims checked on the privacy audit (the registry's claims reading ``privacy``)."""
+    return [c.id for c in CLAIMS.values() if "privacy" in c.experiments]
+
+
+def summary_sentences(found: dict | None, checks: dict) -> list[TeX]:
+    """The summary's findings, one sentence each, from the findings' numbers and the privacy
+    audit's record: RPS against its competitors, the cost of its ingredients, the audit."""
+    found = found or {}
+    out = [
+        competitors_sentence(found.get("competitors") or {}),
+        ablations_sentence(found.get("prefix_cost") or {}, found.get("cap_cost") or {}),
+        *(privacy_sentence(checks.get(c)) for c in audit_claims()),
+    ]
+    return [s for s in out if s is not None]

@@ -11,6 +11,7 @@ Numbers are typeset by siunitx: :func:`fmt_num` writes ``\\num{...}``, table col
 from __future__ import annotations
 
 import math
+import numbers
 import unicodedata
 from pathlib import Path
 
@@ -157,11 +158,14 @@ def dyadic_exponent(x) -> int | None:
     return k if mantissa == 0.5 and k >= 3 else None
 
 
-def fmt_num(x, digits: int = 3) -> TeX:
-    """``\\num{...}`` with ``digits`` significant digits (integers exact, exact dyadic values
-    ``2^{-k}``, horizons ``2^{k}-1``); "n/a" for missing/non-finite."""
+def fmt_num(x, digits: int = 3, exact: bool | None = None) -> TeX:
+    """``\\num{...}`` with ``digits`` significant digits: integers (``exact``, by default
+    when ``x`` is an integer type: counts) exactly, a float to ``digits`` figures however large,
+    exact dyadic values as ``2^{-k}``, horizons as ``2^{k}-1``; "n/a" for missing/non-finite."""
     if not is_number(x):
         return TeX("n/a")
+    if exact is None:  # integers (counts) exactly; a float statistic to `digits` figures
+        exact = isinstance(x, numbers.Integral)
     x = float(x)
     if x == 0:
         return TeX(r"\num{0}")
@@ -169,7 +173,7 @@ def fmt_num(x, digits: int = 3) -> TeX:
         return TeX(rf"\ensuremath{{{'-' if x < 0 else ''}2^{{-{k}}}}}")
     if x.is_integer() and abs(x) >= 1024 and fmt_int_or_pow2(x).startswith(r"\ensuremath"):
         return fmt_int_or_pow2(x)
-    if float(x).is_integer() and abs(x) < 1e7:
+    if float(x).is_integer() and (abs(x) < 1000 or exact) and abs(x) < 1e15:
         return TeX(rf"\num{{{int(x)}}}")
     mag = math.floor(math.log10(abs(x)))
     if 3 <= mag < 6:
@@ -303,3 +307,28 @@ def mathify(text) -> TeX:
     while "\x00" in out:  # placeholders may nest (a number inside a symbol)
         out = re.sub("\x00(\\d+)\x01", lambda m: done[int(m.group(1))], out)
     return TeX(out.replace("$$", ""))
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def plain_num(x, digits: int = 3, horizon: bool = False) -> str:
+    """The report's number style as plain Unicode text (notebook tables): integers exactly,
+    exact dyadic values as ``2⁻⁵``, horizons (``horizon=True``) as ``2³⁰−1``, floats to
+    ``digits`` significant figures, without exponent notation for ordinary magnitudes."""
+    if x is None or isinstance(x, bool) or not is_number(x):
+        return "–" if x is None or not isinstance(x, str) else x
+    if (k := dyadic_exponent(abs(float(x)))) is not None:
+        return ("−" if float(x) < 0 else "") + "2" + f"-{k}".translate(_SUPERSCRIPT)
+    if horizon and float(x).is_integer():
+        n = int(x)
+        for off, tail in ((0, ""), (1, "−1")):
+            m = n + off
+            if m >= 1024 and m & (m - 1) == 0:
+                return "2" + str(m.bit_length() - 1).translate(_SUPERSCRIPT) + tail
+    if isinstance(x, numbers.Integral) or (float(x).is_integer() and abs(float(x)) < 1000):
+        return str(int(x))
+    text = f"{float(x):.{digits}g}"
+    if "e" in text and 1e-4 <= abs(float(x)) < 1e15:
+        text = f"{float(text):f}".rstrip("0").rstrip(".")
+    return text

@@ -33,8 +33,9 @@ class TableSpec:
     sort: tuple[str, ...] = ()
     descending: tuple[str, ...] = ()
     #: ``(columns, values)``: one column of ``values`` per value of ``columns`` (two factors
-    #: cross; the other columns index the rows); ``pivot_drop`` the columns it leaves out
-    pivot: tuple[str, str] | None = None
+    #: cross; the other columns index the rows; ``columns`` may be a tuple of columns that name
+    #: one factor together); ``pivot_drop`` the columns it leaves out
+    pivot: tuple[str | tuple[str, ...], str] | None = None
     pivot_drop: tuple[str, ...] = ()
 
 
@@ -105,8 +106,11 @@ TABLES: dict[str, TableSpec] = {
         descending=("ratio_bound_max",),
     ),
     "dependent": TableSpec(
-        r"RPS regret by loss model at a common horizon.",
-        sort=("gap", "epsilon", "env", "rho", "kappa"),
+        r"RPS regret by loss model at a common horizon, one column per model.",
+        sort=("gap", "epsilon"),
+        descending=("gap", "epsilon"),
+        pivot=(("env", "rho", "kappa"), "mean"),
+        pivot_drop=("ci_low", "ci_high"),
     ),
     "ablations": TableSpec(
         r"Regret of each ablation over RPS's in the same cell (below 1: the ablation has "
@@ -183,7 +187,14 @@ HEADERS: dict[str, str] = {
 #: integer columns shown as powers of two (``2^{30}-1``) where they are ones: the horizons
 POW2_COLUMNS = ("horizon", "h_low", "h_high")
 
-#: text values shown differently: column -> {value: text}
+#: text values shown differently: column -> {value: LaTeX}
 VALUES: dict[str, dict[str, str]] = {
     "role": {"negative_control": "negative control"},
+    "env": {"bernoulli": "independent", "correlated": "correlated", "beta": "Beta"},
+    "axis": {
+        "1/gap": r"$1/\Delta_{\min}$",
+        "1/eps": r"$1/\varepsilon$",
+        "log K": r"$\log K$",
+        "logK": r"$\log K$",
+    },
 }

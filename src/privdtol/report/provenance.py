@@ -155,6 +155,22 @@ def notebooks_list(results: Path) -> list[str]:
     )
 
 
+def notebook_links(paths: list[str]) -> list[TeX]:
+    """One entry per executed notebook: its name and links to its files (relative to the PDF
+    in ``results/report/``)."""
+    stems: dict[str, list[str]] = {}
+    for p in paths:
+        stems.setdefault(Path(p).stem, []).append(p)
+    return [
+        TeX(
+            texttt(stem)
+            + ": "
+            + ", ".join(rf"\href{{../{p}}}{{{Path(p).suffix.lstrip('.')}}}" for p in sorted(files))
+        )
+        for stem, files in stems.items()
+    ]
+
+
 def repository_url(repo: Path) -> str | None:
     """The code repository's public address (``git remote get-url origin``, an SSH address
     rewritten to HTTPS), or None when there is no remote."""
@@ -236,5 +252,5 @@ def provenance(
         ],
         "benchmark_jobs": int(bench["jobs"].sum()) if len(bench) else 0,
         "benchmark_total_s": fmt_num(bench["total_s"].sum()) if len(bench) else TeX("n/a"),
-        "notebooks": [texttt(n, "path") for n in notebooks_list(results)],
+        "notebooks": notebook_links(notebooks_list(results)),
     }

@@ -27,6 +27,10 @@ from privdtol.report.latex import (
 from privdtol.report.layout import HEADERS, POW2_COLUMNS, TABLES, VALUES
 
 _P = r">{\raggedright\arraybackslash}p"
+#: parameter names written as symbols in generated labels (escaped to LaTeX later)
+GREEK = {"rho": "ρ", "kappa": "κ"}
+#: loss models in a pivoted header (plain text, escaped later)
+ENV_LABELS = {"bernoulli": "independent", "correlated": "correlated", "beta": "Beta"}
 
 
 def styler_table(df: pd.DataFrame, column_format: str) -> TeX:
@@ -94,6 +98,8 @@ def constant_columns(df: pd.DataFrame) -> list[str]:
 def _value_tex(column: str, value) -> str:
     """One value of a results-table column in running text (the caption's constants)."""
     if isinstance(value, str):
+        if value in VALUES.get(column, {}):
+            return VALUES[column][value]
         return rf"\texttt{{{tex_escape(value)}}}" if column == "algorithm" else tex_escape(value)
     if value is None or pd.isna(value):
         return "--"
@@ -108,19 +114,44 @@ def constants_sentence(df: pd.DataFrame, columns: list[str]) -> TeX:
     return TeX(" In every row " + ", ".join(parts) + ".")
 
 
+def _factor_labels(df: pd.DataFrame, factors: tuple[str, ...]) -> list[str]:
+    """One label per row for a factor spread over several columns: the first column's value
+    and the others that are set (``correlated, ρ = 0.5``)."""
+    out = []
+    for _, r in df[list(factors)].iterrows():
+        head, *rest = factors
+        parts = [str(ENV_LABELS.get(r[head], r[head]))]
+        parts += [f"{GREEK.get(c, c)} = {r[c]:g}" for c in rest if pd.notna(r[c])]
+        out.append(", ".join(parts))
+    return out
+
+
+def labels_order(df: pd.DataFrame, column: str) -> list:
+    """The values of ``column`` in the order of :data:`ENV_LABELS` (the independent model
+    first), then of their first appearance."""
+    rank = {label: i for i, label in enumerate(ENV_LABELS.values())}
+    values = list(dict.fromkeys(df[column]))
+    return sorted(values, key=lambda v: (rank.get(str(v).split(",")[0], len(rank)), str(v)))
+
+
 def shape_table(df: pd.DataFrame, name: str) -> tuple[pd.DataFrame, list[str]]:
     """A results table as the report shows it: its spec's pivot and sort
     (:data:`~privdtol.report.layout.TABLES`) and without its constant columns (returned
     apart)."""
     spec = TABLES[name]
-    if spec.pivot is not None and set(spec.pivot) <= set(df.columns):
-        columns, values = spec.pivot
+    factor, values = spec.pivot if spec.pivot is not None else ((), "")
+    factors = (factor,) if isinstance(factor, str) else tuple(factor)
+    if spec.pivot is not None and {*factors, values} <= set(df.columns):
+        columns = factors[0]
+        if len(factors) > 1:  # several columns name one factor (a loss model and its parameter)
+            columns = "factor"
+            df = df.assign(factor=_factor_labels(df, factors)).drop(columns=list(factors))
         keep = [c for c in df.columns if c not in (columns, values, *spec.pivot_drop)]
         wide = df.pivot_table(index=keep, columns=columns, values=values, dropna=False)
         wide = wide.dropna(how="all").reset_index()
-        wide.columns = [
-            c if c in keep else f"{values}:{_display_algorithm(c)}" for c in wide.columns
-        ]
+        labels = {c: _display_algorithm(c) for c in df[columns].unique()}
+        wide = wide[keep + [c for c in labels_order(df, columns) if c in wide.columns]]
+        wide.columns = [c if c in keep else f"{values}:{labels[c]}" for c in wide.columns]
         df = wide
     sort = [c for c in spec.sort if c in df.columns]
     if sort:
@@ -138,14 +169,16 @@ def result_table(df: pd.DataFrame, digits: int = 3, longtable: dict | None = Non
     df = df.copy()
     if "algorithm" in df.columns:
         df["algorithm"] = df["algorithm"].map(_display_algorithm)
-    for column, names in VALUES.items():
-        if column in df.columns:
-            df[column] = df[column].map(lambda v, names=names: names.get(v, v))
     numeric = [c for c in df.columns if is_numeric_dtype(df[c]) and not is_bool_dtype(df[c])]
-    text = [c for c in df.columns if c not in numeric]
+    named = [c for c in df.columns if c in VALUES and c not in numeric]
+    text = [c for c in df.columns if c not in numeric and c not in named]
     styler = df.style.hide(axis="index")
     if text:
         styler = styler.format(tex_unicode, escape="latex", na_rep="--", subset=text)
+    for c in named:  # values with a typeset form (LaTeX), the others escaped
+        styler = styler.format(
+            lambda v, names=VALUES[c]: names.get(v) or tex_escape(v), na_rep="--", subset=[c]
+        )
     for c in numeric:
         styler = styler.format(lambda v, p=c in POW2_COLUMNS: _s_cell(v, digits, p), subset=[c])
     styler = styler.format_index(header, axis="columns")
@@ -189,7 +222,7 @@ def verdict_table(rows: list[dict]) -> TeX:
         }
 
     df = pd.DataFrame([row(r) for r in rows])
-    return styler_table(df, rf"@{{}}l{_P}{{8.4cm}}{_P}{{3.3cm}}lc@{{}}")
+    return styler_table(df, rf"@{{}}l{_P}{{7.3cm}}{_P}{{3.4cm}}lc@{{}}")
 
 
 # ----------------------------------------------------------------------------- config
@@ -222,7 +255,7 @@ def _values(v) -> str:
         elif isinstance(x, int) and x >= 1024:
             out.append(fmt_int_or_pow2(x))
         elif is_number(x):
-            out.append(rf"\num{{{float(x):g}}}")
+            out.append(fmt_num(x))
         elif isinstance(x, dict):
             out.append(tex_escape(", ".join(f"{k}={w}" for k, w in x.items())))
         else:
