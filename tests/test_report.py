@@ -306,7 +306,7 @@ def test_result_table_is_siunitx_booktabs_with_headers_from_the_layout():
     rows = lines[4:7]
     assert rows[0].startswith(
         r"RPS (this paper) & 2 & 0.25 & 1 & {\ensuremath{2^{10}-1}} & "
-        r"private & bernoulli & 12.3 & 1 & 1.5 & a\_b \& 50\%"
+        r"private & independent & 12.3 & 1 & 1.5 & a\_b \& 50\%"
     )
     assert r"Wu \& Wang (Laplace)" in rows[1] and r"{\ensuremath{2^{30}-1}}" in rows[1]
     assert "0.000123" in rows[1] and "$\\rho$ = 0.5" in rows[1] and "{--}" in rows[1]
@@ -371,7 +371,7 @@ def test_assets_written(built):
     failures = (gen / "failures.tex").read_text()
     assert r"\paragraph{C1:" in failures and r"\paragraph{C4c:" in failures
     assert r"\paragraph{C2:" not in failures
-    assert "Cells] cells at K = 2" in failures  # C4a's diagnosis
+    assert "Cells] cells at $K = 2$" in failures  # C4a's diagnosis
     assert "not available" in (gen / "power.tex").read_text()  # no power.json here
     prov = (gen / "provenance.tex").read_text()
     assert "simulate" in prov and "aggregate" in prov

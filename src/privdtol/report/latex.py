@@ -236,8 +236,8 @@ def _assign(match) -> str:
             return rf"${symbol} = 2^{{-{k}}}$"
         if name.startswith("T") and value == float(f"{2.0**k - 1:.3g}") and k >= 10:
             return rf"${symbol} = 2^{{{k}}}-1$"
-    number = fmt_num(int(value) if value.is_integer() else value)
-    return rf"${symbol} = ${number}"
+    number = _number(text)
+    return rf"${symbol} = {number}$"
 
 
 _ASSIGN = r"\b(K|gap|eps|epsilon|T0|T|T_max)\s*=\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(?!\d)"
@@ -251,6 +251,8 @@ _WORDS = [
     (r"\b(eps|eta)_(\w)\b", lambda m: rf"${_GREEK[m.group(1)]}_{m.group(2)}$"),
     (r"\b2\^\(([^()]*)\)", lambda m: rf"$2^{{{m.group(1)}}}$"),
     (r"\blog2 K\b", r"$\log_2 K$"),
+    (r"\b([A-Z])_\{([^{}]*)\}", lambda m: rf"${m.group(1)}_{{{m.group(2)}}}$"),
+    (r"\b([A-Z])_([a-z0-9])\b", lambda m: rf"${m.group(1)}_{m.group(2)}$"),
     (r"\bReg_T\b", r"$\mathrm{Reg}_T$"),
     (r"\bDelta_min\b", r"$\Delta_{\min}$"),
     (r"\bgap(?:\^2|²)", r"$\Delta_{\min}^2$"),
