@@ -75,7 +75,7 @@ def display_table(df, name: str):
 
     shown, constant = shape_table(df, name)
     shown = shown.rename(columns=lambda c: str(c).split(":", 1)[-1])
-    styler = shown.style.hide(axis="index")
+    styler = shown.style.hide(axis="index").set_uuid(name)  # no random ids: reruns identical
     for c in shown.columns:
         if is_numeric_dtype(shown[c]) and shown[c].dtype != bool:
             styler = styler.format(
