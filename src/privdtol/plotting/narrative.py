@@ -66,7 +66,7 @@ def figure_note(name: str, checks_dir, findings_json=None) -> str:
 def display_table(df, name: str):
     """A notebook's table as the report shows it (:func:`privdtol.report.tables.shape_table`:
     sorted, pivoted, constant columns in the caption) in the report's number style, as a pandas
-    Styler; the CSV keeps the raw values."""
+    Styler in a :class:`TableView`; the CSV keeps the raw values."""
     from pandas.api.types import is_numeric_dtype
 
     from privdtol.report.latex import plain_num
@@ -85,7 +85,24 @@ def display_table(df, name: str):
         f"{c} = {plain_num(df[c].iloc[0], horizon=c in POW2_COLUMNS)}" for c in constant
     )
     caption = f"Table {name} (as in the report; data: tables/{name}.csv)"
-    return styler.set_caption(caption + (f". In every row {note}." if note else "."))
+    return TableView(styler.set_caption(caption + (f". In every row {note}." if note else ".")))
+
+
+class TableView:
+    """A styled table for a notebook: its HTML, and a plain-text form without memory
+    addresses (a pandas Styler's repr has one), so reruns give identical notebooks."""
+
+    def __init__(self, styler):
+        self.styler = styler
+
+    def _repr_html_(self) -> str:
+        return self.styler.to_html()
+
+    def __repr__(self) -> str:
+        return self.styler.data.to_string(index=False)
+
+    def to_html(self) -> str:
+        return self.styler.to_html()
 
 
 def table_note(name: str, table: str) -> str:

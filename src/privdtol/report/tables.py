@@ -263,6 +263,11 @@ def _values(v) -> str:
     return ", ".join(out)
 
 
+def _key(key: str) -> str:
+    """A config key as the grid table names it (its column header, else typeset)."""
+    return HEADERS.get(key) or mathify(key)
+
+
 def _slices(slices) -> str:
     if not isinstance(slices, list):
         return _values(slices)
@@ -270,7 +275,7 @@ def _slices(slices) -> str:
     for sl in slices:
         if isinstance(sl, dict):
             name = sl.get("name", "")
-            rest = "; ".join(f"{tex_escape(k)}: {_values(v)}" for k, v in sl.items() if k != "name")
+            rest = "; ".join(f"{_key(k)}: {_values(v)}" for k, v in sl.items() if k != "name")
             out.append(rf"\emph{{{tex_escape(name)}}}" + (f" ({rest})" if rest else ""))
         else:
             out.append(_values(sl))
@@ -315,7 +320,7 @@ def grid_tex(config: dict, agg: dict[str, pd.DataFrame]) -> TeX:
             row[col] = _values(value)
         known = set(GRID_COLUMNS) | {"name", "description", "slices"}
         other = [
-            f"{tex_escape(k)}: {_values(v)}"
+            f"{_key(k)}: {_values(v)}"
             for k, v in e.items()
             if k not in known and not (k in defaults and v == defaults[k])
         ]
