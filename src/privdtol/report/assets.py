@@ -320,8 +320,10 @@ def build_assets(
     claims = {c: claim_context(c, check) for c, check in checks.items()}
     rows = list(claims.values())
     controls = [control_context(c, a, rec) for c, a, rec in load_controls(results)]
+    first_quote: dict[str, str] = {}
     for c in rows:
         c["controls"] = [k for k in controls if k["id"].startswith(f"{c['id']}--")]
+        c["quote_of"] = first_quote.setdefault(c["quote"], c["id"])
     sections = sections_context(results, claims, found)
     summary = summary_sentences(found, checks)
     files = {

@@ -51,6 +51,26 @@ def first_sentence(text: str) -> str:
     return text if end < 0 else text[: end + 1]
 
 
+def sentences(text: str) -> list[str]:
+    """``text`` cut after each ". " (the analysis layer's summaries)."""
+    out, rest = [], " ".join(str(text).split())
+    while ". " in rest:
+        head, rest = rest.split(". ", 1)
+        out.append(head + ".")
+    return [*out, rest] if rest else out
+
+
+def summary_details(summary: str, est: TeX, lo: TeX, hi: TeX, has_ci: bool) -> TeX:
+    """The check's summary without the sentences that repeat the estimate and its interval
+    (the claim's statement already gives them)."""
+    keep = [
+        mathify(s)
+        for s in sentences(summary)
+        if not (has_ci and est in mathify(s) and lo in mathify(s) and hi in mathify(s))
+    ]
+    return TeX(" ".join(keep))
+
+
 def claim_context(claim: str, check: dict | None) -> dict:
     """The macros of one claim (values are LaTeX or text to escape)."""
     base = {
@@ -90,7 +110,7 @@ def claim_context(claim: str, check: dict | None) -> dict:
         "ci_low": lo,
         "ci_high": hi,
         "threshold": mathify(check["threshold"]),
-        "summary": mathify(check["summary"]),
+        "summary": summary_details(check["summary"], est, lo, hi, has_ci),
         "takeaway": TeX(
             f"{claim_tex(claim, 'statistic')} is {est}"
             + (f" [{lo}, {hi}]" if has_ci else "")
