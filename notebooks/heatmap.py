@@ -88,6 +88,8 @@ for i, (ax, K) in enumerate(zip(axes.flat, Ks, strict=False)):
         ylabel=r"$\Delta_{\min}$" if i % nc == 0 else "",
     )
     ax.tick_params(axis="y", rotation=0)
+    if ax.collections and ax.collections[0].colorbar is not None:
+        style.plain_log_ticks(ax.collections[0].colorbar.ax)
 fig.tight_layout()
 style.save_figure(fig, out_dir, NAME)
 plt.show()

@@ -95,7 +95,7 @@ for ax, fin, axis, xlabel in (
                 ax.text(
                     xs.min(),
                     ax.get_ylim()[1],
-                    f" slope {ser['slope']:.2f}",
+                    f" log–log slope {ser['slope']:.2f}\n (last {len(xs)} points)",
                     va="top",
                     fontsize=8,
                     zorder=6,

@@ -305,12 +305,13 @@ def test_result_table_is_siunitx_booktabs_with_headers_from_the_layout():
     assert "{t note}" in head  # an unmapped column shows its name
     rows = lines[4:7]
     assert rows[0].startswith(
-        r"RPS (this paper) & 2 & 0.25 & 1 & {\ensuremath{2^{10}-1}} & "
+        r"RPS (this paper) & 2 & {$2^{-2}$} & 1 & {\ensuremath{2^{10}-1}} & "
         r"private & independent & 12.3 & 1 & 1.5 & a\_b \& 50\%"
     )
     assert r"Wu \& Wang (Laplace)" in rows[1] and r"{\ensuremath{2^{30}-1}}" in rows[1]
     assert "0.000123" in rows[1] and "$\\rho$ = 0.5" in rows[1] and "{--}" in rows[1]
-    assert rows[2].startswith(r"rps\_data\_prefix & 1024 & {--}")  # integers exact
+    # an id without a display name (a privacy control) in code font; integers exact
+    assert rows[2].startswith(r"\texttt{rps\_data\_prefix} & 1024 & {--}")
     assert "negative control" in rows[2] and r"{$\infty$}" in rows[2]
     assert tex.isascii()
 

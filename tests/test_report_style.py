@@ -22,7 +22,7 @@ from privdtol.report.claims import (
     takeaway,
 )
 from privdtol.report.latex import fmt_int_or_pow2, fmt_num, mathify, plain_num
-from privdtol.report.tables import constant_columns, models_tex, shape_table
+from privdtol.report.tables import constant_columns, dyadic_column, models_tex, shape_table
 
 #: ASCII stand-ins that must not survive mathify (outside \texttt)
 ASCII = ("eps", "eta", "<=", ">=", "log K/gap", "mu_", "kappa", "1073741823")
@@ -109,6 +109,8 @@ def test_tables_drop_constant_columns_sort_and_pivot():
     assert list(shown["gap"]) == [0.0625, 0.25]  # sorted, one row per cell
     assert [c.split(":")[0] for c in shown.columns[1:]] == ["ratio_to_rps"] * 2  # pivoted
     assert constant_columns(df.head(1)) == []
+    # a gap or privacy axis: every fraction as a power of two once one is 1/8 or less
+    assert dyadic_column([0.25, 0.0625, 1.0]) and not dyadic_column([0.25, 0.5, 0.3])
 
 
 def test_power_record_and_diagnosis_are_rendered():

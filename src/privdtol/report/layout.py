@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from privdtol.plotting.style import EXPERIMENT_NAMES
+
 
 @dataclass(frozen=True)
 class Section:
@@ -184,6 +186,9 @@ HEADERS: dict[str, str] = {
     "stat_upper": r"Stat.\ high",
 }
 
+#: columns that say which cell a row is (the others are what was measured in it)
+PARAMETER_COLUMNS = ("K", "gap", "epsilon", "rho", "kappa", "horizon", "h_low", "h_high", "cells")
+
 #: integer columns shown as powers of two (``2^{30}-1``) where they are ones: the horizons
 POW2_COLUMNS = ("horizon", "h_low", "h_high")
 
@@ -191,6 +196,8 @@ POW2_COLUMNS = ("horizon", "h_low", "h_high")
 VALUES: dict[str, dict[str, str]] = {
     "role": {"negative_control": "negative control"},
     "env": {"bernoulli": "independent", "correlated": "correlated", "beta": "Beta"},
+    # the figures' names of the experiments (mathtext is LaTeX): one definition
+    "experiment": EXPERIMENT_NAMES,
     "axis": {
         "1/gap": r"$1/\Delta_{\min}$",
         "1/eps": r"$1/\varepsilon$",

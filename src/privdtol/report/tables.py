@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
@@ -23,8 +24,9 @@ from privdtol.report.latex import (
     sig,
     tex_escape,
     tex_unicode,
+    texttt,
 )
-from privdtol.report.layout import HEADERS, POW2_COLUMNS, TABLES, VALUES
+from privdtol.report.layout import HEADERS, PARAMETER_COLUMNS, POW2_COLUMNS, TABLES, VALUES
 
 _P = r">{\raggedright\arraybackslash}p"
 #: parameter names written as symbols in generated labels (escaped to LaTeX later)
@@ -59,6 +61,15 @@ def header(column: str) -> str:
     return HEADERS.get(column) or tex_escape(str(column).replace("_", " "))
 
 
+def _text_value(column: str, value) -> str:
+    """A text cell: an algorithm's display name (an id without one, e.g. a privacy control, in
+    code font), other text escaped."""
+    if column == "algorithm" and isinstance(value, str):
+        shown = _display_algorithm(value)
+        return tex_unicode(tex_escape(shown)) if shown != value else texttt(value)
+    return tex_escape(value)
+
+
 def _display_algorithm(name):
     from privdtol.algorithms import ALGORITHMS
 
@@ -66,13 +77,27 @@ def _display_algorithm(name):
     return cls.display_name if cls is not None else name
 
 
-def _s_cell(value, digits: int, pow2: bool = False) -> str:
+def dyadic_column(values) -> bool:
+    """True when every value of a column is an exact power of two and one is at most 1/8 (a
+    gap or privacy level axis): its fractions are all written ``2^{-k}``, for one style down
+    the column."""
+    v = pd.to_numeric(pd.Series(values), errors="coerce").dropna()
+    if v.empty or (v <= 0).any():
+        return False
+    exps = np.log2(v.to_numpy(dtype=float))
+    return bool(np.all(exps == np.round(exps)) and exps.min() <= -3)
+
+
+def _s_cell(value, digits: int, pow2: bool = False, dyadic: bool = False) -> str:
     """A cell of an siunitx ``S`` column: a number it parses, or braced text (a missing
-    value, an infinity, a horizon written as a power of two, an exact dyadic value)."""
+    value, an infinity, a horizon written as a power of two, an exact dyadic value; in a
+    ``dyadic`` column every fraction)."""
     if value is None or pd.isna(value):
         return "{--}"
     if not math.isfinite(float(value)):
         return r"{$\infty$}" if value > 0 else r"{$-\infty$}"
+    if dyadic and 0 < float(value) < 1:
+        return rf"{{$2^{{{round(math.log2(float(value)))}}}$}}"
     if dyadic_exponent(abs(value)) is not None:
         return "{" + fmt_num(value) + "}"
     if pow2 and float(value).is_integer():
@@ -153,6 +178,10 @@ def shape_table(df: pd.DataFrame, name: str) -> tuple[pd.DataFrame, list[str]]:
         wide = wide[keep + [c for c in labels_order(df, columns) if c in wide.columns]]
         wide.columns = [c if c in keep else f"{values}:{labels[c]}" for c in wide.columns]
         df = wide
+    numeric = [c for c in df.columns if is_numeric_dtype(df[c]) and not is_bool_dtype(df[c])]
+    measured = [c for c in numeric if c not in PARAMETER_COLUMNS]
+    if measured:  # a row with no measured number tells nothing (FTL has no 1/eps slope)
+        df = df[df[measured].notna().any(axis=1)]
     sort = [c for c in spec.sort if c in df.columns]
     if sort:
         df = df.sort_values(sort, kind="stable", ascending=[c not in spec.descending for c in sort])
@@ -167,20 +196,25 @@ def result_table(df: pd.DataFrame, digits: int = 3, longtable: dict | None = Non
     names and the values of :data:`~privdtol.report.layout.VALUES` their text.  With
     ``longtable={"caption": ..., "label": ...}`` it is a longtable (the appendix)."""
     df = df.copy()
-    if "algorithm" in df.columns:
-        df["algorithm"] = df["algorithm"].map(_display_algorithm)
     numeric = [c for c in df.columns if is_numeric_dtype(df[c]) and not is_bool_dtype(df[c])]
-    named = [c for c in df.columns if c in VALUES and c not in numeric]
+    named = [c for c in df.columns if (c in VALUES or c == "algorithm") and c not in numeric]
     text = [c for c in df.columns if c not in numeric and c not in named]
     styler = df.style.hide(axis="index")
     if text:
         styler = styler.format(tex_unicode, escape="latex", na_rep="--", subset=text)
     for c in named:  # values with a typeset form (LaTeX), the others escaped
+        names = VALUES.get(c, {})
         styler = styler.format(
-            lambda v, names=VALUES[c]: names.get(v) or tex_escape(v), na_rep="--", subset=[c]
+            lambda v, col=c, names=names: names.get(v) or _text_value(col, v),
+            na_rep="--",
+            subset=[c],
         )
     for c in numeric:
-        styler = styler.format(lambda v, p=c in POW2_COLUMNS: _s_cell(v, digits, p), subset=[c])
+        pow2, dyadic = c in POW2_COLUMNS, dyadic_column(df[c])
+        styler = styler.format(
+            lambda v, p=pow2, d=dyadic: _s_cell(v, digits, p, d),
+            subset=[c],
+        )
     styler = styler.format_index(header, axis="columns")
     column_format = "".join("S" if c in numeric else "l" for c in df.columns)
     kw = {"environment": "longtable", **longtable} if longtable else {}
