@@ -41,6 +41,7 @@ from privdtol.report.claims import (
     control_context,
     counts,
     failure_items,
+    finding_sentence,
     load_power,
     ordered_rows,
     power_tex,
@@ -57,7 +58,7 @@ from privdtol.report.latex import (
     texttt,
     write_text,
 )
-from privdtol.report.layout import SECTIONS, TABLES
+from privdtol.report.layout import FINDING_LABELS, SECTIONS, TABLES
 from privdtol.report.provenance import provenance
 from privdtol.report.tables import (
     MAX_ROWS,
@@ -157,14 +158,15 @@ def load_findings(results: Path) -> dict | None:
 
 
 def findings_tex(found: dict | None) -> str:
-    """The findings section's body: one item per finding of the registry."""
+    """The findings section's body: one item per finding of the registry, a sentence from its
+    numbers."""
     if found is None:
         return "\\NotRun{no findings in this run (results/findings.json absent)}\n"
     lines = ["\\begin{itemize}"]
     for fid, f in FINDINGS.items():
-        item = found.get(fid, {})
-        text = item.get("text") or "not available in this run"
-        lines.append(rf"\item \textbf{{{mathify(f.title)}}}: {mathify(text)}")
+        label = FINDING_LABELS.get(fid) or mathify(f.title)
+        text = finding_sentence(fid, found) or "not available in this run."
+        lines.append(rf"\item \textbf{{{label}.}} {text}")
     lines.append("\\end{itemize}")
     return "\n".join(lines) + "\n"
 

@@ -167,11 +167,11 @@ def finding_sentences(found: dict | None, experiments=None) -> list[TeX]:
         return []
     out = []
     for fid, f in FINDINGS.items():
-        item = found.get(fid) or {}
         if experiments is not None and not set(f.experiments) & set(experiments):
             continue
-        if item.get("available", True) and item.get("text"):
-            out.append(mathify(item["text"]))
+        sentence = finding_sentence(fid, found)
+        if sentence is not None:
+            out.append(sentence)
     return out
 
 
@@ -309,7 +309,8 @@ def competitors_sentence(item: dict) -> TeX | None:
         else f"in {total - best} of the {total} cells compared"
     )
     per = ", ".join(
-        rf"\num{{{float(v['median']):.3g}}}$\times$ in the {tex_escape(k)} regime ({v['n']} cells)"
+        rf"\num{{{float(v['median']):.3g}}}$\times$ in the {tex_escape(k)} regime "
+        rf"({v['n']} cell{'' if v['n'] == 1 else 's'})"
         for k, v in sorted(regimes.items(), key=lambda kv: -int(kv[1].get("n", 0)))
         if v.get("median") is not None
     )
@@ -366,3 +367,61 @@ def summary_sentences(found: dict | None, checks: dict) -> list[TeX]:
         *(privacy_sentence(checks.get(c)) for c in audit_claims()),
     ]
     return [s for s in out if s is not None]
+
+
+def _x(value) -> str:
+    return rf"\num{{{float(value):.3g}}}$\times$"
+
+
+def constants_sentence(item: dict) -> TeX | None:
+    keys = ("a", "b", "c", "paper_a", "paper_b", "n")
+    if not item.get("available") or any(item.get(k) is None for k in keys):
+        return None
+    a, b, c = (fmt_num(item[k]) for k in "abc")
+    return TeX(
+        rf"Over {item['n']} RPS grid cells the regret is fitted by $a \log K/\Delta_{{\min}} + "
+        rf"b \log K/\eta + c$ with $a = {a}$, $b = {b}$, $c = {c}$: Theorem 1's constants "
+        rf"{fmt_num(item['paper_a'])} and {fmt_num(item['paper_b'])} are "
+        rf"{_x(item['paper_a'] / item['a'])} and {_x(item['paper_b'] / item['b'])} larger "
+        "(the paper does not optimize them)."
+    )
+
+
+def theta_sentence(item: dict) -> TeX | None:
+    if not item.get("available") or item.get("min") is None or item.get("max") is None:
+        return None
+    return TeX(
+        rf"Over {item['n']} RPS grid cells the regret is between {_x(item['min'])} and "
+        rf"{_x(item['max'])} the lower-bound rate $\log K/\min(\Delta_{{\min}}, "
+        r"\varepsilon)$ (median " + _x(item["median"]) + r"): a $\Theta$ band on this grid."
+    )
+
+
+def cost_sentence(item: dict, what: str, ablation: str) -> TeX | None:
+    if not item.get("available") or item.get("median") is None:
+        return None
+    return TeX(
+        rf"{what} costs {_x(item['median'])} regret (median over {item['n']} cells, range "
+        rf"{_x(item['min'])} to {_x(item['max'])}): RPS over \texttt{{{tex_escape(ablation)}}}."
+    )
+
+
+#: each finding of the registry as a sentence from its numbers
+FINDING_SENTENCES = {
+    "constants": constants_sentence,
+    "theta_band": theta_sentence,
+    "prefix_cost": lambda item: cost_sentence(item, "The random prefix", "rps_full_prefix"),
+    "cap_cost": lambda item: cost_sentence(item, r"The cap $\eta \le 1/8$", "rps_uncapped"),
+    "competitors": competitors_sentence,
+}
+
+
+def finding_sentence(fid: str, found: dict | None) -> TeX | None:
+    """A finding as a sentence from its numbers; its own text, typeset, for a finding without
+    a sentence here; None when it is not available."""
+    item = (found or {}).get(fid) or {}
+    build = FINDING_SENTENCES.get(fid)
+    sentence = build(item) if build is not None else None
+    if sentence is None and item.get("available", True) and item.get("text"):
+        sentence = mathify(item["text"])
+    return sentence
