@@ -32,9 +32,10 @@ for _nb in NB_NAMES:
             notebook=f"notebooks/{_nb}.py",
             agg=[agg_table(e) for e in NOTEBOOKS[_nb].experiments if e in CHECK_EXPERIMENTS],
             checks=[f"{CHECKS_DIR}/{c}.json" for c in notebook_claims(_nb) if c in CHECK_CLAIMS],
-            # the figure style, and the analysis helpers a notebook displays with (a notebook
-            # without a check, e.g. ablations, must rerun too when they change)
-            code=layer_sources("plotting", "analysis"),
+            # the figure style, the analysis helpers a notebook displays with and the report's
+            # table shapes and number style (a notebook without a check, e.g. ablations, must
+            # rerun too when they change)
+            code=layer_sources("plotting", "analysis", "report"),
         output:
             ipynb=f"{NB_OUT}/notebooks/{_nb}.ipynb",
             html=report(

@@ -400,9 +400,14 @@ def theta_sentence(item: dict) -> TeX | None:
 def cost_sentence(item: dict, what: str, ablation: str) -> TeX | None:
     if not item.get("available") or item.get("median") is None:
         return None
+    spread = (
+        f", range {_x(item['min'])} to {_x(item['max'])}"
+        if item.get("min") is not None and item.get("max") is not None
+        else ""
+    )
     return TeX(
-        rf"{what} costs {_x(item['median'])} regret (median over {item['n']} cells, range "
-        rf"{_x(item['min'])} to {_x(item['max'])}): RPS over \texttt{{{tex_escape(ablation)}}}."
+        rf"{what} costs {_x(item['median'])} regret (median over {item.get('n', '?')} cells"
+        rf"{spread}): RPS over \texttt{{{tex_escape(ablation)}}}."
     )
 
 
