@@ -107,9 +107,9 @@ def _s_cell(value, digits: int, pow2: bool = False, dyadic: bool = False) -> str
     return sig(value, digits)
 
 
-#: rows a results table may have in the main text (at most a page); longer ones go to the
+#: rows a results table may have in the main text (half a page); longer ones go to the
 #: appendix, with their CSV linked
-MAX_ROWS = 28
+MAX_ROWS = 20
 
 
 def constant_columns(df: pd.DataFrame) -> list[str]:
