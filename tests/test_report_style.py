@@ -184,3 +184,40 @@ def test_notebook_notes_and_index_are_generated(tmp_path):
     index = render_index(tmp_path)
     assert all(f"fig_{n}" in index for n in NOTEBOOKS)
     assert "INCONCLUSIVE" in index and "not run" in index
+
+
+def test_a_new_claim_is_handled_from_the_registry(monkeypatch):
+    """A claim the registry gains (e.g. C0, engine agreement) without a typeset entry or a
+    figure: its plain text is typeset, and nothing refers to a missing figure."""
+    from privdtol.analysis.registry import Claim
+    from privdtol.report.claims import claim_context
+    from privdtol.report.tables import verdict_table
+    from privdtol.report.templating import fill_template
+
+    claim = Claim(
+        "C0",
+        "Exact and Monte Carlo values agree (eps <= 1)",
+        "engine",
+        "exact == MC within 4 se",
+        "largest |exact - MC| / se",
+        ("grid",),
+        ("confidence",),
+        "x:y",
+        "no_such_notebook",
+    )
+    monkeypatch.setitem(CLAIMS, "C0", claim)
+    record = {
+        "verdict": "PASS",
+        "statistic": 2.1,
+        "ci_low": None,
+        "ci_high": None,
+        "threshold": "<= 4",
+        "summary": "ok.",
+        "cells": [],
+    }
+    ctx = claim_context("C0", record)
+    assert r"$\varepsilon$ $\le$ 1" in ctx["title"] and ctx["figure"] is None
+    ctx["controls"], ctx["quote_of"] = [], "C0"
+    text = fill_template("claims.tex.j2", claims=[ctx])
+    assert r"\label{claim:C0}" in text and "fig:" not in text
+    assert "fig:" not in verdict_table([ctx])

@@ -82,7 +82,8 @@ def claim_context(claim: str, check: dict | None) -> dict:
         "quote": claim_tex(claim, "quote"),
         "source": CLAIMS[claim].source,
         "stat_label": claim_tex(claim, "statistic"),
-        "figure": CLAIMS[claim].notebook,
+        # the notebook whose figure shows it (None for a claim without one in the registry)
+        "figure": CLAIMS[claim].notebook if CLAIMS[claim].notebook in NOTEBOOKS else None,
         "verdict_word": check["verdict"] if check else None,
     }
     if check is None:

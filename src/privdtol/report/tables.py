@@ -252,7 +252,7 @@ def verdict_table(rows: list[dict]) -> TeX:
             "Statement": rf"{m}Title",
             r"Estimate [95\% CI]": rf"{m}Result" if r["run"] else r"\NotRunText",
             "Verdict": rf"{m}Verdict",
-            "Fig.": "" if control else rf"\ref{{fig:{r['figure']}}}",
+            "Fig.": rf"\ref{{fig:{r['figure']}}}" if r["figure"] and not control else "",
         }
 
     df = pd.DataFrame([row(r) for r in rows])
