@@ -90,16 +90,18 @@ TABLES: dict[str, TableSpec] = {
         descending=("ratio_high",),
     ),
     "rates": TableSpec(
-        r"Log--log slopes of regret over the three largest $x$ values (the paper: 1).",
+        r"Log--log slopes of regret at the largest horizon of the gap and epsilon experiments "
+        r"(\GapMaxHorizon, \EpsilonMaxHorizon) over the three largest $x$ values (the paper: 1).",
         sort=("axis", "slope"),
     ),
     "actions": TableSpec(
-        r"Weighted fits $a f(K) + b$ of regret against $K$, $f = \log$ and $\log^2$: the "
-        r"smaller $\chi^2$ is the better shape.",
+        r"Weighted fits $a f(K) + b$ of regret at $T = \ActionsMaxHorizon$ against $K$, "
+        r"$f = \log$ and $\log^2$: the smaller $\chi^2$ is the better shape.",
         sort=("regime", "algorithm"),
     ),
     "heatmap": TableSpec(
-        r"Regret$/(\log K/\Delta_{\min} + \log K/\varepsilon)$ over the grid, per $K$.",
+        r"Regret$/(\log K/\Delta_{\min} + \log K/\varepsilon)$ at $T = \GridMaxHorizon$ over "
+        r"the grid, per $K$.",
         sort=("K",),
     ),
     "bounds": TableSpec(
@@ -115,8 +117,8 @@ TABLES: dict[str, TableSpec] = {
         pivot_drop=("ci_low", "ci_high"),
     ),
     "ablations": TableSpec(
-        r"Regret of each ablation over RPS's in the same cell (below 1: the ablation has "
-        r"less regret).",
+        r"Regret of each ablation over RPS's in the same cell at $T = \AblationsMaxHorizon$ "
+        r"(below 1: the ablation has less regret).",
         sort=("K", "gap", "epsilon"),
         pivot=("algorithm", "ratio_to_rps"),
         pivot_drop=("regret", "ci_low", "ci_high"),
