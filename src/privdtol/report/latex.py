@@ -145,6 +145,8 @@ def sig(x, digits: int = 3) -> str:
     column or ``\\num`` parses); integers exactly."""
     if isinstance(x, int) or (hasattr(x, "dtype") and x.dtype.kind in "iu"):
         return str(int(x))
+    if 1000 <= abs(float(x)) < 1e6:  # 1920, not 1.92e+03
+        return str(int(float(f"{float(x):.{digits}g}")))
     return f"{float(x):.{digits}g}"
 
 

@@ -128,6 +128,8 @@ def _value_tex(column: str, value) -> str:
         return rf"\texttt{{{tex_escape(value)}}}" if column == "algorithm" else tex_escape(value)
     if value is None or pd.isna(value):
         return "--"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
     return fmt_int_or_pow2(value) if column in POW2_COLUMNS else fmt_num(value)
 
 
@@ -186,7 +188,21 @@ def shape_table(df: pd.DataFrame, name: str) -> tuple[pd.DataFrame, list[str]]:
     if sort:
         df = df.sort_values(sort, kind="stable", ascending=[c not in spec.descending for c in sort])
     const = constant_columns(df)
-    return df.drop(columns=const), const
+    df = df.drop(columns=const)
+    return df.drop(columns=duplicate_columns(df)), const
+
+
+def duplicate_columns(df: pd.DataFrame) -> list[str]:
+    """Columns equal to an earlier column in every row (an upper limit equal to its estimate,
+    for exact values): shown once."""
+    seen: list[str] = []
+    out = []
+    for c in df.columns:
+        if any(df[c].equals(df[s]) for s in seen):
+            out.append(c)
+        else:
+            seen.append(c)
+    return out
 
 
 def result_table(df: pd.DataFrame, digits: int = 3, longtable: dict | None = None) -> TeX:
@@ -209,16 +225,22 @@ def result_table(df: pd.DataFrame, digits: int = 3, longtable: dict | None = Non
             na_rep="--",
             subset=[c],
         )
+    # a longtable (the appendix) right-aligns \num cells: S columns reserve room for the
+    # widest mantissa and exponent of any row, too wide for a page of per-cell rows
+    wrap = (lambda text: text if text.startswith("{") else rf"\num{{{text}}}") if longtable else str
     for c in numeric:
         pow2, dyadic = c in POW2_COLUMNS, dyadic_column(df[c])
         styler = styler.format(
-            lambda v, p=pow2, d=dyadic: _s_cell(v, digits, p, d),
+            lambda v, p=pow2, d=dyadic: wrap(_s_cell(v, digits, p, d)),
             subset=[c],
         )
     styler = styler.format_index(header, axis="columns")
-    column_format = "".join("S" if c in numeric else "l" for c in df.columns)
+    number_column = "r" if longtable else "S"
+    column_format = "".join(number_column if c in numeric else "l" for c in df.columns)
     kw = {"environment": "longtable", **longtable} if longtable else {}
-    return TeX(styler.to_latex(column_format=column_format, hrules=True, siunitx=True, **kw))
+    return TeX(
+        styler.to_latex(column_format=column_format, hrules=True, siunitx=not longtable, **kw)
+    )
 
 
 def result_table_file(path: Path, name: str, longtable: dict | None = None) -> TeX:
