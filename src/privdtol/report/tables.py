@@ -32,7 +32,7 @@ _P = r">{\raggedright\arraybackslash}p"
 #: parameter names written as symbols in generated labels (escaped to LaTeX later)
 GREEK = {"rho": "ρ", "kappa": "κ"}
 #: loss models in a pivoted header (plain text, escaped later)
-ENV_LABELS = {"bernoulli": "independent", "correlated": "correlated", "beta": "Beta"}
+ENV_LABELS = {"bernoulli": "indep.", "correlated": "corr.", "beta": "Beta"}
 
 
 def styler_table(df: pd.DataFrame, column_format: str) -> TeX:
@@ -148,8 +148,8 @@ def _factor_labels(df: pd.DataFrame, factors: tuple[str, ...]) -> list[str]:
     for _, r in df[list(factors)].iterrows():
         head, *rest = factors
         parts = [str(ENV_LABELS.get(r[head], r[head]))]
-        parts += [f"{GREEK.get(c, c)} = {r[c]:g}" for c in rest if pd.notna(r[c])]
-        out.append(", ".join(parts))
+        parts += [f"{GREEK.get(c, c)}={r[c]:g}" for c in rest if pd.notna(r[c])]
+        out.append(" ".join(parts))
     return out
 
 
@@ -278,7 +278,7 @@ def verdict_table(rows: list[dict]) -> TeX:
         }
 
     df = pd.DataFrame([row(r) for r in rows])
-    return styler_table(df, rf"@{{}}l{_P}{{7.3cm}}{_P}{{3.4cm}}lc@{{}}")
+    return styler_table(df, rf"@{{}}l{_P}{{6.9cm}}{_P}{{3.4cm}}lc@{{}}")
 
 
 # ----------------------------------------------------------------------------- config
@@ -387,8 +387,8 @@ def grid_tex(config: dict, agg: dict[str, pd.DataFrame]) -> TeX:
         row["Cells run"] = fmt_num(df["cell_id"].nunique()) if df is not None else r"\NotRunText"
         rows.append(row)
     fmt = (
-        rf"@{{}}{_P}{{1.7cm}}{_P}{{2.6cm}}{_P}{{1.0cm}}{_P}{{1.5cm}}{_P}{{1.5cm}}{_P}{{1.1cm}}"
-        rf"{_P}{{0.9cm}}{_P}{{3.6cm}}r@{{}}"
+        rf"@{{}}{_P}{{1.95cm}}{_P}{{2.6cm}}{_P}{{1.0cm}}{_P}{{1.5cm}}{_P}{{1.5cm}}{_P}{{1.1cm}}"
+        rf"{_P}{{0.9cm}}{_P}{{3.35cm}}r@{{}}"
     )
     return styler_table(pd.DataFrame(rows), fmt)
 
