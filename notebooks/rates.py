@@ -93,12 +93,15 @@ for ax, fin, axis, xlabel in (
                     label="slope 1 (the paper)",
                 )
                 ax.text(
-                    xs.min(),
-                    ax.get_ylim()[1],
-                    f" log–log slope {ser['slope']:.2f}\n (last {len(xs)} points)",
-                    va="top",
+                    0.98,
+                    0.03,
+                    f"RPS log–log slope {ser['slope']:.2f}\n(last {len(xs)} points)",
+                    transform=ax.transAxes,
+                    ha="right",
+                    va="bottom",
                     fontsize=8,
                     zorder=6,
+                    bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8},
                 )
     ax.set(xscale="log", yscale="log", xlabel=xlabel)
     ax.set_xscale("log", base=2)

@@ -43,7 +43,24 @@ def test_small_text_is_refused(tmp_path):
 
 def test_narrow_figures_scale_up_wide_ones_down():
     style.setup()
-    fig = plt.figure(figsize=(2 * style.TEXT_WIDTH, 3))
-    fig.text(0.5, 0.5, "eight", fontsize=8)  # printed at 4 pt
-    assert style.small_texts(fig) == [("eight", 4.0)]
+    fig, ax = plt.subplots(figsize=(2 * style.TEXT_WIDTH, 3))
+    ax.plot([1, 2], [1, 2])
+    assert style.printed_scale(fig) < 0.7  # its white margins are cropped: not exactly 1/2
+    assert style.small_texts(fig)  # 8-pt tick labels printed at about 4 pt
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(style.TEXT_WIDTH / 2, 2))
+    ax.plot([1, 2], [1, 2])
+    assert style.printed_scale(fig) > 1.5 and style.small_texts(fig) == []
+    plt.close(fig)
+
+
+def test_content_sticking_out_shrinks_the_print():
+    """A label outside the figure widens the saved (tight) PDF, which the report shrinks to
+    the text width: the check measures the saved width, not the figure's."""
+    style.setup()
+    fig, ax = plt.subplots(figsize=(style.WIDTH, 2), layout="constrained")
+    ax.text(1.5, 0.5, "a label far to the right of the axes", transform=ax.transAxes)
+    assert style.saved_width(fig) > style.WIDTH
+    assert style.printed_scale(fig) < 1
+    assert style.small_texts(fig)  # 8-pt ticks printed below 7 pt
     plt.close(fig)

@@ -161,10 +161,20 @@ def setup(font_scale: float = 0.9) -> None:
     )
 
 
+def saved_width(fig) -> float:
+    """The width, inches, of the figure as :func:`save_figure` writes it (``bbox_inches=
+    "tight"``: the drawn content plus the padding, which may be wider than the figure when a
+    legend or a label sticks out)."""
+    import matplotlib as mpl
+
+    bbox = fig.get_tightbbox(fig.canvas.get_renderer())
+    return bbox.width + 2 * float(mpl.rcParams["savefig.pad_inches"])
+
+
 def printed_scale(fig) -> float:
-    """The factor from a figure's sizes to its printed ones (it is included at the text
-    width)."""
-    return TEXT_WIDTH / fig.get_size_inches()[0]
+    """The factor from a figure's sizes to its printed ones: it is included at the text
+    width, so a saved figure wider than the text is shrunk, a narrower one enlarged."""
+    return TEXT_WIDTH / saved_width(fig)
 
 
 def small_texts(fig) -> list[tuple[str, float]]:
@@ -287,4 +297,9 @@ def legend_below(fig, axes, ncol: int = 4) -> None:
             if lab not in labels:
                 handles.append(h)
                 labels.append(lab)
-    fig.legend(handles, labels, loc="outside lower center", ncol=ncol, frameon=False)
+    for n in range(ncol, 0, -1):  # the most columns that fit the figure's width
+        legend = fig.legend(handles, labels, loc="outside lower center", ncol=n, frameon=False)
+        fig.canvas.draw()
+        if legend.get_window_extent().width <= 0.98 * fig.bbox.width or n == 1:
+            return
+        legend.remove()
