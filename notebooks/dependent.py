@@ -69,7 +69,7 @@ cells = list(order["cell"])
 pos = {c: i for i, c in enumerate(cells)}
 width = 0.8 / max(len(envs), 1)
 colours = dict(zip(envs, sns.color_palette("colorblind", len(envs)), strict=True))
-fig, axes = plt.subplots(2, 1, figsize=(style.WIDTH, 5.4), sharex=True, layout="constrained")
+fig, axes = plt.subplots(2, 1, figsize=(style.WIDTH, 4.3), sharex=True, layout="constrained")
 for k, env in enumerate(envs):
     for ax, tab, y, lo, hi in (
         (axes[0], common, "mean", "ci_low", "ci_high"),

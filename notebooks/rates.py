@@ -110,10 +110,11 @@ if len(eps_fin):
     axes[1].axvline(4, color="tab:red", lw=0.9, ls="--", zorder=3)
     axes[1].annotate(
         r"$\eta$-cap knee" + "\n" + r"$\varepsilon = 1/4$",
-        (4, 0.04),
+        (4, 0.97),
         xycoords=("data", "axes fraction"),
         xytext=(4, 0),
         textcoords="offset points",
+        va="top",
         fontsize=8,
         color="tab:red",
     )
