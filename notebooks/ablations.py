@@ -56,7 +56,7 @@ panels = fin[["K", "gap"]].drop_duplicates().sort_values(["K", "gap"], ascending
 nc = min(len(panels), 2)
 nr = -(-len(panels) // nc)
 fig, axes = plt.subplots(
-    nr, nc, figsize=(style.WIDTH, 1.85 * nr + 0.6), squeeze=False, layout="constrained"
+    nr, nc, figsize=(style.WIDTH, 1.75 * nr + 0.55), squeeze=False, layout="constrained"
 )
 for ax, (_, p) in zip(axes.flat, panels.iterrows(), strict=False):
     sub = fin[(fin["K"] == p["K"]) & np.isclose(fin["gap"], p["gap"])]

@@ -62,7 +62,7 @@ algs = [a for a in DISPLAY_ORDER if a in present] + sorted(present - set(DISPLAY
 nc = 4
 nr = -(-len(algs) // nc)
 fig, axes = plt.subplots(
-    nr, nc, figsize=(style.WIDTH, 1.55 * nr + 0.75), squeeze=False, sharex=True, sharey=True
+    nr, nc, figsize=(style.WIDTH, 1.45 * nr + 0.7), squeeze=False, sharex=True, sharey=True
 )
 y_top = 1.6 * max(df.loss.max(), df.loss_upper.max(), df.epsilon.max())
 eps_grid = np.geomspace(df.epsilon.min(), df.epsilon.max(), 100)
@@ -138,7 +138,7 @@ for ax in axes.flat:  # collect every label once (panels differ)
             handles.append(h)
             labels.append(lab)
 fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False, fontsize=8)
-fig.tight_layout(rect=(0, 0.6 / (1.55 * nr + 0.75), 1, 1))
+fig.tight_layout(rect=(0, 0.6 / (1.45 * nr + 0.7), 1, 1))
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 
