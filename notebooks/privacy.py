@@ -129,8 +129,7 @@ for ax in list(axes.flat)[len(algs) :]:
     ax.set_visible(False)
 for ax in axes[-1, :]:
     ax.set_xlabel(r"$\varepsilon$")
-for ax in axes[:, 0]:
-    ax.set_ylabel("privacy loss found")
+fig.supylabel("privacy loss found", fontsize=9)
 handles, labels = axes[0, 0].get_legend_handles_labels()
 for ax in axes.flat:  # collect every label once (panels differ)
     for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
