@@ -160,7 +160,8 @@ def notebook_links(paths: list[str]) -> list[TeX]:
     in ``results/report/``)."""
     stems: dict[str, list[str]] = {}
     for p in paths:
-        stems.setdefault(Path(p).stem, []).append(p)
+        if Path(p).stem != "index":  # the index is linked on its own
+            stems.setdefault(Path(p).stem, []).append(p)
     return [
         TeX(
             texttt(stem)
