@@ -14,15 +14,11 @@ import pytest
 
 from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS, notebook_claims
 from privdtol.environments import MODELS
-from privdtol.report.claims import (
-    claim_context,
-    failure_items,
-    power_tex,
-    summary_sentences,
-    takeaway,
-)
+from privdtol.report.claims import claim_context, failure_items, power_tex
+from privdtol.report.config_tables import models_tex
+from privdtol.report.findings import summary_sentences, takeaway
 from privdtol.report.latex import fmt_int_or_pow2, fmt_num, mathify, plain_num
-from privdtol.report.tables import constant_columns, dyadic_column, models_tex, shape_table
+from privdtol.report.tables import constant_columns, dyadic_column, shape_table
 
 #: ASCII stand-ins that must not survive mathify (outside \texttt)
 ASCII = ("eps", "eta", "<=", ">=", "log K/gap", "mu_", "kappa", "1073741823")

@@ -41,13 +41,12 @@ from privdtol.report.claims import (
     control_context,
     counts,
     failure_items,
-    finding_sentence,
     load_power,
     ordered_rows,
     power_tex,
-    summary_sentences,
-    takeaway,
 )
+from privdtol.report.config_tables import algorithms_tex, grid_tex, models_tex, thresholds_tex
+from privdtol.report.findings import finding_sentence, summary_sentences, takeaway
 from privdtol.report.latex import (
     TeX,
     fmt_int_or_pow2,
@@ -62,14 +61,10 @@ from privdtol.report.layout import FINDING_LABELS, SECTIONS, TABLES
 from privdtol.report.provenance import provenance
 from privdtol.report.tables import (
     MAX_ROWS,
-    algorithms_tex,
     constants_sentence,
-    grid_tex,
-    models_tex,
     read_table,
     result_table_file,
     shape_table,
-    thresholds_tex,
     verdict_table,
 )
 from privdtol.report.templating import fill_template
