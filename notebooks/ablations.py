@@ -15,14 +15,14 @@
 # ---
 
 # %% [markdown]
-# # Figure 7 — ablations: random prefix against the full prefix and the uncapped eta
+# # Figure 7 — ablations: the random prefix and the cap on $\eta$
 #
-# Regret at the largest horizon (the curves are flat in T by then) against 1/eps (log–log, 95%
-# bands) of RPS and its two ablations: the exponential mechanism on the whole previous block
-# (`rps_full_prefix`, M_r = 2^r) and eta = eps/2 without the 1/8 cap (`rps_uncapped`; it differs
-# from RPS only for eps > 1/4, left of the dotted line). One panel per (K, gap). No claim is
-# checked here: the ablations show what the random prefix and the cap buy (the paper's analysis
-# needs both).
+# Regret at $T_{\max}$ against $1/\varepsilon$ (log–log, 95% intervals) of RPS and its two
+# ablations: the exponential mechanism on the whole previous block (`rps_full_prefix`,
+# $M_r = 2^r$) and $\eta = \varepsilon/2$ without the cap $1/8$ (`rps_uncapped`; it differs from
+# RPS only for $\varepsilon > 1/4$, left of the dashed knee). One panel per
+# $(K, \Delta_{\min})$. No claim is checked here: the ablations show what the two ingredients
+# of the analysis cost.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -55,28 +55,53 @@ fin = fin.assign(x=1 / fin["epsilon"])
 panels = fin[["K", "gap"]].drop_duplicates().sort_values(["K", "gap"], ascending=[True, False])
 nc = min(len(panels), 2)
 nr = -(-len(panels) // nc)
-fig, axes = plt.subplots(nr, nc, figsize=(style.WIDTH, 2.4 * nr + 0.6), squeeze=False)
+fig, axes = plt.subplots(
+    nr, nc, figsize=(style.WIDTH, 1.75 * nr + 0.55), squeeze=False, layout="constrained"
+)
 for ax, (_, p) in zip(axes.flat, panels.iterrows(), strict=False):
     sub = fin[(fin["K"] == p["K"]) & np.isclose(fin["gap"], p["gap"])]
     for alg in style.order(sub["algorithm"].unique()):
         style.algorithm_band(ax, sub, "x", alg)
-    ax.axvline(4, color="0.5", linewidth=0.8, linestyle=":")  # eps = 1/4: the cap binds above
-    ax.set(xscale="log", yscale="log", xlabel="1 / ε", title=f"K={p['K']:g}, gap={p['gap']:g}")
+    # eps = 1/4: the cap eta <= 1/8 binds for larger eps (1/eps < 4)
+    ax.axvline(
+        4,
+        color="tab:red",
+        linewidth=0.9,
+        linestyle="--",
+        label=r"$\eta$-cap knee, $\varepsilon = 1/4$",
+    )
+    gap = style.pow2_label(p["gap"])
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel=r"$1/\varepsilon$",
+        title=f"$K = {p['K']:g}$, $\\Delta_{{\\min}}$ = {gap}",
+    )
     ax.set_xscale("log", base=2)
+    style.dyadic_ticks(ax, sub["x"])
+    style.plain_log_ticks(ax)
 for ax in list(axes.flat)[len(panels) :]:
     ax.set_visible(False)
 for ax in axes[:, 0]:
-    ax.set_ylabel("regret at largest T (95% CI)")
-handles, labels = axes[0, 0].get_legend_handles_labels()
-fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False)
-fig.tight_layout(rect=(0, 0.4 / (2.4 * nr + 0.6), 1, 1))
+    ax.set_ylabel(r"regret at $T_{\max}$ (95% CI)")
+style.legend_below(fig, axes, ncol=4)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import display_table, figure_note, table_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
+
+# %% [markdown]
 # ## Table `ablations`: regret at the largest horizon, and ratio to RPS
-# One row per ablation cell: algorithm id, K, gap, epsilon, its regret, the ratio to RPS's regret
-# in the same cell and the ratio's delta-method interval (`ci_low`, `ci_high`).
+# One row per ablation cell: algorithm id, $K$, $\Delta_{\min}$, $\varepsilon$, its regret, the
+# ratio to RPS's regret in the same cell and its delta-method interval (`ci_low`, `ci_high`).
 
 # %%
 base = fin[fin["algorithm"] == "rps"].set_index(["K", "gap", "epsilon"])
@@ -101,4 +126,7 @@ table = pd.DataFrame(
     columns=["algorithm", "K", "gap", "epsilon", "regret", "ratio_to_rps", "ci_low", "ci_high"],
 )
 write_table(table, Path(out_dir) / "tables" / "ablations.csv")
-table
+display_table(table, "ablations")
+
+# %%
+Markdown(table_note(NAME, "ablations"))

@@ -15,14 +15,11 @@
 # ---
 
 # %% [markdown]
-# # Figure 3 — regret against K in both regimes (claim C4d)
+# # Figure 3 — regret against the number of actions $K$
 #
-# Regret against K (log x axis) in the privacy regime (eps < gap) and in the statistical regime
-# (eps > gap), with 95% bands. For RPS the weighted fits a·log K + b (dashed) and a·log² K + b
-# (dotted) are drawn side by side: the paper's privacy term is log K / eps, against Wu & Wang's
-# log² K / eps. Claim C4d (`privdtol check --claim C4d`, shown below) compares the two fits in
-# the privacy regime by their residual chi-square (Δχ² = χ²(log² K) − χ²(log K),
-# parametric-bootstrap CI).
+# Regret at $T_{\max}$ against $K$ (log axis) in the privacy and statistical regimes, with the
+# weighted fits $a \log K + b$ and $a \log^2 K + b$ of RPS: the paper's rate is linear in
+# $\log K$; Wu & Wang's bound grows like $\log^2 K / \varepsilon$.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -50,7 +47,7 @@ fin = final_rows(df)
 fin = fin.assign(regime=regime(fin["gap"], fin["epsilon"]))
 
 # %% [markdown]
-# ## Check C4d (from `results/checks/C4d.json`)
+# ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
 for claim in notebook_claims(NAME):
@@ -58,8 +55,11 @@ for claim in notebook_claims(NAME):
 
 # %%
 regimes = [r for r in ("privacy", "statistical", "balanced") if r in set(fin["regime"])]
-fig, axes = plt.subplots(1, len(regimes), figsize=(style.WIDTH, 3.0), squeeze=False)
+fig, axes = plt.subplots(
+    1, len(regimes), figsize=(style.WIDTH, 3.4), squeeze=False, layout="constrained"
+)
 fit_rows = []
+FORM_LABELS = {"log K": r"RPS fit $a\,\log K + b$", "log² K": r"RPS fit $a\,\log^2 K + b$"}
 for ax, reg in zip(axes[0], regimes, strict=True):
     sub = fin[fin["regime"] == reg]
     for (g, e), cell in sub.groupby(["gap", "epsilon"]):
@@ -77,25 +77,36 @@ for ax, reg in zip(axes[0], regimes, strict=True):
                     ax.plot(
                         Kgrid,
                         f["a"] * stats.LOGK_FORMS[form](Kgrid) + f["b"],
-                        color="0.3",
+                        color="black",
                         linestyle=ls,
-                        linewidth=1,
-                        label=f"RPS fit a·{form} + b",
+                        linewidth=1.3,
+                        zorder=5,
+                        label=FORM_LABELS[form],
                     )
             fit_rows.append(row)
-        ax.set_title(f"{reg} regime (gap={g:g}, ε={e:g})")
-    ax.set(xscale="log", xlabel="number of actions K")
+        gl, el = style.pow2_label(g), style.pow2_label(e)
+        ax.set_title(f"{reg} regime ($\\Delta_{{\\min}}$ = {gl}, $\\varepsilon$ = {el})")
+    ax.set(xscale="log", xlabel="number of actions $K$")
     ax.set_xscale("log", base=2)
-    ax.legend(loc="upper left", fontsize="x-small")
-axes[0, 0].set_ylabel("regret at largest T (95% CI)")
-fig.tight_layout()
+axes[0, 0].set_ylabel(r"regret at $T_{\max}$ (95% CI)")
+style.legend_below(fig, axes, ncol=3)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Table `actions`: weighted fits of regret against K
-# One row per (regime, algorithm, gap, epsilon): the fit a·log K + b (`a_logk`, `b_logk`, residual
-# `chi2_logk`) and the fit a·log² K + b (`a_log2k`, `b_log2k`, `chi2_log2k`).
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import display_table, figure_note, table_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
+
+# %% [markdown]
+# ## Table `actions`: weighted fits of regret against $K$
+# One row per (regime, algorithm, $\Delta_{\min}$, $\varepsilon$): the fit $a \log K + b$ (`a_logk`,
+# `b_logk`, residual `chi2_logk`) and the fit $a \log^2 K + b$ (`a_log2k`, `b_log2k`, `chi2_log2k`).
 
 # %%
 table = pd.DataFrame(
@@ -114,4 +125,7 @@ table = pd.DataFrame(
     ],
 )
 write_table(table, Path(out_dir) / "tables" / "actions.csv")
-table
+display_table(table, "actions")
+
+# %%
+Markdown(table_note(NAME, "actions"))

@@ -15,15 +15,12 @@
 # ---
 
 # %% [markdown]
-# # Figure 5 — measured regret against Theorem 1 and the lower-bound shape (claim C2)
+# # Figure 5 — measured regret against Theorem 1 and against the lower-bound shape
 #
-# Left: RPS regret (largest horizon, 95% CI bars) against the Theorem 1 bound
-# 1 + 800 log K/gap + 16 log K/eta; every point must be below the diagonal (C2 checks every
-# checkpoint horizon, not only the largest). Right: the same regret against the lower-bound shape
-# log K / min(gap, eps) of Hu et al. (2021), whose constant is unknown: a rate-optimal algorithm
-# keeps the points within a band parallel to the diagonal. The constants of Theorem 1's form are
-# fitted by relative least squares with a bootstrap CI (check `constants`), to set against the
-# paper's 800 and 16.
+# One point per RPS cell of every regret experiment. Left: regret against the Theorem 1 bound
+# $1 + 800 \log K/\Delta_{\min} + 16 \log K/\eta$; every point must lie below the diagonal.
+# Right: regret against $\log K/\min(\Delta_{\min}, \varepsilon)$, the shape of the lower bound
+# of Hu et al. (2021), whose constant is unknown.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -55,17 +52,17 @@ fin = fin.assign(
 checks = {c: read_check(Path(checks_dir) / f"{c}.json") for c in notebook_claims(NAME)}
 
 # %% [markdown]
-# ## Checks C2 and constants (from `results/checks/`)
+# ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
 for claim, check in checks.items():
     print(check_text(claim, check), end="\n\n")
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.0))
+fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.3), layout="constrained")
 for ax, xcol, xlabel in (
     (axes[0], "bound", "Theorem 1 bound"),
-    (axes[1], "lower", "log K / min(gap, ε)"),
+    (axes[1], "lower", r"$\log K/\min(\Delta_{\min}, \varepsilon)$"),
 ):
     for j, (exp, sub) in enumerate(fin.groupby("experiment", sort=True)):
         err = np.vstack(
@@ -78,25 +75,34 @@ for ax, xcol, xlabel in (
             fmt="os^vD"[j % 5],
             markersize=3,
             linestyle="none",
-            label=exp,
+            label=style.EXPERIMENT_NAMES.get(exp, exp),
             elinewidth=0.8,
             alpha=0.85,
         )
     lim = np.array([fin[xcol].min() / 2, fin[xcol].max() * 2])
-    ax.plot(lim, lim, color="0.3", linewidth=1, linestyle="--", label="y = x")
+    ax.plot(lim, lim, color="0.3", linewidth=1, linestyle="--", label="equality ($y = x$)")
     ax.set(xscale="log", yscale="log", xlabel=xlabel)
 axes[0].set_ylabel("RPS regret (95% CI)")
 axes[0].set_title("against Theorem 1")
 axes[1].set_title("against the lower-bound shape")
-axes[0].legend(loc="upper left", fontsize="x-small")
-fig.tight_layout()
+style.legend_below(fig, axes, ncol=3)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import display_table, figure_note, table_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
+
+# %% [markdown]
 # ## Table `bounds`
-# `bounds`: per experiment, the number of distinct RPS cells and the range of regret / Theorem-1
-# bound and of regret / lower-bound shape at the largest horizon.
+# Per experiment, the number of distinct RPS cells and the range of regret over the Theorem 1
+# bound and over the lower-bound shape at the largest horizon.
 # The fitted constants of the rate form are a finding (`results/findings.json`), not a claim.
 
 # %%
@@ -112,4 +118,7 @@ summ = (
     .reset_index()
 )
 write_table(summ, Path(out_dir) / "tables" / "bounds.csv")
-summ
+display_table(summ, "bounds")
+
+# %%
+Markdown(table_note(NAME, "bounds"))

@@ -15,15 +15,12 @@
 # ---
 
 # %% [markdown]
-# # Figure 6 — dependent losses against independent ones (claim C5)
+# # Figure 6 — regret under dependent coordinates
 #
-# RPS regret per (gap, eps) cell under independent Bernoulli, correlated Bernoulli (shared shock)
-# and Beta losses, with 95% CI bars. Beta cells are simulated only up to a short horizon, so
-# the left panel compares every loss model at the largest horizon common to all models of the
-# cell (stated in the axis label); the right panel shows the regret/Theorem-1-bound ratio at each
-# model's own largest horizon. Claim C5 (`privdtol check --claim C5`, shown below) repeats the
-# C2 check (and the C4a/C4b slope checks where the experiment has enough grid points) for the
-# correlated and Beta models.
+# RPS regret per $(\Delta_{\min}, \varepsilon)$ cell under independent Bernoulli, correlated
+# Bernoulli (a shared shock with probability $\rho$) and Beta($\kappa$) losses: at a common
+# horizon (top) and over the Theorem 1 bound at each model's largest horizon (bottom). The
+# theorem assumes only independence across rounds.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -49,7 +46,8 @@ style.setup()
 df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["dependent"]
 rps = select(df, "rps")
 rps = rps.assign(
-    cell=[f"gap={g:g}\nε={e:g}" for g, e in zip(rps["gap"], rps["epsilon"], strict=True)],
+    cell=[f"{g!r}/{e!r}" for g, e in zip(rps["gap"], rps["epsilon"], strict=True)],
+    gap_eps=list(zip(rps["gap"], rps["epsilon"], strict=True)),
     model=style.model_labels(rps),
 )
 maxh = rps.groupby(["cell", "model"])["horizon"].max().groupby("cell").min()
@@ -58,7 +56,7 @@ own = final_rows(rps)
 own = own.assign(ratio=own["mean"] / bounds.theorem1(own["K"], own["gap"], own["epsilon"]))
 
 # %% [markdown]
-# ## Check C5 (from `results/checks/C5.json`)
+# ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
 for claim in notebook_claims(NAME):
@@ -66,13 +64,12 @@ for claim in notebook_claims(NAME):
 
 # %%
 envs = style.model_order(rps)
-cells = sorted(
-    rps["cell"].unique(), key=lambda c: (float(c.split("\n")[0][4:]) * -1, -float(c.split("ε=")[1]))
-)
+order = rps.drop_duplicates("cell").sort_values("gap_eps", ascending=False)
+cells = list(order["cell"])
 pos = {c: i for i, c in enumerate(cells)}
 width = 0.8 / max(len(envs), 1)
 colours = dict(zip(envs, sns.color_palette("colorblind", len(envs)), strict=True))
-fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.4))
+fig, axes = plt.subplots(2, 1, figsize=(style.WIDTH, 4.3), sharex=True, layout="constrained")
 for k, env in enumerate(envs):
     for ax, tab, y, lo, hi in (
         (axes[0], common, "mean", "ci_low", "ci_high"),
@@ -98,28 +95,50 @@ for k, env in enumerate(envs):
             elinewidth=0.9,
             capsize=2,
         )
+# cells grouped by gap (a label per group above the top panel), epsilon on the ticks
+groups = order.groupby("gap", sort=False)["cell"].agg(list)
 for ax in axes:
-    ax.set_xticks(range(len(cells)), cells, fontsize="x-small")
     ax.set_yscale("log")
     style.plain_log_ticks(ax)
+    for members in list(groups)[1:]:
+        ax.axvline(pos[members[0]] - 0.5, color="0.6", lw=0.8)
+for gap, members in groups.items():
+    centre = (pos[members[0]] + pos[members[-1]]) / 2
+    axes[0].annotate(
+        rf"$\Delta_{{\min}}$ = {style.pow2_label(gap)}",
+        (centre, 1.0),
+        xycoords=("data", "axes fraction"),
+        xytext=(0, 3),
+        textcoords="offset points",
+        ha="center",
+        va="bottom",
+    )
+axes[1].set_xticks(range(len(cells)), [style.pow2_label(e) for _, e in order["gap_eps"]])
+axes[1].set_xlabel(r"$\varepsilon$ (cells grouped by $\Delta_{\min}$)")
 axes[0].set_ylabel(
-    f"regret at T = {int(common['horizon'].min()):,}"
-    + ("" if common["horizon"].nunique() == 1 else " (smallest common)")
+    f"regret at $T = 2^{{{int(common['horizon'].min() + 1).bit_length() - 1}}}-1$"
+    + ("" if common["horizon"].nunique() == 1 else "\n(smallest common)")
 )
-axes[1].set_ylabel("regret / Theorem-1 bound")
-handles, labels = axes[0].get_legend_handles_labels()
-fig.legend(handles, labels, loc="lower center", ncol=4, fontsize="x-small", frameon=False)
-axes[0].set_title("at a common horizon")
-axes[1].set_title("at each model's largest horizon")
-fig.tight_layout(rect=(0, 0.12, 1, 1))
+axes[1].set_ylabel("regret / Theorem 1 bound\n(each model's largest $T$)")
+style.legend_below(fig, axes, ncol=3)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import display_table, figure_note, table_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
+
+# %% [markdown]
 # ## Table `dependent`: RPS regret per cell and loss model at the common horizon
-# One row per (gap, epsilon, loss model): `env` (bernoulli, correlated, beta) with its parameter
-# (`rho` for correlated, `kappa` for Beta; empty otherwise), the common `horizon`, the mean regret
-# and its 95% interval. Rows in figure order: gap and epsilon decreasing, then the loss models.
+# One row per ($\Delta_{\min}$, $\varepsilon$, loss model): `env` with its parameter ($\rho$ for
+# correlated, $\kappa$ for Beta), the common `horizon`, the mean regret and its 95% interval. The
+# report pivots it: one column per loss model.
 
 # %%
 rank = {label: i for i, label in enumerate(envs)}
@@ -131,4 +150,7 @@ table = (
     .reset_index(drop=True)
 )
 write_table(table, Path(out_dir) / "tables" / "dependent.csv")
-table
+display_table(table, "dependent")
+
+# %%
+Markdown(table_note(NAME, "dependent"))

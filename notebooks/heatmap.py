@@ -15,13 +15,11 @@
 # ---
 
 # %% [markdown]
-# # Figure 4 — regret / (log K/gap + log K/eps) over (gap, eps), one panel per K (claim C4c)
+# # Figure 4 — regret over the rate $\log K/\Delta_{\min} + \log K/\varepsilon$ across the grid
 #
-# If the rate log K/gap + log K/eps is right, the ratio stays between two constants over the
-# whole grid (colour scale shared by the panels, logarithmic). Claim C4c (`privdtol check
-# --claim C4c`, shown below) reports the range of the ratio and requires the log–log slope of
-# the ratio along each axis (1/gap, 1/eps, log K) over the last three grid points to have its
-# CI inside the config's `ratio_slope_range`.
+# One panel per $K$; each cell of a panel is one $(\Delta_{\min}, \varepsilon)$ of the `grid`
+# experiment, coloured by RPS regret divided by the rate. If the rate is right the ratio stays
+# between two constants over the whole grid.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -48,7 +46,7 @@ df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["grid"]
 tab = rate_ratio_table(select(df, "rps", "bernoulli", "standard"))
 
 # %% [markdown]
-# ## Check C4c (from `results/checks/C4c.json`)
+# ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
 for claim in notebook_claims(NAME):
@@ -71,8 +69,8 @@ for i, (ax, K) in enumerate(zip(axes.flat, Ks, strict=False)):
         .sort_index(ascending=False)
         .sort_index(axis=1, ascending=False)
     )
-    piv.index = [f"{g:g}" for g in piv.index]
-    piv.columns = [f"{e:g}" for e in piv.columns]
+    piv.index = [style.pow2_label(g) for g in piv.index]
+    piv.columns = [style.pow2_label(e) for e in piv.columns]
     sns.heatmap(
         piv,
         ax=ax,
@@ -80,17 +78,34 @@ for i, (ax, K) in enumerate(zip(axes.flat, Ks, strict=False)):
         cmap="cividis",
         annot=True,
         fmt=".2g",
-        annot_kws={"fontsize": 6},
+        annot_kws={"fontsize": 7},
         cbar=i % nc == nc - 1 or i == len(Ks) - 1,
         cbar_kws={"label": "regret / rate"},
     )
-    ax.set(title=f"K = {K:g}", xlabel="ε", ylabel="gap" if i % nc == 0 else "")
+    ax.set(
+        title=f"$K = {K:g}$",
+        xlabel=r"$\varepsilon$",
+        ylabel=r"$\Delta_{\min}$" if i % nc == 0 else "",
+    )
+    ax.tick_params(axis="y", rotation=0)
+    if ax.collections and ax.collections[0].colorbar is not None:
+        style.plain_log_ticks(ax.collections[0].colorbar.ax)
 fig.tight_layout()
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Table `heatmap`: range of the ratio regret / (log K/gap + log K/eps) per K
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import display_table, figure_note, table_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
+
+# %% [markdown]
+# ## Table `heatmap`: range of regret $/ (\log K/\Delta_{\min} + \log K/\varepsilon)$ per $K$
 
 # %%
 table = (
@@ -100,4 +115,7 @@ table = (
     .rename(columns={"min": "ratio_min", "median": "ratio_median", "max": "ratio_max"})
 )
 write_table(table, Path(out_dir) / "tables" / "heatmap.csv")
-table
+display_table(table, "heatmap")
+
+# %%
+Markdown(table_note(NAME, "heatmap"))

@@ -15,13 +15,14 @@
 # ---
 
 # %% [markdown]
-# # Figure 1 — regret against the horizon T (claim C3: horizon-free)
+# # Figure 1 — regret against the horizon $T$: is it horizon-free?
 #
-# Regret of every algorithm against T (log–log), with 95% confidence bands. The paper's
-# algorithm (RPS) flattens: its regret does not grow with T. Claim C3 (checked by
-# `privdtol check --claim C3`, shown below) requires, for RPS in every cell of the `horizon` and
-# `grid` experiments, that regret(2^30 − 1) / regret(2^20 − 1) has an upper confidence limit of
-# at most the config's `horizon_free_ratio_max`. This notebook only plots and tabulates.
+# Mean regret of every algorithm against $T$ (log–log, 95% intervals), one panel per
+# $(K, \Delta_{\min}, \varepsilon)$ cell of the `horizon` experiment, with the Theorem 1 bound
+# $1 + 800 \log K/\Delta_{\min} + 16 \log K/\eta$ (black) and the window $[T_0, T_{\max}]$ of the
+# horizon-free check (shaded). A horizon-free regret is flat in the window. The claims this
+# figure shows, their verdicts and what the data say are generated below from the check records
+# (this notebook only plots and tabulates).
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -48,50 +49,89 @@ style.setup()
 df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["horizon"]
 
 # %% [markdown]
-# ## Check C3 (from `results/checks/C3.json`)
+# ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
 for claim in notebook_claims(NAME):
     print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
 
 # %% [markdown]
-# ## Figure: one panel per (K, gap, eps) cell of the `horizon` experiment
-# Non-private algorithms (FTL, Hedge) have no eps and appear in every panel with the same K and gap.
+# ## Figure: one panel per $(K, \Delta_{\min}, \varepsilon)$ cell of the `horizon` experiment
+# Non-private algorithms (FTL, Hedge) have no $\varepsilon$ and appear in every panel with their
+# $K$ and $\Delta_{\min}$.
 
 # %%
 priv = df[np.isfinite(df["epsilon"])]
-rows_kg = priv[["K", "gap"]].drop_duplicates().sort_values(["K", "gap"], ascending=[True, False])
-cols_e = sorted(priv["epsilon"].unique(), reverse=True)
-nr, nc = len(rows_kg), len(cols_e)
+rows_k = sorted(priv["K"].unique())
+cols = priv[["gap", "epsilon"]].drop_duplicates().sort_values(["gap", "epsilon"], ascending=False)
+nr, nc = len(rows_k), len(cols)
+# the C3 window of each rps cell: from its plateau horizon T0 to T_max
+window = plateau_table(df[df["algorithm"] == "rps"], horizon_free_c, confidence)
 fig, axes = plt.subplots(
-    nr, nc, figsize=(style.WIDTH, 1.9 * nr + 0.9), sharex=True, sharey="row", squeeze=False
+    nr,
+    nc,
+    figsize=(style.WIDTH, 1.75 * nr + 1.0),
+    sharex=True,
+    sharey="row",
+    squeeze=False,
+    layout="constrained",
 )
-for i, (_, p) in enumerate(rows_kg.iterrows()):
-    for j, e in enumerate(cols_e):
+for i, k in enumerate(rows_k):
+    for j, (_, p) in enumerate(cols.iterrows()):
         ax = axes[i, j]
         sub = df[
-            (df["K"] == p["K"])
+            (df["K"] == k)
             & np.isclose(df["gap"], p["gap"])
-            & (np.isclose(df["epsilon"], e) | df["epsilon"].isna())
+            & (np.isclose(df["epsilon"], p["epsilon"]) | df["epsilon"].isna())
         ]
         for alg in style.order(sub["algorithm"].unique()):
             style.algorithm_band(ax, sub, "horizon", alg, markevery=3)
-        ax.set(xscale="log", yscale="log", title=f"K={p['K']:g}, gap={p['gap']:g}, ε={e:g}")
+        rps = sub[sub["algorithm"] == "rps"]
+        if len(rps):  # Theorem 1's bound (the same for every T)
+            ax.axhline(rps["bound_thm1"].iloc[0], color="black", lw=1.1, label="Theorem 1 bound")
+        w = window[
+            (window["K"] == k)
+            & np.isclose(window["gap"], p["gap"])
+            & np.isclose(window["epsilon"], p["epsilon"])
+        ]
+        if len(w) and np.isfinite(w["h_low"].iloc[0]):
+            ax.axvspan(
+                w["h_low"].iloc[0],
+                w["h_high"].iloc[0],
+                color="0.88",
+                lw=0,
+                zorder=0,
+                label=r"C3 window $[T_0, T_{\max}]$",
+            )
+        ax.set(xscale="log", yscale="log")
         ax.set_xscale("log", base=2)
-        ax.set_xticks([2.0**k for k in (0, 10, 20, 30)])
+        ax.set_xticks([2.0**e for e in (0, 10, 20, 30)])
+        ax.set_xticklabels(["$2^{0}$", "$2^{10}$", "$2^{20}$", "$2^{30}$"])
+        if i == 0:
+            gap, eps = (style.pow2_label(v) for v in (p["gap"], p["epsilon"]))
+            ax.set_title(rf"$\Delta_{{\min}}$={gap}, $\varepsilon$={eps}")
         if i == nr - 1:
-            ax.set_xlabel("horizon T")
+            ax.set_xlabel("horizon $T$")
         if j == 0:
-            ax.set_ylabel("regret")
-handles, labels = axes[0, 0].get_legend_handles_labels()
-fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False)
-fig.tight_layout(rect=(0, 0.7 / (1.9 * nr + 0.9), 1, 1))
+            ax.set_ylabel(f"$K = {k:g}$\nregret")
+style.legend_below(fig, axes, ncol=4)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Collapse: regret / Reg(T_max) against T·gap²/log K, every cell of every algorithm
-# After identification (T·gap²/log K of order 1 or more) a horizon-free regret is flat at 1.
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import display_table, figure_note, table_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
+
+# %% [markdown]
+# ## Collapse: $\mathrm{Reg}_T/\mathrm{Reg}_{T_{\max}}$ against $T \Delta_{\min}^2/\log K$
+# After identification ($T \Delta_{\min}^2/\log K$ of order 1 or more) a horizon-free regret is flat
+# at 1.
 
 # %%
 fig, ax = plt.subplots(figsize=(style.WIDTH, 3.2))
@@ -106,19 +146,23 @@ for alg in style.order(df["algorithm"].unique()):
             y,
             lw=0.8,
             alpha=0.7,
-            color=f"C{list(style.order(df['algorithm'].unique())).index(alg) % 10}",
-            label=alg if i == 0 else None,
+            color=style.style(alg)["color"],
+            label=style.ALGORITHM_NAMES.get(alg, alg) if i == 0 else None,
         )
-ax.set(xscale="log", xlabel="T gap² / log K", ylabel="regret / Reg(T_max)")
-ax.legend(frameon=False, fontsize="small", ncol=3)
+ax.set(
+    xscale="log",
+    xlabel=r"$T \Delta_{\min}^2 / \log K$",
+    ylabel=r"$\mathrm{Reg}_T / \mathrm{Reg}_{T_{\max}}$",
+)
+ax.legend(frameon=False, ncol=3)
 fig.tight_layout()
 style.save_figure(fig, out_dir, "horizon_collapse")
 plt.show()
 
 # %% [markdown]
-# ## Table `horizon`: regret at the plateau horizon T0 and at T_max, and their ratio (C3)
-# T0 is the first checkpoint >= c max(log K/gap², log K/(eta gap)); `reached` is False when
-# T0 > T_max/2^8 (see `privdtol.analysis.claims.c3_horizon_free`).
+# ## Table `horizon`: regret at the plateau horizon $T_0$ and at $T_{\max}$, and their ratio
+# $T_0$ is the first checkpoint $\ge c \max(\log K/\Delta_{\min}^2, \log K/(\eta \Delta_{\min}))$;
+# `reached` is False when $T_0 > T_{\max}/2^8$ (see `privdtol.analysis.claims.c3_horizon_free`).
 
 # %%
 ratios = plateau_table(df, horizon_free_c, confidence)
@@ -138,4 +182,7 @@ table = ratios[
     ]
 ].rename(columns={"mean_low": "regret_low", "mean_high": "regret_high"})
 write_table(table, Path(out_dir) / "tables" / "horizon.csv")
-table
+display_table(table, "horizon")
+
+# %%
+Markdown(table_note(NAME, "horizon"))

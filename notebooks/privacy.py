@@ -15,15 +15,15 @@
 # ---
 
 # %% [markdown]
-# # Figure 8 — privacy audit (claim C1: Proposition 1, Lemma 3)
+# # Figure 8 — privacy audit: the largest privacy loss found against $\varepsilon$
 #
-# Largest privacy loss found, max_j |log P(j | d) − log P(j | d')| over neighbouring datasets,
-# against eps (log–log), one panel per algorithm. Exact audits: per selection (worst case
-# searched over neighbouring block datasets; the released law of RPS is the mixture over the
-# data-independent prefix M_r) and whole action sequence (exact enumeration). Statistical
-# audit: Clopper–Pearson 95% bounds from replayed runs (bars). Lines: eps (solid) and the
-# per-selection bound 2·eta (dashed). The two negative controls (eta = eps; data-chosen prefix)
-# must land above the eps line. Claim C1 is checked by `privdtol check --claim C1` (below).
+# One panel per algorithm. Exact audits: per selection (worst case over neighbouring block
+# datasets) and whole sequence (small $T$ and $K$); statistical audit: Clopper–Pearson 95%
+# bounds from replayed runs. Lines: $\varepsilon$ (Proposition 1) and the per-selection bound
+# $2\eta$ (Lemma 3; $\varepsilon$ for Laplace noise). The two negative controls
+# ($\eta = \varepsilon$; a data-chosen prefix) must land above the $\varepsilon$ line. The
+# searches find a lower bound on the worst case: they can expose a violation, not prove
+# privacy.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -50,7 +50,7 @@ df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["privacy"]
 cells = c1_cells(df)
 
 # %% [markdown]
-# ## Check C1 (from `results/checks/C1.json`)
+# ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
 for claim in notebook_claims(NAME):
@@ -62,24 +62,28 @@ algs = [a for a in DISPLAY_ORDER if a in present] + sorted(present - set(DISPLAY
 nc = 4
 nr = -(-len(algs) // nc)
 fig, axes = plt.subplots(
-    nr, nc, figsize=(style.WIDTH, 1.9 * nr + 0.7), squeeze=False, sharex=True, sharey=True
+    nr, nc, figsize=(style.WIDTH, 1.45 * nr + 0.7), squeeze=False, sharex=True, sharey=True
 )
 y_top = 1.6 * max(df.loss.max(), df.loss_upper.max(), df.epsilon.max())
 eps_grid = np.geomspace(df.epsilon.min(), df.epsilon.max(), 100)
-CONTROL_NAMES = {"rps_eta_eps": "control: η = ε", "rps_data_prefix": "control: data prefix"}
+CONTROL_NAMES = {
+    "rps_eta_eps": r"control: $\eta = \varepsilon$",
+    "rps_data_prefix": "control: data prefix",
+}
 markers = {
-    "exact_selection": ("o", "per selection (exact)"),
-    "whole_sequence": ("s", "whole sequence (exact)"),
+    "exact_selection": ("o", "per selection (exact)", "C0"),
+    "whole_sequence": ("s", "whole sequence (exact)", "C2"),
 }
 for ax, alg in zip(axes.flat, algs, strict=False):
     sub = df[df.algorithm == alg]
-    for audit, (marker, label) in markers.items():
+    for audit, (marker, label, colour) in markers.items():
         a = sub[sub.audit == audit].groupby("epsilon").loss.max()
         if len(a):
             ax.plot(
                 a.index,
                 a.values,
                 marker=marker,
+                color=colour,
                 linestyle="none",
                 markersize=4,
                 fillstyle="none" if audit == "whole_sequence" else "full",
@@ -102,15 +106,15 @@ for ax, alg in zip(axes.flat, algs, strict=False):
             color="0.3",
             label="statistical (95% CP)",
         )
-    ax.plot(eps_grid, eps_grid, color="k", linewidth=0.9, label="ε")
+    ax.plot(eps_grid, eps_grid, color="k", linewidth=0.9, label=r"$\varepsilon$ (Proposition 1)")
     bound = sub.groupby("epsilon").bound_selection.max()
     ax.plot(
         bound.index,
         bound.values,
         color="C3",
-        linestyle="--",
+        linestyle=(0, (4, 2)),
         linewidth=0.9,
-        label="per-selection bound (2η; ε for Laplace noise)",
+        label=r"per-selection bound ($2\eta$; $\varepsilon$ for Laplace noise)",
     )
     ax.set_title(CONTROL_NAMES.get(alg) or style.ALGORITHM_NAMES.get(alg, alg), fontsize=8)
     ax.set(
@@ -124,25 +128,35 @@ for ax, alg in zip(axes.flat, algs, strict=False):
 for ax in list(axes.flat)[len(algs) :]:
     ax.set_visible(False)
 for ax in axes[-1, :]:
-    ax.set_xlabel("ε")
-for ax in axes[:, 0]:
-    ax.set_ylabel("privacy loss found")
+    ax.set_xlabel(r"$\varepsilon$")
+fig.supylabel("privacy loss found", fontsize=9)
 handles, labels = axes[0, 0].get_legend_handles_labels()
 for ax in axes.flat:  # collect every label once (panels differ)
     for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
         if lab not in labels:
             handles.append(h)
             labels.append(lab)
-fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False, fontsize=7)
-fig.tight_layout(rect=(0, 0.55 / (1.9 * nr + 0.7), 1, 1))
+fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False, fontsize=8)
+fig.tight_layout(rect=(0, 0.6 / (1.45 * nr + 0.7), 1, 1))
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Table `privacy`: largest privacy loss per algorithm and eps
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import display_table, figure_note, table_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
+
+# %% [markdown]
+# ## Table `privacy`: largest privacy loss per algorithm and $\varepsilon$
 #
 # `loss` is the largest exact loss found over the audited K, block lengths and the
-# whole-sequence audit; `bound_selection` the per-selection bound (2 eta; eps for Laplace noise);
+# whole-sequence audit; `bound_selection` the per-selection bound ($2\eta$; $\varepsilon$ for
+# Laplace noise);
 # `stat_lower`, `stat_upper` the widest Clopper–Pearson interval of the statistical audits (where
 # run). A private algorithm passes when loss ≤ 2η ≤ ε and no statistical lower bound exceeds ε;
 # a negative control is *caught* when some exact loss exceeds ε (`verdict`).
@@ -166,7 +180,10 @@ table = (
     .reset_index(drop=True)
 )
 write_table(table, Path(out_dir) / "tables" / "privacy.csv")
-table
+display_table(table, "privacy")
+
+# %%
+Markdown(table_note(NAME, "privacy"))
 
 # %% [markdown]
 # The negative controls' worst cases (the audit's witnesses):

@@ -15,15 +15,13 @@
 # ---
 
 # %% [markdown]
-# # Figure 2 — regret against 1/gap and against 1/eps (claims C4a, C4b)
+# # Figure 2 — regret against $1/\Delta_{\min}$ and against $1/\varepsilon$
 #
-# Left: the statistical regime (eps >= 1, so eta = 1/8), regret against 1/gap.
-# Right: the privacy regime (gap = 1/2), regret against 1/eps. Log–log axes, 95% bands.
-# The dashed grey line is the fitted log–log slope of RPS over the three largest x values
-# (weighted least squares on log(mean), delta-method standard errors); the checks C4a and C4b
-# (`privdtol check`, shown below) require its CI to lie within the config's `slope_range`
-# (slope 1 = linear in 1/gap or 1/eps, as the paper's rate log K/gap + log K/eps says). One
-# figure with two panels, written as `rates.pdf`/`rates.png`.
+# Left: the statistical regime ($\varepsilon \ge 1$, so $\eta = 1/8$), regret at $T_{\max}$
+# against $1/\Delta_{\min}$. Right: the privacy regime ($\Delta_{\min} = 1/2$), regret against
+# $1/\varepsilon$. Log–log axes, 95% intervals; the RPS fit over the shaded window, a slope-1
+# guide (the paper's rate is linear in both) and, on the right, the knee at $\varepsilon = 1/4$
+# where the cap $\eta \le 1/8$ stops binding.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -58,18 +56,18 @@ gap_fin = gap_fin.assign(x=1 / gap_fin["gap"])
 eps_fin = eps_fin.assign(x=1 / eps_fin["epsilon"])
 
 # %% [markdown]
-# ## Checks C4a and C4b (from `results/checks/`)
+# ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
 for claim in notebook_claims(NAME):
     print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")), end="\n\n")
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.0))
+fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.3), layout="constrained")
 slopes = []
 for ax, fin, axis, xlabel in (
-    (axes[0], gap_fin, "1/gap", "1 / gap"),
-    (axes[1], eps_fin, "1/eps", "1 / ε"),
+    (axes[0], gap_fin, "1/gap", r"$1/\Delta_{\min}$"),
+    (axes[1], eps_fin, "1/eps", r"$1/\varepsilon$"),
 ):
     for alg in style.order(fin["algorithm"].unique()):
         sub = fin[fin["algorithm"] == alg]
@@ -81,26 +79,64 @@ for ax, fin, axis, xlabel in (
             if alg == "rps" and np.isfinite(ser["slope"]):
                 xs = np.array(ser["x"])
                 ys = np.exp(ser["intercept"] + ser["slope"] * np.log(xs))
+                # the fit window (the points the check fits), the fit, and the paper's slope 1
+                ax.axvspan(xs.min() / 1.15, xs.max() * 1.15, color="0.85", zorder=0, lw=0)
+                ax.plot(xs, ys, color="black", lw=1.6, zorder=5, label="RPS fit (shaded window)")
+                x1 = np.array([fin["x"].min(), fin["x"].max()])
                 ax.plot(
-                    xs,
-                    ys,
-                    color="0.3",
-                    linestyle="--",
-                    linewidth=1,
-                    label=f"RPS fit: slope {ser['slope']:.2f}",
+                    x1,
+                    ys[-1] * x1 / xs[-1],
+                    color="0.4",
+                    ls=":",
+                    lw=1.2,
+                    zorder=4,
+                    label="slope 1 (the paper)",
+                )
+                ax.text(
+                    0.98,
+                    0.03,
+                    f"RPS log–log slope {ser['slope']:.2f}\n(last {len(xs)} points)",
+                    transform=ax.transAxes,
+                    ha="right",
+                    va="bottom",
+                    fontsize=8,
+                    zorder=6,
+                    bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8},
                 )
     ax.set(xscale="log", yscale="log", xlabel=xlabel)
     ax.set_xscale("log", base=2)
-    ax.legend(loc="upper left", fontsize="x-small")
-axes[0].set_title("statistical regime (ε ≥ 1)")
-axes[1].set_title("privacy regime (gap = 1/2)")
-axes[0].set_ylabel("regret at largest T (95% CI)")
-fig.tight_layout()
+    style.dyadic_ticks(ax, fin["x"])
+if len(eps_fin):
+    axes[1].axvline(4, color="tab:red", lw=0.9, ls="--", zorder=3)
+    axes[1].annotate(
+        r"$\eta$-cap knee" + "\n" + r"$\varepsilon = 1/4$",
+        (4, 0.97),
+        xycoords=("data", "axes fraction"),
+        xytext=(4, 0),
+        textcoords="offset points",
+        va="top",
+        fontsize=8,
+        color="tab:red",
+    )
+axes[0].set_title(r"statistical regime ($\varepsilon \geq 1$)")
+axes[1].set_title(r"privacy regime ($\Delta_{\min} = 1/2$)")
+axes[0].set_ylabel(r"regret at $T_{\max}$ (95% CI)")
+style.legend_below(fig, axes)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
-# ## Table `rates`: fitted log–log slopes over the three largest x values
+# ### What the figure shows (generated from the check records and the findings)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import display_table, figure_note, table_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
+
+# %% [markdown]
+# ## Table `rates`: fitted log–log slopes over the three largest $x$ values
 # Columns: algorithm id, axis (`1/gap` or `1/eps`), K, the slope and its confidence interval.
 
 # %%
@@ -116,4 +152,7 @@ table = pd.DataFrame(
     }
 )
 write_table(table, Path(out_dir) / "tables" / "rates.csv")
-table
+display_table(table, "rates")
+
+# %%
+Markdown(table_note(NAME, "rates"))

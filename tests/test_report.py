@@ -9,8 +9,10 @@ import ast
 import functools
 import io
 import json
+import re
 import shutil
 import subprocess
+import zlib
 from pathlib import Path
 
 import jinja2
@@ -20,7 +22,7 @@ import pytest
 import yaml
 
 from privdtol.analysis.records import load_check
-from privdtol.analysis.registry import CLAIMS, NOTEBOOKS
+from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS
 from privdtol.cli import main
 from privdtol.errors import InputError
 from privdtol.report.assets import (
@@ -103,6 +105,11 @@ def check_json(claim: str, verdict: str) -> dict:
         "summary": f"The {claim} check gave {verdict} (50% of cells).",
         "cells": [{"cell_id": "a", "mean": 1.0}],
         "inputs": [f"results/agg/{e}.parquet" for e in CLAIMS[claim].experiments],
+        **(
+            {"diagnosis": {"cells": "cells at K = 2", "cause": "eta <= 1/8", "follow_up": "x"}}
+            if verdict == "FAIL" and claim == "C4a"
+            else {}
+        ),
     }
 
 
@@ -298,12 +305,13 @@ def test_result_table_is_siunitx_booktabs_with_headers_from_the_layout():
     assert "{t note}" in head  # an unmapped column shows its name
     rows = lines[4:7]
     assert rows[0].startswith(
-        r"RPS (this paper) & 2 & 0.25 & 1 & {\ensuremath{2^{10}-1}} & "
-        r"private & bernoulli & 12.3 & 1 & 1.5 & a\_b \& 50\%"
+        r"RPS (this paper) & 2 & {$2^{-2}$} & 1 & {\ensuremath{2^{10}-1}} & "
+        r"private & independent & 12.3 & 1 & 1.5 & a\_b \& 50\%"
     )
     assert r"Wu \& Wang (Laplace)" in rows[1] and r"{\ensuremath{2^{30}-1}}" in rows[1]
     assert "0.000123" in rows[1] and "$\\rho$ = 0.5" in rows[1] and "{--}" in rows[1]
-    assert rows[2].startswith(r"rps\_data\_prefix & 1024 & {--}")  # integers exact
+    # an id without a display name (a privacy control) in code font; integers exact
+    assert rows[2].startswith(r"\texttt{rps\_data\_prefix} & 1024 & {--}")
     assert "negative control" in rows[2] and r"{$\infty$}" in rows[2]
     assert tex.isascii()
 
@@ -320,6 +328,8 @@ def test_every_notebook_and_table_has_its_text():
 def test_report_layer_parses_no_latex():
     """No regular expressions in the report layer: nothing is parsed back out of LaTeX."""
     for path in REPORT_SRC.rglob("*.py"):
+        if path.name == "latex.py":  # mathify translates the analysis layer's plain text in
+            continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -340,11 +350,9 @@ def test_assets_written(built):
     assert r"\newcommand{\CfourbVerdict}{\VerdictInconclusive}" in numbers
     assert r"\newcommand{\CfourcVerdict}{\VerdictFail}" in numbers
     assert r"\newcommand{\CfourVerdict}{\VerdictPass}" in numbers
-    assert r"\newcommand{\CtwoTitle}{" + tex_escape(CLAIMS["C2"].title) in numbers
-    assert (
-        r"\newcommand{\ConeTitle}{Event-level pure $\varepsilon$-DP (Proposition 1, Lemma 3)}"
-        in numbers
-    )
+    # the titles are the registry's LaTeX, written once
+    assert r"\newcommand{\CtwoTitle}{" + CLAIMS_TEX["C2"].title + "}" in numbers
+    assert r"\newcommand{\ConeTitle}{Event-level pure $\varepsilon$-DP}" in numbers
     assert r"\newcommand{\AblationsCells}{\NotRunText}" in numbers
     assert r"\newcommand{\ClaimsTotal}{9}" in numbers and r"\newcommand{\ClaimsRun}{7}" in numbers
     assert r"\newcommand{\ClaimsFail}{2}" in numbers
@@ -352,15 +360,20 @@ def test_assets_written(built):
     assert "booktabs" not in verdicts and r"\toprule" in verdicts  # a fragment, not a document
     rows = [ln.split(" & ")[0] for ln in verdicts.splitlines()[4:-2]]
     labels = list(CLAIMS)
-    assert rows == [rf"\textbf{{{c}}}" for c in labels]  # registry order
+    assert rows == [rf"\hyperref[claim:{c}]{{\textbf{{{c}}}}}" for c in labels]  # registry order
+    claims = (gen / "claims.tex").read_text()
+    assert [c for c in CLAIMS if rf"\label{{claim:{c}}}" in claims] == labels  # each once
+    assert all(claims.count(rf"\label{{claim:{c}}}") == 1 for c in labels)
     assert (gen / "tab-ablations.tex").read_text().startswith("%")
     assert r"\begin{tabular}" in (gen / "tab-rates.tex").read_text()
     sections = (gen / "experiment-sections.tex").read_text()
     assert r"\NotRun{table \texttt{ablations}" in sections
     assert r"\NotRun{figure \texttt{ablations}" in sections
     failures = (gen / "failures.tex").read_text()
-    assert r"\textbf{C1}" in failures and r"\textbf{C4c}" in failures
-    assert r"\textbf{C2}" not in failures
+    assert r"\paragraph{C1:" in failures and r"\paragraph{C4c:" in failures
+    assert r"\paragraph{C2:" not in failures
+    assert "Cells] cells at $K = 2$" in failures  # C4a's diagnosis
+    assert "not available" in (gen / "power.tex").read_text()  # no power.json here
     prov = (gen / "provenance.tex").read_text()
     assert "simulate" in prov and "aggregate" in prov
     assert "horizon.ipynb" in prov.replace(r"\allowbreak{}", "")
@@ -370,22 +383,20 @@ def test_assets_written(built):
     assert "instance:" not in grid  # schema defaults the config did not set are not shown
 
 
-def test_claims_are_discussed_in_their_notebook_section(built):
+def test_claims_are_shown_in_their_notebook_section(built):
     _, gen = built
     sections = subsections((gen / "experiment-sections.tex").read_text())
     assert list(sections) == notebooks_in_order()
     for claim in CLAIMS.values():
-        label = claim.id
-        macro = "ClaimNotRun" if claim.id in ("C0", "C1") else "ClaimSentence"
-        sentence = rf"\{macro}{{{label}}}{{{claim_prefix(claim.id)}}}"
-        homes = [n for n, text in sections.items() if sentence in text]
+        ref = rf"\ClaimRef{{{claim.id}}}{{{claim_prefix(claim.id)}}}"
+        homes = [n for n, text in sections.items() if ref in text]
         assert homes == [claim.notebook], (claim.id, homes)
     # C4 is the form fit on the grid, C4c the exponent of log K
-    assert r"\ClaimSentence{C4}{Cfour}" in sections["heatmap"]
-    assert r"\ClaimSentence{C4c}{Cfourc}" in sections["actions"]
-    assert "No claim check reads this experiment." in sections["ablations"]
+    assert r"\ClaimRef{C4}{Cfour}" in sections["heatmap"]
+    assert r"\ClaimRef{C4c}{Cfourc}" in sections["actions"]
     for name, text in sections.items():
         assert rf"\setcounter{{figure}}{{{NOTEBOOKS[name].figure - 1}}}" in text
+        assert rf"\NotebookLinks{{{name}}}" in text  # figure linked to its notebook
 
 
 def drop_verdict(results: Path) -> None:
@@ -466,6 +477,44 @@ def pdf_text(pdf: Path) -> str:
     ).stdout
 
 
+#: ASCII stand-ins for mathematics that must not reach the reader (outside code font)
+ASCII_MATH = re.compile(r"\beps\b|\beta\b|\bmu_|\bkappa\b|<=|˜|\bDelta\b|\blog K/gap\b")
+
+
+def code_font_texts(*folders: Path) -> set[str]:
+    """What the LaTeX sources print in code font (``\\texttt{...}``), unescaped."""
+    out = set()
+    for folder in folders:
+        for path in folder.rglob("*.tex"):
+            for body in re.findall(r"\\texttt\{((?:[^{}]|\{[^{}]*\})*)\}", path.read_text()):
+                out.add(re.sub(r"\\allowbreak\{\}|\\(?=[_&%#$])", "", body))
+    return out
+
+
+def ascii_math(pdf: Path, *sources: Path) -> list[str]:
+    """The lines of the PDF's text with an ASCII stand-in for mathematics, once the code-font
+    texts of ``sources`` (identifiers, paths, commands) are removed."""
+    text = pdf_text(pdf)
+    for code in sorted(code_font_texts(*sources), key=len, reverse=True):
+        # OT1's typewriter "_" is a rule, which pdftotext reads as a space
+        text = text.replace(code, "").replace(code.replace("_", " "), "")
+    return [ln for ln in text.splitlines() if ASCII_MATH.search(ln)]
+
+
+def link_annotations(pdf: Path) -> int:
+    """The number of link annotations (``/Subtype/Link``) of a PDF, compressed object streams
+    included."""
+    data = pdf.read_bytes()
+    found = data.count(b"/Subtype/Link") + data.count(b"/Subtype /Link")
+    for chunk in re.findall(rb"stream\r?\n(.*?)endstream", data, flags=re.S):
+        try:
+            inflated = zlib.decompress(chunk)
+        except zlib.error:
+            continue
+        found += inflated.count(b"/Subtype/Link") + inflated.count(b"/Subtype /Link")
+    return found
+
+
 @needs_latex
 def test_report_pdf_has_every_verdict(built, tmp_path):
     results, gen = built
@@ -474,7 +523,7 @@ def test_report_pdf_has_every_verdict(built, tmp_path):
     assert main(["report-compile", *args, "--out", str(pdf), "--repo", str(ROOT)]) == 0
     text = pdf_text(pdf)
     lines = text.splitlines()
-    table = text[: text.index("Setting and algorithms")]
+    table = text[: text.index("The claims")]
     for claim, verdict in VERDICT_OF.items():
         label = claim
         assert any(ln.lstrip().startswith(label) and verdict in ln for ln in table.splitlines()), (
@@ -489,6 +538,10 @@ def test_report_pdf_has_every_verdict(built, tmp_path):
     for name in NOTEBOOKS:
         caption = SECTIONS[name].figure_caption.split()[0]
         assert any(f"Figure {NOTEBOOKS[name].figure}: {caption}" in ln for ln in lines), name
+    # no ASCII stand-ins for mathematics outside code font
+    assert not ascii_math(pdf, gen, ROOT / "paper"), ascii_math(pdf, gen, ROOT / "paper")
+    # hyperlinks: at least one per figure (its notebook) plus the paper
+    assert link_annotations(pdf) >= len(NOTEBOOKS) + 1
     # C4c's row is the exponent of log K (its registry title)
     c4c = " ".join(table[table.index("C4c") : table.index("C5")].split())
     assert "not log" in c4c and "FAIL" in c4c

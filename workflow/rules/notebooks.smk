@@ -32,9 +32,10 @@ for _nb in NB_NAMES:
             notebook=f"notebooks/{_nb}.py",
             agg=[agg_table(e) for e in NOTEBOOKS[_nb].experiments if e in CHECK_EXPERIMENTS],
             checks=[f"{CHECKS_DIR}/{c}.json" for c in notebook_claims(_nb) if c in CHECK_CLAIMS],
-            # the figure style, and the analysis helpers a notebook displays with (a notebook
-            # without a check, e.g. ablations, must rerun too when they change)
-            code=layer_sources("plotting", "analysis"),
+            # the figure style, the analysis helpers a notebook displays with and the report's
+            # table shapes and number style (a notebook without a check, e.g. ablations, must
+            # rerun too when they change)
+            code=layer_sources("plotting", "analysis", "report"),
         output:
             ipynb=f"{NB_OUT}/notebooks/{_nb}.ipynb",
             html=report(
@@ -84,7 +85,32 @@ for _nb in NB_NAMES:
         localrule: True
 
 
+# The index of the executed notebooks: each with its figure number, claims and verdicts.
+rule index_notebooks:
+    input:
+        html=[f"{NB_OUT}/notebooks/{nb}.html" for nb in NB_NAMES],
+        checks=[
+            f"{CHECKS_DIR}/{c}.json"
+            for nb in NB_NAMES
+            for c in notebook_claims(nb)
+            if c in CHECK_CLAIMS
+        ],
+        code=layer_sources("report"),
+    output:
+        f"{NB_OUT}/notebooks/index.html",
+    log:
+        "logs/notebooks/index.log",
+    conda:
+        "../envs/privdtol.yaml"
+    params:
+        results=NB_OUT,
+    shell:
+        "python -m privdtol.report.notebook_index --results {params.results:q} --out {output:q}"
+        " > {log:q} 2>&1"
+
+
 rule notebooks_all:
     input:
         [f"{NB_OUT}/notebooks/{nb}.ipynb" for nb in NB_NAMES],
+        rules.index_notebooks.output,
     localrule: True

@@ -16,6 +16,10 @@ from privdtol.errors import InputError
 
 class BetaLosses(LossModel):
     name = "beta"
+    #: the loss law, typeset (LaTeX; the report's loss-model table)
+    law_tex = (
+        r"$X_{t,j} \sim \mathrm{Beta}(\kappa\mu_j, \kappa(1-\mu_j))$, independent over $j$ and $t$"
+    )
 
     def __init__(self, means, kappa: float = 2.0):
         super().__init__(means)

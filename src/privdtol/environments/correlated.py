@@ -21,6 +21,12 @@ from privdtol.errors import InputError
 
 class CorrelatedBernoulli(LossModel):
     name = "correlated"
+    #: the loss law, typeset (LaTeX; the report's loss-model table)
+    law_tex = (
+        r"with probability $\rho$ one $U \sim \mathrm{Unif}(0,1)$ drives every coordinate, "
+        r"$X_{t,j} = \mathbf{1}\{U < \mu_j\}$; otherwise $X_{t,j} \sim "
+        r"\mathrm{Bernoulli}(\mu_j)$ independently"
+    )
     exact_sums = True
     bernoulli_valued = True
 

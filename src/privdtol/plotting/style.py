@@ -29,6 +29,16 @@ from privdtol.pipeline.io import atomic_path
 ALGORITHM_ORDER = tuple(n for n, c in ALGORITHMS.items() if c.role != "control")
 CONTROL_ORDER = tuple(n for n, c in ALGORITHMS.items() if c.role == "control")
 ALGORITHM_NAMES = {name: cls.display_name for name, cls in ALGORITHMS.items()}
+#: the experiments of the configs as a reader names them (legends; never the config's keys)
+EXPERIMENT_NAMES = {
+    "horizon": "horizon curves",
+    "gap": r"$\Delta_{\min}$ sweep",
+    "epsilon": r"$\varepsilon$ sweep",
+    "actions": r"$K$ sweep",
+    "grid": r"grid $K \times \Delta_{\min} \times \varepsilon$",
+    "dependent": "dependent losses",
+    "ablations": "ablations",
+}
 ENV_NAMES = {
     "bernoulli": "independent Bernoulli",
     "correlated": "correlated Bernoulli",
@@ -38,8 +48,13 @@ _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
 _DASHES = ("-", "--", "-.", ":", "-", "--", "-.", ":")
 _CONTROL_MARKERS = ("x", "+", "1", "2")
 _CONTROL_GREYS = ("0.15", "0.35", "0.5", "0.65")
-#: one-column width of the report, inches
-WIDTH = 6.5
+#: the report's text width, inches (A4, 2.3 cm margins: ``paper/preamble.tex``); figures are
+#: made at this width and included at ``\linewidth``, so their point sizes are the printed ones
+TEXT_WIDTH = (210 - 2 * 23) / 25.4
+#: width of a full-width figure, inches
+WIDTH = TEXT_WIDTH
+#: the smallest text of a figure at its printed size, points
+MIN_FONT_PT = 7.0
 
 
 def palette(controls: bool = False) -> dict[str, tuple]:
@@ -129,15 +144,51 @@ def setup(font_scale: float = 0.9) -> None:
             "pdf.fonttype": 42,
             "ps.fonttype": 42,
             "svg.hashsalt": "privdtol",
-            "figure.dpi": 100,
+            "figure.dpi": 150,
             "savefig.dpi": 200,
             "savefig.bbox": "tight",
-            "axes.titlesize": "medium",
-            "legend.fontsize": "small",
+            "font.size": 9,
+            "axes.labelsize": 9,
+            "axes.titlesize": 9,
+            "xtick.labelsize": 8,
+            "ytick.labelsize": 8,
+            "legend.fontsize": 8,
+            "legend.title_fontsize": 8,
+            "figure.titlesize": 10,
             "lines.markersize": 4,
             "lines.linewidth": 1.3,
         }
     )
+
+
+def saved_width(fig) -> float:
+    """The width, inches, of the figure as :func:`save_figure` writes it (``bbox_inches=
+    "tight"``: the drawn content plus the padding, which may be wider than the figure when a
+    legend or a label sticks out)."""
+    import matplotlib as mpl
+
+    bbox = fig.get_tightbbox(fig.canvas.get_renderer())
+    return bbox.width + 2 * float(mpl.rcParams["savefig.pad_inches"])
+
+
+def printed_scale(fig) -> float:
+    """The factor from a figure's sizes to its printed ones: it is included at the text
+    width, so a saved figure wider than the text is shrunk, a narrower one enlarged."""
+    return TEXT_WIDTH / saved_width(fig)
+
+
+def small_texts(fig) -> list[tuple[str, float]]:
+    """The visible texts of ``fig`` smaller than :data:`MIN_FONT_PT` at the printed size, as
+    ``(text, printed points)``."""
+    from matplotlib.text import Text
+
+    fig.canvas.draw()  # tick labels exist once drawn
+    scale = printed_scale(fig)
+    out = []
+    for t in fig.findobj(Text):
+        if t.get_visible() and t.get_text().strip() and t.get_fontsize() * scale < MIN_FONT_PT:
+            out.append((t.get_text(), round(t.get_fontsize() * scale, 2)))
+    return out
 
 
 def band(
@@ -195,7 +246,13 @@ def plain_log_ticks(ax, axis: str = "y") -> None:
 
 
 def save_figure(fig, out_dir: str | Path, name: str) -> list[Path]:
-    """Write ``<out_dir>/figures/<name>.pdf`` and ``.png`` deterministically; return paths."""
+    """Write ``<out_dir>/figures/<name>.pdf`` and ``.png`` deterministically; return paths.
+    A text smaller than :data:`MIN_FONT_PT` at the printed size is an error."""
+    small = small_texts(fig)
+    if small:
+        raise ValueError(
+            f"figure {name}: text below {MIN_FONT_PT:g} pt at the printed size: {small[:5]}"
+        )
     folder = Path(out_dir) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -208,3 +265,41 @@ def save_figure(fig, out_dir: str | Path, name: str) -> list[Path]:
             fig.savefig(tmp, format=ext, metadata=meta)
         paths.append(path)
     return paths
+
+
+def dyadic_ticks(ax, values, axis: str = "x") -> None:
+    """Ticks at the given powers of two, labelled exactly (``1/32`` -> ``$2^{-5}$``,
+    ``32`` -> ``$2^{5}$``; 1, 2, 4, 8 as themselves), never rotated."""
+    import matplotlib.ticker as mticker
+
+    vals = sorted({float(v) for v in values if np.isfinite(v) and v > 0})
+    target = ax.xaxis if axis == "x" else ax.yaxis
+    target.set_major_locator(mticker.FixedLocator(vals))
+    target.set_minor_locator(mticker.NullLocator())
+    target.set_major_formatter(mticker.FuncFormatter(lambda v, _: pow2_label(v)))
+
+
+def pow2_label(v: float) -> str:
+    """An exact power of two as mathtext (``2^{-5}``), small integers plainly; others ``%g``."""
+    k = np.log2(v) if v > 0 else np.nan
+    if np.isfinite(k) and float(k).is_integer():
+        k = int(k)
+        return f"{int(v)}" if 0 <= k <= 4 else f"$2^{{{k}}}$"
+    return f"{v:g}"
+
+
+def legend_below(fig, axes, ncol: int = 4) -> None:
+    """One legend for the figure, below the panels (it never covers data): the union of the
+    panels' entries, in order."""
+    handles, labels = [], []
+    for ax in np.ravel(axes):
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    for n in range(ncol, 0, -1):  # the most columns that fit the figure's width
+        legend = fig.legend(handles, labels, loc="outside lower center", ncol=n, frameon=False)
+        fig.canvas.draw()
+        if legend.get_window_extent().width <= 0.98 * fig.bbox.width or n == 1:
+            return
+        legend.remove()

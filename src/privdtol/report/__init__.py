@@ -4,9 +4,16 @@ computes nothing itself.
 - :mod:`~privdtol.report.assets` writes the generated pieces from the claims registry, the check
   records, the notebooks' table CSVs, the figures and the aggregated tables;
 - :mod:`~privdtol.report.templating` the jinja2 environment of ``templates/*.tex.j2``;
-- :mod:`~privdtol.report.tables` every table, through pandas ``Styler.to_latex`` (siunitx);
+- :mod:`~privdtol.report.claims` each claim's macros and statement, the size/power table, the
+  failures, the cell counts;
+- :mod:`~privdtol.report.findings` the findings and figure takeaways, written from the numbers;
+- :mod:`~privdtol.report.tables` the results and verdict tables, through pandas
+  ``Styler.to_latex`` (siunitx; sorted, pivoted, constant columns to the caption);
+- :mod:`~privdtol.report.config_tables` the grid, check settings, algorithms and loss models;
+- :mod:`~privdtol.report.notebook_index` ``results/notebooks/index.html``;
 - :mod:`~privdtol.report.layout` section titles, captions and column headers, defined once;
-- :mod:`~privdtol.report.latex` escaping and number formatting;
+- :mod:`~privdtol.report.latex` escaping, the number style and the typesetting of the analysis
+  layer's plain-text mathematics (:func:`~privdtol.report.latex.mathify`);
 - :mod:`~privdtol.report.provenance` the appendix and the report's date;
 - :mod:`~privdtol.report.compile` latexmk and the check of its log.
 """

@@ -32,26 +32,39 @@ from pathlib import Path
 import pandas as pd
 
 from privdtol.analysis.records import load_agg, load_check
-from privdtol.analysis.registry import CLAIMS, FINDINGS, NOTEBOOKS, Claim, control_id
+from privdtol.analysis.registry import CLAIMS, FINDINGS, NOTEBOOKS, control_id
 from privdtol.errors import InputError
+from privdtol.report.claims import (
+    cells_tex,
+    claim_context,
+    claim_prefix,
+    control_context,
+    counts,
+    failure_items,
+    load_power,
+    ordered_rows,
+    power_tex,
+)
+from privdtol.report.config_tables import algorithms_tex, grid_tex, models_tex, thresholds_tex
+from privdtol.report.findings import finding_sentence, summary_sentences, takeaway
 from privdtol.report.latex import (
     TeX,
     fmt_int_or_pow2,
     fmt_num,
-    is_number,
     macro_name,
+    mathify,
     tex_escape,
     texttt,
     write_text,
 )
-from privdtol.report.layout import SECTIONS, TABLES
+from privdtol.report.layout import FINDING_LABELS, SECTIONS, TABLES
 from privdtol.report.provenance import provenance
 from privdtol.report.tables import (
-    algorithms_tex,
-    grid_tex,
-    models_tex,
+    MAX_ROWS,
+    constants_sentence,
+    read_table,
     result_table_file,
-    thresholds_tex,
+    shape_table,
     verdict_table,
 )
 from privdtol.report.templating import fill_template
@@ -83,6 +96,11 @@ def generated_files() -> list[str]:
     return [
         "numbers.tex",
         "verdicts.tex",
+        "claims.tex",
+        "summary-findings.tex",
+        "power.tex",
+        "cells.tex",
+        "appendix-tables.tex",
         "experiment-sections.tex",
         "grid.tex",
         "thresholds.tex",
@@ -95,18 +113,7 @@ def generated_files() -> list[str]:
     ]
 
 
-def claim_label(claim: str) -> str:
-    return claim
-
-
-def claim_prefix(claim: str) -> str:
-    """The prefix of a claim's macros (``C4a`` -> ``Cfoura``: ``\\CfouraVerdict``, ...)."""
-    return macro_name(claim, "")
-
-
-def claim_statement(claim: Claim) -> str:
-    """The registry's statement of a claim with where the paper makes it."""
-    return f"{claim.title} ({claim.source})"
+__all__ = ["build_assets", "claim_prefix", "generated_files"]
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -146,14 +153,15 @@ def load_findings(results: Path) -> dict | None:
 
 
 def findings_tex(found: dict | None) -> str:
-    """The findings section's body: one item per finding of the registry."""
+    """The findings section's body: one item per finding of the registry, a sentence from its
+    numbers."""
     if found is None:
         return "\\NotRun{no findings in this run (results/findings.json absent)}\n"
     lines = ["\\begin{itemize}"]
     for fid, f in FINDINGS.items():
-        item = found.get(fid, {})
-        text = item.get("text") or "not available in this run"
-        lines.append(rf"\item \textbf{{{tex_escape(f.title)}}}: {tex_escape(text)}")
+        label = FINDING_LABELS.get(fid) or mathify(f.title)
+        text = finding_sentence(fid, found) or "not available in this run."
+        lines.append(rf"\item \textbf{{{label}.}} {text}")
     lines.append("\\end{itemize}")
     return "\n".join(lines) + "\n"
 
@@ -161,72 +169,20 @@ def findings_tex(found: dict | None) -> str:
 # ----------------------------------------------------------------------------- numbers
 
 
-def verdict_tex(verdict: str | None) -> TeX:
-    return TeX(r"\VerdictNotRun" if verdict is None else rf"\Verdict{verdict.title()}")
-
-
-def claim_context(claim: str, check: dict | None) -> dict:
-    """The numbers.tex macros of one claim (values are LaTeX or text to escape)."""
-    base = {
-        "id": claim,
-        "label": claim_label(claim),
-        "prefix": claim_prefix(claim),
-        "run": check is not None,
-    }
-    if check is None:
-        na = TeX(r"\NotRunText")
-        return {
-            **base,
-            "verdict": verdict_tex(None),
-            "title": claim_statement(CLAIMS[claim]),
-            "stat_label": na,
-            "statistic": na,
-            "ci_low": na,
-            "ci_high": na,
-            "threshold": na,
-            "summary": "This check was not run.",
-            "cells": 0,
-            "result": na,
-        }
-    est, lo, hi = (fmt_num(check[k]) for k in ("statistic", "ci_low", "ci_high"))
-    ci = rf"[{lo}, {hi}]" if is_number(check["ci_low"]) or is_number(check["ci_high"]) else ""
-    return {
-        **base,
-        "verdict": verdict_tex(check["verdict"]),
-        "title": check["title"],
-        "stat_label": check["statistic_label"],
-        "statistic": est,
-        "ci_low": lo,
-        "ci_high": hi,
-        "threshold": check["threshold"],
-        "summary": check["summary"],
-        "cells": len(check["cells"]),
-        "result": TeX(f"{est} {ci}".strip()),
-    }
-
-
-def control_context(claim: str, control: str, check: dict) -> dict:
-    """The verdict-table row and macros of a negative control: it serves its purpose when its
-    verdict is FAIL."""
-    ctx = claim_context(claim, check)
-    caught = check["verdict"] == "FAIL"
-    purpose = "FAIL, as required" if caught else f"{check['verdict']}: control NOT caught"
-    return {
-        **ctx,
-        "id": control_id(claim, control),
-        "label": f"{claim} control",
-        "prefix": macro_name(claim, "control", control),
-        "title": f"Negative control {control}: {purpose}",
-        "control": control,
-        "caught": caught,
-    }
-
-
 def runs_tex(runs: list[int]) -> TeX:
-    """The runs per cell: one number, or the range when cells differ."""
-    if len(runs) == 1:
-        return fmt_num(runs[0])
-    return TeX(f"{fmt_num(runs[0])}--{fmt_num(runs[-1])}")
+    """The runs per cell: one number, or the range when cells differ; cells computed exactly
+    (``runs`` 0, :mod:`privdtol.engine.exact`) are "exact"."""
+    mc = [r for r in runs if r > 0]
+    text = (
+        ""
+        if not mc
+        else fmt_num(mc[0])
+        if len(mc) == 1
+        else TeX(f"{fmt_num(mc[0])}--{fmt_num(mc[-1])}")
+    )
+    if 0 in runs:
+        return TeX(f"exact or {text}" if text else "exact")
+    return TeX(text)
 
 
 def experiment_stats(df: pd.DataFrame | None) -> dict[str, TeX]:
@@ -260,15 +216,6 @@ def total_runs(agg: dict[str, pd.DataFrame]) -> int:
 
 
 def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame], controls=()) -> str:
-    verdicts = [c["verdict"] for c in claims]
-    counts = {
-        "ClaimsTotal": len(claims),
-        "ClaimsRun": sum(c["run"] for c in claims),
-        "ClaimsPass": verdicts.count(verdict_tex("PASS")),
-        "ClaimsFail": verdicts.count(verdict_tex("FAIL")),
-        "ClaimsInconclusive": verdicts.count(verdict_tex("INCONCLUSIVE")),
-        "ClaimsNotRun": verdicts.count(verdict_tex(None)),
-    }
     experiments = [
         {"prefix": macro_name(e), "stats": experiment_stats(agg.get(e))}
         for e in regret_experiments()
@@ -277,7 +224,7 @@ def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame], controls=()) -
         "numbers.tex.j2",
         claims=[*claims, *controls],
         experiments=experiments,
-        counts=counts,
+        counts=counts(claims),
         total_runs=total_runs(agg),
         experiments_run=len(agg),
     )
@@ -286,8 +233,35 @@ def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame], controls=()) -
 # ----------------------------------------------------------------------------- sections
 
 
-def sections_context(results: Path, claims: dict[str, dict]) -> list[dict]:
-    """One entry per notebook, in figure order: title, figure, claims and tables."""
+def table_context(results: Path, name: str, notebook: str) -> dict:
+    """How one notebook table is placed: main text (at most :data:`MAX_ROWS` rows) or the
+    appendix, its caption with the constant columns, its CSV."""
+    path = results / "tables" / f"{name}.csv"
+    ctx = {
+        "name": name,
+        "notebook": notebook,
+        "caption": TeX(TABLES[name].caption),
+        "has_data": path.exists(),
+        "csv": f"tables/{name}.csv",
+        "csv_href": f"../tables/{name}.csv",
+        "constants": TeX(""),
+        "rows": 0,
+        "appendix": False,
+    }
+    if path.exists():
+        shown, const = shape_table(read_table(path), name)
+        source = read_table(path)
+        ctx.update(
+            constants=constants_sentence(source, const),
+            rows=len(shown),
+            appendix=len(shown) > MAX_ROWS,
+        )
+    return ctx
+
+
+def sections_context(results: Path, claims: dict[str, dict], found: dict | None) -> list[dict]:
+    """One entry per notebook, in figure order: title, figure, caption with its takeaway,
+    claims and tables."""
     out = []
     for name in notebooks_in_order():
         nb, sec = NOTEBOOKS[name], SECTIONS[name]
@@ -297,31 +271,32 @@ def sections_context(results: Path, claims: dict[str, dict]) -> list[dict]:
                 "figure": nb.figure,
                 "title": TeX(sec.title),
                 "caption": TeX(sec.figure_caption),
+                "takeaway": takeaway(name, claims, found),
                 "has_figure": (results / "figures" / f"{name}.pdf").exists(),
                 "claims": [claims[c.id] for c in CLAIMS.values() if c.notebook == name],
-                "tables": [
-                    {
-                        "name": t,
-                        "caption": TeX(TABLES[t].caption),
-                        "has_data": (results / "tables" / f"{t}.csv").exists(),
-                    }
-                    for t in nb.tables
-                ],
+                "tables": [table_context(results, t, name) for t in nb.tables],
             }
         )
     return out
 
 
-def table_files(results: Path) -> dict[str, str]:
-    """``tab-<table>.tex`` for every table: its tabular, or a comment when it is absent."""
+def table_files(results: Path, sections: list[dict]) -> dict[str, str]:
+    """``tab-<table>.tex`` for every table: its tabular (a longtable with its caption for the
+    appendix), or a comment when it is absent."""
     out = {}
-    for t in result_tables():
-        path = results / "tables" / f"{t}.csv"
-        out[f"tab-{t}.tex"] = (
-            result_table_file(path, t)
-            if path.exists()
-            else f"% {path.name} was not produced by this configuration\n"
-        )
+    for t in (t for s in sections for t in s["tables"]):
+        path = results / "tables" / f"{t['name']}.csv"
+        if not path.exists():
+            out[f"tab-{t['name']}.tex"] = f"% {path.name} was not produced by this configuration\n"
+            continue
+        longtable = None
+        if t["appendix"]:
+            caption = TeX(
+                f"{t['caption']}{t['constants']} Data: \\href{{{t['csv_href']}}}"
+                f"{{\\texttt{{{tex_escape(t['csv'])}}}}}.\\NotebookLinks{{{t['notebook']}}}"
+            )
+            longtable = {"caption": caption, "label": f"tab:{t['name']}"}
+        out[f"tab-{t['name']}.tex"] = result_table_file(path, t["name"], longtable)
     return out
 
 
@@ -338,30 +313,43 @@ def build_assets(
         raise InputError("results", f"{results} is not a directory", "the results directory")
     checks = load_checks(results)
     agg = load_agg(results / "agg", regret_experiments(), field="results")
+    found = load_findings(results)
     claims = {c: claim_context(c, check) for c, check in checks.items()}
     rows = list(claims.values())
     controls = [control_context(c, a, rec) for c, a, rec in load_controls(results)]
+    first_quote: dict[str, str] = {}
+    for c in rows:
+        c["controls"] = [k for k in controls if k["id"].startswith(f"{c['id']}--")]
+        c["quote_of"] = first_quote.setdefault(c["quote"], c["id"])
+    sections = sections_context(results, claims, found)
+    summary = summary_sentences(found, checks)
     files = {
         "numbers.tex": numbers_tex(rows, agg, controls),
-        "verdicts.tex": verdict_table(rows + controls),
-        "findings.tex": findings_tex(load_findings(results)),
-        "experiment-sections.tex": fill_template(
-            "experiment-sections.tex.j2", sections=sections_context(results, claims)
+        "verdicts.tex": verdict_table(ordered_rows(rows, controls)),
+        "claims.tex": fill_template("claims.tex.j2", claims=rows),
+        "summary-findings.tex": " ".join(summary) + "\n"
+        if summary
+        else "No findings are available in this run.\n",
+        "power.tex": power_tex(load_power(results)),
+        "cells.tex": cells_tex(rows, checks, agg),
+        "appendix-tables.tex": fill_template(
+            "appendix-tables.tex.j2",
+            tables=[t for s in sections for t in s["tables"] if t["appendix"]],
         ),
+        "findings.tex": findings_tex(found),
+        "experiment-sections.tex": fill_template("experiment-sections.tex.j2", sections=sections),
         "grid.tex": grid_tex(config, agg),
         "thresholds.tex": thresholds_tex(config),
         "algorithms.tex": algorithms_tex(),
         "models.tex": models_tex(),
         "failures.tex": fill_template(
-            "failures.tex.j2",
-            items=[c for c in rows if c["verdict"] != verdict_tex("PASS")]
-            + [c for c in controls if not c["caught"]],
+            "failures.tex.j2", items=failure_items(rows, controls, checks)
         ),
         "provenance.tex": fill_template(
             "provenance.tex.j2",
             **provenance(config, results, config_files, len(agg), total_runs(agg), repo=repo),
         ),
-        **table_files(results),
+        **table_files(results, sections),
     }
     names = generated_files()
     assert set(files) == set(names)

@@ -11,6 +11,7 @@ Numbers are typeset by siunitx: :func:`fmt_num` writes ``\\num{...}``, table col
 from __future__ import annotations
 
 import math
+import numbers
 import unicodedata
 from pathlib import Path
 
@@ -144,22 +145,46 @@ def sig(x, digits: int = 3) -> str:
     column or ``\\num`` parses); integers exactly."""
     if isinstance(x, int) or (hasattr(x, "dtype") and x.dtype.kind in "iu"):
         return str(int(x))
+    if 1000 <= abs(float(x)) < 1e6:  # 1920, not 1.92e+03
+        return str(int(float(f"{float(x):.{digits}g}")))
     return f"{float(x):.{digits}g}"
 
 
-def fmt_num(x, digits: int = 3) -> TeX:
-    """``\\num{...}`` with ``digits`` significant digits; "n/a" for missing/non-finite."""
+def dyadic_exponent(x) -> int | None:
+    """``k`` when ``x == 2**-k`` exactly for some ``k >= 3`` (1/8, 1/16, ...), else None: such
+    values are written as powers of two, exactly, instead of rounded decimals."""
+    if not is_number(x) or float(x) <= 0:
+        return None
+    mantissa, exponent = math.frexp(float(x))
+    k = 1 - exponent
+    return k if mantissa == 0.5 and k >= 3 else None
+
+
+def fmt_num(x, digits: int = 3, exact: bool | None = None) -> TeX:
+    """``\\num{...}`` with ``digits`` significant digits: integers (``exact``, by default
+    when ``x`` is an integer type: counts) exactly, a float to ``digits`` figures however large,
+    exact dyadic values as ``2^{-k}``, horizons as ``2^{k}-1``; "n/a" for missing/non-finite."""
     if not is_number(x):
         return TeX("n/a")
+    if exact is None:  # integers (counts) exactly; a float statistic to `digits` figures
+        exact = isinstance(x, numbers.Integral)
     x = float(x)
     if x == 0:
         return TeX(r"\num{0}")
-    if float(x).is_integer() and abs(x) < 1e7:
+    if (k := dyadic_exponent(abs(x))) is not None:
+        return TeX(rf"\ensuremath{{{'-' if x < 0 else ''}2^{{-{k}}}}}")
+    if x.is_integer() and abs(x) >= 1024 and fmt_int_or_pow2(x).startswith(r"\ensuremath"):
+        return fmt_int_or_pow2(x)
+    if float(x).is_integer() and (abs(x) < 1000 or exact) and abs(x) < 1e15:
         return TeX(rf"\num{{{int(x)}}}")
     mag = math.floor(math.log10(abs(x)))
+    if 3 <= mag < 6:
+        return TeX(rf"\num{{{int(float(f'{x:.{digits}g}'))}}}")
     if -3 <= mag < 6:
         decimals = max(0, digits - 1 - mag)
-        return TeX(rf"\num{{{x:.{decimals}f}}}")
+        text = f"{x:.{decimals}f}"
+        short = text.rstrip("0").rstrip(".") if "." in text else text
+        return TeX(rf"\num{{{short if float(short) == x else text}}}")
     return TeX(rf"\num{{{x:.{digits - 1}e}}}")
 
 
@@ -172,7 +197,7 @@ def fmt_int_or_pow2(n) -> TeX:
     for off, text in ((0, ""), (1, "-1")):
         m = n + off
         if m >= 1024 and m & (m - 1) == 0:
-            return TeX(rf"\ensuremath{{2^{{{m.bit_length() - 1}}}{text}}}")
+            return TeX(rf"\ensuremath{{2^{{{m.bit_length() - 1}}}{text.replace('-', '-')}}}")
     return TeX(rf"\num{{{n}}}")
 
 
@@ -191,3 +216,124 @@ def write_text(path: Path, text: str) -> None:
     """Write ``text`` atomically (deterministic newline handling; mode as ``open()`` gives)."""
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8", newline="\n")
+
+
+def _assign(match) -> str:
+    """``K=512``, ``gap=0.00781``, ``T0=5.24e+05`` as ``$K = 512$``, ``$\\Delta_{\\min} = 2^{-7}$``,
+    ``$T_0 = 2^{19}-1$``: a parameter's value printed rounded is recognised as the exact power
+    of two (gaps, privacy levels) or horizon ``2^k - 1`` it was."""
+    name, text = match.group(1), match.group(2)
+    symbol = {
+        "K": "K",
+        "gap": r"\Delta_{\min}",
+        "eps": r"\varepsilon",
+        "epsilon": r"\varepsilon",
+        "T0": "T_0",
+        "T": "T",
+        "T_max": r"T_{\max}",
+    }[name]
+    value = float(text)
+    for k in range(1, 64):
+        if name in ("gap", "eps", "epsilon") and k >= 3 and value == float(f"{2.0**-k:.3g}"):
+            return rf"${symbol} = 2^{{-{k}}}$"
+        if name.startswith("T") and value == float(f"{2.0**k - 1:.3g}") and k >= 10:
+            return rf"${symbol} = 2^{{{k}}}-1$"
+    number = _number(text)
+    return rf"${symbol} = {number}$"
+
+
+_ASSIGN = r"\b(K|gap|eps|epsilon|T0|T|T_max)\s*=\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(?!\d)"
+_GREEK = {"eps": r"\varepsilon", "eta": r"\eta"}
+
+#: plain-text mathematics of the analysis layer's sentences (check summaries, thresholds,
+#: findings) -> LaTeX, applied to escaped text by :func:`mathify`; order matters
+_WORDS = [
+    (r"\[beta\]", "[Beta]"),
+    (r"\b(eps|eta)(?:\^|\*\*)(\d)", lambda m: rf"${_GREEK[m.group(1)]}^{m.group(2)}$"),
+    (r"\b(eps|eta)_(\w)\b", lambda m: rf"${_GREEK[m.group(1)]}_{m.group(2)}$"),
+    (r"\b2\^\(([^()]*)\)", lambda m: rf"$2^{{{m.group(1)}}}$"),
+    (r"\blog2 K\b", r"$\log_2 K$"),
+    (r"\b([A-Z])_\{([^{}]*)\}", lambda m: rf"${m.group(1)}_{{{m.group(2)}}}$"),
+    (r"\b([A-Z])_([a-z0-9])\b", lambda m: rf"${m.group(1)}_{m.group(2)}$"),
+    (r"\bReg_T\b", r"$\mathrm{Reg}_T$"),
+    (r"\bDelta_min\b", r"$\Delta_{\min}$"),
+    (r"\bgap(?:\^2|²)", r"$\Delta_{\min}^2$"),
+    (r"(?<=/)gap\b|\bgap(?=\s*(?:=|<|>|\)|,\s*eps))", r"$\Delta_{\min}$"),
+    (r"\beps\b", r"$\varepsilon$"),
+    (r"\beta\b", r"$\eta$"),
+    (r"\bmu_j\b|\bmu_(?=\{)", r"$\mu_j$"),
+    (r"\bkappa\b", r"$\kappa$"),
+    (r"\brho\b", r"$\rho$"),
+    (r"\blog(?:\^2|²) K\b", r"$\log^2 K$"),
+    (r"\blog K\b", r"$\log K$"),
+    (r"\bTheta\(", r"$\Theta$("),
+    (r"\bchi2\b", r"$\chi^2$"),
+    (r"\bT_max\b", r"$T_{\max}$"),
+    (r"\bT0\b", r"$T_0$"),
+    (r"\bc_gap\b", r"$c_{\Delta}$"),
+    (r"\bc_eta\b", r"$c_{\eta}$"),
+    (r"(?<=\x01) x (?=\w|\x00)", r" $\times$ "),
+    (r"\+ -(?=\x00)", r"$-$ "),
+    (r"<=|≤", r"$\le$"),
+    (r">=|≥", r"$\ge$"),
+    (r"(?<= )~(?= )", r"$\sim$"),
+    (r"(?<= )<(?= )", r"$<$"),
+    (r"(?<= )>(?= )", r"$>$"),
+    (r"\b2\^\{?([\w+-]+)\}?", lambda m: rf"$2^{{{m.group(1)}}}$"),
+]
+_NUMBER = r"(?<![\w.^{])(?<!\{-)(\d+\.?\d*(?:[eE][+-]?\d+)?)(?![\w.^])"
+
+
+def _number(text: str) -> str:
+    value = float(text)
+    if "." not in text and "e" not in text.lower() and value < 1024:
+        return text  # small integers (counts, ids) as they are
+    return fmt_num(int(value) if value.is_integer() and abs(value) < 1e15 else value)
+
+
+def mathify(text) -> TeX:
+    """Plain text with ASCII mathematics (an analysis-layer sentence: ``"1/eps"``,
+    ``"loss <= bound"``, ``"log K/gap"``, ``"1.000000 x eps"``, ``"T=1073741823"``) as LaTeX:
+    the symbols typeset, every number with a decimal point or of four digits and more in the
+    report's number style (:func:`fmt_num`), the rest escaped."""
+    import re
+
+    done: list[str] = []
+
+    def keep(latex: str) -> str:
+        done.append(latex)
+        return f"\x00{len(done) - 1}\x01"
+
+    out = re.sub(_ASSIGN, lambda m: keep(_assign(m)), str(text))
+    out = re.sub(_NUMBER, lambda m: keep(_number(m.group(1))), out)
+    for pattern, repl in _WORDS:
+        out = re.sub(pattern, lambda m, r=repl: keep(r(m) if callable(r) else r), out)
+    out = tex_escape(out)
+    while "\x00" in out:  # placeholders may nest (a number inside a symbol)
+        out = re.sub("\x00(\\d+)\x01", lambda m: done[int(m.group(1))], out)
+    return TeX(out.replace("$$", ""))
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def plain_num(x, digits: int = 3, horizon: bool = False) -> str:
+    """The report's number style as plain Unicode text (notebook tables): integers exactly,
+    exact dyadic values as ``2⁻⁵``, horizons (``horizon=True``) as ``2³⁰−1``, floats to
+    ``digits`` significant figures, without exponent notation for ordinary magnitudes."""
+    if x is None or isinstance(x, bool) or not is_number(x):
+        return "–" if x is None or not isinstance(x, str) else x
+    if (k := dyadic_exponent(abs(float(x)))) is not None:
+        return ("−" if float(x) < 0 else "") + "2" + f"-{k}".translate(_SUPERSCRIPT)
+    if horizon and float(x).is_integer():
+        n = int(x)
+        for off, tail in ((0, ""), (1, "−1")):
+            m = n + off
+            if m >= 1024 and m & (m - 1) == 0:
+                return "2" + str(m.bit_length() - 1).translate(_SUPERSCRIPT) + tail
+    if isinstance(x, numbers.Integral) or (float(x).is_integer() and abs(float(x)) < 1000):
+        return str(int(x))
+    text = f"{float(x):.{digits}g}"
+    if "e" in text and 1e-4 <= abs(float(x)) < 1e15:
+        text = f"{float(text):f}".rstrip("0").rstrip(".")
+    return text

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from privdtol.plotting.style import EXPERIMENT_NAMES
+
 
 @dataclass(frozen=True)
 class Section:
@@ -28,25 +30,37 @@ class TableSpec:
     caption: str
     #: significant digits of the non-integer numbers (what the notebooks showed)
     digits: int = 3
+    #: columns the rows are sorted by (the reader's question first); those in ``descending``
+    #: largest first
+    sort: tuple[str, ...] = ()
+    descending: tuple[str, ...] = ()
+    #: ``(columns, values)``: one column of ``values`` per value of ``columns`` (two factors
+    #: cross; the other columns index the rows; ``columns`` may be a tuple of columns that name
+    #: one factor together); ``pivot_drop`` the columns it leaves out
+    pivot: tuple[str | tuple[str, ...], str] | None = None
+    pivot_drop: tuple[str, ...] = ()
 
 
 SECTIONS: dict[str, Section] = {
     "horizon": Section(
         "Horizon-freeness",
-        r"Mean regret against the horizon $T$ (log scale), with 95\% confidence bands.",
+        r"Mean regret against the horizon $T$ (log scale, 95\% intervals); the black line is "
+        r"the Theorem~1 bound of the panel, the shaded window the horizons of the C3 check "
+        r"($T_0$ to $T_{\max}$).",
     ),
     "rates": Section(
         "Rates in the gap and in the privacy level",
-        r"Final-horizon regret against $1/\Delta_{\min}$ and $1/\varepsilon$, with fitted "
-        r"slopes.",
+        r"Final-horizon regret against $1/\Delta_{\min}$ and $1/\varepsilon$ (log--log), with "
+        r"a slope-1 guide, the fit window shaded and the $\eta$-cap knee at "
+        r"$\varepsilon = 1/4$.",
     ),
     "actions": Section(
         "Dependence on the number of actions", r"Final-horizon regret against $\log K$."
     ),
     "heatmap": Section(
         "The rate over the whole grid",
-        r"Ratio of RPS regret to the rate $\log K/\Delta_{\min} + \log K/\varepsilon$ over the "
-        r"grid.",
+        r"Ratio of RPS regret to the rate $\log K/\Delta_{\min} + \log K/\varepsilon$ over "
+        r"the grid.",
     ),
     "bounds": Section(
         "Theorem 1 over the whole grid",
@@ -56,7 +70,11 @@ SECTIONS: dict[str, Section] = {
     "dependent": Section(
         "Dependent coordinates", r"Regret under dependent and independent loss models."
     ),
-    "ablations": Section("Ablations", r"RPS against its ablations."),
+    "ablations": Section(
+        "Ablations",
+        r"RPS against its ablations (whole-block prefix; $\eta = \varepsilon/2$ uncapped) "
+        r"against $1/\varepsilon$.",
+    ),
     "privacy": Section(
         "Privacy",
         r"Largest privacy loss found against $\varepsilon$, with the bounds $2\eta$ and "
@@ -71,27 +89,64 @@ SECTIONS: dict[str, Section] = {
 
 TABLES: dict[str, TableSpec] = {
     "horizon": TableSpec(
-        r"Regret at the plateau horizon $T_0$ and at $T_{\max}$ (C3); cells whose $T_0$ "
-        r"exceeds $T_{\max}/2^8$ are not reached."
+        r"Regret at the plateau horizon $T_0$ and at $T_{\max}$ (C3), largest ratio first; "
+        r"cells whose $T_0$ exceeds $T_{\max}/2^8$ are not reached.",
+        sort=("ratio_high", "algorithm", "K", "gap", "epsilon"),
+        descending=("ratio_high",),
     ),
-    "rates": TableSpec(r"Log-log slopes of regret over the three largest $x$ values."),
-    "actions": TableSpec(r"Weighted fits $a f(K) + b$ of regret against $K$."),
+    "rates": TableSpec(
+        r"Log--log slopes of regret at the largest horizon of the gap and epsilon experiments "
+        r"(\GapMaxHorizon, \EpsilonMaxHorizon) over the three largest $x$ values (the paper: 1).",
+        sort=("axis", "slope"),
+    ),
+    "actions": TableSpec(
+        r"Weighted fits $a f(K) + b$ of regret at $T = \ActionsMaxHorizon$ against $K$, "
+        r"$f = \log$ and $\log^2$: the smaller $\chi^2$ is the better shape.",
+        sort=("regime", "algorithm"),
+    ),
     "heatmap": TableSpec(
-        r"Regret / ($\log K/\Delta_{\min} + \log K/\varepsilon$) over the "
-        r"grid, per $K$."
+        r"Regret$/(\log K/\Delta_{\min} + \log K/\varepsilon)$ at $T = \GridMaxHorizon$ over "
+        r"the grid, per $K$.",
+        sort=("K",),
     ),
-    "bounds": TableSpec(r"Measured regret against Theorem~1 and the lower-bound shape."),
-    "dependent": TableSpec(r"RPS regret by loss model at a common horizon."),
-    "ablations": TableSpec(r"Ablations: regret at the largest horizon and ratio to RPS."),
+    "bounds": TableSpec(
+        r"Measured regret against Theorem~1 and the lower-bound shape, per experiment.",
+        sort=("ratio_bound_max",),
+        descending=("ratio_bound_max",),
+    ),
+    "dependent": TableSpec(
+        r"RPS regret by loss model at a common horizon, one column per model.",
+        sort=("gap", "epsilon"),
+        descending=("gap", "epsilon"),
+        pivot=(("env", "rho", "kappa"), "mean"),
+        pivot_drop=("ci_low", "ci_high"),
+    ),
+    "ablations": TableSpec(
+        r"Regret of each ablation over RPS's in the same cell at $T = \AblationsMaxHorizon$ "
+        r"(below 1: the ablation has less regret).",
+        sort=("K", "gap", "epsilon"),
+        pivot=("algorithm", "ratio_to_rps"),
+        pivot_drop=("regret", "ci_low", "ci_high"),
+    ),
     "privacy": TableSpec(
         r"Privacy audit: largest privacy loss found against the bounds "
         r"$2\eta$ (Lemma~3) and $\varepsilon$ (Proposition~1).",
-        digits=5,
+        digits=3,
+        sort=("role", "algorithm", "epsilon"),
     ),
     "agreement": TableSpec(
         r"Engine agreement (C0): per cell, the horizon where the Monte Carlo mean is farthest "
         r"from the exact value, in standard errors $z$ beyond the exact error bound."
     ),
+}
+
+#: the findings' names in the report (the registry's titles are plain text for logs)
+FINDING_LABELS: dict[str, str] = {
+    "constants": r"Constants of Theorem 1",
+    "theta_band": r"The $\Theta$ band",
+    "prefix_cost": r"Cost of the random prefix",
+    "cap_cost": r"Cost of the cap on $\eta$",
+    "competitors": r"RPS against its competitors",
 }
 
 #: column name of a results table -> its header (LaTeX); other columns show their name
@@ -114,14 +169,14 @@ HEADERS: dict[str, str] = {
     "rho": r"$\rho$",
     "kappa": r"$\kappa$",
     "horizon": "$T$",
-    "h_low": r"$T_{\mathrm{low}}$",
-    "h_high": r"$T_{\mathrm{high}}$",
+    "h_low": r"$T_0$",
+    "h_high": r"$T_{\max}$",
     "cells": "Cells",
     # estimates
     "mean": "Regret",
     "regret": "Regret",
-    "regret_low": r"Regret at $T_{\mathrm{low}}$",
-    "regret_high": r"Regret at $T_{\mathrm{high}}$",
+    "regret_low": r"Regret at $T_0$",
+    "regret_high": r"Regret at $T_{\max}$",
     "ratio": "Ratio",
     "ratio_high": "Ratio upper CL",
     "ratio_to_rps": "Ratio to RPS",
@@ -130,6 +185,9 @@ HEADERS: dict[str, str] = {
     "exact": "Exact",
     "error_bound_exact": "Error bound",
     "z": "$z$",
+    "mean_low": r"Regret at $T_0$",
+    "mean_high": r"Regret at $T_{\max}$",
+    "reached": r"$T_0$ reached",
     "ratio_min": "Ratio min",
     "ratio_median": "Ratio median",
     "ratio_max": "Ratio max",
@@ -155,10 +213,22 @@ HEADERS: dict[str, str] = {
     "stat_upper": r"Stat.\ high",
 }
 
+#: columns that say which cell a row is (the others are what was measured in it)
+PARAMETER_COLUMNS = ("K", "gap", "epsilon", "rho", "kappa", "horizon", "h_low", "h_high", "cells")
+
 #: integer columns shown as powers of two (``2^{30}-1``) where they are ones: the horizons
 POW2_COLUMNS = ("horizon", "h_low", "h_high")
 
-#: text values shown differently: column -> {value: text}
+#: text values shown differently: column -> {value: LaTeX}
 VALUES: dict[str, dict[str, str]] = {
     "role": {"negative_control": "negative control"},
+    "env": {"bernoulli": "independent", "correlated": "correlated", "beta": "Beta"},
+    # the figures' names of the experiments (mathtext is LaTeX): one definition
+    "experiment": EXPERIMENT_NAMES,
+    "axis": {
+        "1/gap": r"$1/\Delta_{\min}$",
+        "1/eps": r"$1/\varepsilon$",
+        "log K": r"$\log K$",
+        "logK": r"$\log K$",
+    },
 }

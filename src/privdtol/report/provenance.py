@@ -170,6 +170,41 @@ def archive_row(git: dict, config: dict) -> TeX:
     )
 
 
+def notebook_links(paths: list[str]) -> list[TeX]:
+    """One entry per executed notebook: its name and links to its files (relative to the PDF
+    in ``results/report/``)."""
+    stems: dict[str, list[str]] = {}
+    for p in paths:
+        if Path(p).stem != "index":  # the index is linked on its own
+            stems.setdefault(Path(p).stem, []).append(p)
+    return [
+        TeX(
+            texttt(stem)
+            + ": "
+            + ", ".join(rf"\href{{../{p}}}{{{Path(p).suffix.lstrip('.')}}}" for p in sorted(files))
+        )
+        for stem, files in stems.items()
+    ]
+
+
+def repository_url(repo: Path) -> str | None:
+    """The code repository's public address (``git remote get-url origin``, an SSH address
+    rewritten to HTTPS), or None when there is no remote."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(repo), "remote", "get-url", "origin"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.strip()
+    except OSError:
+        return None
+    if out.startswith("git@") and ":" in out:
+        host, path = out[4:].split(":", 1)
+        out = f"https://{host}/{path}"
+    return out.removesuffix(".git") if out.startswith("http") else None
+
+
 def provenance(
     config: dict,
     results: Path,
@@ -191,7 +226,9 @@ def provenance(
         if not p.exists():
             raise InputError("config", f"{p} does not exist", "a YAML or JSON file")
         files.append((str(f), sha256_file(p)))
+    url = repository_url(repo)
     rows = [
+        ("Code repository", TeX(rf"\url{{{url}}}") if url else "no public remote configured"),
         ("Git commit", texttt(commit, "any")),
         ("Uncommitted changes", dirty),
         ("Commit date", report_date(epoch) if epoch else "unknown"),
@@ -216,6 +253,7 @@ def provenance(
         "commit_short": texttt(git["commit"][:12] if git["commit"] else "unknown", "any"),
         "dirty": dirty,
         "date": report_date(epoch),
+        "repository": TeX(rf"\url{{{url}}}") if url else TeX("code repository: no public remote"),
         "config_hash": texttt(config_hash(config)[:16], "any"),
         "config_files": (TeX(", ".join(texttt(f, "path") for f, _ in files)) if files else "none"),
         "rows": rows,
@@ -231,5 +269,5 @@ def provenance(
         ],
         "benchmark_jobs": int(bench["jobs"].sum()) if len(bench) else 0,
         "benchmark_total_s": fmt_num(bench["total_s"].sum()) if len(bench) else TeX("n/a"),
-        "notebooks": [texttt(n, "path") for n in notebooks_list(results)],
+        "notebooks": notebook_links(notebooks_list(results)),
     }

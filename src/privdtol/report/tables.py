@@ -9,22 +9,28 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from privdtol.errors import InputError
 from privdtol.report.latex import (
     TeX,
+    dyadic_exponent,
     fmt_int_or_pow2,
     fmt_num,
-    is_number,
     sig,
     tex_escape,
     tex_unicode,
+    texttt,
 )
-from privdtol.report.layout import HEADERS, POW2_COLUMNS, TABLES, VALUES
+from privdtol.report.layout import HEADERS, PARAMETER_COLUMNS, POW2_COLUMNS, TABLES, VALUES
 
 _P = r">{\raggedright\arraybackslash}p"
+#: parameter names written as symbols in generated labels (escaped to LaTeX later)
+GREEK = {"rho": "ρ", "kappa": "κ"}
+#: loss models in a pivoted header (plain text, escaped later)
+ENV_LABELS = {"bernoulli": "indep.", "correlated": "corr.", "beta": "Beta"}
 
 
 def styler_table(df: pd.DataFrame, column_format: str) -> TeX:
@@ -48,7 +54,18 @@ def read_table(path: Path) -> pd.DataFrame:
 def header(column: str) -> str:
     """The LaTeX header of a results-table column (:data:`~privdtol.report.layout.HEADERS`;
     other names are shown escaped, underscores as spaces)."""
+    if ":" in str(column):  # a pivoted column, "<value>:<label>": its label
+        return tex_escape(str(column).split(":", 1)[1])
     return HEADERS.get(column) or tex_escape(str(column).replace("_", " "))
+
+
+def _text_value(column: str, value) -> str:
+    """A text cell: an algorithm's display name (an id without one, e.g. a privacy control, in
+    code font), other text escaped."""
+    if column == "algorithm" and isinstance(value, str):
+        shown = _display_algorithm(value)
+        return tex_unicode(tex_escape(shown)) if shown != value else texttt(value)
+    return tex_escape(value)
 
 
 def _display_algorithm(name):
@@ -58,13 +75,29 @@ def _display_algorithm(name):
     return cls.display_name if cls is not None else name
 
 
-def _s_cell(value, digits: int, pow2: bool = False) -> str:
+def dyadic_column(values) -> bool:
+    """True when every value of a column is an exact power of two and one is at most 1/8 (a
+    gap or privacy level axis): its fractions are all written ``2^{-k}``, for one style down
+    the column."""
+    v = pd.to_numeric(pd.Series(values), errors="coerce").dropna()
+    if v.empty or (v <= 0).any():
+        return False
+    exps = np.log2(v.to_numpy(dtype=float))
+    return bool(np.all(exps == np.round(exps)) and exps.min() <= -3)
+
+
+def _s_cell(value, digits: int, pow2: bool = False, dyadic: bool = False) -> str:
     """A cell of an siunitx ``S`` column: a number it parses, or braced text (a missing
-    value, an infinity, a horizon written as a power of two)."""
+    value, an infinity, a horizon written as a power of two, an exact dyadic value; in a
+    ``dyadic`` column every fraction)."""
     if value is None or pd.isna(value):
         return "{--}"
     if not math.isfinite(float(value)):
         return r"{$\infty$}" if value > 0 else r"{$-\infty$}"
+    if dyadic and 0 < float(value) < 1:
+        return rf"{{$2^{{{round(math.log2(float(value)))}}}$}}"
+    if dyadic_exponent(abs(value)) is not None:
+        return "{" + fmt_num(value) + "}"
     if pow2 and float(value).is_integer():
         text = fmt_int_or_pow2(value)
         if text.startswith(r"\ensuremath"):
@@ -72,217 +105,175 @@ def _s_cell(value, digits: int, pow2: bool = False) -> str:
     return sig(value, digits)
 
 
-def result_table(df: pd.DataFrame, digits: int = 3) -> TeX:
-    """booktabs/siunitx tabular of a results table: numeric columns are ``S`` columns with
-    ``digits`` significant digits (integers exact, horizons as powers of two), text is
-    escaped, registered algorithm ids become their display names and the values of
-    :data:`~privdtol.report.layout.VALUES` their text."""
-    df = df.copy()
-    if "algorithm" in df.columns:
-        df["algorithm"] = df["algorithm"].map(_display_algorithm)
-    for column, names in VALUES.items():
-        if column in df.columns:
-            df[column] = df[column].map(lambda v, names=names: names.get(v, v))
+#: rows a results table may have in the main text (half a page); longer ones go to the
+#: appendix, with their CSV linked
+MAX_ROWS = 20
+
+
+def constant_columns(df: pd.DataFrame) -> list[str]:
+    """Columns with one value in every row (shown once, in the caption), when there are at
+    least two rows."""
+    if len(df) < 2:
+        return []
+    return [c for c in df.columns if df[c].nunique(dropna=False) == 1]
+
+
+def _value_tex(column: str, value) -> str:
+    """One value of a results-table column in running text (the caption's constants)."""
+    if isinstance(value, str):
+        if value in VALUES.get(column, {}):
+            return VALUES[column][value]
+        return rf"\texttt{{{tex_escape(value)}}}" if column == "algorithm" else tex_escape(value)
+    if value is None or pd.isna(value):
+        return "--"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    return fmt_int_or_pow2(value) if column in POW2_COLUMNS else fmt_num(value)
+
+
+def constants_sentence(df: pd.DataFrame, columns: list[str]) -> TeX:
+    """`` In every row: $K$ = 8, ...`` for the constant columns (empty when none)."""
+    if not columns:
+        return TeX("")
+    parts = [f"{header(c)} = {_value_tex(c, df[c].iloc[0])}" for c in columns]
+    return TeX(" In every row " + ", ".join(parts) + ".")
+
+
+def _factor_labels(df: pd.DataFrame, factors: tuple[str, ...]) -> list[str]:
+    """One label per row for a factor spread over several columns: the first column's value
+    and the others that are set (``correlated, ρ = 0.5``)."""
+    out = []
+    for _, r in df[list(factors)].iterrows():
+        head, *rest = factors
+        parts = [str(ENV_LABELS.get(r[head], r[head]))]
+        parts += [f"{GREEK.get(c, c)}={r[c]:g}" for c in rest if pd.notna(r[c])]
+        out.append(" ".join(parts))
+    return out
+
+
+def labels_order(df: pd.DataFrame, column: str) -> list:
+    """The values of ``column`` in the order of :data:`ENV_LABELS` (the independent model
+    first), then of their first appearance."""
+    rank = {label: i for i, label in enumerate(ENV_LABELS.values())}
+    values = list(dict.fromkeys(df[column]))
+    return sorted(values, key=lambda v: (rank.get(str(v).split(",")[0], len(rank)), str(v)))
+
+
+def shape_table(df: pd.DataFrame, name: str) -> tuple[pd.DataFrame, list[str]]:
+    """A results table as the report shows it: its spec's pivot and sort
+    (:data:`~privdtol.report.layout.TABLES`) and without its constant columns (returned
+    apart)."""
+    spec = TABLES[name]
+    factor, values = spec.pivot if spec.pivot is not None else ((), "")
+    factors = (factor,) if isinstance(factor, str) else tuple(factor)
+    if spec.pivot is not None and {*factors, values} <= set(df.columns):
+        columns = factors[0]
+        if len(factors) > 1:  # several columns name one factor (a loss model and its parameter)
+            columns = "factor"
+            df = df.assign(factor=_factor_labels(df, factors)).drop(columns=list(factors))
+        keep = [c for c in df.columns if c not in (columns, values, *spec.pivot_drop)]
+        wide = df.pivot_table(index=keep, columns=columns, values=values, dropna=False)
+        wide = wide.dropna(how="all").reset_index()
+        labels = {c: _display_algorithm(c) for c in df[columns].unique()}
+        wide = wide[keep + [c for c in labels_order(df, columns) if c in wide.columns]]
+        wide.columns = [c if c in keep else f"{values}:{labels[c]}" for c in wide.columns]
+        df = wide
     numeric = [c for c in df.columns if is_numeric_dtype(df[c]) and not is_bool_dtype(df[c])]
-    text = [c for c in df.columns if c not in numeric]
+    measured = [c for c in numeric if c not in PARAMETER_COLUMNS]
+    if measured:  # a row with no measured number tells nothing (FTL has no 1/eps slope)
+        df = df[df[measured].notna().any(axis=1)]
+    sort = [c for c in spec.sort if c in df.columns]
+    if sort:
+        df = df.sort_values(sort, kind="stable", ascending=[c not in spec.descending for c in sort])
+    const = constant_columns(df)
+    df = df.drop(columns=const)
+    return df.drop(columns=duplicate_columns(df)), const
+
+
+def duplicate_columns(df: pd.DataFrame) -> list[str]:
+    """Columns equal to an earlier column in every row (an upper limit equal to its estimate,
+    for exact values): shown once."""
+    seen: list[str] = []
+    out = []
+    for c in df.columns:
+        if any(df[c].equals(df[s]) for s in seen):
+            out.append(c)
+        else:
+            seen.append(c)
+    return out
+
+
+def result_table(df: pd.DataFrame, digits: int = 3, longtable: dict | None = None) -> TeX:
+    """booktabs/siunitx tabular of a results table: numeric columns are ``S`` columns with
+    ``digits`` significant digits (integers exact, exact dyadic values as ``2^{-k}``,
+    horizons as ``2^{k}-1``), text is escaped, registered algorithm ids become their display
+    names and the values of :data:`~privdtol.report.layout.VALUES` their text.  With
+    ``longtable={"caption": ..., "label": ...}`` it is a longtable (the appendix)."""
+    df = df.copy()
+    numeric = [c for c in df.columns if is_numeric_dtype(df[c]) and not is_bool_dtype(df[c])]
+    named = [c for c in df.columns if (c in VALUES or c == "algorithm") and c not in numeric]
+    text = [c for c in df.columns if c not in numeric and c not in named]
     styler = df.style.hide(axis="index")
     if text:
         styler = styler.format(tex_unicode, escape="latex", na_rep="--", subset=text)
+    for c in named:  # values with a typeset form (LaTeX), the others escaped
+        names = VALUES.get(c, {})
+        styler = styler.format(
+            lambda v, col=c, names=names: names.get(v) or _text_value(col, v),
+            na_rep="--",
+            subset=[c],
+        )
+    # a longtable (the appendix) right-aligns \num cells: S columns reserve room for the
+    # widest mantissa and exponent of any row, too wide for a page of per-cell rows
+    wrap = (lambda text: text if text.startswith("{") else rf"\num{{{text}}}") if longtable else str
     for c in numeric:
-        styler = styler.format(lambda v, p=c in POW2_COLUMNS: _s_cell(v, digits, p), subset=[c])
+        pow2, dyadic = c in POW2_COLUMNS, dyadic_column(df[c])
+        styler = styler.format(
+            lambda v, p=pow2, d=dyadic: wrap(_s_cell(v, digits, p, d)),
+            subset=[c],
+        )
     styler = styler.format_index(header, axis="columns")
-    column_format = "".join("S" if c in numeric else "l" for c in df.columns)
-    return TeX(styler.to_latex(column_format=column_format, hrules=True, siunitx=True))
+    number_column = "r" if longtable else "S"
+    column_format = "".join(number_column if c in numeric else "l" for c in df.columns)
+    kw = {"environment": "longtable", **longtable} if longtable else {}
+    return TeX(
+        styler.to_latex(column_format=column_format, hrules=True, siunitx=not longtable, **kw)
+    )
 
 
-def result_table_file(path: Path, name: str) -> TeX:
-    """The tabular of ``results/tables/<name>.csv`` (:data:`~privdtol.report.layout.TABLES`
-    gives the precision)."""
+def result_table_file(path: Path, name: str, longtable: dict | None = None) -> TeX:
+    """The tabular of ``results/tables/<name>.csv`` as the report shows it
+    (:func:`shape_table`; :data:`~privdtol.report.layout.TABLES` gives the precision)."""
     df = read_table(path)
     if df.columns.empty:
         raise InputError("results", f"{path}: no columns")
-    return result_table(df, TABLES[name].digits)
+    shown, _ = shape_table(df, name)
+    return result_table(shown, TABLES[name].digits, longtable)
 
 
 # ----------------------------------------------------------------------------- verdicts
 
 
 def verdict_table(rows: list[dict]) -> TeX:
-    """The verdict table: one row per claim, cells are the claim's macros (numbers.tex)."""
+    """The verdict table: one row per claim, each followed by its negative controls; cells are
+    the claim's macros (numbers.tex); the claim links to its statement, the figure number to
+    its figure."""
 
     def row(r: dict) -> dict:
         m = "\\" + r["prefix"]  # the claim's macros: \CtwoTitle, \CtwoVerdict, ...
-        estimate = rf"{m}Statistic\newline[{m}CILow, {m}CIHigh]" if r["run"] else r"\NotRunText"
+        control = "control" in r
+        claim = (
+            r"\quad\footnotesize control"
+            if control
+            else rf"\hyperref[claim:{r['id']}]{{\textbf{{{r['label']}}}}}"
+        )
         return {
-            "Claim": rf"\textbf{{{r['label']}}}",
-            "Statement and statistic": rf"{m}Title\newline\emph{{{m}StatLabel}}",
-            r"Estimate\newline[95\% CI]": estimate,
-            "Threshold": f"{m}Threshold",
-            "Verdict": f"{m}Verdict",
+            "Claim": claim,
+            "Statement": rf"{m}Title",
+            r"Estimate [95\% CI]": rf"{m}Result" if r["run"] else r"\NotRunText",
+            "Verdict": rf"{m}Verdict",
+            "Fig.": rf"\ref{{fig:{r['figure']}}}" if r["figure"] and not control else "",
         }
 
     df = pd.DataFrame([row(r) for r in rows])
-    return styler_table(df, rf"@{{}}l{_P}{{5.7cm}}{_P}{{2.6cm}}{_P}{{3.1cm}}l@{{}}")
-
-
-# ----------------------------------------------------------------------------- config
-
-
-def config_experiments(config: dict) -> list[dict]:
-    """The ``experiments:`` of a config as a list of dicts with a ``name``."""
-    exps = config.get("experiments", [])
-    if isinstance(exps, dict):
-        exps = [{"name": k, **(v or {})} for k, v in exps.items()]
-    if not isinstance(exps, list) or not all(isinstance(e, dict) for e in exps):
-        raise InputError(
-            "config",
-            "'experiments' is not a list of mappings",
-            "experiments: [{name: ..., algorithms: [...], ...}]",
-        )
-    return exps
-
-
-def _values(v) -> str:
-    if v is None:
-        return "---"
-    items = v if isinstance(v, (list, tuple)) else [v]
-    out = []
-    for x in items:
-        if isinstance(x, str):
-            out.append(rf"\texttt{{{tex_escape(x)}}}")
-        elif isinstance(x, bool):
-            out.append(str(x))
-        elif isinstance(x, int) and x >= 1024:
-            out.append(fmt_int_or_pow2(x))
-        elif is_number(x):
-            out.append(rf"\num{{{float(x):g}}}")
-        elif isinstance(x, dict):
-            out.append(tex_escape(", ".join(f"{k}={w}" for k, w in x.items())))
-        else:
-            out.append(tex_escape(x))
-    return ", ".join(out)
-
-
-def _slices(slices) -> str:
-    if not isinstance(slices, list):
-        return _values(slices)
-    out = []
-    for sl in slices:
-        if isinstance(sl, dict):
-            name = sl.get("name", "")
-            rest = "; ".join(f"{tex_escape(k)}: {_values(v)}" for k, v in sl.items() if k != "name")
-            out.append(rf"\emph{{{tex_escape(name)}}}" + (f" ({rest})" if rest else ""))
-        else:
-            out.append(_values(sl))
-    return r"\newline ".join(out)
-
-
-#: config key of an experiment -> header of the grid table
-GRID_COLUMNS = {
-    "algorithms": "Algorithms",
-    "K": HEADERS["K"],
-    "gap": HEADERS["gap"],
-    "epsilon": HEADERS["epsilon"],
-    "horizon": HEADERS["horizon"],
-    "runs": "Runs",
-}
-
-
-def experiment_defaults() -> dict:
-    """The schema's default of each experiment key (the config loader fills them in; the grid
-    table shows only what differs)."""
-    from privdtol.pipeline.config import load_schema
-
-    props = load_schema()["properties"]["experiments"]["items"].get("properties", {})
-    return {k: v["default"] for k, v in props.items() if isinstance(v, dict) and "default" in v}
-
-
-def grid_tex(config: dict, agg: dict[str, pd.DataFrame]) -> TeX:
-    """One row per experiment of the config (its parameter lists, other settings that differ
-    from the schema's defaults, slices and the number of cells that reached ``results/agg``)."""
-    exps = config_experiments(config)
-    if not exps:
-        return TeX(r"\NotRun{no experiments in the configuration}" + "\n")
-    defaults = experiment_defaults()
-    rows = []
-    for e in exps:
-        name = str(e.get("name", "?"))
-        row = {"Experiment": rf"\texttt{{{tex_escape(name)}}}"}
-        for key, col in GRID_COLUMNS.items():
-            value = e.get(key)
-            if key == "runs" and value is None:
-                value = config.get("runs")
-            row[col] = _values(value)
-        known = set(GRID_COLUMNS) | {"name", "description", "slices"}
-        other = [
-            f"{tex_escape(k)}: {_values(v)}"
-            for k, v in e.items()
-            if k not in known and not (k in defaults and v == defaults[k])
-        ]
-        if e.get("slices"):
-            other.append("slices: " + _slices(e["slices"]))
-        row["Loss model, slices"] = r"\newline ".join(other) or "---"
-        df = agg.get(name)
-        row["Cells run"] = fmt_num(df["cell_id"].nunique()) if df is not None else r"\NotRunText"
-        rows.append(row)
-    fmt = (
-        rf"@{{}}{_P}{{1.7cm}}{_P}{{2.6cm}}{_P}{{1.0cm}}{_P}{{1.5cm}}{_P}{{1.5cm}}{_P}{{1.1cm}}"
-        rf"{_P}{{0.9cm}}{_P}{{3.6cm}}r@{{}}"
-    )
-    return styler_table(pd.DataFrame(rows), fmt)
-
-
-def thresholds_tex(config: dict) -> TeX:
-    """The ``checks:`` settings of the config (thresholds fixed before the run)."""
-    checks = config.get("checks")
-    if not isinstance(checks, dict) or not checks:
-        return TeX(r"\NotRun{no check thresholds in the configuration}" + "\n")
-    rows = [
-        {"Check setting": rf"\texttt{{{tex_escape(k)}}}", "Value": _values(v)}
-        for k, v in checks.items()
-    ]
-    return styler_table(pd.DataFrame(rows), rf"@{{}}l{_P}{{6cm}}@{{}}")
-
-
-# ----------------------------------------------------------------------------- registries
-
-
-def algorithms_tex() -> TeX:
-    from privdtol.algorithms import ALGORITHMS
-
-    rows = [
-        {
-            "Name": rf"\texttt{{{tex_escape(n)}}}",
-            "Private": "yes" if c.private else "no",
-            "Selection": "per block" if c.kind == "block" else "per round",
-            "Source": tex_escape(c.source),
-        }
-        for n, c in ALGORITHMS.items()
-    ]
-    return styler_table(pd.DataFrame(rows), rf"@{{}}lll{_P}{{8.5cm}}@{{}}")
-
-
-def first_sentence(doc: str) -> str:
-    """The first sentence of a docstring (up to the first ". "), ending with a period."""
-    text = " ".join(doc.split())
-    end = text.find(". ")
-    if end < 0 and text.endswith("."):
-        end = len(text) - 1
-    return (text[: end + 1] if end >= 0 else text).rstrip(".") + "."
-
-
-def models_tex() -> TeX:
-    import importlib
-
-    from privdtol.environments import MODELS
-
-    rows = [
-        {
-            "Name": rf"\texttt{{{tex_escape(n)}}}",
-            "Loss model": tex_escape(
-                first_sentence(importlib.import_module(c.__module__).__doc__ or "")
-            ),
-        }
-        for n, c in MODELS.items()
-    ]
-    return styler_table(pd.DataFrame(rows), rf"l{_P}{{12.5cm}}")
+    return styler_table(df, rf"@{{}}l{_P}{{6.9cm}}{_P}{{3.4cm}}lc@{{}}")

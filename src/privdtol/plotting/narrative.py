@@ -1,0 +1,127 @@
+"""What a notebook says after its outputs, generated from the check records and the findings
+(never hard-coded): per claim the notebook shows, the verdict, the check's summary and whether
+the data agree with the paper, with links to the report; for a notebook without a claim, the
+findings on its experiments.  The claims and figure numbers are the registry's, the same as
+the report's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from privdtol.analysis.records import read_check
+from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, FINDINGS, NOTEBOOKS, notebook_claims
+
+#: the report, relative to an executed notebook's HTML (results/notebooks/ -> results/report/)
+REPORT_HREF = "../report/replication_report.pdf"
+#: what each verdict says about the claim
+AGREEMENT = {
+    "PASS": "the data agree with the claim",
+    "FAIL": "the data contradict the claim (see the report's 'What did not replicate')",
+    "INCONCLUSIVE": "the interval straddles the threshold: more runs are needed to decide",
+}
+
+
+def claim_title(claim: str) -> str:
+    """A claim's title as Markdown (the registry's LaTeX; Markdown renders its ``$...$``)."""
+    entry = CLAIMS_TEX.get(claim)
+    return entry.title if entry is not None else CLAIMS[claim].title
+
+
+def report_link(name: str) -> str:
+    nb = NOTEBOOKS[name]
+    return f"[report, Figure {nb.figure}]({REPORT_HREF}#figure.{nb.figure})"
+
+
+def figure_note(name: str, checks_dir, findings_json=None) -> str:
+    """Markdown: what the figure of notebook ``name`` shows and whether it agrees with the
+    claims it illustrates."""
+    lines = [f"**What Figure {NOTEBOOKS[name].figure} shows** ({report_link(name)}):"]
+    claims = notebook_claims(name)
+    for claim in claims:
+        record = read_check(Path(checks_dir) / f"{claim}.json")
+        if record is None:
+            lines.append(f"- **{claim}** ({claim_title(claim)}): not run in this configuration.")
+            continue
+        verdict = record["verdict"]
+        lines.append(
+            f"- **{claim}** ({claim_title(claim)}): **{verdict}**, "
+            f"{AGREEMENT.get(verdict, verdict)}. {record['summary']}"
+        )
+    if not claims:
+        found = {}
+        path = Path(findings_json) if findings_json else None
+        if path is not None and path.exists():
+            found = json.loads(path.read_text(encoding="utf-8"))
+        texts = [
+            found[f.id]["text"]
+            for f in FINDINGS.values()
+            if set(f.experiments) & set(NOTEBOOKS[name].experiments)
+            and (found.get(f.id) or {}).get("text")
+        ]
+        lines += [f"- {t}" for t in texts] or ["- No claim of the paper is checked here."]
+    return "\n".join(lines)
+
+
+def display_table(df, name: str):
+    """A notebook's table as the report shows it (:func:`privdtol.report.tables.shape_table`:
+    sorted, pivoted, constant columns in the caption) in the report's number style, as a pandas
+    Styler in a :class:`TableView`; the CSV keeps the raw values."""
+    from pandas.api.types import is_numeric_dtype
+
+    from privdtol.report.latex import plain_num
+    from privdtol.report.layout import POW2_COLUMNS, TABLES
+    from privdtol.report.tables import shape_table
+
+    shown, constant = shape_table(df, name)
+    shown = shown.rename(columns=lambda c: str(c).split(":", 1)[-1])
+    styler = shown.style.hide(axis="index").set_uuid(name)  # no random ids: reruns identical
+    for c in shown.columns:
+        if is_numeric_dtype(shown[c]) and shown[c].dtype != bool:
+            styler = styler.format(
+                lambda v, h=c in POW2_COLUMNS: plain_num(v, TABLES[name].digits, h), subset=[c]
+            )
+    note = ", ".join(
+        f"{c} = {plain_num(df[c].iloc[0], horizon=c in POW2_COLUMNS)}" for c in constant
+    )
+    caption = f"Table {name} (as in the report; data: tables/{name}.csv)"
+    return TableView(styler.set_caption(caption + (f". In every row {note}." if note else ".")))
+
+
+class TableView:
+    """A styled table for a notebook: its HTML, and a plain-text form without memory
+    addresses (a pandas Styler's repr has one), so reruns give identical notebooks."""
+
+    def __init__(self, styler):
+        self.styler = styler
+
+    def _repr_html_(self) -> str:
+        return self.styler.to_html()
+
+    def __repr__(self) -> str:
+        return self.styler.data.to_string(index=False)
+
+    def to_html(self) -> str:
+        return self.styler.to_html()
+
+
+def table_note(name: str, table: str) -> str:
+    """Markdown after a notebook's table: what it holds and how it is ordered, and where the
+    report shows it."""
+    from privdtol.report.layout import TABLES
+
+    spec = TABLES[table]
+    order = ", ".join(
+        f"`{c}`" + (" (largest first)" if c in spec.descending else "") for c in spec.sort
+    )
+    pivot = (
+        f" One column per value of `{spec.pivot[0]}`, the cells holding `{spec.pivot[1]}`."
+        if spec.pivot
+        else ""
+    )
+    return (
+        f"**What the table holds**: rows sorted by {order or 'the notebook order'}.{pivot} "
+        f"Columns with one value in every row are stated in the caption. The report shows it "
+        f"beside Figure {NOTEBOOKS[name].figure} ({report_link(name)}), or in its appendix when "
+        "it is longer than a page."
+    )

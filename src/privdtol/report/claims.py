@@ -1,0 +1,250 @@
+"""The claims in the report: each claim's macros (``numbers.tex``), its one statement
+(``claims.tex``: title, the paper's words, statistic, result, threshold, verdict, figure), the
+takeaway sentence that ends each figure's caption, the size and power of the checks
+(``power.tex``) and what did not replicate (``failures.tex``).
+
+The claims come from :data:`privdtol.analysis.registry.CLAIMS` (any id, generically), their
+typeset text from :data:`~privdtol.analysis.registry.CLAIMS_TEX` (a claim without an entry is
+shown with its plain text escaped), the numbers from the check records.  The analysis layer's
+sentences (summaries, thresholds, findings) are plain text with ASCII mathematics: they pass
+:func:`~privdtol.report.latex.mathify` on their way in.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS, control_id
+from privdtol.errors import InputError
+from privdtol.report.latex import TeX, fmt_num, is_number, macro_name, mathify, tex_escape
+
+#: the verdicts, in the order the summary counts them
+VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE")
+
+
+def claim_prefix(claim: str) -> str:
+    """The prefix of a claim's macros (``C4a`` -> ``Cfoura``: ``\\CfouraVerdict``, ...)."""
+    return macro_name(claim, "")
+
+
+def claim_tex(claim: str, field: str) -> TeX:
+    """A claim's typeset ``title``, ``quote`` or ``statistic``: the registry's LaTeX, or its
+    plain text escaped when the claim has none."""
+    entry = CLAIMS_TEX.get(claim)
+    if entry is not None:
+        return TeX(getattr(entry, field))
+    plain = {"title": "title", "quote": "quote", "statistic": "statistic"}[field]
+    return mathify(getattr(CLAIMS[claim], plain))
+
+
+def verdict_tex(verdict: str | None) -> TeX:
+    return TeX(r"\VerdictNotRun" if verdict is None else rf"\Verdict{verdict.title()}")
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut after each ". " (the analysis layer's summaries)."""
+    out, rest = [], " ".join(str(text).split())
+    while ". " in rest:
+        head, rest = rest.split(". ", 1)
+        out.append(head + ".")
+    return [*out, rest] if rest else out
+
+
+def summary_details(summary: str, est: TeX, lo: TeX, hi: TeX, has_ci: bool) -> TeX:
+    """The check's summary without the sentences that repeat the estimate and its interval
+    (the claim's statement already gives them)."""
+    keep = [
+        mathify(s)
+        for s in sentences(summary)
+        if not (has_ci and est in mathify(s) and lo in mathify(s) and hi in mathify(s))
+    ]
+    return TeX(" ".join(keep))
+
+
+def claim_context(claim: str, check: dict | None) -> dict:
+    """The macros of one claim (values are LaTeX or text to escape)."""
+    base = {
+        "id": claim,
+        "label": claim,
+        "prefix": claim_prefix(claim),
+        "run": check is not None,
+        "title": claim_tex(claim, "title"),
+        "quote": claim_tex(claim, "quote"),
+        "source": CLAIMS[claim].source,
+        "stat_label": claim_tex(claim, "statistic"),
+        # the notebook whose figure shows it (None for a claim without one in the registry)
+        "figure": CLAIMS[claim].notebook if CLAIMS[claim].notebook in NOTEBOOKS else None,
+        "verdict_word": check["verdict"] if check else None,
+    }
+    if check is None:
+        na = TeX(r"\NotRunText")
+        return {
+            **base,
+            "verdict": verdict_tex(None),
+            "statistic": na,
+            "ci_low": na,
+            "ci_high": na,
+            "threshold": na,
+            "summary": "This check was not run.",
+            "takeaway": "not run in this configuration.",
+            "cells": 0,
+            "result": na,
+        }
+    est, lo, hi = (fmt_num(check[k]) for k in ("statistic", "ci_low", "ci_high"))
+    has_ci = is_number(check["ci_low"]) and is_number(check["ci_high"])
+    if has_ci and lo == hi == est:  # an exact value: no interval to show
+        has_ci = False
+    return {
+        **base,
+        "verdict": verdict_tex(check["verdict"]),
+        "statistic": est,
+        "ci_low": lo,
+        "ci_high": hi,
+        "threshold": mathify(check["threshold"]),
+        "summary": summary_details(check["summary"], est, lo, hi, has_ci),
+        "takeaway": TeX(
+            f"{claim_tex(claim, 'statistic')} is {est}"
+            + (f" [{lo}, {hi}]" if has_ci else "")
+            + f"; rule: {mathify(check['threshold'])}."
+        ),
+        "cells": len(check["cells"]),
+        "result": TeX(f"{est} [{lo}, {hi}]" if has_ci else est),
+    }
+
+
+def control_context(claim: str, control: str, check: dict) -> dict:
+    """The verdict-table row and macros of a negative control: it serves its purpose when its
+    verdict is FAIL."""
+    ctx = claim_context(claim, check)
+    caught = check["verdict"] == "FAIL"
+    purpose = "must FAIL: caught" if caught else f"{check['verdict']}: control NOT caught"
+    return {
+        **ctx,
+        "id": control_id(claim, control),
+        "label": f"{claim} control",
+        "prefix": macro_name(claim, "control", control),
+        "title": TeX(rf"\texttt{{{tex_escape(control)}}} ({purpose})"),
+        "control": control,
+        "caught": caught,
+    }
+
+
+def ordered_rows(claims: list[dict], controls: list[dict]) -> list[dict]:
+    """Each claim followed by its controls (the verdict table's order)."""
+    out = []
+    for c in claims:
+        out.append(c)
+        out += [k for k in controls if k["id"].startswith(f"{c['id']}--")]
+    return out
+
+
+def counts(claims: list[dict]) -> dict:
+    """The summary's verdict counts (claims only; the controls are not claims)."""
+    words = [c["verdict_word"] for c in claims]
+    out = {"ClaimsTotal": len(claims), "ClaimsRun": sum(c["run"] for c in claims)}
+    for v in VERDICTS:
+        out[f"Claims{v.title()}"] = words.count(v)
+    out["ClaimsNotRun"] = words.count(None)
+    return out
+
+
+# ----------------------------------------------------------------------------- power
+
+
+def load_power(results: Path) -> dict | None:
+    """``results/checks/power.json`` (size and power of each check), or None when absent."""
+    path = Path(results) / "checks" / "power.json"
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        rows = data["rows"]
+        assert isinstance(rows, list)
+    except (OSError, json.JSONDecodeError, KeyError, AssertionError) as err:
+        raise InputError("results", f"{path}: not a power record ({err})") from None
+    return data
+
+
+def power_tex(power: dict | None) -> TeX:
+    """The size/power table of the methods section, or a "not available" note."""
+    from privdtol.report.tables import styler_table
+
+    if power is None:
+        return TeX(
+            r"\NotRun{size and power of the checks: not available in this run "
+            r"(results/checks/power.json absent)}" + "\n"
+        )
+    rows = [
+        {
+            "Claim": rf"\hyperref[claim:{r['claim']}]{{{tex_escape(r['claim'])}}}",
+            "Statistic": mathify(r.get("check", "")),
+            "Control": rf"\texttt{{{tex_escape(r.get('control', ''))}}}",
+            "Size (false FAIL)": fmt_num(r.get("false_fail_rate")),
+            "Power (control caught)": fmt_num(r.get("control_fail_rate")),
+        }
+        for r in power["rows"]
+    ]
+    intro = (
+        rf"Each check rerun on {int(power.get('replicates', 0))} replicates with noise "
+        rf"{fmt_num(power.get('noise'))} added to the regret tables." + "\n\n"
+    )
+    body = styler_table(
+        pd.DataFrame(rows),
+        r"@{}l>{\raggedright\arraybackslash}p{6cm}lrr@{}",
+    )
+    return TeX(intro + r"\begin{center}\small" + "\n" + body + r"\end{center}" + "\n")
+
+
+# ----------------------------------------------------------------------------- failures
+
+
+def failure_items(claims: list[dict], controls: list[dict], checks: dict) -> list[dict]:
+    """The claims not PASS and the controls not caught, with the record's diagnosis."""
+    items = []
+    for c in claims:
+        if c["verdict_word"] == "PASS":
+            continue
+        diag = (checks.get(c["id"]) or {}).get("diagnosis") or {}
+        items.append(
+            {
+                **c,
+                "diagnosis": {
+                    k: mathify(diag[k]) for k in ("cells", "cause", "follow_up") if diag.get(k)
+                },
+            }
+        )
+    return items + [{**k, "diagnosis": {}} for k in controls if not k["caught"]]
+
+
+# ----------------------------------------------------------------------------- cell counts
+
+
+def rps_cells(df: pd.DataFrame | None, algorithm: str = "rps") -> int:
+    """The distinct cells of ``algorithm`` in an aggregated table (0 when absent)."""
+    if df is None or df.empty or "algorithm" not in df:
+        return 0
+    return int(df.loc[df["algorithm"] == algorithm, "cell_id"].nunique())
+
+
+def cells_tex(claims: list[dict], checks: dict, agg: dict[str, pd.DataFrame]) -> TeX:
+    """The cell counts, reconciled: per claim, the experiments it reads, the RPS cells they
+    hold and the cells its check record lists (a record may count a cell shared by two
+    experiments once, or keep only the cells its rule applies to: its summary says which)."""
+    from privdtol.report.tables import styler_table
+
+    rows = []
+    for c in claims:
+        record = checks.get(c["id"])
+        exps = [e for e in CLAIMS[c["id"]].experiments if e in agg]
+        rows.append(
+            {
+                "Claim": rf"\hyperref[claim:{c['id']}]{{{tex_escape(c['id'])}}}",
+                "Experiments read": ", ".join(rf"\texttt{{{tex_escape(e)}}}" for e in exps) or "--",
+                "RPS cells in them": fmt_num(sum(rps_cells(agg.get(e)) for e in exps)),
+                "Cells in the record": fmt_num(len(record["cells"])) if record else "--",
+            }
+        )
+    return styler_table(pd.DataFrame(rows), r"@{}l>{\raggedright\arraybackslash}p{7cm}rr@{}")

@@ -1,0 +1,78 @@
+"""The index of the executed notebooks (``results/notebooks/index.html``): every notebook of
+the registry in figure order, with its figure number (the report's), the claims it shows and
+their verdicts from the check records (controls under their claim), its link and the rule that
+rebuilds it.
+
+    python -m privdtol.report.notebook_index --results results --out results/notebooks/index.html
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import jinja2
+
+from privdtol.analysis.records import read_check
+from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS, control_id
+from privdtol.report.latex import write_text
+from privdtol.report.layout import SECTIONS
+
+
+def index_context(results: Path) -> list[dict]:
+    checks = Path(results) / "checks"
+    out = []
+    for name in sorted(NOTEBOOKS, key=lambda n: NOTEBOOKS[n].figure):
+        claims = []
+        for c in (c for c in CLAIMS.values() if c.notebook == name):
+            record = read_check(checks / f"{c.id}.json")
+            controls = []
+            for ctrl in c.controls:
+                rec = read_check(checks / f"{control_id(c.id, ctrl)}.json")
+                if rec is not None:
+                    controls.append({"name": ctrl, "verdict": rec["verdict"]})
+            title = CLAIMS_TEX[c.id].title if c.id in CLAIMS_TEX else c.title
+            claims.append(
+                {
+                    "id": c.id,
+                    "title": title,
+                    "verdict": record["verdict"] if record else None,
+                    "controls": controls,
+                }
+            )
+        html = Path(results) / "notebooks" / f"{name}.html"
+        out.append(
+            {
+                "name": name,
+                "figure": NOTEBOOKS[name].figure,
+                "title": SECTIONS[name].title if name in SECTIONS else name,
+                "html": f"{name}.html" if html.exists() else None,
+                "claims": claims,
+            }
+        )
+    return out
+
+
+def render_index(results: Path) -> str:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("privdtol.report", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    return env.get_template("notebook-index.html.j2").render(
+        notebooks=index_context(results), report_href="../report/replication_report.pdf"
+    )
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--results", default="results")
+    ap.add_argument("--out", default="results/notebooks/index.html")
+    args = ap.parse_args(argv)
+    write_text(Path(args.out), render_index(Path(args.results)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
