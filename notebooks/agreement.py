@@ -19,17 +19,18 @@
 # # Figure 9 — the exact engine against the Monte Carlo engine (claim C0)
 #
 # The `agreement` experiment computes the same cells twice: exactly (`privdtol.engine.exact`,
-# no sampling, a numerical error bound) and by Monte Carlo (independent runs, a standard error).
-# Every regret check of the paper's claims reads the exact values where they exist, so this is
-# the check on the engine that produced them. For every (cell, checkpoint horizon) pair the
-# figure shows the signed distance (Monte Carlo mean − exact value) in Monte Carlo standard
-# errors against the horizon; C0 fails if any distance exceeds the configured limit (dashed).
+# no sampling, a numerical error bound) and by Monte Carlo (independent runs, a standard
+# error). Every regret check of the paper's claims reads the exact values where they exist, so
+# this is the check on the engine behind them. For every (cell, checkpoint horizon $T$) pair the
+# figure shows the signed distance $(\mathrm{MC} - \mathrm{exact})/\mathrm{se}$ against $T$;
+# C0 fails if any distance exceeds the configured limit (dashed), beyond the exact value's
+# error bound.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
 checks_dir = "results/checks"
 out_dir = "results"
-# the threshold drawn (the check reads it from the config; the notebook only shows it)
+# the limit drawn (the check reads it from the config; the notebook only shows it)
 z_max = 4.0
 
 # %%
@@ -38,8 +39,8 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 
 from privdtol.analysis.claims.c0_agreement import pair_table
-from privdtol.analysis.records import check_text, load_agg, read_check
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.analysis.records import load_agg
+from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
 
@@ -47,19 +48,11 @@ NAME = "agreement"
 style.setup()
 df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["agreement"]
 pairs = pair_table(df)
-checks = {c: read_check(Path(checks_dir) / f"{c}.json") for c in notebook_claims(NAME)}
-
-# %% [markdown]
-# ## Check C0 (from `results/checks/`)
 
 # %%
-for claim, check in checks.items():
-    print(check_text(claim, check), end="\n\n")
-
-# %%
-fig, ax = plt.subplots(figsize=(style.WIDTH, 2.8))
+fig, ax = plt.subplots(figsize=(style.WIDTH, 2.6), layout="constrained")
 shown = pairs[pairs["se"] > 0]
-for alg in style.order(shown["algorithm"].unique()):
+for alg in style.order(shown["algorithm"].unique(), controls=True):
     sub = shown[shown["algorithm"] == alg]
     kw = style.style(alg)
     ax.plot(
@@ -67,25 +60,34 @@ for alg in style.order(shown["algorithm"].unique()):
         sub["signed_z"],
         linestyle="none",
         marker=kw["marker"],
-        markersize=2.5,
+        markersize=3,
         alpha=0.7,
         label=kw["label"],
         color=kw["color"],
     )
 for y in (-z_max, z_max):
-    ax.axhline(y, color="0.3", linewidth=0.8, linestyle="--")
+    ax.axhline(y, color="tab:red", linewidth=0.9, linestyle="--")
 ax.axhline(0, color="0.6", linewidth=0.6)
-ax.set(xscale="log", xlabel="horizon T", ylabel="(MC − exact) / se")
+ax.set(xlabel=r"horizon $T$", ylabel=r"$(\mathrm{MC} - \mathrm{exact})/\mathrm{se}$")
 ax.set_xscale("log", base=2)
-ax.legend(ncol=3, frameon=False, loc="lower left")
-fig.tight_layout()
+style.legend_below(fig, [ax], ncol=3)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
 
 # %% [markdown]
+# ### What the figure shows (generated from the check records)
+
+# %%
+from IPython.display import Markdown
+
+from privdtol.plotting.narrative import display_table, figure_note, table_note
+
+Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
+
+# %% [markdown]
 # ## Table `agreement`: one row per cell computed both ways
 # The pair with the largest distance in each cell: its horizon, the Monte Carlo mean and
-# standard error, the exact value and its error bound, and the distance `z` (in standard
+# standard error, the exact value and its error bound, and the distance $z$ (in standard
 # errors, beyond the error bound).
 
 # %%
@@ -96,4 +98,7 @@ table = worst[
 ].rename(columns={"mean": "mc_mean", "se": "mc_se", "mean_exact": "exact"})
 table = table.sort_values("z", ascending=False, kind="mergesort").reset_index(drop=True)
 write_table(table, Path(out_dir) / "tables" / "agreement.csv")
-table
+display_table(table, "agreement")
+
+# %%
+Markdown(table_note(NAME, "agreement"))

@@ -153,3 +153,12 @@ def test_equal_means_cost_one_factor_and_huge_k_is_finite():
     assert np.isfinite(reg).all() and np.isfinite(err).all()
     assert (np.diff(reg) >= -err[1:] - err[:-1]).all()  # regret never decreases
     assert reg[-1] == pytest.approx(reg[-2], rel=1e-9)  # horizon-free at 2^60
+
+
+def test_too_small_eta_is_refused_with_one_clear_line():
+    """A temperature below the kernel's reach (rps_eta_sq at eps = 2^-12: eta = 2^-25) is
+    refused before any allocation, naming the way out, instead of exhausting memory."""
+    from privdtol.engine.exact import expected_regret as regret
+
+    with pytest.raises(ValueError, match=r"too small for the exact engine.*exact: off"):
+        regret("rps_eta_sq", [0.25, 0.75], 2.0**-12, [7])

@@ -19,6 +19,7 @@ rule build_report_assets:
         configs=report_configfiles(),
         checks=[f"results/checks/{c}.json" for c in report_claims()],
         findings=FINDINGS_JSON,
+        power=POWER_JSON,
         results=report_results(),
         agg=expand(f"{AGG_DIR}/{{experiment}}.parquet", experiment=EXPERIMENTS),
         code=layer_sources("report"),

@@ -40,6 +40,7 @@ from privdtol.report.claims import (
     claim_prefix,
     control_context,
     counts,
+    deviation_items,
     failure_items,
     load_power,
     ordered_rows,
@@ -343,7 +344,9 @@ def build_assets(
         "algorithms.tex": algorithms_tex(),
         "models.tex": models_tex(),
         "failures.tex": fill_template(
-            "failures.tex.j2", items=failure_items(rows, controls, checks)
+            "failures.tex.j2",
+            items=failure_items(rows, controls, checks),
+            deviations=deviation_items(),
         ),
         "provenance.tex": fill_template(
             "provenance.tex.j2",

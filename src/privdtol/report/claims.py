@@ -187,9 +187,21 @@ def power_tex(power: dict | None) -> TeX:
         }
         for r in power["rows"]
     ]
+    model = power.get("model") or {}
+    fitted = (
+        rf"$a = {fmt_num(model['a'])}$, $b = {fmt_num(model['b'])}$, "
+        rf"$c = {fmt_num(model['c'])}$ ({mathify(model.get('source', ''))})"
+        if all(k in model for k in ("a", "b", "c"))
+        else "the fitted constants"
+    )
     intro = (
-        rf"Each check rerun on {int(power.get('replicates', 0))} replicates with noise "
-        rf"{fmt_num(power.get('noise'))} added to the regret tables." + "\n\n"
+        r"Each check was run on "
+        rf"{int(power.get('replicates', 0))} synthetic tables per hypothesis, built on this "
+        r"configuration's own cells: under the null, regret $a\log K/\Delta_{\min} + "
+        rf"b\log K/\eta + c$ with {fitted} and a per-cell log-normal lack of fit of "
+        rf"{fmt_num(power.get('noise'))} (the measured one); under each control, the same form "
+        r"with the control's defect (\texttt{privdtol.analysis.power}). Size is the FAIL rate "
+        r"under the null, power the FAIL rate under the control." + "\n\n"
     )
     body = styler_table(
         pd.DataFrame(rows),
@@ -217,6 +229,22 @@ def failure_items(claims: list[dict], controls: list[dict], checks: dict) -> lis
             }
         )
     return items + [{**k, "diagnosis": {}} for k in controls if not k["caught"]]
+
+
+def deviation_items() -> list[dict]:
+    """The changes made to a check or a grid after its results were seen
+    (:data:`privdtol.analysis.diagnosis.DEVIATIONS`), typeset."""
+    from privdtol.analysis.diagnosis import DEVIATIONS
+
+    return [
+        {
+            "claim": tex_escape(d["claim"]),
+            "change": mathify(d["change"]),
+            "why": mathify(d["why"]),
+            "first_result": mathify(d["first_result"]),
+        }
+        for d in DEVIATIONS
+    ]
 
 
 # ----------------------------------------------------------------------------- cell counts

@@ -32,6 +32,10 @@ def _kernels(u):
     return np.where(K < 1e-140, 0.0, K)  # (u > B_CUT: < 1e-140, dropped)
 
 
+#: largest softmax kernel (lattice points, about 8 bytes each and a few copies): eta >= 2^-19
+MAX_KERNEL = 5e7
+
+
 @lru_cache(maxsize=16)
 def _grid(eta):
     """Node layout for the trapezoid step h = eta p / Q <= H_MAX, and its kernels: p == 1:
@@ -40,6 +44,12 @@ def _grid(eta):
     p = max(1, math.floor(H_MAX / eta + 1e-12))
     Q = max(1, math.ceil(eta / H_MAX - 1e-12))
     dl, dh = math.floor(-A_CUT / eta), math.ceil(B_CUT / eta)
+    if dh - dl > MAX_KERNEL:
+        raise ValueError(
+            f"eta = {eta:.3g} is too small for the exact engine: its softmax kernel needs "
+            f"{dh - dl:.3g} lattice points (at most {MAX_KERNEL:.0e}); compute this cell by "
+            "Monte Carlo (exact: off)"
+        )
     if p == 1:
         d = np.arange(dl, dh + 1)
         K = np.stack([_kernels(eta * (d + q / Q)) for q in range(Q)])
