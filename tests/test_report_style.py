@@ -124,7 +124,7 @@ def test_power_record_and_diagnosis_are_rendered():
         ],
     }
     text = power_tex(power)
-    assert r"\num{0.015}" in text and r"\num{0.98}" in text and "200 replicates" in text
+    assert r"\num{0.015}" in text and r"\num{0.98}" in text and "200 synthetic tables" in text
     assert "1/$\\Delta_{\\min}$" in text
     assert "not available" in power_tex(None)
     record = {
@@ -183,7 +183,7 @@ def test_notebook_notes_and_index_are_generated(tmp_path):
 
 
 def test_a_new_claim_is_handled_from_the_registry(monkeypatch):
-    """A claim the registry gains (e.g. C0, engine agreement) without a typeset entry or a
+    """A claim the registry gains (here a made-up C9) without a typeset entry or a
     figure: its plain text is typeset, and nothing refers to a missing figure."""
     from privdtol.analysis.registry import Claim
     from privdtol.report.claims import claim_context
@@ -191,7 +191,7 @@ def test_a_new_claim_is_handled_from_the_registry(monkeypatch):
     from privdtol.report.templating import fill_template
 
     claim = Claim(
-        "C0",
+        "C9",
         "Exact and Monte Carlo values agree (eps <= 1)",
         "engine",
         "exact == MC within 4 se",
@@ -201,7 +201,7 @@ def test_a_new_claim_is_handled_from_the_registry(monkeypatch):
         "x:y",
         "no_such_notebook",
     )
-    monkeypatch.setitem(CLAIMS, "C0", claim)
+    monkeypatch.setitem(CLAIMS, "C9", claim)
     record = {
         "verdict": "PASS",
         "statistic": 2.1,
@@ -211,9 +211,9 @@ def test_a_new_claim_is_handled_from_the_registry(monkeypatch):
         "summary": "ok.",
         "cells": [],
     }
-    ctx = claim_context("C0", record)
+    ctx = claim_context("C9", record)
     assert r"$\varepsilon$ $\le$ 1" in ctx["title"] and ctx["figure"] is None
-    ctx["controls"], ctx["quote_of"] = [], "C0"
+    ctx["controls"], ctx["quote_of"] = [], "C9"
     text = fill_template("claims.tex.j2", claims=[ctx])
-    assert r"\label{claim:C0}" in text and "fig:" not in text
+    assert r"\label{claim:C9}" in text and "fig:" not in text
     assert "fig:" not in verdict_table([ctx])

@@ -164,6 +164,7 @@ def shape_table(df: pd.DataFrame, name: str) -> tuple[pd.DataFrame, list[str]]:
     (:data:`~privdtol.report.layout.TABLES`) and without its constant columns (returned
     apart)."""
     spec = TABLES[name]
+    source_columns = set(df.columns)
     factor, values = spec.pivot if spec.pivot is not None else ((), "")
     factors = (factor,) if isinstance(factor, str) else tuple(factor)
     if spec.pivot is not None and {*factors, values} <= set(df.columns):
@@ -185,7 +186,9 @@ def shape_table(df: pd.DataFrame, name: str) -> tuple[pd.DataFrame, list[str]]:
     sort = [c for c in spec.sort if c in df.columns]
     if sort:
         df = df.sort_values(sort, kind="stable", ascending=[c not in spec.descending for c in sort])
-    const = constant_columns(df)
+    # constants are stated from the source table's values: a pivoted column (one value per
+    # factor level) stays a column even when it is constant
+    const = [c for c in constant_columns(df) if c in source_columns]
     df = df.drop(columns=const)
     return df.drop(columns=duplicate_columns(df)), const
 
