@@ -140,6 +140,13 @@ def test_power_record_and_diagnosis_are_rendered():
     items = failure_items([claim_context("C4a", record)], [], {"C4a": record})
     assert set(items[0]["diagnosis"]) == {"cells", "cause"}
     assert r"$\eta$ $\le$" in items[0]["diagnosis"]["cause"]
+    # a control not caught is listed with its own diagnosis and refers to its claim's statement
+    from privdtol.report.claims import control_context
+
+    missed = {**record, "verdict": "PASS", "control_of": "C4a", "diagnosis": {"cause": "x"}}
+    ctrl = control_context("C4a", "rps_short_prefix", missed)
+    items = failure_items([], [ctrl], {"C4a--rps_short_prefix": missed})
+    assert items[0]["ref"] == "C4a" and items[0]["diagnosis"] == {"cause": "x"}
 
 
 def test_summary_and_takeaways_come_from_the_numbers():

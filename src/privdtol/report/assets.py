@@ -317,7 +317,9 @@ def build_assets(
     found = load_findings(results)
     claims = {c: claim_context(c, check) for c, check in checks.items()}
     rows = list(claims.values())
-    controls = [control_context(c, a, rec) for c, a, rec in load_controls(results)]
+    control_records = load_controls(results)
+    controls = [control_context(c, a, rec) for c, a, rec in control_records]
+    records = {**checks, **{control_id(c, a): rec for c, a, rec in control_records}}
     first_quote: dict[str, str] = {}
     for c in rows:
         c["controls"] = [k for k in controls if k["id"].startswith(f"{c['id']}--")]
@@ -345,7 +347,7 @@ def build_assets(
         "models.tex": models_tex(),
         "failures.tex": fill_template(
             "failures.tex.j2",
-            items=failure_items(rows, controls, checks),
+            items=failure_items(rows, controls, records),
             deviations=deviation_items(),
         ),
         "provenance.tex": fill_template(

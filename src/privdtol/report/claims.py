@@ -215,20 +215,21 @@ def power_tex(power: dict | None) -> TeX:
 
 def failure_items(claims: list[dict], controls: list[dict], checks: dict) -> list[dict]:
     """The claims not PASS and the controls not caught, with the record's diagnosis."""
-    items = []
-    for c in claims:
-        if c["verdict_word"] == "PASS":
-            continue
-        diag = (checks.get(c["id"]) or {}).get("diagnosis") or {}
-        items.append(
-            {
-                **c,
-                "diagnosis": {
-                    k: mathify(diag[k]) for k in ("cells", "cause", "follow_up") if diag.get(k)
-                },
-            }
-        )
-    return items + [{**k, "diagnosis": {}} for k in controls if not k["caught"]]
+
+    def diagnosis(record_id: str) -> dict:
+        diag = (checks.get(record_id) or {}).get("diagnosis") or {}
+        return {k: mathify(diag[k]) for k in ("cells", "cause", "follow_up") if diag.get(k)}
+
+    items = [
+        {**c, "ref": c["id"], "diagnosis": diagnosis(c["id"])}
+        for c in claims
+        if c["verdict_word"] != "PASS"
+    ]
+    return items + [
+        {**k, "ref": k["id"].split("--")[0], "diagnosis": diagnosis(k["id"])}
+        for k in controls
+        if not k["caught"]
+    ]
 
 
 def deviation_items() -> list[dict]:
