@@ -14,7 +14,6 @@
 #     name: python
 # ---
 
-
 # %% [markdown]
 # # Figure 9 — the exact engine against the Monte Carlo engine (claim C0)
 #
@@ -39,8 +38,8 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 
 from privdtol.analysis.claims.c0_agreement import pair_table
-from privdtol.analysis.records import load_agg
-from privdtol.analysis.registry import NOTEBOOKS
+from privdtol.analysis.records import check_text, load_agg, read_check
+from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
 
@@ -48,6 +47,13 @@ NAME = "agreement"
 style.setup()
 df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["agreement"]
 pairs = pair_table(df)
+
+# %% [markdown]
+# ## Check C0 (from `results/checks/`)
+
+# %%
+for claim in notebook_claims(NAME):
+    print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
 
 # %%
 fig, ax = plt.subplots(figsize=(style.WIDTH, 2.6), layout="constrained")

@@ -199,6 +199,7 @@ PRIVACY_GRID = {
 @pytest.mark.notebook
 def test_every_notebook_reads_its_checks_and_writes_its_registry_tables(tmp_path):
     agg = build_tiny_agg(tmp_path / "agg", runs=20)
+    build_tiny_agg(agg, runs=20, experiments=["agreement"])
     assert (
         main(
             [

@@ -16,7 +16,7 @@ import numpy as np
 
 from privdtol.algorithms import ALGORITHMS
 from privdtol.core.seeding import stable_digest
-from privdtol.engine.runner import make_spec, run_cell
+from privdtol.engine.runner import exact_table, make_spec, run_cell
 from privdtol.pipeline.aggregate import aggregate_tables
 from privdtol.pipeline.io import write_table
 
@@ -63,8 +63,18 @@ def _designs(scale: str) -> dict[str, list[dict]]:
             for a in ("rps", "rps_full_prefix", "rps_uncapped")
             for e in (2.0, 0.5, 0.125)
         ],
+        # claim C0: the same cells exactly and by Monte Carlo (built only when asked for)
+        "agreement": [
+            dict(algorithm=a, K=8, gap=0.125, epsilon=1.0, mode=m)
+            for a in ("rps", "rnm_ftnl")
+            for m in ("exact", "auto")
+        ],
     }
     return d
+
+
+#: designs built only when named in ``experiments``
+OPTIONAL = ("agreement",)
 
 
 def build_tiny_agg(
@@ -74,7 +84,7 @@ def build_tiny_agg(
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     for exp, cells in _designs(scale).items():
-        if experiments is not None and exp not in experiments:
+        if (exp not in experiments) if experiments is not None else exp in OPTIONAL:
             continue
         tables = []
         for c in cells:
@@ -84,9 +94,11 @@ def build_tiny_agg(
             horizon = (
                 1023 if (env == "beta" and scale == "small") else (16383 if env == "beta" else T30)
             )
-            table, _, _ = run_cell(
-                make_spec(alg, eps, horizon, runs, env=env, K=c["K"], gap=c["gap"])
+            exact = c.get("mode") == "exact"
+            spec = make_spec(
+                alg, eps, horizon, 0 if exact else runs, env=env, K=c["K"], gap=c["gap"]
             )
+            table = exact_table(spec) if exact else run_cell(spec)[0]
             tables.append(
                 table.assign(
                     instance="standard",

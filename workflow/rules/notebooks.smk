@@ -103,7 +103,7 @@ rule index_notebooks:
     conda:
         "../envs/privdtol.yaml"
     params:
-        results=NB_OUT,
+        results=lambda wc, output: os.path.dirname(os.path.dirname(output[0])),
     shell:
         "python -m privdtol.report.notebook_index --results {params.results:q} --out {output:q}"
         " > {log:q} 2>&1"

@@ -59,8 +59,8 @@ DEVIATIONS: tuple[dict, ...] = (
         "change": "C5 is Theorem 1's bound on dependent losses only; C4's form and the exponents "
         "on those cells moved to a finding (dependent_rate)",
         "why": "the remark claims the upper bound (the proof of Theorem 1), and Corollary 1's "
-        "Theta rate rests on a lower bound for the product model only; when a correlated gap series "
-        "was added, the pooled form failed and the exponent of 1/gap came out 0.0004 at "
+        "Theta rate rests on a lower bound for the product model only; when a correlated gap "
+        "series was added, the pooled form failed and the exponent of 1/gap came out 0.0004 at "
         "rho = 1 (a shared shock removes the statistical term) against 1.01 at rho = 0.5",
         "first_result": "FAIL (pooled form 19x outside at rho = 1 once the gap series was added)",
     },
