@@ -26,43 +26,31 @@ from privdtol.analysis.verdict import FAIL, INCONCLUSIVE, PASS
 DEVIATIONS: tuple[dict, ...] = (
     {
         "claim": "C3",
-        "change": "plateau horizon scale L = 1 + log K instead of log K in "
-        "T0 >= c max(L/gap^2, L/(eta gap))",
-        "why": "with log K the scale vanishes as K approaches 1: at K = 2 (log 2 = 0.69) T0 "
-        "falls before identification, and the exact regret of rps still grows by up to 7% after "
-        "T0 (largest Reg(T_max)/Reg(T0) = 1.074, at K = 2 with gap 2^(-7) and eps 2^(-6) on the "
-        "default grid: FAIL under the first design); the regret itself is flat from about 4 T0 "
-        "on",
-        "first_result": "FAIL (1.074 > 1.05, default grid)",
+        "change": "plateau scale L = 1 + log K instead of log K in T0",
+        "why": "log K vanishes as K approaches 1: at K = 2, T0 fell before identification and "
+        "the exact regret still grew by 7% after it",
+        "first_result": "FAIL (1.074 > 1.05 at K = 2, gap 2^(-7), eps 2^(-6))",
     },
     {
         "claim": "C4a",
-        "change": "gap experiment extended from 2^(-7) to 2^(-10) (default config)",
-        "why": "over gaps 2^(-1) to 2^(-7) the exponent p = 1.19 [1.14, 1.24] straddled 1.2: the "
-        "statistical term had not reached its asymptote (the exact increment of the regret grows "
-        "by a factor 2.38, 2.32 and 2.17 per halving of the gap down to 2^(-7), then 2.06 and "
-        "2.02, and tends to 2, that is p = 1, by 2^(-12)); an estimate biased by pre-asymptotic "
-        "cells, not a wide interval",
+        "change": "gap experiment extended from 2^(-7) to 2^(-10)",
+        "why": "the statistical term had not reached its asymptote by 2^(-7): the exact "
+        "increments per halving of the gap were 2.38, 2.32, 2.17, then tend to 2 (p = 1); a "
+        "biased estimate, not a wide interval",
         "first_result": "INCONCLUSIVE (p = 1.19 [1.14, 1.24])",
     },
     {
         "claim": "C4a",
-        "change": "negative control rps_short_prefix (the softmax reads only the first "
-        "2^(2r/3) rounds of block r, rounded up) instead of ftl_egreedy",
-        "why": "ftl_egreedy's regret is U-shaped in the gap (its exploration term grows with the "
-        "gap), so no exponent of 1/gap describes it and the check could not be shown to catch "
-        "it; rps_short_prefix's statistical term is log K to the power 1.5 over gap^2",
+        "change": "negative control rps_short_prefix instead of ftl_egreedy",
+        "why": "ftl_egreedy's regret is U-shaped in the gap, so no exponent of 1/gap describes it",
         "first_result": "control not caught (INCONCLUSIVE)",
     },
     {
         "claim": "C5",
-        "change": "C5 is Theorem 1's bound on dependent losses only; C4's form and the exponents "
-        "on those cells moved to a finding (dependent_rate)",
-        "why": "the remark claims the upper bound (the proof of Theorem 1), and Corollary 1's "
-        "Theta rate rests on a lower bound for the product model only; when a correlated gap "
-        "series was added, the pooled form failed and the exponent of 1/gap came out 0.0004 at "
-        "rho = 1 (a shared shock removes the statistical term) against 1.01 at rho = 0.5",
-        "first_result": "FAIL (pooled form 19x outside at rho = 1 once the gap series was added)",
+        "change": "Theorem 1's bound only; the rate on dependent losses became a finding",
+        "why": "the remark claims the upper bound, and the Theta rate rests on a lower bound for "
+        "the product model; with a shared shock (rho = 1) the exponent of 1/gap is 0.0004",
+        "first_result": "FAIL (pooled form 19 times outside at rho = 1)",
     },
 )
 
