@@ -61,7 +61,8 @@ def pair_table(df: pd.DataFrame) -> pd.DataFrame:
         pairs["z"] = np.where(
             pairs["se"] > 0, excess / pairs["se"], np.where(excess > 0, np.inf, 0)
         )
-        pairs["signed_z"] = np.where(pairs["se"] > 0, diff / pairs["se"], 0.0)
+        # the figure's signed distance is the statistic's, with the sign of the difference
+        pairs["signed_z"] = np.sign(diff) * pairs["z"]
     for k in filled:
         pairs[k] = pairs[k].replace(-1.0, np.nan)
     return pairs
