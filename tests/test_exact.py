@@ -162,3 +162,35 @@ def test_too_small_eta_is_refused_with_one_clear_line():
 
     with pytest.raises(ValueError, match=r"too small for the exact engine.*exact: off"):
         regret("rps_eta_sq", [0.25, 0.75], 2.0**-12, [7])
+
+
+@pytest.mark.parametrize(
+    "algorithm, gap, eps, m",
+    [
+        ("rps", 2.0**-16, 8.0, 1 << 36),  # optimal theta ~ 2 gap, far below eta / 800
+        ("rps_uncapped", 2.0**-10, 8.0, 1 << 24),  # eta = 4: the same, at a larger gap
+        ("rnm_ftnl", 2.0**-10, 8.0, 1 << 24),  # Laplace scale 1/4: theta < 4
+    ],
+)
+def test_chernoff_bounds_are_tight_at_small_gaps(algorithm, gap, eps, m):
+    """The per-group Chernoff bound (which ends the block loop and the M-average) is about
+    exp(-m gap^2 / (2 var)), var = 1/2 at means 1/2 -+ gap/2, even where the optimal theta lies
+    below the first step of a linear theta grid; a bound stuck at 1 there made rps at gap
+    2^-16 and rps_uncapped at eps = 8 run for hours (issue 11's stalled paper cells)."""
+    from privdtol.engine.exact.spec import _Spec
+
+    spec = _Spec(algorithm, [0.5 - gap / 2, 0.5 + gap / 2], eps, "bernoulli")
+    assert spec.chernoff(m)[1] <= np.exp(-0.9 * m * gap * gap)
+
+
+@pytest.mark.parametrize("algorithm", ["rps", "rps_uncapped", "rnm_ftnl"])
+def test_chernoff_bounds_bound_the_exact_law(algorithm):
+    """Validity: the bound at the block's smallest prefix is >= the exact law of the block."""
+    from privdtol.engine.exact.spec import _Spec
+
+    means = [0.45, 0.5, 0.55]
+    spec = _Spec(algorithm, means, 4.0, "bernoulli")
+    for r in range(1, 9):
+        P, err = block_law(algorithm, means, 4.0, r)
+        cb = spec.chernoff(spec.m_range(r)[0])[spec.inv]
+        assert (P - err <= cb).all()

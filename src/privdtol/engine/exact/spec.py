@@ -73,9 +73,14 @@ class _Spec:
         self.eta, self.b = (scale, None) if self.softmax else (None, scale)
         self.random_prefix = random_prefix(type(self.alg))
         self.det = env == "deterministic" and not self.alg.resampled
-        th = (
-            np.linspace(0, self.eta, 801) if self.softmax else np.linspace(0, 1 / self.b, 402)[1:-1]
-        )
+        # theta grid: linear plus geometric (the optimal theta ~ gap / variance can lie far
+        # below a linear grid's first step: at gap 2^-16 the bound was then 1 for all m)
+        geo = np.geomspace(1e-12, 1.0, 600)
+        th = np.unique(
+            np.concatenate([np.linspace(0, 1, 801), geo])
+            if self.softmax
+            else np.concatenate([np.linspace(0, 1, 402)[1:-1], geo[geo < 0.999]])
+        ) * (self.eta if self.softmax else 1 / self.b)
         pen = 0 * th if self.softmax else -2 * np.log1p(-((th * self.b) ** 2))
         mu, mb = self.mu[:, None], self.mu[0]
         lm = (
@@ -83,6 +88,8 @@ class _Spec:
             if self.det
             else np.log1p(mu * np.expm1(-th)) + np.log1p(mb * np.expm1(th))
         )
+        if self.softmax:  # no penalty: min_theta m lmgf = m min_theta lmgf, once per group
+            lm, pen = np.min(lm, axis=1, keepdims=True), pen[:1]
         self.lmgf, self.pen = lm, pen  # log E e^(-theta (X_g - X_best)) per round
 
     def m_range(self, r: int) -> tuple[int, int]:
