@@ -100,7 +100,7 @@ def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli"):
         if tail[r] <= 1e-16 * cum:
             ge[r:] = gb[r:]
             break
-        avg.tol = 1e-12 * cum / (1 << r)
+        avg.tol = 1e-10 * cum / (1 << r)
         P, err = _group_law(avg, r - 1)
         g[r] = float(w @ P)
         ge[r] = float(w @ err) + 4 * U * g[r]

@@ -107,7 +107,7 @@ class _Averager:
         S, E = self._psum(p, lo, hi)
         return (
             p
-            if float(self.wt @ E) <= max(1e-10 * abs(float(self.wt @ S)), self.tol * (hi - lo + 1))
+            if float(self.wt @ E) <= max(1e-8 * abs(float(self.wt @ S)), self.tol * (hi - lo + 1))
             else None
         )
 
