@@ -566,3 +566,30 @@ def test_report_pdf_is_reproducible(tmp_path):
     assert first == second
     assert b"CreationDate" not in first and b"ModDate" not in first
     assert result_tables() and all(f"tab-{t}.tex" in generated_files() for t in result_tables())
+
+
+def test_estimator_counts_name_block_cells_simulated_by_monte_carlo():
+    """The methods paragraph states how many cells were exact and which block-algorithm cells
+    (on a loss model the exact engine covers) were simulated instead, by experiment; a cell
+    shared by two experiments counts once."""
+    import pandas as pd
+
+    from privdtol.report.assets import estimator_counts
+
+    def rows(exp, specs):
+        return pd.DataFrame(
+            [
+                {"experiment": exp, "cell_id": c, "algorithm": a, "env": e, "estimator": s}
+                for c, a, e, s in specs
+            ]
+        )
+
+    agg = {
+        "gap": rows("gap", [("a", "rps", "bernoulli", "exact"), ("b", "ftl", "bernoulli", "mc")]),
+        "grid": rows("grid", [("a", "rps", "bernoulli", "exact")]),  # shared with gap
+        "dependent": rows("dependent", [("c", "rps", "correlated", "block_sums")]),
+        "agreement": rows("agreement", [("d", "rnm_ftnl", "bernoulli", "block_sums")]),
+    }
+    got = estimator_counts(agg)
+    assert (got["ExactCells"], got["AllCells"], got["BlockMonteCarloCells"]) == (1, 4, 1)
+    assert "agreement" in got["exps"] and "dependent" not in got["exps"]

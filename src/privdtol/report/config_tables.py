@@ -122,7 +122,14 @@ def grid_tex(config: dict, agg: dict[str, pd.DataFrame]) -> TeX:
             other.append("slices: " + _slices(e["slices"]))
         row["Loss model, slices"] = r"\newline ".join(other) or "---"
         df = agg.get(name)
-        row["Cells run"] = fmt_num(df["cell_id"].nunique()) if df is not None else r"\NotRunText"
+        row["Cells run (exact)"] = (
+            TeX(
+                f"{fmt_num(df['cell_id'].nunique())} "
+                f"({fmt_num(df.loc[df['estimator'] == 'exact', 'cell_id'].nunique())})"
+            )
+            if df is not None
+            else r"\NotRunText"
+        )
         rows.append(row)
     fmt = (
         rf"@{{}}{_P}{{1.95cm}}{_P}{{2.6cm}}{_P}{{1.0cm}}{_P}{{1.5cm}}{_P}{{1.5cm}}{_P}{{1.1cm}}"
