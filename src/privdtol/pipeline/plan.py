@@ -32,8 +32,9 @@ from privdtol.algorithms import ALGORITHMS
 from privdtol.core import clock
 from privdtol.core.seeding import stable_digest
 from privdtol.engine import ENGINE_VERSION
-from privdtol.engine.exact import exact_available, has_random_prefix
+from privdtol.engine.exact import cost_units, exact_available
 from privdtol.engine.runner import CellSpec, make_spec
+from privdtol.environments import instance_means
 from privdtol.errors import InputError
 from privdtol.pipeline.config import experiment_slices
 
@@ -46,11 +47,10 @@ PIPELINE_ENVS = ("bernoulli", "correlated", "beta", "deterministic")
 FAST_ELEMENTS_PER_SECOND = 12e6
 EXPLICIT_ELEMENTS_PER_SECOND = 8e6
 SECONDS_PER_CELL = 0.03
-#: an exact cell (privdtol.engine.exact), whatever K and T (benchmarks/bench_exact.py, CPU
-#: seconds at commit 1238220): 0.16-0.4 s with a random prefix (the average over M_r) for
-#: K <= 1024 and gaps >= 2^-10, up to ~5 s at K = 2^16 and ~10 s at gap 2^-12; 0.02-0.3 s with
-#: a fixed prefix
-SECONDS_PER_EXACT_CELL = {"random_prefix": 0.5, "fixed_prefix": 0.1}
+#: an exact cell (privdtol.engine.exact): CPU seconds per unit of its work estimate
+#: (:func:`~privdtol.engine.exact.cost_units`), the median over 180 paper-config cells timed on
+#: one core (0.02 s to 90 s a cell; the model is within a factor of 3 for most of them)
+SECONDS_PER_EXACT_UNIT = 6.7e-7
 #: bound on a batch's --cells argument (Linux limits one argument to 128 KiB)
 MAX_JSON_CHARS = 100_000
 
@@ -115,8 +115,9 @@ class Cell:
     def estimated_seconds(self) -> float:
         """Rough single-core cost (used only to size batches)."""
         if self.exact:
-            random = has_random_prefix(self.algorithm)
-            return SECONDS_PER_EXACT_CELL["random_prefix" if random else "fixed_prefix"]
+            means = instance_means(self.K, self.gap, self.mu_best, self.instance)
+            work = cost_units(self.algorithm, means, self.epsilon, self.horizon, self.env)
+            return SECONDS_PER_CELL + SECONDS_PER_EXACT_UNIT * work
         alg = ALGORITHMS[self.algorithm]
         elements = self.runs * self.K
         # no exact block sums (beta), or a small per-round problem: O(K T) per run

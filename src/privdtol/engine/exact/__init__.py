@@ -48,9 +48,9 @@ __all__ = [
     "EXACT_ENVS",
     "block_law",
     "check_exact",
+    "cost_units",
     "exact_available",
     "expected_regret",
-    "has_random_prefix",
 ]
 
 
@@ -113,12 +113,32 @@ def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli"):
     return reg, eb
 
 
-def has_random_prefix(algorithm: str) -> bool:
-    """Whether the algorithm's selection reads the random prefix M_r (then an exact cell
-    averages over M_r and costs more: :mod:`privdtol.pipeline.plan`'s cost model)."""
-    from privdtol.algorithms import ALGORITHMS
-
-    return random_prefix(ALGORITHMS[algorithm])
+def cost_units(algorithm, means, epsilon, horizon, env="bernoulli") -> float:
+    """A rough work estimate of :func:`expected_regret` (for batching only, :mod:`privdtol.
+    pipeline.plan`): over the blocks it computes (up to the first whose Chernoff bounds make
+    the rest negligible, as :func:`expected_regret` stops), laws per block (about 6 for a random
+    prefix, 1 for a fixed one) x groups x lattice points (pmf window ~21 sd + kernel width)."""
+    spec = _Spec(algorithm, means, epsilon, env)
+    w = spec.ns * spec.delta
+    # kernel: its lattice points (86 / eta) up to ~300, beyond which nodes are every 0.3 / eta
+    # points (polyphase) and the kernel's width costs ~1% of a pmf point (measured)
+    width = 86.0 / spec.eta if spec.softmax else 40.0 * spec.b
+    kernel = width if width <= 300 else 300 + 0.01 * width
+    R = max(2, int(horizon).bit_length())
+    m = np.array([spec.m_range(r - 1)[0] for r in range(1, R)], dtype=float)
+    cb = np.exp(np.minimum(np.min(m[:, None, None] * spec.lmgf + spec.pen, axis=2), 0.0))
+    cb[:, 0] = 1.0  # (blocks, groups): spec.chernoff at each block's smallest prefix
+    g = cb @ w
+    cum = float(w.sum()) / spec.K + np.cumsum(g * np.exp2(np.arange(1, R)))
+    tail = g * 2.0 ** (R + 1)
+    run = np.ones(R - 1, bool)
+    run[1:] = tail[1:] > 1e-16 * cum[:-1]  # expected_regret stops at the first negligible block
+    run = np.cumprod(run).astype(bool)
+    groups = (spec.ns * cb >= 1e-40).sum(axis=1)
+    laws = 6.0 if spec.random_prefix else 1.0
+    sd = float(np.sqrt(spec.mu * (1 - spec.mu)).max())
+    work = laws * groups * (21 * sd * np.sqrt(m) + 60 + kernel) + 2e3
+    return float(work[run].sum())
 
 
 def exact_available(algorithm: str, env: str) -> bool:
