@@ -210,6 +210,7 @@ def _run(claim, tables, alg):
         "horizon_free_c": 16,
         "rate_form_factor": 1.5,
         "exponent_range": list(RANGE),
+        "plateau_octaves": 4,
     }
     return CLAIMS[claim].check_function()(tables, th, [], algorithm=alg)
 
@@ -265,13 +266,20 @@ def test_rate_form_fails_outside_the_factor():
 
 def test_exponent_too_few_points_is_inconclusive():
     df = table("rps", GAP[:2], 0.0, 0, "gap")
-    assert c4_rate.check_exponent(df, "C4a", "p", RANGE, 0.95)["verdict"] == "INCONCLUSIVE"
+    assert (
+        c4_rate.check_exponent(df, "C4a", "p", RANGE, 0.95, plateau=None)["verdict"]
+        == "INCONCLUSIVE"
+    )
 
 
 def test_exponent_interval_reflects_lack_of_fit():
     """Exact cells (se ~ 1e-10 relative): the interval comes from the residual scatter."""
-    tight = c4_rate.check_exponent(table("rps", GAP, 0.0, 0, "gap"), "C4a", "p", RANGE, 0.95)
-    loose = c4_rate.check_exponent(table("rps", GAP, 0.1, 1, "gap"), "C4a", "p", RANGE, 0.95)
+    tight = c4_rate.check_exponent(
+        table("rps", GAP, 0.0, 0, "gap"), "C4a", "p", RANGE, 0.95, plateau=None
+    )
+    loose = c4_rate.check_exponent(
+        table("rps", GAP, 0.1, 1, "gap"), "C4a", "p", RANGE, 0.95, plateau=None
+    )
     assert tight["ci_high"] - tight["ci_low"] < loose["ci_high"] - loose["ci_low"]
     assert loose["ci_high"] - loose["ci_low"] > 1e-3
 
@@ -372,7 +380,7 @@ def test_strip_metadata_removes_timing():
 
 SMOKE = ROOT / "config" / "smoke.yaml"
 #: argument names that carry a threshold of the config's ``checks:`` block
-THRESHOLD_ARGS = {"confidence", "exponent_range", "factor", "ratio_max", "c"}
+THRESHOLD_ARGS = {"confidence", "exponent_range", "factor", "ratio_max", "c", "plateau"}
 
 
 @pytest.fixture(scope="module")
@@ -419,6 +427,7 @@ def test_registry_check_uses_the_config_thresholds(thresholds):
         thresholds["exponent_range"],
         thresholds["confidence"],
         inputs=["agg/gap.parquet"],
+        plateau=(thresholds["plateau_octaves"], thresholds["horizon_free_ratio_max"]),
     )
     steep = {**thresholds, "exponent_range": [1.5, 2.0]}
     assert CLAIMS["C4a"].check_function()({"gap": df}, steep, [])["verdict"] == "FAIL"
@@ -576,3 +585,26 @@ def test_rules_are_generated_from_the_registry(tmp_path):
     }
     assert {j for j in jobs if j.startswith("notebook_")} == expected_nbs
     assert "notebook_privacy" not in jobs and len(expected_nbs) == len(NOTEBOOKS) - 1
+
+
+def test_exponent_leaves_out_cells_still_rising_at_their_last_horizon():
+    """The rate is about sup_T Reg_T: a cell whose regret still grows over the last octaves of
+    its horizons (here linear in T: Reg = T gap / 2, long before identification) only bounds
+    it from below. Left in, it bends the exponent fit away from PASS; the plateau rule leaves
+    it out (and names it), and the remaining series passes."""
+    df = table("rps", GAP, 0.0, 0, "gap")
+    rising = df[df["cell_id"] == df["cell_id"].iloc[0]].copy()
+    rising["cell_id"], rising["gap"] = "rising", 2.0**-12
+    rising["mean"] = rising["horizon"] * 2.0**-13
+    rising["se"] = rising["mean"] * 1e-10
+    rising["ci_low"], rising["ci_high"] = rising["mean"], rising["mean"]
+    both = pd.concat([df, rising], ignore_index=True)
+    kept = c4_rate.check_exponent(both, "C4a", "p", RANGE, 0.95, plateau=None)
+    assert kept["verdict"] != "PASS"
+    out = c4_rate.check_exponent(both, "C4a", "p", RANGE, 0.95, plateau=(4, 1.05))
+    assert out["verdict"] == "PASS", out["summary"]
+    assert "Left out" in out["summary"] and "1 cells" in out["summary"]
+    assert (
+        "Left out"
+        not in c4_rate.check_exponent(df, "C4a", "p", RANGE, 0.95, plateau=(4, 1.05))["summary"]
+    )

@@ -46,6 +46,7 @@ def test_schema_fills_documented_defaults():
         "horizon_free_c": 16,
         "rate_form_factor": 1.5,
         "exponent_range": [0.8, 1.2],
+        "plateau_octaves": 4,
         "confidence": 0.95,
         "agreement_z_max": 4,
         "power_replicates": 40,

@@ -25,6 +25,8 @@ rule audit_privacy:
     conda:
         "../envs/privdtol.yaml"
     threads: 1
+    # the longest single job at paper scale (about 6 min): start it first, beside the simulations
+    priority: 50
     params:
         grid=json.dumps(config.get("privacy", {}), sort_keys=True),
     shell:

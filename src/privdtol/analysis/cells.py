@@ -53,6 +53,25 @@ def final_rows(df: pd.DataFrame, horizon: int | None = None) -> pd.DataFrame:
     return df.loc[np.sort(idx.to_numpy())].reset_index(drop=True)
 
 
+def plateau_ratio(df: pd.DataFrame, octaves: int) -> pd.DataFrame:
+    """:func:`final_rows` with a column ``plateau_ratio``: the cell's mean at its largest
+    horizon T_max over its mean at the largest checkpoint <= (T_max + 1)/2^octaves (NaN when
+    there is none or it is 0).  Near 1 when the regret has stopped growing by T_max, so the
+    regret at T_max is its supremum over T, which the rate of Corollary 1 is about."""
+    final = final_rows(df)
+    if final.empty:
+        return final.assign(plateau_ratio=pd.Series(dtype=float))
+    keys = cell_keys(df)
+    tmax = df.groupby(keys, dropna=False)["horizon"].transform("max")
+    early = df[df["horizon"] <= (tmax + 1) / 2.0**octaves]
+    ref = early.loc[early.groupby(keys, dropna=False)["horizon"].idxmax()]
+    ref = ref[[*keys, "mean"]].rename(columns={"mean": "_ref"})
+    out = final.merge(ref, on=keys, how="left")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = out["mean"] / out["_ref"].where(out["_ref"] > 0)
+    return out.drop(columns="_ref").assign(plateau_ratio=ratio)
+
+
 def select(
     df: pd.DataFrame,
     algorithm: str | Sequence[str] | None = None,

@@ -46,6 +46,16 @@ DEVIATIONS: tuple[dict, ...] = (
         "first_result": "control not caught (INCONCLUSIVE)",
     },
     {
+        "claim": "C4a",
+        "change": "C4a-C4c's exponent fits use only cells whose regret has stopped growing by "
+        "their last horizon (Reg(T_max)/Reg(T_max/2^4) <= 1.05; config plateau_octaves)",
+        "why": "the rate is about sup_T Reg_T; on the paper grid rps_short_prefix had not "
+        "plateaued by 2^40 - 1 at gaps <= 2^(-12), so its regret there was still T gap, which "
+        "bent its exponent down",
+        "first_result": "C4a's control caught in 0 of 40 synthetic paper-grid tables "
+        "(p = 1.35 [1.09, 1.62], INCONCLUSIVE)",
+    },
+    {
         "claim": "C5",
         "change": "Theorem 1's bound only; the rate on dependent losses became a finding",
         "why": "the remark claims the upper bound, and the Theta rate rests on a lower bound for "

@@ -39,6 +39,7 @@ from privdtol.analysis.cells import (
     cell_label,
     dedupe_cells,
     final_rows,
+    plateau_ratio,
     select,
     series_keys,
     stack,
@@ -246,12 +247,28 @@ def check_exponent(
     env="bernoulli",
     instance="standard",
     inputs=(),
+    *,
+    plateau: tuple[int, float] | None,
 ) -> dict:
     """C4a/C4b/C4c: the exponent ``which`` ('p', 'q' or 's') of every series has its interval
-    inside ``exponent_range`` (PASS), or some series' interval is disjoint from it (FAIL)."""
+    inside ``exponent_range`` (PASS), or some series' interval is disjoint from it (FAIL).
+
+    ``plateau = (octaves, ratio_max)`` (None: every cell): only cells whose regret has stopped
+    growing by their largest horizon enter (:func:`~privdtol.analysis.cells.plateau_ratio`
+    <= ratio_max); the rate is about sup_T Reg_T, which a cell still rising at T_max only
+    bounds from below. The others are named in the summary."""
     lo, hi = (float(v) for v in exponent_range)
     _, _, _, xname, what = EXPONENTS[which]
     rows = dedupe_cells(final_rows(select(df, algorithm, env, instance)))
+    rising = []
+    if plateau is not None and len(rows):  # (octaves, ratio_max): sup_T Reg_T is seen
+        rows = dedupe_cells(plateau_ratio(select(df, algorithm, env, instance), plateau[0]))
+        flat = rows["plateau_ratio"] <= plateau[1]
+        rising = [
+            ", ".join(f"{k} {fmt(v)}" for k, v in cell_label(r).items() if k != "env")
+            for _, r in rows[~flat].iterrows()
+        ]
+        rows = rows[flat].reset_index(drop=True)
     if which == "p" and len(rows):
         rows = rows[rows["epsilon"].isna() | (rows["epsilon"] > rows["gap"])]
     if which == "q" and len(rows):
@@ -286,6 +303,12 @@ def check_exponent(
         f"scatter of the log-log fit, t quantile): {parts}"
         f"{' ...' if len(usable) > 6 else ''}; required inside [{lo}, {hi}]."
     )
+    if rising:
+        summary += (
+            f" Left out, regret still growing over the last {plateau[0]} octaves of T "
+            f"(Reg(T_max)/Reg(T_max/2^{plateau[0]}) > {plateau[1]}): {len(rising)} cells"
+            f" ({'; '.join(rising[:4])}{' ...' if len(rising) > 4 else ''})."
+        )
     return make_check(
         head,
         decisive["estimate"],
@@ -311,6 +334,7 @@ def check_gap(
         thresholds["confidence"],
         algorithm,
         inputs=inputs,
+        plateau=(thresholds["plateau_octaves"], thresholds["horizon_free_ratio_max"]),
     )
 
 
@@ -326,6 +350,7 @@ def check_epsilon(
         thresholds["confidence"],
         algorithm,
         inputs=inputs,
+        plateau=(thresholds["plateau_octaves"], thresholds["horizon_free_ratio_max"]),
     )
 
 
@@ -341,6 +366,7 @@ def check_log_k(
         thresholds["confidence"],
         algorithm,
         inputs=inputs,
+        plateau=(thresholds["plateau_octaves"], thresholds["horizon_free_ratio_max"]),
     )
 
 

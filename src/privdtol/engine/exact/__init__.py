@@ -41,7 +41,7 @@ import numpy as np
 
 from privdtol.engine.exact.averaging import _Averager
 from privdtol.engine.exact.numerics import U
-from privdtol.engine.exact.spec import EXACT_ALGORITHMS, EXACT_ENVS, _Spec, random_prefix
+from privdtol.engine.exact.spec import EXACT_ALGORITHMS, EXACT_ENVS, _Spec
 
 __all__ = [
     "EXACT_ALGORITHMS",
