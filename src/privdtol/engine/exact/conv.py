@@ -20,24 +20,24 @@ import math
 
 import numpy as np
 
-#: chunk size L p (j-values x phases)
+#: chunk size L p (j-values x phases; L <= E + 1)
 CHUNK = 128
 
 
-def _chunk(p):
-    return max(1, CHUNK // p)
+def _chunk(p, E):
+    return max(1, min(CHUNK // p, E + 1))
 
 
 def conv_terms(p, E):
     """h of the module docstring: rounding constant of one output of :func:`batched_conv`."""
-    L = _chunk(p)
+    L = _chunk(p, E)
     return p * min(L, E + 1) + math.ceil((L + E) / L) + 1
 
 
 def toeplitz(Kt):
     """(T, S) of the module docstring for kernels Kt (nk, E + 1, p); T columns (k, s, l)."""
     nk, E, p = Kt.shape[0], Kt.shape[1] - 1, Kt.shape[2]
-    L = _chunk(p)
+    L = _chunk(p, E)
     S = math.ceil((L + E) / L)
     T = np.zeros((L, p, nk, S * L))
     l = np.arange(L)
@@ -52,7 +52,7 @@ def batched_conv(X, sup, TS, nk, width):
     TS = toeplitz(Kt) for kernels Kt (nk, E + 1, p))."""
     R, J, p = X.shape
     T, S = TS
-    L = _chunk(p)
+    L = T.shape[0] // p
     C = -(-max(J, width) // L) + S  # chunks per row, room for the last one's tail
     Xp = np.zeros((R, C * L, p))
     Xp[:, :J] = X

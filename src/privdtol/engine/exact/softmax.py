@@ -41,8 +41,9 @@ MAX_KERNEL = 5e7
 def _grid(eta):
     """Node layout for the trapezoid step h = eta p / Q <= H_MAX, and its kernels: p == 1:
     nodes n + q/Q, K[q, t, d - dl]; p > 1: nodes every p lattice points, K[t, e, r] at
-    d = dl + p e - r (polyphase in the residue r of the lattice index); p <= 8: also their
-    block-Toeplitz matrix for :func:`.conv.batched_conv` (kernel index t Q + q)."""
+    d = dl + p e - r (polyphase in the residue r of the lattice index); p <= 8 and >= 64
+    kernel points per phase: also their block-Toeplitz matrix for :func:`.conv.batched_conv`
+    (kernel index t Q + q; shorter kernels: per-row np.convolve is as fast)."""
     p = max(1, math.floor(H_MAX / eta + 1e-12))
     Q = max(1, math.ceil(eta / H_MAX - 1e-12))
     dl, dh = math.floor(-A_CUT / eta), math.ceil(B_CUT / eta)
@@ -60,7 +61,7 @@ def _grid(eta):
         K = _kernels(eta * (dl + p * np.arange(E + 1)[:, None] - np.arange(p)[None, :]))
     h = eta * p / Q
     Kt = K.transpose(1, 0, 2)[..., None].reshape(3 * Q, -1, 1) if p == 1 else K
-    return p, Q, K, h, _trap_rel(h), (toeplitz(Kt) if p <= 8 else None)
+    return p, Q, K, h, _trap_rel(h), (toeplitz(Kt) if p <= 8 and Kt.shape[1] >= 64 else None)
 
 
 def _rows_conv(B, eta, sup=None):
@@ -77,10 +78,15 @@ def _rows_conv(B, eta, sup=None):
     k = np.arange(N)[:, None]
     if p == 1:  # direct convolutions, Q node offsets
         dl, W = -K.shape[2] + 1 + math.ceil(B_CUT / eta), K.shape[2]
-        if N <= 600:  # one Toeplitz GEMM per kernel
+        if N <= 600 or TS is None:
             out = np.zeros((3, R, Q, N + W - 1))
             for q in range(Q):
-                T = np.zeros((3, N, N + W - 1))
+                if N > 600:
+                    for r, (lo, hi) in enumerate(sup):
+                        for t in range(3):
+                            out[t, r, q, lo : hi + W] = np.convolve(B[r, lo : hi + 1], K[q, t])
+                    continue
+                T = np.zeros((3, N, N + W - 1))  # one Toeplitz GEMM per kernel
                 T[:, k, k + np.arange(W)] = K[q][:, None, :]
                 out[:, :, q] = B @ T
         else:  # all rows at once: chunked block-Toeplitz GEMM
@@ -90,7 +96,7 @@ def _rows_conv(B, eta, sup=None):
         out[0] += SSp[:, np.minimum(i + 1, N)][:, None, :]
         out[1] += CSp[:, np.clip(i - W + 1, 0, N + 1)][:, None, :]
         xs = (dl + i[None, :] + np.arange(Q)[:, None] / Q).ravel()
-        nconv = W if N <= 600 else max(W, conv_terms(1, W - 1))
+        nconv = W if N <= 600 or TS is None else max(W, conv_terms(1, W - 1))
     else:  # polyphase: out[a] = sum_(j,r) B[pj+r] K[a-j, r]
         E = K.shape[1] - 1
         nj = -(-N // p)
@@ -101,10 +107,10 @@ def _rows_conv(B, eta, sup=None):
             T = np.zeros((3, N, nj + E))
             T[:, k, k // p + np.arange(E + 1)] = K[:, :, k[:, 0] % p].transpose(0, 2, 1)
             out[:, :, 0] = B @ T
-        elif p <= 8:  # all rows at once: chunked block-Toeplitz GEMM
+        elif TS is not None:  # all rows at once: chunked block-Toeplitz GEMM
             sj = [(lo // p, hi // p) for lo, hi in sup]
             out[:, :, 0] = batched_conv(Bp.reshape(R, nj, p), sj, TS, 3, nj + E)
-        for r, (lo, hi) in enumerate(sup if N > 600 and p > 8 else []):  # small eta
+        for r, (lo, hi) in enumerate(sup if N > 600 and TS is None else []):
             jl, jh = lo // p, hi // p
             seg = Bp[r, jl * p : (jh + 1) * p].reshape(-1, p)
             n = jh - jl + 1  # out[jl + e + j] += V[e, j]: rows of V skewed by e, summed
@@ -116,7 +122,7 @@ def _rows_conv(B, eta, sup=None):
         out[0, :, 0] += SSp[:, np.minimum(p * (a + 1), N)]
         out[1, :, 0] += CSp[:, np.clip(p * (a - E), 0, N + 1)]
         xs = math.floor(-A_CUT / eta) + p * a
-        nconv = p + E + 1 if N <= 600 or p > 8 else max(p + E + 1, conv_terms(p, E))
+        nconv = p + E + 1 if N <= 600 or TS is None else max(p + E + 1, conv_terms(p, E))
     return (
         out[0].reshape(R, -1),
         out[1].reshape(R, -1),
