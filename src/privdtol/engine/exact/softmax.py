@@ -9,6 +9,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from privdtol.engine.exact.conv import batched_conv, conv_terms, toeplitz
 from privdtol.engine.exact.numerics import (
     A_CUT,
     B_CUT,
@@ -40,7 +41,9 @@ MAX_KERNEL = 5e7
 def _grid(eta):
     """Node layout for the trapezoid step h = eta p / Q <= H_MAX, and its kernels: p == 1:
     nodes n + q/Q, K[q, t, d - dl]; p > 1: nodes every p lattice points, K[t, e, r] at
-    d = dl + p e - r (polyphase in the residue r of the lattice index)."""
+    d = dl + p e - r (polyphase in the residue r of the lattice index); p <= 8 and >= 64
+    kernel points per phase: also their block-Toeplitz matrix for :func:`.conv.batched_conv`
+    (kernel index t Q + q; shorter kernels: per-row np.convolve is as fast)."""
     p = max(1, math.floor(H_MAX / eta + 1e-12))
     Q = max(1, math.ceil(eta / H_MAX - 1e-12))
     dl, dh = math.floor(-A_CUT / eta), math.ceil(B_CUT / eta)
@@ -57,7 +60,8 @@ def _grid(eta):
         E = math.ceil((dh - dl) / p) + 1
         K = _kernels(eta * (dl + p * np.arange(E + 1)[:, None] - np.arange(p)[None, :]))
     h = eta * p / Q
-    return p, Q, K, h, _trap_rel(h)
+    Kt = K.transpose(1, 0, 2)[..., None].reshape(3 * Q, -1, 1) if p == 1 else K
+    return p, Q, K, h, _trap_rel(h), (toeplitz(Kt) if p <= 8 and Kt.shape[1] >= 64 else None)
 
 
 def _rows_conv(B, eta, sup=None):
@@ -66,7 +70,7 @@ def _rows_conv(B, eta, sup=None):
     with u < -A (G ~ 1) and u > B (G ~ 0) are exact suffix/prefix sums. Returns (phi, om, psi,
     node positions in lattice units from B's first column, rounding constant, h, trapezoid)."""
     R, N = B.shape
-    p, Q, K, h, tr = _grid(eta)
+    p, Q, K, h, tr, TS = _grid(eta)
     sup = [(0, N - 1)] * R if sup is None or N <= 600 else sup
     CS, SS = _cumsum(B), _cumsum(B[:, ::-1])[:, ::-1]
     CSp = np.hstack([np.zeros((R, 1)), CS, np.ones((R, 1))])
@@ -74,20 +78,25 @@ def _rows_conv(B, eta, sup=None):
     k = np.arange(N)[:, None]
     if p == 1:  # direct convolutions, Q node offsets
         dl, W = -K.shape[2] + 1 + math.ceil(B_CUT / eta), K.shape[2]
-        out = np.zeros((3, R, Q, N + W - 1))
-        for q in range(Q):
-            if N <= 600:  # one Toeplitz GEMM per kernel
-                T = np.zeros((3, N, N + W - 1))
+        if N <= 600 or TS is None:
+            out = np.zeros((3, R, Q, N + W - 1))
+            for q in range(Q):
+                if N > 600:
+                    for r, (lo, hi) in enumerate(sup):
+                        for t in range(3):
+                            out[t, r, q, lo : hi + W] = np.convolve(B[r, lo : hi + 1], K[q, t])
+                    continue
+                T = np.zeros((3, N, N + W - 1))  # one Toeplitz GEMM per kernel
                 T[:, k, k + np.arange(W)] = K[q][:, None, :]
                 out[:, :, q] = B @ T
-                continue
-            for r, (lo, hi) in enumerate(sup):
-                for t in range(3):
-                    out[t, r, q, lo : hi + W] = np.convolve(B[r, lo : hi + 1], K[q, t])
+        else:  # all rows at once: chunked block-Toeplitz GEMM
+            out = batched_conv(B[:, :, None], sup, TS, 3 * Q, N + W - 1)
+            out = out.reshape(3, Q, R, -1).transpose(0, 2, 1, 3)
         i = np.arange(N + W - 1)
         out[0] += SSp[:, np.minimum(i + 1, N)][:, None, :]
         out[1] += CSp[:, np.clip(i - W + 1, 0, N + 1)][:, None, :]
-        xs, nconv = (dl + i[None, :] + np.arange(Q)[:, None] / Q).ravel(), W
+        xs = (dl + i[None, :] + np.arange(Q)[:, None] / Q).ravel()
+        nconv = W if N <= 600 or TS is None else max(W, conv_terms(1, W - 1))
     else:  # polyphase: out[a] = sum_(j,r) B[pj+r] K[a-j, r]
         E = K.shape[1] - 1
         nj = -(-N // p)
@@ -98,23 +107,22 @@ def _rows_conv(B, eta, sup=None):
             T = np.zeros((3, N, nj + E))
             T[:, k, k // p + np.arange(E + 1)] = K[:, :, k[:, 0] % p].transpose(0, 2, 1)
             out[:, :, 0] = B @ T
-        for r, (lo, hi) in enumerate(sup if N > 600 else []):
+        elif TS is not None:  # all rows at once: chunked block-Toeplitz GEMM
+            sj = [(lo // p, hi // p) for lo, hi in sup]
+            out[:, :, 0] = batched_conv(Bp.reshape(R, nj, p), sj, TS, 3, nj + E)
+        for r, (lo, hi) in enumerate(sup if N > 600 and TS is None else []):
             jl, jh = lo // p, hi // p
             seg = Bp[r, jl * p : (jh + 1) * p].reshape(-1, p)
-            if p <= 8:
-                for t in range(3):
-                    for ph in range(p):
-                        out[t, r, 0, jl : jh + E + 1] += np.convolve(seg[:, ph], K[t, :, ph])
-            else:
-                n = jh - jl + 1  # out[jl + e + j] += V[e, j]: rows of V skewed by e, summed
-                W = np.zeros((3, E + 1, n + E + 1))
-                W[:, :, :n] = (K.reshape(-1, p) @ seg.T).reshape(3, E + 1, n)
-                W = W.reshape(3, -1)[:, : (E + 1) * (n + E)].reshape(3, E + 1, n + E)
-                out[:, r, 0, jl : jh + E + 1] += W.sum(axis=1)
+            n = jh - jl + 1  # out[jl + e + j] += V[e, j]: rows of V skewed by e, summed
+            W = np.zeros((3, E + 1, n + E + 1))
+            W[:, :, :n] = (K.reshape(-1, p) @ seg.T).reshape(3, E + 1, n)
+            W = W.reshape(3, -1)[:, : (E + 1) * (n + E)].reshape(3, E + 1, n + E)
+            out[:, r, 0, jl : jh + E + 1] += W.sum(axis=1)
         a = np.arange(nj + E)
         out[0, :, 0] += SSp[:, np.minimum(p * (a + 1), N)]
         out[1, :, 0] += CSp[:, np.clip(p * (a - E), 0, N + 1)]
-        xs, nconv = math.floor(-A_CUT / eta) + p * a, p + E + 1
+        xs = math.floor(-A_CUT / eta) + p * a
+        nconv = p + E + 1 if N <= 600 or TS is None else max(p + E + 1, conv_terms(p, E))
     return (
         out[0].reshape(R, -1),
         out[1].reshape(R, -1),
