@@ -194,3 +194,19 @@ def test_chernoff_bounds_bound_the_exact_law(algorithm):
         P, err = block_law(algorithm, means, 4.0, r)
         cb = spec.chernoff(spec.m_range(r)[0])[spec.inv]
         assert (P - err <= cb).all()
+
+
+@pytest.mark.parametrize("algorithm", ["rps", "rnm_ftnl"])
+def test_chernoff_sums_bound_the_summed_laws(algorithm):
+    """The geometric Chernoff sum (the error of groups the M-average bounds instead of
+    interpolating) bounds the exact sum of the laws over m and is at most n times the bound at
+    the first m."""
+    from privdtol.engine.exact.spec import _Spec
+
+    spec = _Spec(algorithm, [0.4, 0.5, 0.6], 4.0, "bernoulli")
+    for a, b in ((1, 40), (33, 64), (200, 260)):
+        P, err = spec.laws(np.arange(a, b + 1))
+        cs = spec.chernoff_sum(a, b)
+        assert ((P - err).sum(axis=0) <= cs).all()
+        assert (cs <= (b - a + 1) * spec.chernoff(a) * (1 + 1e-12)).all()
+    assert spec.chernoff_sum(200, 260)[2] < 0.7 * 61 * spec.chernoff(200)[2]  # geometric decay

@@ -89,7 +89,8 @@ class _Averager:
         Fv, Fe = self.laws(ms)
         good = (Fv > 0) & (Fe <= 0.1 * Fv)
         pos = np.all(good, axis=0)
-        if np.any((self.wt > 0) & ~pos & (self.wt * self.spec.chernoff(lo) > self.tol)):
+        csum = self.spec.chernoff_sum(lo, hi)  # bound-only groups: half of it is their error
+        if np.any((self.wt > 0) & ~pos & (self.wt * csum / 2 > self.tol * (hi - lo + 1))):
             self.cut = True
         Tinv = np.linalg.inv(
             np.polynomial.chebyshev.chebvander(2 * (np.log(ms) - u0) / (u1 - u0) - 1, deg)
@@ -103,7 +104,7 @@ class _Averager:
             pos & (self.wt > 0) & (tail > 0.5 * (c[-3] + c[-4]) + 10 * eps.max(axis=0) + 1e-14)
         ):
             return None  # coefficients not (yet) decaying
-        p = lo, hi, u0, u1, coef, pos, 2 * tail, self.spec.chernoff(lo), Tinv, eps
+        p = lo, hi, u0, u1, coef, pos, 2 * tail, self.spec.chernoff_sum, Tinv, eps
         S, E = self._psum(p, lo, hi)
         return (
             p
@@ -121,6 +122,7 @@ class _Averager:
             return p
         lo, hi = m, min(self.mmax, max(int(self.ratio * m), m + N_DIRECT))
         hi = min(hi, self._negligible_from(lo, hi) - 1)
+        shrunk = False
         while True:
             if hi - lo + 1 <= N_DIRECT:
                 p = (lo, hi, None, *self.laws(np.arange(lo, hi + 1)))
@@ -129,7 +131,9 @@ class _Averager:
             if p is not None:
                 break
             hi = max(lo + N_DIRECT - 1, round(math.sqrt(lo * hi)))
-        self.ratio = min(RATIO, 2.0 * (p[1] + 1) / p[0])  # next panel: at most twice as wide
+            shrunk = True
+        # next panel: twice as wide (relatively), or as wide if this one had to shrink
+        self.ratio = min(RATIO, (1.0 if shrunk else 2.0) * (p[1] + 1) / p[0])
         self.panels.append(p)
         return p
 
@@ -146,9 +150,9 @@ class _Averager:
                     S + p[3][m - p[0] : e - p[0] + 1].sum(0),
                     E + p[4][m - p[0] : e - p[0] + 1].sum(0),
                 )
-            elif isinstance(p[2], str):  # P_g(m') in [0, cb_g(m)] for all m' >= m
-                cb = self.spec.chernoff(m)
-                S, E = S + (e - m + 1) * cb / 2, E + (e - m + 1) * cb / 2
+            elif isinstance(p[2], str):  # sum_(m'=m..e) P_g(m') in [0, chernoff_sum]
+                cs = self.spec.chernoff_sum(m, e)
+                S, E = S + cs / 2, E + cs / 2
             else:
                 s, er = self._psum(p, m, e)
                 S, E = S + s, E + er
@@ -157,7 +161,7 @@ class _Averager:
 
     @staticmethod
     def _psum(p, a, b):
-        _, _, u0, u1, coef, pos, delta, cb, Tinv, eps = p
+        _, _, u0, u1, coef, pos, delta, csum, Tinv, eps = p
         n = b - a + 1
         if n <= 256:
             mm, wts = np.arange(a, b + 1, dtype=float), np.ones(n)
@@ -169,5 +173,6 @@ class _Averager:
         lag = np.abs(np.polynomial.chebyshev.chebvander(x, coef.shape[0] - 1) @ Tinv)
         S = vals.sum(axis=1)  # node errors: sum_q vals_q sum_i |l_i(x_q)| eps_i (|l_i|: lag)
         E = S * np.expm1(delta) + ((vals @ lag) * eps.T).sum(axis=1) + 8 * U * S
-        S[~pos], E[~pos] = n * cb[~pos] / 2, n * cb[~pos] / 2
+        cs = csum(a, b)  # groups without an interpolant: their Chernoff sum, halved
+        S[~pos], E[~pos] = cs[~pos] / 2, cs[~pos] / 2
         return S, E

@@ -108,6 +108,22 @@ class _Spec:
         out[0] = 1.0
         return out
 
+    def chernoff_sum(self, a, b):
+        """Per-group bounds on sum_(m=a..b) P(A = a member of group g | m rounds): the
+        exponent of :meth:`chernoff` at one theta (the best at m = a) is affine in m, so the
+        sum is geometric; never more than b - a + 1 (each term <= 1)."""
+        n = b - a + 1
+        v = a * self.lmgf + self.pen
+        i = np.argmin(v, axis=1)
+        rows = np.arange(v.shape[0])
+        lm, va = self.lmgf[rows, i], v[rows, i]
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            geo = np.exp(va) * -np.expm1(n * lm) / -np.expm1(lm)
+        out = np.where(lm < -1e-300, np.minimum(geo, n), n * np.exp(np.minimum(va, 0.0)))
+        out = np.minimum(out, n)
+        out[0] = n
+        return out
+
     def laws(self, ms):
         """(P, err) per m (rows) and group (columns): the selection law from m rounds."""
         ms = np.asarray(ms, dtype=np.int64)
