@@ -40,9 +40,9 @@ def toeplitz(Kt):
     L = _chunk(p, E)
     S = math.ceil((L + E) / L)
     T = np.zeros((L, p, nk, S * L))
-    l = np.arange(L)
+    idx = np.arange(L)
     for e in range(E + 1):
-        T[l, :, :, l + e] = Kt[:, e, :].T[None, :, :]
+        T[idx, :, :, idx + e] = Kt[:, e, :].T[None, :, :]
     return T.reshape(L * p, nk * S * L), S
 
 
@@ -61,7 +61,7 @@ def batched_conv(X, sup, TS, nk, width):
     rows = np.repeat(np.arange(R, dtype=np.int64), n)
     blk = rows * C + lo[rows] + (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n))
     Y = (Xp.reshape(R * C, L * p)[blk] @ T).reshape(-1, nk, S, L)
-    O = np.zeros((nk, R * C, L))
+    out = np.zeros((nk, R * C, L))
     for s in range(S):  # blk + s: distinct, so the fancy += adds once per chunk
-        O[:, blk + s] += Y[:, :, s].transpose(1, 0, 2)
-    return O.reshape(nk, R, C * L)[:, :, :width]
+        out[:, blk + s] += Y[:, :, s].transpose(1, 0, 2)
+    return out.reshape(nk, R, C * L)[:, :, :width]
