@@ -49,11 +49,12 @@ DEVIATIONS: tuple[dict, ...] = (
         "claim": "C4a",
         "change": "C4a-C4c's exponent fits use only cells whose regret has stopped growing by "
         "their last horizon (Reg(T_max)/Reg(T_max/2^4) <= 1.05; config plateau_octaves)",
-        "why": "the rate is about sup_T Reg_T; on the paper grid rps_short_prefix had not "
-        "plateaued by 2^40 - 1 at gaps <= 2^(-12), so its regret there was still T gap, which "
-        "bent its exponent down",
-        "first_result": "C4a's control caught in 0 of 40 synthetic paper-grid tables "
-        "(p = 1.35 [1.09, 1.62], INCONCLUSIVE)",
+        "why": "the rate is about the supremum over T of Reg_T; on the paper grid "
+        "rps_short_prefix had not plateaued by 2^40 - 1 at gaps <= 2^(-12), so its regret there "
+        "was still about T gap, which bent its exponent down",
+        "first_result": "control caught in 0 of 40 synthetic tables of an earlier paper grid "
+        "(p = 1.35 [1.09, 1.62]); on the paper run, its K = 16 series (gaps to 2^(-16)) gave "
+        "p = 1.31 [1.09, 1.53], INCONCLUSIVE, and only its K = 256 series (to 2^(-12)) FAILed",
     },
     {
         "claim": "C5",

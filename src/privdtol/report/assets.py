@@ -238,7 +238,7 @@ def estimator_counts(agg: dict[str, pd.DataFrame]) -> dict[str, object]:
         "ExactCells": int((once["estimator"] == "exact").sum()),
         "AllCells": len(once),
         "BlockMonteCarloCells": len(mc_block),
-        "exps": ", ".join(texttt(e) for e in exps) or "none",
+        "exps": TeX(", ".join(texttt(e) for e in exps) or "none"),
     }
 
 
