@@ -59,13 +59,15 @@ def _synthetic(shift_sd: float, seed: int, n_cells: int = 6) -> pd.DataFrame:
 def test_size_on_tables_built_to_agree():
     """Monte Carlo draws around the exact values: false FAILs within the Bonferroni bound
     (6 cells x 10 horizons x 2 Phi(-4) = 0.4% per table; none over 50 seeded tables)."""
-    verdicts = [check_agreement(_synthetic(0.0, s), Z_MAX)["verdict"] for s in range(50)]
+    verdicts = [
+        check_agreement(_synthetic(0.0, s), Z_MAX, min_events=None)["verdict"] for s in range(50)
+    ]
     assert verdicts.count("FAIL") == 0, verdicts
 
 
 @pytest.mark.parametrize("shift", [4.5, -6.0, 20.0])
 def test_fails_on_tables_built_to_disagree(shift):
-    rec = check_agreement(_synthetic(shift, seed=1), Z_MAX)
+    rec = check_agreement(_synthetic(shift, seed=1), Z_MAX, min_events=None)
     assert rec["verdict"] == "FAIL"
     assert rec["statistic"] == pytest.approx(abs(shift), rel=1e-3)
     worst = max(rec["cells"], key=lambda c: c["z"])
@@ -82,24 +84,24 @@ def test_error_bound_is_subtracted():
         ]
     )
     # error bound 1.96 * 3 = 5.88 > 5: z = 0
-    assert check_agreement(tab, Z_MAX)["statistic"] == 0.0
+    assert check_agreement(tab, Z_MAX, min_events=None)["statistic"] == 0.0
 
 
 def test_zero_standard_error_needs_equality():
     exact = np.linspace(1, 10, len(HORIZONS))
     zero = np.zeros(exact.size)
     same = pd.concat([_rows("exact", exact, zero), _rows("fast", exact.copy(), zero)])
-    assert check_agreement(same, Z_MAX)["verdict"] == "PASS"
+    assert check_agreement(same, Z_MAX, min_events=None)["verdict"] == "PASS"
     off = pd.concat([_rows("exact", exact, zero), _rows("fast", exact * (1 + 1e-6), zero)])
-    rec = check_agreement(off, Z_MAX)
+    rec = check_agreement(off, Z_MAX, min_events=None)
     assert rec["verdict"] == "FAIL" and rec["statistic"] is None  # infinite: JSON null
 
 
 def test_no_pairs_is_inconclusive():
     exact = np.ones(len(HORIZONS))
     only_exact = _rows("exact", exact, exact * 0)
-    assert check_agreement(only_exact, Z_MAX)["verdict"] == "INCONCLUSIVE"
-    assert check_agreement(pd.DataFrame(), Z_MAX)["verdict"] == "INCONCLUSIVE"
+    assert check_agreement(only_exact, Z_MAX, min_events=None)["verdict"] == "INCONCLUSIVE"
+    assert check_agreement(pd.DataFrame(), Z_MAX, min_events=None)["verdict"] == "INCONCLUSIVE"
 
 
 def _engine_rows(algorithm, exact_algorithm=None, runs=2000):
@@ -118,8 +120,30 @@ def test_real_engines_agree_and_a_wrong_law_is_caught():
     """rps by both engines agrees; the exact values of rps_full_prefix (the full block as
     prefix: a different selection law, about 1.4x less regret) paired with rps's Monte Carlo
     means must FAIL: C0 is seen to catch a wrong exact law on real output."""
-    good = check_agreement(_engine_rows("rps"), Z_MAX)
+    good = check_agreement(_engine_rows("rps"), Z_MAX, min_events=10)
     assert good["verdict"] == "PASS", good["summary"]
-    bad = check_agreement(_engine_rows("rps", exact_algorithm="rps_full_prefix"), Z_MAX)
+    bad = check_agreement(
+        _engine_rows("rps", exact_algorithm="rps_full_prefix"), Z_MAX, min_events=10
+    )
     assert bad["verdict"] == "FAIL", bad["summary"]
     assert len(pair_table(_engine_rows("rnm_ftnl"))) == 12
+
+
+def test_rare_event_pairs_are_left_out():
+    """K = 1024, T = 7 (the paper run's case): a run's regret is at most M = 7 gap and the exact
+    mean 0.874066 leaves 2000 (M - mean)/M = 2.1 runs expected below M. A sample se built from
+    the one event seen must not decide the verdict; the guard leaves such pairs out (and says
+    so), while a pair with room for events is still checked."""
+    h = HORIZONS
+    M = h * 0.125
+    exact = M * (1 - 0.00107)  # as rnm_ftnl at K = 1024, eps = 1: nearly always suboptimal
+    mc, se = M * (1 - 0.00028), M * 0.00014  # one best-action event seen in 2000 runs
+    tab = pd.concat([_rows("exact", exact, 0 * h + 1e-15), _rows("fast", mc, se, runs=2000)])
+    tab["K"] = 1024
+    assert check_agreement(tab, Z_MAX, min_events=None)["verdict"] == "FAIL"
+    rec = check_agreement(tab, Z_MAX, min_events=10)
+    assert rec["verdict"] == "INCONCLUSIVE" and "No cell" in rec["summary"]
+    low = 0.01 * M  # far from the worst case: checked, however small the mean
+    ok = pd.concat([tab, _rows("exact", low, 0 * h), _rows("fast", low + 9 * se, se)])
+    rec = check_agreement(ok, Z_MAX, min_events=10)
+    assert rec["verdict"] == "FAIL" and "Left out: 10 pairs" in rec["summary"]

@@ -49,6 +49,7 @@ def test_schema_fills_documented_defaults():
         "plateau_octaves": 4,
         "confidence": 0.95,
         "agreement_z_max": 4,
+        "agreement_min_events": 10,
         "power_replicates": 40,
     }
     exp = cfg["experiments"][0]

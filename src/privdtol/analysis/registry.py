@@ -104,7 +104,7 @@ CLAIMS: dict[str, Claim] = {
             "largest |Monte Carlo mean - exact value| in standard errors over the cells computed "
             "both ways and their checkpoint horizons",
             ("agreement",),
-            ("agreement_z_max",),
+            ("agreement_z_max", "agreement_min_events"),
             f"{_C}.c0_agreement:check",
             "agreement",
         ),
