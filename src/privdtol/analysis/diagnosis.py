@@ -27,7 +27,8 @@ DEVIATIONS: tuple[dict, ...] = (
     {
         "claim": "C0",
         "change": "pairs with fewer than 10 runs expected below a run's largest possible "
-        "regret (T max gap) are left out (config agreement_min_events)",
+        "regret (T times the largest difference of means) are left out (config "
+        "agreement_min_events)",
         "why": "there the runs that leave the worst case are rare events and the sample se "
         "counts only those seen: at K = 1024, T = 7 no run of 2000 chose the best action in "
         "one block where 2.2 were expected (probability 0.11), and the se came from one event",

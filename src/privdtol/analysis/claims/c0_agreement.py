@@ -155,8 +155,8 @@ def check_agreement(
     if n_rare:
         summary += (
             f" Left out: {n_rare} pairs with fewer than {fmt(min_events)} runs expected below "
-            "the largest possible regret T max gap (rare events: the sample se is not reliable "
-            "there)."
+            "the largest possible regret, T times the largest mean difference (rare events: "
+            "the sample se is not reliable there)."
         )
     return make_check(head, stat, None, None, verdict, summary, cells, inputs, algorithm)
 
