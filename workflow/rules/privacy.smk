@@ -22,11 +22,11 @@ rule audit_privacy:
         csv=f"{AGG_DIR}/privacy.csv",
     log:
         "logs/privacy/audit_privacy.log",
+    # the longest single job at paper scale (about 6 min): start it first, beside the simulations
+    priority: 50
     conda:
         "../envs/privdtol.yaml"
     threads: 1
-    # the longest single job at paper scale (about 6 min): start it first, beside the simulations
-    priority: 50
     params:
         grid=json.dumps(config.get("privacy", {}), sort_keys=True),
     shell:
