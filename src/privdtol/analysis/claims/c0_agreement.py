@@ -43,6 +43,7 @@ from privdtol.analysis.cells import cell_label, stack
 from privdtol.analysis.records import Heading, fmt, make_check, no_data
 from privdtol.analysis.registry import CLAIMS
 from privdtol.analysis.verdict import FAIL, PASS
+from privdtol.environments import instance_means
 
 CLAIM = "C0"
 #: relative float-summation tolerance of a Monte Carlo mean with zero standard error
@@ -81,8 +82,6 @@ def pair_table(df: pd.DataFrame) -> pd.DataFrame:
 def expected_departures(pairs: pd.DataFrame) -> pd.Series:
     """Per pair: runs x (M - exact)/M, M = T max_j Delta_j (the largest regret of one run), a
     lower bound on the expected number of runs below M (Markov's inequality on M - regret)."""
-    from privdtol.environments import instance_means
-
     cols = pairs[["K", "gap", "mu_best", "instance"]].fillna({"mu_best": -1.0})
     spread = {}
     for key in cols.drop_duplicates().itertuples(index=False, name=None):

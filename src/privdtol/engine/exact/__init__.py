@@ -80,6 +80,17 @@ def block_law(
     return P[spec.inv], float(spec.ns @ err)
 
 
+def _block_bounds(spec, R):
+    """Per block r < R: the smallest prefix m that A_r reads (of block r - 1), the Chernoff
+    bound gb_r on its weighted gap sum_j Delta_j P(A_r = j) (gb_0 = 0: A_0 is exact) and
+    tail_r = sum_(r' >= r) 2^r' gb_r', which ends :func:`expected_regret`'s block loop."""
+    mmin = np.array([1] + [spec.m_range(r - 1)[0] for r in range(1, R)], dtype=float)
+    gb = spec.chernoff(mmin) @ (spec.ns * spec.delta)
+    gb[0] = 0.0
+    tail = np.cumsum((gb * np.exp2(np.arange(R)))[::-1])[::-1]
+    return mmin, gb, tail
+
+
 def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli"):
     """E[Reg_T] = sum_r #(B_r ∩ [1, T]) sum_j Delta_j P(A_r = j) for each T (Section 3 and the
     block accounting of Lemma 4's proof, with equality); returns (regret, error_bound)."""
@@ -92,9 +103,7 @@ def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli"):
     g, ge = np.zeros(R), np.zeros(R)
     g[0] = float(w.sum()) / spec.K
     ge[0] = 4 * U * g[0]
-    mmin = [1] + [spec.m_range(r - 1)[0] for r in range(1, R)]  # A_r reads block r - 1
-    gb = np.array([0.0] + [float(w @ spec.chernoff(mmin[r])) for r in range(1, R)])
-    tail = np.cumsum((gb * np.exp2(np.arange(R)))[::-1])[::-1]  # sum_(r' >= r) 2^r' gb_r'
+    _, gb, tail = _block_bounds(spec, R)
     cum, avg = g[0], _Averager(spec, spec.m_range(max(0, R - 2))[1], w)
     for r in range(1, R):
         if tail[r] <= 1e-16 * cum:
@@ -125,19 +134,15 @@ def cost_units(algorithm, means, epsilon, horizon, env="bernoulli") -> float:
     width = 86.0 / spec.eta if spec.softmax else 40.0 * spec.b
     kernel = width if width <= 300 else 300 + 0.01 * width
     R = max(2, int(horizon).bit_length())
-    m = np.array([spec.m_range(r - 1)[0] for r in range(1, R)], dtype=float)
-    cb = np.exp(np.minimum(np.min(m[:, None, None] * spec.lmgf + spec.pen, axis=2), 0.0))
-    cb[:, 0] = 1.0  # (blocks, groups): spec.chernoff at each block's smallest prefix
-    g = cb @ w
-    cum = float(w.sum()) / spec.K + np.cumsum(g * np.exp2(np.arange(1, R)))
-    tail = g * 2.0 ** (R + 1)
-    run = np.ones(R - 1, bool)
-    run[1:] = tail[1:] > 1e-16 * cum[:-1]  # expected_regret stops at the first negligible block
-    run = np.cumprod(run).astype(bool)
-    groups = (spec.ns * cb >= 1e-40).sum(axis=1)
+    m, gb, tail = _block_bounds(spec, R)
+    # the regret so far, bounded as expected_regret's loop accumulates it; the loop stops at
+    # the first block whose tail is negligible against it
+    cum = float(w.sum()) / spec.K + np.cumsum(gb * np.exp2(np.arange(R)))
+    run = np.cumprod(np.r_[True, tail[2:] > 1e-16 * cum[1:-1]]).astype(bool)
+    groups = (spec.ns * spec.chernoff(m[1:]) >= 1e-40).sum(axis=1)
     laws = 6.0 if spec.random_prefix else 1.0
     sd = float(np.sqrt(spec.mu * (1 - spec.mu)).max())
-    work = laws * groups * (21 * sd * np.sqrt(m) + 60 + kernel) + 2e3
+    work = laws * groups * (21 * sd * np.sqrt(m[1:]) + 60 + kernel) + 2e3
     return float(work[run].sum())
 
 

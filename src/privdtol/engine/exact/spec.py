@@ -103,9 +103,11 @@ class _Spec:
     def chernoff(self, m):
         """Per-action bounds on P(A = a member of group g) from m rounds: min over theta of
         E e^(-theta (S_g - S_best)) (softmax: min(1, w_g/w_best) <= e^(-theta D), theta <= eta;
-        Laplace: times E e^(theta (Z_g - Z_best)) = (1 - theta^2 b^2)^-2). Nonincreasing in m."""
-        out = np.exp(np.minimum(np.min(m * self.lmgf + self.pen, axis=1), 0.0))
-        out[0] = 1.0
+        Laplace: times E e^(theta (Z_g - Z_best)) = (1 - theta^2 b^2)^-2). Nonincreasing in m.
+        ``m`` may be an array: the result then has a last axis of groups."""
+        m = np.asarray(m, dtype=float)[..., None, None]
+        out = np.exp(np.minimum(np.min(m * self.lmgf + self.pen, axis=-1), 0.0))
+        out[..., 0] = 1.0
         return out
 
     def chernoff_sum(self, a, b):
