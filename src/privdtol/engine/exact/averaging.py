@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from privdtol.engine.exact.numerics import N_DIRECT, U
+from privdtol.engine.exact.numerics import N_DIRECT, VALUED, U
 
 DEGS = (8, 16, 32)  # Chebyshev degrees tried on a panel (nested nodes)
 RATIO = 8.0  # widest panel: hi / lo
@@ -70,6 +70,28 @@ class _Averager:
             a, b = (a, mid) if self._negligible(mid) else (mid + 1, b)
         return b
 
+    def _cut_free(self, h, lo):
+        """Whether no group that the cut test of :meth:`_try` would flag on [lo, h] (weight
+        x Chernoff sum over it, halved, above the tolerance) is predicted to lose its value at
+        h (its Chernoff bound below VALUED: dropped, or below ~10x its error floor)."""
+        weak = self.spec.ns * self.spec.chernoff(h) < VALUED
+        flag = (self.wt > 0) & (
+            self.wt * self.spec.chernoff_sum(lo, h) / 2 > self.tol * (h - lo + 1)
+        )
+        return not np.any(weak & flag)
+
+    def _uncut_until(self, lo, hi):
+        """Largest m in [lo, hi] (at least lo) with :meth:`_cut_free` (bisection; the bounds are
+        monotone in m): a panel up to it is not cut for want of a value, which would only be
+        found after its laws were computed (a cut panel's laws are wasted)."""
+        if self._cut_free(hi, lo):
+            return hi
+        a, b = lo, hi
+        while b - a > 1:
+            mid = (a + b) // 2
+            a, b = (mid, b) if self._cut_free(mid, lo) else (a, mid)
+        return a
+
     def _fit(self, lo, hi):
         """A fitted panel on [lo, hi], or None (then self.cut: a zero or inaccurate value of a
         group of positive weight was met, which a higher degree cannot cure)."""
@@ -122,6 +144,7 @@ class _Averager:
             return p
         lo, hi = m, min(self.mmax, max(int(self.ratio * m), m + N_DIRECT))
         hi = min(hi, self._negligible_from(lo, hi) - 1)
+        hi = max(min(hi, self._uncut_until(lo, hi)), min(self.mmax, lo + N_DIRECT - 1))
         shrunk = False
         while True:
             if hi - lo + 1 <= N_DIRECT:

@@ -12,8 +12,12 @@ import numpy as np
 U = 2.0**-53
 # kernel window u in [-A, B] (outside: exact prefix/suffix sums, absolute error 2 e^-A = 4e-35
 # per group, far below the values the M-average interpolates); trapezoid step
-A_CUT, B_CUT, H_MAX = 80.0, 5.84, 0.3
+A_CUT, B_CUT, H_MAX = 80.0, 5.84, 0.4
 TAIL, PRUNE, N_DIRECT, SMALL_M, GK_TOL = 1e-22, 1e-40, 64, 400, 1e-13
+# Chernoff bound below which a group's law value is expected to lose its relative accuracy
+# (measured: values ~0.05 of the bound fall below 10x the error floor of ~1e-28..1e-25, the
+# groups' truncated tails, at bounds ~1e-26..1e-23); a prediction only (averaging.py)
+VALUED = 1e-20
 
 
 def _cumsum(x):

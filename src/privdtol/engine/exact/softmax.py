@@ -33,6 +33,9 @@ def _kernels(u):
     return np.where(K < 1e-140, 0.0, K)  # (u > B_CUT: < 1e-140, dropped)
 
 
+#: largest lattice width convolved by one dense Toeplitz product (wider: banded, per row support)
+DENSE_N = 600
+
 #: largest softmax kernel (lattice points, about 8 bytes each and a few copies): eta >= 2^-19
 MAX_KERNEL = 5e7
 
@@ -71,17 +74,17 @@ def _rows_conv(B, eta, sup=None):
     node positions in lattice units from B's first column, rounding constant, h, trapezoid)."""
     R, N = B.shape
     p, Q, K, h, tr, TS = _grid(eta)
-    sup = [(0, N - 1)] * R if sup is None or N <= 600 else sup
+    sup = [(0, N - 1)] * R if sup is None or N <= DENSE_N else sup
     CS, SS = _cumsum(B), _cumsum(B[:, ::-1])[:, ::-1]
     CSp = np.hstack([np.zeros((R, 1)), CS, np.ones((R, 1))])
     SSp = np.hstack([SS, np.zeros((R, 1))])
     k = np.arange(N)[:, None]
     if p == 1:  # direct convolutions, Q node offsets
         dl, W = -K.shape[2] + 1 + math.ceil(B_CUT / eta), K.shape[2]
-        if N <= 600 or TS is None:
+        if N <= DENSE_N or TS is None:
             out = np.zeros((3, R, Q, N + W - 1))
             for q in range(Q):
-                if N > 600:
+                if N > DENSE_N:
                     for r, (lo, hi) in enumerate(sup):
                         for t in range(3):
                             out[t, r, q, lo : hi + W] = np.convolve(B[r, lo : hi + 1], K[q, t])
@@ -96,21 +99,21 @@ def _rows_conv(B, eta, sup=None):
         out[0] += SSp[:, np.minimum(i + 1, N)][:, None, :]
         out[1] += CSp[:, np.clip(i - W + 1, 0, N + 1)][:, None, :]
         xs = (dl + i[None, :] + np.arange(Q)[:, None] / Q).ravel()
-        nconv = W if N <= 600 or TS is None else max(W, conv_terms(1, W - 1))
+        nconv = W if N <= DENSE_N or TS is None else max(W, conv_terms(1, W - 1))
     else:  # polyphase: out[a] = sum_(j,r) B[pj+r] K[a-j, r]
         E = K.shape[1] - 1
         nj = -(-N // p)
         Bp = np.zeros((R, nj * p))
         Bp[:, :N] = B
         out = np.zeros((3, R, 1, nj + E))
-        if N <= 600:
+        if N <= DENSE_N:
             T = np.zeros((3, N, nj + E))
             T[:, k, k // p + np.arange(E + 1)] = K[:, :, k[:, 0] % p].transpose(0, 2, 1)
             out[:, :, 0] = B @ T
         elif TS is not None:  # all rows at once: chunked block-Toeplitz GEMM
             sj = [(lo // p, hi // p) for lo, hi in sup]
             out[:, :, 0] = batched_conv(Bp.reshape(R, nj, p), sj, TS, 3, nj + E)
-        for r, (lo, hi) in enumerate(sup if N > 600 and TS is None else []):
+        for r, (lo, hi) in enumerate(sup if N > DENSE_N and TS is None else []):
             jl, jh = lo // p, hi // p
             seg = Bp[r, jl * p : (jh + 1) * p].reshape(-1, p)
             n = jh - jl + 1  # out[jl + e + j] += V[e, j]: rows of V skewed by e, summed
@@ -122,7 +125,7 @@ def _rows_conv(B, eta, sup=None):
         out[0, :, 0] += SSp[:, np.minimum(p * (a + 1), N)]
         out[1, :, 0] += CSp[:, np.clip(p * (a - E), 0, N + 1)]
         xs = math.floor(-A_CUT / eta) + p * a
-        nconv = p + E + 1 if N <= 600 or TS is None else max(p + E + 1, conv_terms(p, E))
+        nconv = p + E + 1 if N <= DENSE_N or TS is None else max(p + E + 1, conv_terms(p, E))
     return (
         out[0].reshape(R, -1),
         out[1].reshape(R, -1),
@@ -142,9 +145,13 @@ def _softmax(B, db, ns, eta, sup=None):
     phi, om, psi, xs, c_r, h, tr = _rows_conv(B.reshape(-1, shp[-1]), eta, sup)
     if sup is not None:
         dl, dh = -A_CUT / eta - 2, B_CUT / eta + 2
-        keep = np.zeros(xs.size, bool)
-        for lo, hi in sup[1:]:
-            keep |= (xs >= lo + dl) & (xs <= hi + dh)
+        lo, hi = np.array(sup[1:], dtype=float).T  # the union of the windows, on sorted xs
+        order = np.argsort(xs, kind="stable")  # (Q > 1: xs is Q ascending runs)
+        cover = np.zeros(xs.size + 1)
+        np.add.at(cover, np.searchsorted(xs[order], lo + dl), 1)
+        np.add.at(cover, np.searchsorted(xs[order], hi + dh, side="right"), -1)
+        keep = np.empty(xs.size, bool)
+        keep[order] = np.cumsum(cover[:-1]) > 0
         keep &= xs <= sup[0][1] + dh
         phi, om, psi = phi[:, keep], om[:, keep], psi[:, keep]
     phi, om, psi = (x.reshape((*shp[:-1], -1)) for x in (phi, om, psi))

@@ -12,7 +12,7 @@ from privdtol.algorithms import make_algorithm
 from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
 from privdtol.algorithms.rps import RandomizedPrefixSoftmax, prefix_range
 from privdtol.algorithms.wu_wang import WuWangGumbel
-from privdtol.engine.exact.binomial import _normalise, _pmf, _supports
+from privdtol.engine.exact.binomial import _normalise, _pmf_windows, _supports
 from privdtol.engine.exact.laplace import _laplace
 from privdtol.engine.exact.numerics import PRUNE, SMALL_M, TAIL, U
 from privdtol.engine.exact.softmax import _softmax
@@ -126,6 +126,14 @@ class _Spec:
         out[0] = n
         return out
 
+    def kept(self, m):
+        """Groups :meth:`law` computes from m rounds (the others are dropped: their Chernoff
+        bound times their size is < PRUNE); ``m`` may be an array (then a last axis of groups).
+        Nonincreasing in m (the bounds are), so a group dropped at m is dropped beyond."""
+        keep = self.ns * self.chernoff(m) >= PRUNE
+        keep[..., 0] = True
+        return keep
+
     def laws(self, ms):
         """(P, err) per m (rows) and group (columns): the selection law from m rounds."""
         ms = np.asarray(ms, dtype=np.int64)
@@ -141,9 +149,11 @@ class _Spec:
         step = max(1, int(4e6 // (self.mu.size * (ms.max() + 1) * (1 + 50 / self.eta))))
         for i in range(0, ms.size, step):
             mm = ms[i : i + step]
-            B, e = _pmf(
-                np.arange(mm.max() + 1)[None, None, :], mm[:, None, None], self.mu[None, :, None]
-            )
+            B, e = np.zeros((2, mm.size, self.mu.size, mm.max() + 1))
+            for q, m in enumerate(mm):
+                n = np.full(self.mu.size, m + 1)
+                b, eb = _pmf_windows(int(m), self.mu, 0 * n, n)
+                B[q, :, : m + 1], e[q, :, : m + 1] = b.reshape(-1, m + 1), eb.reshape(-1, m + 1)
             B, db = _normalise(B, e)
             for o, v in zip(out, _softmax(B, db, self.ns, self.eta), strict=False):
                 o.append(v)
@@ -151,9 +161,7 @@ class _Spec:
 
     def law(self, m):
         """(P, err) per group of the selection from m rounds, dropping negligible groups."""
-        cb = self.chernoff(m)
-        keep = self.ns * cb >= PRUNE
-        keep[0] = True
+        cb, keep = self.chernoff(m), self.kept(m)
         P, err = np.zeros(cb.size), cb.copy()
         err[keep] = 2 * (self.ns * cb)[~keep].sum()
         mus, ns = self.mu[keep], self.ns[keep]
@@ -170,26 +178,26 @@ class _Spec:
                 if 1 - mu in idx:
                     (l1, h1, t1), (l2, h2, _) = sup[g], sup[idx[1 - mu]]
                     sup[g] = (min(l1, m - h2), max(h1, m - l2), t1)
-            kmin, kmax = min(s[0] for s in sup), max(s[1] for s in sup)
-            B, e = np.zeros((mus.size, kmax - kmin + 1)), np.zeros((mus.size, kmax - kmin + 1))
-            own = [g for g, mu in enumerate(mus) if idx.get(1 - mu, g) >= g]  # else mirrored
-            lens = np.array([sup[g][1] - sup[g][0] + 1 for g in own])
-            ks = np.concatenate([np.arange(sup[g][0], sup[g][1] + 1) for g in own])
-            bb, ee = _pmf(ks, m, np.repeat(mus[own], lens))  # all groups' pmfs in one call
-            cut = np.cumsum(lens)[:-1]
-            done = dict(
-                zip(own, zip(np.split(bb, cut), np.split(ee, cut), strict=True), strict=True)
+            lo, hi = np.array([s[:2] for s in sup], dtype=np.int64).T
+            kmin, n = lo.min(), hi - lo + 1
+            mate = np.array([idx.get(1 - mu, g) for g, mu in enumerate(mus)])  # mirrored group
+            own = np.flatnonzero(mate >= np.arange(mus.size))  # the others: mirrored copies
+            bb, ee = _pmf_windows(m, mus[own], lo[own], n[own])
+            first = np.zeros(mus.size, np.int64)
+            first[own] = np.cumsum(n[own]) - n[own]
+            # each group's window in bb: its own, or its mate's reversed (Bin(m, 1 - mu) is
+            # Bin(m, mu) mirrored; mirrored windows have equal lengths)
+            rev = mate < np.arange(mus.size)
+            t = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
+            src = np.repeat(first[np.where(rev, mate, np.arange(mus.size))], n) + np.where(
+                np.repeat(rev, n), np.repeat(n - 1, n) - t, t
             )
-            for g, (lo, hi, _) in enumerate(sup):
-                if g not in done:  # Bin(m, 1 - mu) is Bin(m, mu) mirrored
-                    b2, e2 = done[idx[1 - mus[g]]]
-                    done[g] = b2[::-1], e2[::-1]
-                B[g, lo - kmin : hi - kmin + 1], e[g, lo - kmin : hi - kmin + 1] = done[g]
+            rows, cols = np.repeat(np.arange(mus.size), n), np.repeat(lo - kmin, n) + t
+            B, e = np.zeros((2, mus.size, hi.max() - kmin + 1))
+            B[rows, cols], e[rows, cols] = bb[src], ee[src]
             B, db = _normalise(B, e)
             if self.softmax:
-                Pk, ek = _softmax(
-                    B, db, ns, self.eta, [(lo - kmin, hi - kmin) for lo, hi, _ in sup]
-                )
+                Pk, ek = _softmax(B, db, ns, self.eta, list(zip(lo - kmin, hi - kmin, strict=True)))
             else:
                 ys = kmin + np.arange(B.shape[1], dtype=float)
                 Pk, ek = _laplace(ys, B, db, ns, self.b, 2 / -math.expm1(-1 / self.b) + 4)
