@@ -1,6 +1,7 @@
 # Notebooks: one rule per notebook of the registry (privdtol.analysis.registry.NOTEBOOKS) whose
 # experiments this config produces.  Each notebooks/<name>.py (jupytext percent format) is
-# converted to .ipynb, executed with papermill (parameters agg_dir, checks_dir, out_dir), stripped
+# converted to .ipynb, executed with papermill (parameters agg_dir, checks_dir, out_dir and the
+# config's thresholds of the notebook's claims, thresholds), stripped
 # of timing metadata so reruns diff clean, and exported to HTML.  A notebook only plots and
 # tabulates: it reads the aggregated tables and the check records of its claims (checks.smk) and
 # writes its figure (results/figures/<name>.pdf|png) and its tables as data
@@ -14,7 +15,7 @@
 
 import os
 
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.analysis.registry import NOTEBOOKS, notebook_claims, notebook_thresholds
 from privdtol.pipeline.notebooks import papermill_parameters
 
 NB_OUT = "results"
@@ -64,6 +65,7 @@ for _nb in NB_NAMES:
                     "agg_dir": AGG_DIR,
                     "checks_dir": CHECKS_DIR,
                     "out_dir": NB_OUT,
+                    "thresholds": {k: CONFIG["checks"][k] for k in notebook_thresholds(_nb)},
                 }
             ),
             html_dir=lambda wildcards, output: os.path.dirname(output.html),

@@ -288,6 +288,13 @@ def notebook_claims(name: str) -> list[str]:
     return [c.id for c in CLAIMS.values() if c.notebook == name]
 
 
+def notebook_thresholds(name: str) -> list[str]:
+    """Keys of the config's ``checks:`` block that the claims of a notebook use (the notebook
+    draws them: the notebook rule passes their values as the parameter ``thresholds``)."""
+    keys = [k for c in notebook_claims(name) for k in CLAIMS[c].thresholds]
+    return list(dict.fromkeys(keys))
+
+
 def claims_for(experiments) -> list[str]:
     """The claims checked by a config that produces ``experiments`` (with ``"privacy"`` when it
     runs the privacy audit): those reading at least one of them, in registry order.  A check

@@ -96,6 +96,13 @@ def load_schema(path: str | Path | None = None) -> dict:
         return yaml.safe_load(fh)
 
 
+def check_defaults() -> dict:
+    """The schema's defaults of the ``checks:`` block (the thresholds of the claim checks), for
+    a notebook run by hand without the config's values."""
+    props = load_schema()["properties"]["checks"]["properties"]
+    return {k: v["default"] for k, v in props.items() if "default" in v}
+
+
 def validate_schema(config: dict, schema: dict | None = None, set_default: bool = True) -> dict:
     """Validate ``config`` against the JSON schema; fill defaults (in place) and return it.
 

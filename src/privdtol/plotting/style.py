@@ -235,6 +235,31 @@ def algorithm_band(
     return ax.errorbar(rows[x], mean, yerr=np.maximum(yerr, 0), capsize=2, elinewidth=0.8, **kw)
 
 
+#: legend label of the cells the C4 exponent fits leave out (plateau rule, analysis.cells)
+RISING_LABEL = "RPS still rising at $T_{\\max}$ (left out of the fits)"
+
+
+def mark_rising(ax, df: pd.DataFrame, x: str, ratio_max: float, y: str = "mean"):
+    """Ring the cells of ``df`` (rows of :func:`privdtol.analysis.cells.plateau_ratio`) whose
+    regret is still rising at their largest horizon (``plateau_ratio`` > ``ratio_max``): the
+    C4a-C4c exponent fits leave them out. Returns the artist, or None if there is none."""
+    rising = df[df["plateau_ratio"] > ratio_max]
+    if rising.empty:
+        return None
+    return ax.plot(
+        rising[x],
+        rising[y],
+        linestyle="none",
+        marker="o",
+        markersize=8,
+        markerfacecolor="none",
+        markeredgecolor="0.35",
+        markeredgewidth=0.8,
+        zorder=6,
+        label=RISING_LABEL,
+    )[0]
+
+
 def plain_log_ticks(ax, axis: str = "y") -> None:
     """Log-axis ticks at 1, 2, 5 × 10^k labelled as plain numbers (readable on short ranges)."""
     import matplotlib.ticker as mticker

@@ -52,10 +52,13 @@ SECTIONS: dict[str, Section] = {
         "Rates in the gap and in the privacy level",
         r"Final-horizon regret against $1/\Delta_{\min}$ and $1/\varepsilon$ (log--log), with "
         r"a slope-1 guide, the fit window shaded and the $\eta$-cap knee at "
-        r"$\varepsilon = 1/4$.",
+        r"$\varepsilon = 1/4$; ringed (if any): RPS cells still rising at $T_{\max}$, which "
+        r"the exponent fits of C4a and C4b leave out.",
     ),
     "actions": Section(
-        "Dependence on the number of actions", r"Final-horizon regret against $\log K$."
+        "Dependence on the number of actions",
+        r"Final-horizon regret against $\log K$; ringed (if any): RPS cells still rising at "
+        r"$T_{\max}$, which the exponent fits of C4c leave out.",
     ),
     "heatmap": Section(
         "The rate over the whole grid",
@@ -83,7 +86,8 @@ SECTIONS: dict[str, Section] = {
     "agreement": Section(
         "Engine agreement",
         r"Monte Carlo mean minus exact expected regret, in Monte Carlo standard errors, for "
-        r"every cell computed both ways and every checkpoint horizon; dashed: the limit of C0.",
+        r"every cell computed both ways and every checkpoint horizon; dashed: the limit of C0; "
+        r"hollow (if any): pairs C0 leaves out as rare events.",
     ),
 }
 
@@ -135,8 +139,9 @@ TABLES: dict[str, TableSpec] = {
         sort=("role", "algorithm", "epsilon"),
     ),
     "agreement": TableSpec(
-        r"Engine agreement (C0): per cell, the horizon where the Monte Carlo mean is farthest "
-        r"from the exact value, in standard errors $z$ beyond the exact error bound."
+        r"Engine agreement (C0): per cell, among the pairs C0 uses, the horizon where the Monte "
+        r"Carlo mean is farthest from the exact value, in standard errors $z$ beyond the exact "
+        r"error bound, and the cell's pairs left out as rare events."
     ),
 }
 
@@ -185,6 +190,7 @@ HEADERS: dict[str, str] = {
     "exact": "Exact",
     "error_bound_exact": "Error bound",
     "z": "$z$",
+    "left_out": "Left out",
     "mean_low": r"Regret at $T_0$",
     "mean_high": r"Regret at $T_{\max}$",
     "reached": r"$T_0$ reached",

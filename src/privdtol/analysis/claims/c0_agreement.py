@@ -96,6 +96,15 @@ def expected_departures(pairs: pd.DataFrame) -> pd.Series:
     return pd.Series(room, index=pairs.index)
 
 
+def rare_pairs(pairs: pd.DataFrame, min_events: float | None) -> pd.Series:
+    """Per pair of :func:`pair_table`: whether C0 leaves it out, fewer than ``min_events`` runs
+    expected below the largest regret of a run (:func:`expected_departures`; rare events, where
+    the sample se is not reliable); None: no pair is left out."""
+    if min_events is None or pairs.empty:
+        return pd.Series(False, index=pairs.index)
+    return (expected_departures(pairs) < min_events) & (pairs["se"] > 0)
+
+
 def check_agreement(
     df: pd.DataFrame,
     z_max: float,
@@ -117,9 +126,7 @@ def check_agreement(
     if df.empty or "estimator" not in df.columns:
         return no_data(head, "No agreement experiment in the input.", inputs, algorithm)
     pairs = pair_table(df)
-    rare = pd.Series(False, index=pairs.index)
-    if min_events is not None and not pairs.empty:
-        rare = (expected_departures(pairs) < min_events) & (pairs["se"] > 0)
+    rare = rare_pairs(pairs, min_events)
     n_rare, pairs = int(rare.sum()), pairs[~rare]
     if pairs.empty:
         return no_data(head, "No cell was computed both exactly and by Monte Carlo.", inputs)

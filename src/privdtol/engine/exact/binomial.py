@@ -146,10 +146,12 @@ def _pmf_chunk(k, m, mu):
         st = _stirlerr(m) - _stirlerr(k) - _stirlerr(mk)
         logb = st - b1 - b2 + half
         # + the means' rounding: M = Mh (Ml dropped) and (m - Mh) - Ml are within 2 U M of
-        # m mu and m (1 - mu); bd0 moves by <= |D| / M per unit of M (far branch, |D| >=
-        # 0.1 x: x log(x/M) moves by x / M): <= 20 U |D| each
+        # m mu and m (1 - mu). Near branch of _bd0 (|D| < 0.1 (x + M)): D is exact to 2 U and
+        # M enters through x + M only, inside its 8 U |s|. Far branch: x log(x/M) moves by
+        # 2 U x <= 20 U |D| (x <= 10 |D|), for each of the two terms
+        far = np.abs(D) >= 0.1 * np.minimum(k + Mh, mk + (m - Mh))
         err = e1 + e2 + 8 * U * (np.abs(half) + np.abs(st) + np.abs(b1) + np.abs(b2) + 1)
-        err = err + 40 * U * np.abs(D)
+        err = err + np.where(far, 40 * U * np.abs(D), 0.0)
         if not allin:
             edge = np.where(k == 0, m * np.log1p(-mu), np.where(mk == 0, m * np.log(mu), -np.inf))
             logb = np.where(inner, logb, edge)
