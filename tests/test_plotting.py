@@ -64,3 +64,19 @@ def test_content_sticking_out_shrinks_the_print():
     assert style.printed_scale(fig) < 1
     assert style.small_texts(fig)  # 8-pt ticks printed below 7 pt
     plt.close(fig)
+
+
+def test_long_dyadic_axes_label_every_other_power():
+    """16 powers of two (the paper's 1/gap axis, 2 .. 2^16) collide when all are labelled:
+    beyond MAX_TICK_LABELS every k-th exponent is; 10 values are all labelled."""
+    style.setup()
+    fig, ax = plt.subplots(figsize=(style.WIDTH, 3))
+    ax.set_xscale("log", base=2)
+    for n, labelled in ((10, 10), (16, 8)):
+        vals = [2.0**e for e in range(1, n + 1)]
+        ax.set_xlim(1, 2.0 ** (n + 1))
+        style.dyadic_ticks(ax, vals)
+        fig.canvas.draw()
+        texts = [t.get_text() for t in ax.get_xticklabels()]
+        assert len(texts) == n and sum(bool(t) for t in texts) == labelled
+    plt.close(fig)

@@ -292,16 +292,27 @@ def save_figure(fig, out_dir: str | Path, name: str) -> list[Path]:
     return paths
 
 
+#: most labelled ticks on a dyadic axis (more values: every k-th power of two is labelled)
+MAX_TICK_LABELS = 12
+
+
 def dyadic_ticks(ax, values, axis: str = "x") -> None:
     """Ticks at the given powers of two, labelled exactly (``1/32`` -> ``$2^{-5}$``,
-    ``32`` -> ``$2^{5}$``; 1, 2, 4, 8 as themselves), never rotated."""
+    ``32`` -> ``$2^{5}$``; 1, 2, 4, 8 as themselves), never rotated; beyond
+    :data:`MAX_TICK_LABELS` values only the exponents divisible by k are labelled (labels
+    would collide)."""
     import matplotlib.ticker as mticker
 
     vals = sorted({float(v) for v in values if np.isfinite(v) and v > 0})
+    step = max(1, -(-len(vals) // MAX_TICK_LABELS))
     target = ax.xaxis if axis == "x" else ax.yaxis
     target.set_major_locator(mticker.FixedLocator(vals))
     target.set_minor_locator(mticker.NullLocator())
-    target.set_major_formatter(mticker.FuncFormatter(lambda v, _: pow2_label(v)))
+    target.set_major_formatter(
+        mticker.FuncFormatter(
+            lambda v, _: pow2_label(v) if round(float(np.log2(v))) % step == 0 else ""
+        )
+    )
 
 
 def pow2_label(v: float) -> str:
