@@ -67,6 +67,15 @@ def _grid(eta):
     return p, Q, K, h, _trap_rel(h), (toeplitz(Kt) if p <= 8 and Kt.shape[1] >= 64 else None)
 
 
+def _tails(X):
+    """(CSp, SSp) of the rows of X (nonnegative): CSp[:, i] = sum_(k < i) X[:, k] (exactly 1
+    from i = N + 1), SSp[:, i] = sum_(k >= i) X[:, k] (0 at i = N); relative error of each
+    <= _c_sum(N) U (:func:`.numerics._cumsum`)."""
+    R = X.shape[0]
+    CSp = np.hstack([np.zeros((R, 1)), _cumsum(X), np.ones((R, 1))])
+    return CSp, np.hstack([_cumsum(X[:, ::-1])[:, ::-1], np.zeros((R, 1))])
+
+
 def _rows_conv(B, eta, sup=None):
     """phi = E[exp(-t w)], om = 1 - phi, psi = E[t w exp(-t w)] (w = e^(-eta S)) at all nodes,
     for each row of B (pmfs on one lattice, row r supported on sup[r] = (lo, hi)); kernel terms
@@ -75,11 +84,10 @@ def _rows_conv(B, eta, sup=None):
     R, N = B.shape
     p, Q, K, h, tr, TS = _grid(eta)
     sup = [(0, N - 1)] * R if sup is None or N <= DENSE_N else sup
-    CS, SS = _cumsum(B), _cumsum(B[:, ::-1])[:, ::-1]
-    CSp = np.hstack([np.zeros((R, 1)), CS, np.ones((R, 1))])
-    SSp = np.hstack([SS, np.zeros((R, 1))])
     k = np.arange(N)[:, None]
     if p == 1:  # direct convolutions, Q node offsets
+        CSp, SSp = _tails(B)
+        c_sum = _c_sum(N)
         dl, W = -K.shape[2] + 1 + math.ceil(B_CUT / eta), K.shape[2]
         if N <= DENSE_N or TS is None:
             out = np.zeros((3, R, Q, N + W - 1))
@@ -122,8 +130,11 @@ def _rows_conv(B, eta, sup=None):
             W = W.reshape(3, -1)[:, : (E + 1) * (n + E)].reshape(3, E + 1, n + E)
             out[:, r, 0, jl : jh + E + 1] += W.sum(axis=1)
         a = np.arange(nj + E)
-        out[0, :, 0] += SSp[:, np.minimum(p * (a + 1), N)]
-        out[1, :, 0] += CSp[:, np.clip(p * (a - E), 0, N + 1)]
+        # the tails at the nodes only (multiples of p): prefix sums of blocks of p points
+        CSp, SSp = _tails(Bp.reshape(R, nj, p).sum(axis=-1))
+        c_sum = p + _c_sum(nj)
+        out[0, :, 0] += SSp[:, np.minimum(a + 1, nj)]
+        out[1, :, 0] += CSp[:, np.clip(a - E, 0, nj + 1)]
         xs = math.floor(-A_CUT / eta) + p * a
         nconv = p + E + 1 if N <= DENSE_N or TS is None else max(p + E + 1, conv_terms(p, E))
     return (
@@ -131,7 +142,7 @@ def _rows_conv(B, eta, sup=None):
         out[1].reshape(R, -1),
         out[2].reshape(R, -1),
         xs,
-        nconv + _c_sum(N) + 8,
+        nconv + c_sum + 8,
         h,
         tr,
     )
