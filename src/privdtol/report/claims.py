@@ -205,7 +205,7 @@ def power_tex(power: dict | None) -> TeX:
     )
     body = styler_table(
         pd.DataFrame(rows),
-        r"@{}l>{\raggedright\arraybackslash}p{6cm}lrr@{}",
+        r"@{}l>{\raggedright\arraybackslash}p{4.2cm}lrr@{}",
     )
     return TeX(intro + r"\begin{center}\small" + "\n" + body + r"\end{center}" + "\n")
 
