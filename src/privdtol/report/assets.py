@@ -27,7 +27,6 @@ the check JSONs give the verdicts and numbers.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pandas as pd
@@ -325,22 +324,8 @@ def table_files(results: Path, sections: list[dict]) -> dict[str, str]:
                 f"{{\\texttt{{{tex_escape(t['csv'])}}}}}.\\NotebookLinks{{{t['notebook']}}}"
             )
             longtable = {"caption": caption, "label": f"tab:{t['name']}"}
-        tex = result_table_file(path, t["name"], longtable)
-        if longtable and _column_count(tex) >= WIDE_LONGTABLE:
-            tex = TeX("\\scriptsize\n" + tex)
-        out[f"tab-{t['name']}.tex"] = tex
+        out[f"tab-{t['name']}.tex"] = result_table_file(path, t["name"], longtable)
     return out
-
-
-#: appendix longtables with this many columns are set in \scriptsize (in \footnotesize, the
-#: agreement (12) and dependent (11) tables of the paper run were 65 pt and 34 pt too wide)
-WIDE_LONGTABLE = 11
-
-
-def _column_count(tex: str) -> int:
-    """Columns of the first tabular or longtable of ``tex`` (its column specification)."""
-    spec = re.search(r"\\begin\{(?:longtable|tabular)\}\{([^}]*)\}", tex)
-    return len(re.findall(r"[lrcS]", spec.group(1))) if spec else 0
 
 
 # ----------------------------------------------------------------------------- driver

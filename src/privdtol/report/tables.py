@@ -251,7 +251,15 @@ def result_table_file(path: Path, name: str, longtable: dict | None = None) -> T
     if df.columns.empty:
         raise InputError("results", f"{path}: no columns")
     shown, _ = shape_table(df, name)
-    return result_table(shown, TABLES[name].digits, longtable)
+    tex = result_table(shown, TABLES[name].digits, longtable)
+    if longtable and len(shown.columns) >= WIDE_LONGTABLE:
+        return TeX("\\scriptsize\n" + tex)
+    return tex
+
+
+#: appendix longtables with this many columns are set in \scriptsize (in \footnotesize, the
+#: agreement (12) and dependent (11) tables of the paper run were 65 pt and 34 pt too wide)
+WIDE_LONGTABLE = 11
 
 
 # ----------------------------------------------------------------------------- verdicts
