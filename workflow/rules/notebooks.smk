@@ -1,8 +1,8 @@
 # Notebooks: one rule per notebook of the registry (privdtol.analysis.registry.NOTEBOOKS) whose
 # experiments this config produces.  Each notebooks/<name>.py (jupytext percent format) is
-# converted to .ipynb, executed with papermill (parameters agg_dir, checks_dir, out_dir and the
-# config's thresholds of the notebook's claims, thresholds), stripped
-# of timing metadata so reruns diff clean, and exported to HTML.  A notebook only plots and
+# converted to .ipynb, executed with papermill (parameters agg_dir, checks_dir, out_dir, and
+# thresholds: the config's values of the checks: keys its claims use), stripped of timing
+# metadata so reruns diff clean, and exported to HTML.  A notebook only plots and
 # tabulates: it reads the aggregated tables and the check records of its claims (checks.smk) and
 # writes its figure (results/figures/<name>.pdf|png) and its tables as data
 # (results/tables/<table>.csv).  The executed notebook is written under logs/notebooks/ first and

@@ -25,6 +25,14 @@ def _dgauss(N, n):
     return x, v[0] ** 2
 
 
+def _least(pred, a, b):
+    """Least m in [a, b] with pred(m), for pred monotone in m (false, then true) and pred(b)."""
+    while a < b:
+        mid = (a + b) // 2
+        a, b = (a, mid) if pred(mid) else (mid + 1, b)
+    return b
+
+
 class _Averager:
     """Sums over m of the law from m rounds (the average over M_r ~ Unif{2^(r-1)+1..2^r}).
 
@@ -64,11 +72,7 @@ class _Averager:
         """Least m in [lo, hi + 1] from which the law is negligible (bisection: monotone)."""
         if self.tol <= 0 or not self._negligible(hi + 1):
             return hi + 1
-        a, b = lo, hi + 1  # _negligible(b) holds
-        while a < b:
-            mid = (a + b) // 2
-            a, b = (a, mid) if self._negligible(mid) else (mid + 1, b)
-        return b
+        return _least(self._negligible, lo, hi + 1)
 
     def _cut_free(self, h, lo):
         """Whether no group that the cut test of :meth:`_try` would flag on [lo, h] (weight
@@ -86,11 +90,7 @@ class _Averager:
         found after its laws were computed (a cut panel's laws are wasted)."""
         if self._cut_free(hi, lo):
             return hi
-        a, b = lo, hi
-        while b - a > 1:
-            mid = (a + b) // 2
-            a, b = (mid, b) if self._cut_free(mid, lo) else (a, mid)
-        return a
+        return max(lo, _least(lambda m: not self._cut_free(m, lo), lo, hi) - 1)
 
     def _fit(self, lo, hi):
         """A fitted panel on [lo, hi], or None (then self.cut: a zero or inaccurate value of a
