@@ -60,7 +60,12 @@ for claim in notebook_claims(NAME):
     print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
 
 # %%
-regimes = [r for r in ("privacy", "statistical", "balanced") if r in set(fin["regime"])]
+# regimes of the private cells (non-private algorithms have no epsilon, hence no regime)
+regimes = [
+    r
+    for r in ("privacy", "statistical", "balanced")
+    if r in set(fin.loc[fin["epsilon"].notna(), "regime"])
+]
 fig, axes = plt.subplots(
     1, len(regimes), figsize=(style.WIDTH, 3.4), squeeze=False, layout="constrained"
 )
