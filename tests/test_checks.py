@@ -440,6 +440,7 @@ def test_controls_for_follows_the_config():
         ("C2", "uniform"),
         ("C3", "ftl_egreedy"),
         ("C4a", "rps_short_prefix"),
+        ("L4", "rps_short_prefix"),  # the proof claims read the gap experiment's cells too
     ]
 
 

@@ -26,8 +26,13 @@ from privdtol.analysis.registry import (
     controls_for,
 )
 
-#: experiments whose aggregated table this config produces ("privacy": the audit's table)
-CHECK_EXPERIMENTS = EXPERIMENTS + (["privacy"] if config.get("privacy") else [])
+#: experiments whose aggregated table this config produces ("privacy": the audit's table;
+#: "proof": the proof terms, proof.smk)
+CHECK_EXPERIMENTS = (
+    EXPERIMENTS
+    + (["privacy"] if config.get("privacy") else [])
+    + (["proof"] if PROOF_BATCHES else [])
+)
 #: the negative controls this config simulates: (claim, algorithm), rules check_<ID>__<ALG>
 CHECK_CONTROLS = [(c, a) for c, a in controls_for(config) if c in claims_for(CHECK_EXPERIMENTS)]
 #: the check records (report_claims() in common.smk reads this list): the claims, then the

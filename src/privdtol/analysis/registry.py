@@ -16,6 +16,8 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from privdtol.analysis.claims_tex import CLAIMS_TEX, ClaimTeX  # noqa: F401 (re-exported)
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -90,6 +92,26 @@ THEOREM1 = (
 COROLLARY1 = (
     "Combining Theorem 1 with the lower bound of [5] gives the optimal gap-dependent rate "
     "Theta(log K/Delta_min + log K/eps)."
+)
+
+#: Lemma 4, Lemma 5 and the two halves of Lemma 5's proof (Section 5.3-5.4), verbatim
+LEMMA4 = (
+    "Lemma 4 (Clock reduction with explicit constant). For every horizon T >= 1, "
+    "Reg_T <= 1 + 4 sum_(m>=1) F_m. [F_m = E[sum_(j=1)^K Delta_j P_(m,j)], P_(m,j) the softmax "
+    "weights after m i.i.d. loss vectors.]"
+)
+LEMMA5 = (
+    "Lemma 5 (Cumulative softmax-error bound with explicit constants). For eta <= 1/8, "
+    "sum_(m>=1) F_m <= 200 log K/Delta_min + 4 log K/eta."
+)
+EQ5 = (
+    "sum_(m>=1) E[sum_(j in {2,...,K}, Delta_j <= 4 eta) Delta_j P_(m,j)] [...] "
+    "<= (64 log(K+1) + 36)/Delta_min <= 200 log K/Delta_min, (5)"
+)
+EQ6 = (
+    "sum_(m>=1) E[sum_(j in {2,...,K}, Delta_j > 4 eta) Delta_j P_(m,j)] <= 4 log K/eta. (6) "
+    "[through sum_(m>=1) E[...] <= sum_(m>=0) E[V_m] and E[log Z_(m+1)] - E[log Z_m] <= "
+    "-(eta/4) E[V_m].]"
 )
 
 CLAIMS: dict[str, Claim] = {
@@ -215,6 +237,53 @@ CLAIMS: dict[str, Claim] = {
             "dependent",
             ("uniform",),
         ),
+        Claim(
+            "L4",
+            "Lemma 4: Reg_T ≤ 1 + 4 Σ_m F_m (the clock reduction)",
+            "Lemma 4 (Section 5.3)",
+            LEMMA4,
+            "largest exact Reg / (1 + 4 sum_m F_m) over the rps cells (numerical error bounds)",
+            ("proof",),
+            (),
+            f"{_C}.lemmas:check_lemma4",
+            "proof",
+            ("rps_short_prefix",),
+        ),
+        Claim(
+            "L5",
+            "Lemma 5: Σ_m F_m ≤ 200 log K/Δ + 4 log K/η",
+            "Lemma 5 (Section 5.4)",
+            LEMMA5,
+            "largest exact sum_m F_m / (200 log K/Delta_min + 4 log K/eta) over the rps cells",
+            ("proof",),
+            (),
+            f"{_C}.lemmas:check_lemma5",
+            "proof",
+            ("rps_eta_logk",),
+        ),
+        Claim(
+            "L5a",
+            "Small-gap half of Lemma 5: eq. (5)",
+            "Proof of Lemma 5, eq. (5) (Section 5.4)",
+            EQ5,
+            "largest exact small-gap part / (200 log K/Delta_min) over the rps cells",
+            ("proof",),
+            (),
+            f"{_C}.lemmas:check_eq5",
+            "proof",
+        ),
+        Claim(
+            "L5b",
+            "Large-gap half of Lemma 5: eq. (6)",
+            "Proof of Lemma 5, eq. (6) (Section 5.4)",
+            EQ6,
+            "largest exact large-gap part / (4 log K/eta) over the rps cells",
+            ("proof",),
+            (),
+            f"{_C}.lemmas:check_eq6",
+            "proof",
+            ("rps_eta_logk",),
+        ),
     )
 }
 
@@ -255,6 +324,12 @@ FINDINGS: dict[str, Finding] = {
             f"{_F}:dependent_rate",
         ),
         Finding(
+            "proof_slack",
+            "Slack of each step of the proof: bound / exact value, per rps cell",
+            ("proof",),
+            "privdtol.analysis.slack:proof_slack",
+        ),
+        Finding(
             "competitors",
             "rps against the best private competitor, per regime",
             RATE_EXPERIMENTS,
@@ -279,6 +354,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         Notebook("ablations", 7, ("ablations",), ("ablations",)),
         Notebook("privacy", 8, ("privacy",), ("privacy",)),
         Notebook("agreement", 9, ("agreement",), ("agreement",)),
+        Notebook("proof", 10, ("proof",), ("proof",)),
     )
 }
 
@@ -324,106 +400,26 @@ def controls_for(config: dict) -> list[tuple[str, str]]:
     for c in CLAIMS.values():
         if c.id == "C1":
             continue
-        present = set().union(*(algs.get(e, set()) for e in c.experiments))
+        present = set().union(*(algs.get(e, set()) for e in source_experiments(c)))
         out += [(c.id, ctrl) for ctrl in c.controls if ctrl in present]
     return out
+
+
+def source_experiments(claim: Claim) -> tuple[str, ...]:
+    """The config experiments whose cells a claim reads: its experiments, where the proof
+    table ("proof") stands for :data:`privdtol.pipeline.proof.PROOF_EXPERIMENTS`."""
+    from privdtol.pipeline.proof import PROOF_EXPERIMENTS
+
+    out = [PROOF_EXPERIMENTS if e == "proof" else (e,) for e in claim.experiments]
+    return tuple(dict.fromkeys(e for part in out for e in part))
+
+
+def proof_algorithms() -> tuple[str, ...]:
+    """The algorithms whose exact cells get proof terms: rps and the proof claims' controls."""
+    ctrl = [a for c in CLAIMS.values() if "proof" in c.experiments for a in c.controls]
+    return tuple(dict.fromkeys(["rps", *ctrl]))
 
 
 def control_id(claim: str, control: str) -> str:
     """The record name of a control: ``<claim>--<control>`` (results/checks/<name>.json)."""
     return f"{claim}--{control}"
-
-
-@dataclass(frozen=True)
-class ClaimTeX:
-    """The typeset (LaTeX) form of a claim's texts, for the report and the notebooks (matplotlib
-    mathtext renders the ``$...$`` parts).  The plain-text fields of :class:`Claim` stay for
-    logs and JSON; a claim without an entry here is shown with its plain text escaped."""
-
-    #: short statement (:attr:`Claim.title`)
-    title: str
-    #: the paper's statement (:attr:`Claim.quote`)
-    quote: str
-    #: what the check computes (:attr:`Claim.statistic`)
-    statistic: str
-
-
-_THEOREM1_TEX = (
-    r"For every $K \ge 2$, every $\varepsilon > 0$, every horizon $T \ge 1$, and every i.i.d. "
-    r"loss process with marginal distribution supported on $[0,1]^K$ with a unique best action, "
-    r"the randomized-prefix softmax algorithm is $\varepsilon$-differentially private and "
-    r"satisfies $\mathrm{Reg}_T \le 1 + 800 \log K/\Delta_{\min} + 16 \log K/\eta$, "
-    r"$\eta = \min\{\varepsilon/2, 1/8\}$. (1)"
-)
-_COROLLARY1_TEX = (
-    r"Combining Theorem 1 with the lower bound of [5] gives the optimal gap-dependent rate "
-    r"$\Theta(\log K/\Delta_{\min} + \log K/\varepsilon)$."
-)
-
-#: the LaTeX form of each claim's title, quote and statistic (keyed by claim id)
-CLAIMS_TEX: dict[str, ClaimTeX] = {
-    "C1": ClaimTeX(
-        r"Event-level pure $\varepsilon$-DP",
-        r"Proposition 1 (Global event-level privacy): The randomized-prefix softmax algorithm "
-        r"is $\varepsilon$-differentially private. Lemma 3 (Privacy of the softmax map): [\dots] "
-        r"Then the randomized map $d \mapsto J$ is $2\eta$-differentially private in the sense "
-        r"of Definition 2.",
-        r"largest privacy loss found by the exact and statistical audits, over $\varepsilon$",
-    ),
-    "C2": ClaimTeX(
-        r"$\mathrm{Reg}_T \le 1 + 800 \log K/\Delta_{\min} + 16 \log K/\eta$ for every $T$",
-        _THEOREM1_TEX,
-        r"largest regret/bound over cells and checkpoint horizons (upper confidence limit)",
-    ),
-    "C3": ClaimTeX(
-        r"The regret is horizon-free",
-        r"We give a constructive horizon-free $\varepsilon$-DP algorithm for stochastic DTOL and "
-        r"prove the explicit regret bound "
-        r"$\mathrm{Reg}_T \le 1000 (\log K/\Delta_{\min} + \log K/\varepsilon)$. [Theorem 1:] "
-        r"for every $K \ge 2$, every $\varepsilon > 0$, every horizon $T \ge 1$ [\dots] "
-        r"$\mathrm{Reg}_T \le 1 + 800 \log K/\Delta_{\min} + 16 \log K/\eta$.",
-        r"largest $\mathrm{Reg}(T_{\max})/\mathrm{Reg}(T_0)$ over cells, $T_0$ the first "
-        r"checkpoint after $c \max(L/\Delta_{\min}^2, L/(\eta \Delta_{\min}))$, "
-        r"$L = 1 + \log K$",
-    ),
-    "C4": ClaimTeX(
-        r"Rate form $\mathrm{Reg} \approx a \log K/\Delta_{\min} + b \log K/\eta + c$ "
-        r"over the grid",
-        _COROLLARY1_TEX,
-        r"largest factor between a cell's regret and the fitted "
-        r"$a \log K/\Delta_{\min} + b \log K/\eta + c$",
-    ),
-    "C4a": ClaimTeX(
-        r"Linear in $1/\Delta_{\min}$ in the statistical regime",
-        _COROLLARY1_TEX,
-        r"exponent $p$ of $(\log K/\Delta_{\min})^p$, the privacy term held at its fitted value",
-    ),
-    "C4b": ClaimTeX(
-        r"Linear in $1/\varepsilon$ in the privacy regime",
-        _COROLLARY1_TEX,
-        r"exponent $q$ of $(\log K/\varepsilon)^q$ over the cells with $\eta = \varepsilon/2$, "
-        r"the statistical term held at its fitted value",
-    ),
-    "C4c": ClaimTeX(
-        r"Linear in $\log K$, not $\log^2 K$",
-        _COROLLARY1_TEX,
-        r"exponent $s$ of $(\log K)^s$ in each regime, the other term held at its fitted value",
-    ),
-    "C5": ClaimTeX(
-        r"Theorem 1's bound holds for dependent coordinates",
-        r"Although the open problem is stated for the usual product-over-actions stochastic "
-        r"model, our proof only uses independence across time. Thus it applies to i.i.d. loss "
-        r"vectors with arbitrary dependence among coordinates within each round; the "
-        r"product-over-actions model is a special case.",
-        r"largest regret/bound over the correlated and Beta cells and their checkpoint "
-        r"horizons (upper confidence limit)",
-    ),
-    "C0": ClaimTeX(
-        r"Exact and Monte Carlo regret agree",
-        r"The expected pseudoregret up to horizon $T$ is $\mathrm{Reg}_T = "
-        r"\mathbb{E}[\sum_{t=1}^T (X_{t,I_t} - X_{t,1})] = \sum_{t=1}^T "
-        r"\mathbb{E}[\Delta_{I_t}]$.",
-        r"largest $|\text{Monte Carlo} - \text{exact}|$ in standard errors over the cells "
-        r"computed both ways and their checkpoint horizons",
-    ),
-}

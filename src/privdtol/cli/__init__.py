@@ -14,10 +14,12 @@ from privdtol.errors import InputError
 SUBCOMMANDS = [
     "simulate",
     "exact",
+    "lemmas",
     "listing",
     "report",
     "batch",
     "aggregate",
+    "proof",
     "check",
     "config",
     "audit",

@@ -19,13 +19,15 @@ def add_config_files_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_cell_arguments(parser: argparse.ArgumentParser, algorithms, envs) -> None:
+def add_cell_arguments(
+    parser: argparse.ArgumentParser, algorithms, envs, horizon: int | None = None
+) -> None:
     """The arguments that name one cell: algorithm, epsilon, the instance (``--means``, or
     ``--K --gap [--mu-best] [--instance]``), the loss model and the horizon (``simulate`` and
-    ``exact`` alike)."""
+    ``exact`` alike; required unless a default ``horizon`` is given)."""
     from privdtol.environments import INSTANCES
 
-    parser.add_argument("--algorithm", required=True, choices=list(algorithms))
+    parser.add_argument("--algorithm", required=True, metavar="|".join(algorithms))
     parser.add_argument("--epsilon", type=float, help="privacy level (required for private ones)")
     inst = parser.add_argument_group("instance: --means, or --K and --gap")
     inst.add_argument("--means", help="comma-separated mean losses, e.g. 0.4,0.6")
@@ -42,7 +44,11 @@ def add_cell_arguments(parser: argparse.ArgumentParser, algorithms, envs) -> Non
         parser.add_argument("--kappa", type=float, default=2.0, help="Beta concentration (beta)")
     if "replay" in envs:
         parser.add_argument("--losses", help="CSV loss matrix, T rows x K columns (replay)")
-    parser.add_argument("--horizon", type=int, required=True)
+    parser.set_defaults(algorithms=tuple(algorithms))
+    if horizon is None:
+        parser.add_argument("--horizon", type=int, required=True)
+    else:
+        parser.add_argument("--horizon", type=int, default=horizon, help="horizon T of Reg_T")
 
 
 def parse_means(text: str):
@@ -61,6 +67,10 @@ def cell_spec_from_args(args, **options):
     from privdtol.algorithms import ALGORITHMS
     from privdtol.engine.runner import make_spec
 
+    if args.algorithm not in args.algorithms:  # one line, not argparse's usage block
+        raise InputError(
+            "algorithm", f"unknown or unsupported {args.algorithm!r}", ", ".join(args.algorithms)
+        )
     if ALGORITHMS[args.algorithm].private and args.epsilon is None:
         raise InputError("epsilon", f"{args.algorithm} is private and needs it", "numbers > 0")
     losses = getattr(args, "losses", None)

@@ -70,8 +70,9 @@ from privdtol.report.tables import (
 )
 from privdtol.report.templating import fill_template
 
-#: the experiment whose aggregated table is an audit, not a regret table (its own section)
-AUDIT_EXPERIMENTS = ("privacy",)
+#: the aggregated tables that are not regret tables (their own sections): the privacy audit
+#: and the proof terms (privdtol.pipeline.proof)
+AUDIT_EXPERIMENTS = ("privacy", "proof")
 
 
 def regret_experiments() -> list[str]:

@@ -110,9 +110,11 @@ def audit_claims() -> list[str]:
 
 def summary_sentences(found: dict | None, checks: dict) -> list[TeX]:
     """The summary's findings, one sentence each, from the findings' numbers and the privacy
-    audit's record: RPS against its competitors, the cost of its ingredients, the audit."""
+    audit's record: the loosest step of the proof, RPS against its competitors, the cost of
+    its ingredients, the audit."""
     found = found or {}
     out = [
+        finding_sentence("proof_slack", found),
         competitors_sentence(found.get("competitors") or {}),
         ablations_sentence(found.get("prefix_cost") or {}, found.get("cap_cost") or {}),
         *(privacy_sentence(checks.get(c)) for c in audit_claims()),

@@ -54,9 +54,11 @@ def rule(alg, K: int) -> tuple[bool, float]:
 class _Spec:
     """Groups of equal means (sorted; group 0 is the unique best) and the selection rule, all
     facts about the algorithm (temperature, noise, prefix rule, resampling) taken from its class
-    (:func:`privdtol.algorithms.make_algorithm`)."""
+    (:func:`privdtol.algorithms.make_algorithm`).  ``eta`` overrides a softmax rule's
+    temperature (the restricted softmax Q of Lemma 5's proof keeps the full instance's eta,
+    which for ``rps_eta_logk`` depends on K)."""
 
-    def __init__(self, algorithm, means, epsilon, env):
+    def __init__(self, algorithm, means, epsilon, env, eta=None):
         if algorithm not in EXACT_ALGORITHMS or env not in EXACT_ENVS:
             raise ValueError(f"unsupported algorithm/env {algorithm!r}/{env!r}")
         means = np.asarray(means, dtype=float)
@@ -70,6 +72,10 @@ class _Spec:
         self.ns, self.delta, self.K = counts.astype(float), self.mu - self.mu[0], means.size
         self.alg = make_algorithm(algorithm, epsilon)
         self.softmax, scale = rule(self.alg, self.K)
+        if eta is not None:
+            if not self.softmax:
+                raise ValueError(f"{algorithm!r} is not a softmax rule: no eta to override")
+            scale = float(eta)
         self.eta, self.b = (scale, None) if self.softmax else (None, scale)
         self.random_prefix = random_prefix(type(self.alg))
         self.det = env == "deterministic" and not self.alg.resampled

@@ -1,0 +1,170 @@
+"""Claims L4, L5, L5a, L5b: the steps of the proof of Theorem 1 (Cesari & Colomboni, Lemmas 4
+and 5, Sections 5.3-5.4), checked on the exact proof terms of every rps cell of the regret
+experiments (``results/agg/proof.parquet``, :mod:`privdtol.pipeline.proof`).
+
+- L4 (Lemma 4): Reg_T <= 1 + 4 sum_(m>=1) F_m for every T: the left side is lim_T Reg_T where
+  the engine's block loop converged (random prefix), else Reg_T at the cell's horizon;
+- L5 (Lemma 5): sum_(m>=1) F_m <= 200 log K/Delta_min + 4 log K/eta;
+- L5a (eq. (5)): the small-gap part (Delta_j <= 4 eta) <= 200 log K/Delta_min;
+- L5b (eq. (6)): the large-gap part (Delta_j > 4 eta) <= 4 log K/eta.
+
+The values are exact, with a numerical error bound and no sampling error: a cell PASSes when
+its left side plus its error bound is at most its right side minus the right side's error
+bound, FAILs when its left side minus its error bound exceeds the right side plus its error
+bound, and is INCONCLUSIVE in between (the shared rule of :mod:`privdtol.analysis.verdict`
+applied to the interval [lhs - err, lhs + err] / [rhs + err', rhs - err']).  ``eta`` in every
+bound is the paper's min(eps/2, 1/8), also for a control with another temperature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from privdtol.analysis.cells import cell_label
+from privdtol.analysis.records import Heading, fmt, make_check, no_data
+from privdtol.analysis.verdict import combine_verdicts, upper_verdict
+
+
+class Step(NamedTuple):
+    """One inequality of the proof: its claim id, words, and how its sides are read from a
+    row of the proof table (``lhs(row) -> (value, error)``, ``rhs(row) -> (value, error)``)."""
+
+    claim: str
+    title: str
+    label: str
+    threshold: str
+    lhs: object
+    rhs: object
+
+
+def _num(row, key):
+    v = row.get(key)
+    return np.nan if v is None or pd.isna(v) else float(v)
+
+
+def _lemma4_lhs(row):
+    """lim_T Reg_T where known (random prefix, converged), else Reg_T at the horizon."""
+    lim = _num(row, "regret_limit")
+    if np.isfinite(lim):
+        return lim, _num(row, "regret_limit_err")
+    return _num(row, "regret"), _num(row, "regret_err")
+
+
+STEPS = {
+    s.claim: s
+    for s in (
+        Step(
+            "L4",
+            "Lemma 4: Reg_T <= 1 + 4 sum_m F_m",
+            "max over cells of Reg / (1 + 4 sum_m F_m)",
+            "exact Reg + error <= 1 + 4 sum_m F_m - error in every cell",
+            _lemma4_lhs,
+            lambda r: (_num(r, "bound_lemma4"), 4 * _num(r, "sum_F_err")),
+        ),
+        Step(
+            "L5",
+            "Lemma 5: sum_m F_m <= 200 log K/gap + 4 log K/eta",
+            "max over cells of sum_m F_m / (200 log K/gap + 4 log K/eta)",
+            "exact sum_m F_m + error <= the bound in every cell",
+            lambda r: (_num(r, "sum_F"), _num(r, "sum_F_err")),
+            lambda r: (_num(r, "bound_lemma5"), 0.0),
+        ),
+        Step(
+            "L5a",
+            "eq. (5): small-gap part <= 200 log K/gap",
+            "max over cells of the small-gap part / (200 log K/gap)",
+            "exact small-gap part + error <= 200 log K/gap in every cell",
+            lambda r: (_num(r, "small_gap"), _num(r, "small_gap_err")),
+            lambda r: (_num(r, "bound_eq5"), 0.0),
+        ),
+        Step(
+            "L5b",
+            "eq. (6): large-gap part <= 4 log K/eta",
+            "max over cells of the large-gap part / (4 log K/eta)",
+            "exact large-gap part + error <= 4 log K/eta in every cell",
+            lambda r: (_num(r, "large_gap"), _num(r, "large_gap_err")),
+            lambda r: (_num(r, "bound_eq6"), 0.0),
+        ),
+    )
+}
+
+
+def step_table(df: pd.DataFrame, claim: str) -> pd.DataFrame:
+    """Per row of the proof table: the step's left and right sides with their errors, the
+    ratio lhs/rhs and its limits, and the cell's verdict."""
+    step = STEPS[claim]
+    rows = []
+    for _, r in df.iterrows():
+        lv, le = step.lhs(r)
+        rv, re = step.rhs(r)
+        low = (lv - le) / (rv + re) if rv + re > 0 else np.nan
+        high = (lv + le) / (rv - re) if rv - re > 0 else np.inf
+        ratio = lv / rv if rv > 0 else np.nan
+        rows.append(
+            {
+                "lhs": lv,
+                "lhs_err": le,
+                "rhs": rv,
+                "rhs_err": re,
+                "ratio": ratio,
+                "ratio_low": low,
+                "ratio_high": high,
+                "verdict": upper_verdict(low, high, 1.0),
+            }
+        )
+    return pd.concat([df.reset_index(drop=True), pd.DataFrame(rows)], axis=1)
+
+
+def check_step(df: pd.DataFrame, claim: str, algorithm: str = "rps", inputs=()) -> dict:
+    """The check record of one step on the proof rows of ``algorithm`` (every experiment;
+    a cell shared by two experiments counted once)."""
+    step = STEPS[claim]
+    head = Heading(claim, step.title, step.label, step.threshold)
+    rows = df[df["algorithm"] == algorithm].drop_duplicates("cell_id") if len(df) else df
+    if rows.empty:
+        return no_data(head, f"No exact {algorithm} cells with proof terms.", inputs, algorithm)
+    tab = step_table(rows, claim)
+    verdict = combine_verdicts(tab["verdict"])
+    cells = [
+        {
+            **cell_label(r, ("experiment", "K", "gap", "epsilon", "eta", "eta_selection")),
+            "lhs": r["lhs"],
+            "lhs_err": r["lhs_err"],
+            "rhs": r["rhs"],
+            "ratio": r["ratio"],
+            "ratio_high": r["ratio_high"],
+            "verdict": r["verdict"],
+        }
+        for _, r in tab.sort_values("ratio", ascending=False, kind="stable").iterrows()
+    ]
+    i = tab["ratio"].idxmax()
+    n_fail = int((tab["verdict"] == "FAIL").sum())
+    summary = (
+        f"Over {len(tab)} exact {algorithm} cells the largest exact left side / bound is "
+        f"{fmt(tab.at[i, 'ratio'], 4)} (K={fmt(tab.at[i, 'K'])}, gap={fmt(tab.at[i, 'gap'])}, "
+        f"eps={fmt(tab.at[i, 'epsilon'])}); the smallest is {fmt(tab['ratio'].min(), 4)}; "
+        f"{n_fail} cells exceed the bound beyond their numerical error bounds; the largest "
+        f"relative error bound is {fmt((tab['lhs_err'] / tab['lhs'].abs()).max(), 2)}."
+    )
+    stat = [tab["ratio"].max(), tab["ratio_low"].max(), tab["ratio_high"].max()]
+    return make_check(head, *stat, verdict, summary, cells, inputs, algorithm)
+
+
+def _check(claim):
+    def check(
+        tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs, algorithm: str = "rps"
+    ) -> dict:
+        return check_step(tables.get("proof", pd.DataFrame()), claim, algorithm, inputs)
+
+    check.__doc__ = f"The registry's {claim} check: :func:`check_step` on the proof table."
+    return check
+
+
+check_lemma4 = _check("L4")
+check_lemma5 = _check("L5")
+check_eq5 = _check("L5a")
+check_eq6 = _check("L5b")

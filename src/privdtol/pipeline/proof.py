@@ -1,0 +1,153 @@
+"""The proof terms of the pipeline's cells (Lemmas 4 and 5 of Cesari & Colomboni, Sections
+5.3-5.4): which cells get them, their jobs, and their table ``results/agg/proof.parquet``.
+
+Every exact cell of a softmax-family algorithm of :data:`PROOF_EXPERIMENTS` whose algorithm is
+asked for (``rps`` and the lemma claims' negative controls: the Snakefile passes them from the
+claims registry) gets the terms of :func:`privdtol.engine.exact.proof.proof_terms`, written to
+``results/proof/<cell_id>.json`` by one job per batch of cells.  A cell shared by several
+experiments is computed once, in the first experiment that has it (its "home", whose exact
+table gives Reg_T at the cell's horizon: the same number claim C2 reads).  The table has one row
+per (experiment, cell), the numbers flat, with the error bound of each in ``<name>_err``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from privdtol.engine.exact.proof import PROOF_ALGORITHMS
+from privdtol.errors import InputError
+from privdtol.pipeline import plan as grid
+
+#: the experiments whose exact softmax cells get proof terms: the regret experiments of the
+#: checks of Theorem 1 and its rate
+PROOF_EXPERIMENTS = ("horizon", "gap", "epsilon", "actions", "grid")
+#: a proof cell costs about this many times its exact regret (the m-sums of F and of V, the
+#: drift), for sizing batches only
+COST_FACTOR = 2.5
+
+
+def proof_cells(plan: dict, algorithms) -> dict[str, list[grid.Cell]]:
+    """``{home experiment: cells}``: the unique exact cells of ``algorithms`` (softmax family)
+    in :data:`PROOF_EXPERIMENTS`, each under the first experiment of the plan that has it."""
+    seen, out = set(), {}
+    for name, (cells, _) in plan.items():
+        if name not in PROOF_EXPERIMENTS:
+            continue
+        for c in cells:
+            wanted = c.algorithm in algorithms and c.algorithm in PROOF_ALGORITHMS
+            if c.exact and wanted and c.cell_id not in seen:
+                seen.add(c.cell_id)
+                out.setdefault(name, []).append(c)
+    return out
+
+
+def proof_batches(plan: dict, algorithms, target_seconds: float, max_cells: int):
+    """The proof jobs: :func:`privdtol.pipeline.plan.make_batches` over each home experiment's
+    cells (``experiment`` ``proof_<home>``, so named ``proof_<home>_<i>``)."""
+    out = []
+    for name, cells in proof_cells(plan, algorithms).items():
+        out += grid.make_batches(cells, f"proof_{name}", target_seconds / COST_FACTOR, max_cells)
+    return out
+
+
+def proof_path(proof_dir, cell) -> str:
+    cid = cell if isinstance(cell, str) else cell.cell_id
+    return f"{proof_dir}/{cid}.json"
+
+
+def cell_regret(sim_path, cell) -> tuple[float, float]:
+    """(Reg_T, error bound) at the cell's horizon from its exact table."""
+    t = pd.read_parquet(sim_path, columns=["horizon", "regret", "error_bound", "estimator"])
+    row = t[t["horizon"] == cell.horizon]
+    if row.empty or (row["estimator"] != "exact").any():
+        raise InputError("sim", f"{sim_path} has no exact row at T = {cell.horizon}", "")
+    return float(row["regret"].iloc[0]), float(row["error_bound"].iloc[0])
+
+
+def cell_terms(cell, regret=None) -> dict:
+    """The proof terms of one cell (``regret``: its (Reg_T, error bound), else computed)."""
+    from privdtol.engine.exact.proof import proof_terms
+
+    spec = cell.spec()
+    env = spec.build_env()
+    terms = proof_terms(cell.algorithm, env.means, cell.epsilon, cell.horizon, env.name, regret)
+    return {"cell_id": cell.cell_id, "cell": cell.params(), **terms}
+
+
+def flat_row(terms: dict) -> dict:
+    """One row of the proof table from a cell's terms (JSON of :func:`cell_terms`)."""
+    err, b, c = terms["error_bound"], terms["bounds"], terms["cell"]
+    groups = terms["groups"]
+    drift = terms["drift"] or {}
+    row = {
+        "cell_id": terms["cell_id"],
+        "algorithm": terms["algorithm"],
+        "env": terms["env"],
+        "instance": c["instance"],
+        "K": terms["K"],
+        "gap": terms["gap"],
+        "mu_best": c["mu_best"],
+        "epsilon": terms["epsilon"],
+        "horizon": terms["horizon"],
+        "eta": terms["eta"],
+        "eta_selection": terms["eta_selection"],
+        "n_small": terms["n_small"],
+        "n_large": terms["n_large"],
+    }
+    for key in ("sum_F", "small_gap", "large_gap", "sum_V", "regret", "regret_limit"):
+        row[key], row[f"{key}_err"] = terms[key], err[key]
+    row["max_ratio_eq4"], row["max_ratio_eq4_err"] = terms["max_ratio_eq4"], err["max_ratio_eq4"]
+    row["median_ratio_eq4"] = terms["median_ratio_eq4"]
+    row["groups"] = len(groups)
+    row["groups_sum"] = sum(g["sum"] for g in groups) if groups else None
+    row["groups_bound"] = sum(g["bound"] for g in groups) if groups else None
+    row["groups_max_ratio"] = max(g["sum"] / g["bound"] for g in groups) if groups else None
+    row["groups_max_ratio_err"] = (
+        max(g["error_bound"] / g["bound"] for g in groups) if groups else None
+    )
+    row["drift_max"], row["drift_max_err"] = drift.get("max_gap"), drift.get("error_bound")
+    row["drift_at_m"], row["drift_m_max"] = drift.get("at_m"), drift.get("m_max")
+    for key, value in b.items():
+        row[f"bound_{key}"] = value
+    row["tail_bound"] = terms["tail_bound"]
+    return row
+
+
+def write_terms(terms: dict, path) -> None:
+    from privdtol.pipeline.io import atomic_path
+
+    text = json.dumps(terms, indent=1, sort_keys=True, allow_nan=False) + "\n"
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def read_terms(path) -> dict:
+    """A cell's proof terms; one InputError line naming the file if it is not valid JSON."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise InputError("proof", f"{path}: not a proof-terms JSON ({err})", "") from None
+
+
+def proof_table(plan: dict, algorithms, proof_dir) -> pd.DataFrame:
+    """One row per (experiment, cell) of every proof cell of the plan (a cell in several
+    experiments appears once per experiment), sorted: deterministic bytes."""
+    homes = proof_cells(plan, algorithms)
+    ids = {c.cell_id for cells in homes.values() for c in cells}
+    rows = {}
+    for name, (cells, _) in plan.items():
+        if name not in PROOF_EXPERIMENTS:
+            continue
+        for c in cells:
+            if c.cell_id in ids:
+                if c.cell_id not in rows:
+                    rows[c.cell_id] = flat_row(read_terms(proof_path(proof_dir, c)))
+                rows.setdefault((name, c.cell_id), {"experiment": name, **rows[c.cell_id]})
+    table = pd.DataFrame([r for k, r in rows.items() if isinstance(k, tuple)])
+    if table.empty:
+        return table
+    keys = ["experiment", "algorithm", "K", "gap", "epsilon", "cell_id"]
+    return table.sort_values(keys, kind="stable").reset_index(drop=True)
