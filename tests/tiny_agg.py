@@ -108,7 +108,37 @@ def build_tiny_agg(
                 )
             )
         write_table(aggregate_tables(tables, exp), out_dir / f"{exp}.parquet")
+    if experiments is None or "proof" in experiments:
+        write_table(proof_table(), out_dir / "proof.parquet")
     return out_dir
+
+
+#: the tiny proof table's cells: rps in both regimes, and the proof claims' controls
+PROOF_CELLS = [
+    ("rps", 4, 0.5, 1 / 16),
+    ("rps", 16, 0.5, 1 / 16),
+    ("rps", 4, 0.125, 2.0),
+    ("rps", 16, 1 / 32, 0.25),
+    ("rps_short_prefix", 8, 1 / 32, 2.0),
+    ("rps_eta_logk", 16, 0.5, 1 / 64),
+]
+
+
+def proof_table():
+    """A tiny ``proof.parquet`` (:mod:`privdtol.pipeline.proof`): the exact proof terms of
+    :data:`PROOF_CELLS` at T = 2^20 - 1, experiment "grid"."""
+    import pandas as pd
+
+    from privdtol.pipeline.plan import Cell
+    from privdtol.pipeline.proof import cell_terms, flat_row
+
+    rows = []
+    for alg, K, gap, eps in PROOF_CELLS:
+        cell = Cell(
+            alg, "bernoulli", "standard", K, gap, None, eps, (1 << 20) - 1, 0, None, None, 0
+        )
+        rows.append({"experiment": "grid", **flat_row(cell_terms(cell))})
+    return pd.DataFrame(rows)
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ class SlackStep(NamedTuple):
 STEPS = (
     SlackStep("lemma4", "Lemma 4", r"Lemma 4", None, "bound_lemma4", "lemma4_lhs"),
     SlackStep("eq5", "eq. (5)", "eq. (5)", None, "bound_eq5", "small_gap"),
-    SlackStep("groups", "groups H_l", r"groups $H_\ell$", "eq5", "groups_bound", "groups_sum"),
+    SlackStep("groups", "the groups H_l", r"groups $H_\ell$", "eq5", "groups_bound", "groups_sum"),
     SlackStep(
         "levels", "sum over l", r"sum over $\ell$", "eq5", "bound_eq5_groups", "groups_bound"
     ),
@@ -92,6 +92,11 @@ def _spread(v) -> dict:
     return {"n": int(v.size), "min": v.min(), "median": float(np.median(v)), "max": v.max()}
 
 
+def _factor(x) -> str:
+    """A slack factor for a sentence: 4 significant digits below 10 (1.004, not 1), else 3."""
+    return fmt(x, 4 if x is not None and abs(x) < 10 else 3)
+
+
 def proof_slack(tables: Mapping[str, pd.DataFrame]) -> dict:
     """The slack budget over the rps cells of the proof table (see the module docstring)."""
     proof = tables.get("proof")
@@ -119,17 +124,18 @@ def proof_slack(tables: Mapping[str, pd.DataFrame]) -> dict:
     text = (
         f"The loosest step of the proof is {STEP[worst].label}: over the {w['n']} rps cells "
         f"where it applies its bound exceeds the exact value by a median factor of "
-        f"{fmt(w['median'])} (from {fmt(w['min'])} to {fmt(w['max'])})"
+        f"{_factor(w['median'])} (from {_factor(w['min'])} to {_factor(w['max'])})"
         + (
-            f", most of it in its step '{sub.label}' (median {fmt(spread[sub.key]['median'])})"
+            f", the largest of its factors being {sub.label} (median "
+            f"{_factor(spread[sub.key]['median'])})"
             if sub is not None
             else ""
         )
         + "; "
         + ", ".join(
-            f"{STEP[k].label} loses a median {fmt(spread[k]['median'])}" for k in head if k != worst
+            f"{STEP[k].label} loses a median {_factor(spread[k]['median'])}" for k in head if k != worst
         )
-        + f", and Theorem 1's bound is a median {fmt(spread['theorem1']['median'])} times the "
+        + f", and Theorem 1's bound is a median {_factor(spread['theorem1']['median'])} times the "
         f"exact regret."
     )
     return plain(

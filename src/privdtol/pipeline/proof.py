@@ -29,9 +29,25 @@ PROOF_EXPERIMENTS = ("horizon", "gap", "epsilon", "actions", "grid")
 COST_FACTOR = 2.5
 
 
+def _instance_key(cell) -> tuple:
+    """Cells of one instance sort together (so that algorithms with one temperature, whose
+    Lemma 5 terms are the same, share a batch and the terms: :func:`cell_terms`)."""
+    return (
+        cell.env,
+        cell.instance,
+        cell.K,
+        cell.gap,
+        cell.mu_best or -1.0,
+        cell.epsilon,
+        cell.horizon,
+        cell.algorithm,
+    )
+
+
 def proof_cells(plan: dict, algorithms) -> dict[str, list[grid.Cell]]:
     """``{home experiment: cells}``: the unique exact cells of ``algorithms`` (softmax family)
-    in :data:`PROOF_EXPERIMENTS`, each under the first experiment of the plan that has it."""
+    in :data:`PROOF_EXPERIMENTS`, each under the first experiment of the plan that has it,
+    sorted by instance."""
     seen, out = set(), {}
     for name, (cells, _) in plan.items():
         if name not in PROOF_EXPERIMENTS:
@@ -41,7 +57,7 @@ def proof_cells(plan: dict, algorithms) -> dict[str, list[grid.Cell]]:
             if c.exact and wanted and c.cell_id not in seen:
                 seen.add(c.cell_id)
                 out.setdefault(name, []).append(c)
-    return out
+    return {name: sorted(cells, key=_instance_key) for name, cells in out.items()}
 
 
 def proof_batches(plan: dict, algorithms, target_seconds: float, max_cells: int):
@@ -67,13 +83,26 @@ def cell_regret(sim_path, cell) -> tuple[float, float]:
     return float(row["regret"].iloc[0]), float(row["error_bound"].iloc[0])
 
 
-def cell_terms(cell, regret=None) -> dict:
-    """The proof terms of one cell (``regret``: its (Reg_T, error bound), else computed)."""
-    from privdtol.engine.exact.proof import proof_terms
+#: Lemma 5's terms of the instances computed in this process, by (means, eps, eta, env)
+_SUMS: dict[tuple, dict] = {}
 
-    spec = cell.spec()
-    env = spec.build_env()
-    terms = proof_terms(cell.algorithm, env.means, cell.epsilon, cell.horizon, env.name, regret)
+
+def cell_terms(cell, regret=None) -> dict:
+    """The proof terms of one cell (``regret``: its (Reg_T, error bound), else computed); the
+    sums of Lemma 5 are computed once per instance and temperature in a process."""
+    from privdtol.engine.exact.proof import proof_terms, sum_terms
+    from privdtol.engine.exact.spec import _Spec
+
+    env = cell.spec().build_env()
+    eta = _Spec(cell.algorithm, env.means, cell.epsilon, env.name).eta
+    key = (tuple(env.means), cell.epsilon, eta, env.name)
+    if key not in _SUMS:
+        if len(_SUMS) > 64:
+            _SUMS.clear()
+        _SUMS[key] = sum_terms(cell.algorithm, env.means, cell.epsilon, env.name)
+    terms = proof_terms(
+        cell.algorithm, env.means, cell.epsilon, cell.horizon, env.name, regret, _SUMS[key]
+    )
     return {"cell_id": cell.cell_id, "cell": cell.params(), **terms}
 
 
