@@ -110,7 +110,24 @@ def build_tiny_agg(
         write_table(aggregate_tables(tables, exp), out_dir / f"{exp}.parquet")
     if experiments is None or "proof" in experiments:
         write_table(proof_table(), out_dir / "proof.parquet")
+    if experiments is None or "searches" in experiments:
+        write_table(searches_table(out_dir / "worst_case"), out_dir / "searches.parquet")
     return out_dir
+
+
+def searches_table(work_dir):
+    """A tiny ``searches.parquet`` (:mod:`privdtol.pipeline.worst_case`): two short searches
+    (K = 3, T = 2^10 - 1, 8 evaluations), their files in ``work_dir``."""
+    from privdtol.pipeline import worst_case as wc
+
+    paths = []
+    for objective in ("theorem1", "rate_min"):
+        s = wc.Search("rps", 3, 0.25, 1.0, objective, 1023, 8, 0, "auto")
+        base = Path(work_dir) / s.search_id
+        base.parent.mkdir(parents=True, exist_ok=True)
+        wc.write_search(s, f"{base}.json", f"{base}.trace.csv")
+        paths.append(f"{base}.json")
+    return wc.searches_table(paths)
 
 
 #: the tiny proof table's cells: rps in both regimes, and the proof claims' controls

@@ -27,11 +27,12 @@ from privdtol.analysis.registry import (
 )
 
 #: experiments whose aggregated table this config produces ("privacy": the audit's table;
-#: "proof": the proof terms, proof.smk)
+#: "proof": the proof terms, proof.smk; "worst_case", "searches": the searches, worst_case.smk)
 CHECK_EXPERIMENTS = (
     EXPERIMENTS
     + (["privacy"] if config.get("privacy") else [])
     + (["proof"] if PROOF_BATCHES else [])
+    + (["worst_case", "searches"] if WORST_SEARCHES else [])
 )
 #: the negative controls this config simulates: (claim, algorithm), rules check_<ID>__<ALG>
 CHECK_CONTROLS = [(c, a) for c, a in controls_for(config) if c in claims_for(CHECK_EXPERIMENTS)]

@@ -21,7 +21,10 @@ rule build_report_assets:
         findings=FINDINGS_JSON,
         power=POWER_JSON,
         results=report_results(),
-        agg=expand(f"{AGG_DIR}/{{experiment}}.parquet", experiment=EXPERIMENTS),
+        agg=expand(
+            f"{AGG_DIR}/{{experiment}}.parquet",
+            experiment=EXPERIMENTS + (["worst_case"] if WORST_SEARCHES else []),
+        ),
         code=layer_sources("report"),
         templates=report_templates(),
     output:

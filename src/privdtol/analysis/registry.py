@@ -150,7 +150,7 @@ CLAIMS: dict[str, Claim] = {
             "Theorem 1, eq. (1)",
             THEOREM1,
             "largest regret / bound over cells and checkpoint horizons (upper confidence limit)",
-            ("horizon", "gap", "epsilon", "actions", "grid"),
+            ("horizon", "gap", "epsilon", "actions", "grid", "worst_case"),
             ("confidence",),
             f"{_C}.c2_theorem1:check",
             "bounds",
@@ -330,6 +330,12 @@ FINDINGS: dict[str, Finding] = {
             "privdtol.analysis.slack:proof_slack",
         ),
         Finding(
+            "worst_case",
+            "The worst instances a search found, against the standard instance",
+            ("searches",),
+            "privdtol.analysis.worst:worst_case",
+        ),
+        Finding(
             "competitors",
             "rps against the best private competitor, per regime",
             RATE_EXPERIMENTS,
@@ -355,6 +361,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         Notebook("privacy", 8, ("privacy",), ("privacy",)),
         Notebook("agreement", 9, ("agreement",), ("agreement",)),
         Notebook("proof", 10, ("proof",), ("proof",)),
+        Notebook("worst", 11, ("searches",), ("worst",)),
     )
 }
 

@@ -133,7 +133,9 @@ def proof_slack(tables: Mapping[str, pd.DataFrame]) -> dict:
         )
         + "; "
         + ", ".join(
-            f"{STEP[k].label} loses a median {_factor(spread[k]['median'])}" for k in head if k != worst
+            f"{STEP[k].label} loses a median {_factor(spread[k]['median'])}"
+            for k in head
+            if k != worst
         )
         + f", and Theorem 1's bound is a median {_factor(spread['theorem1']['median'])} times the "
         f"exact regret."

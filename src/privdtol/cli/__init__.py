@@ -15,6 +15,7 @@ SUBCOMMANDS = [
     "simulate",
     "exact",
     "lemmas",
+    "worst_case",
     "listing",
     "report",
     "batch",

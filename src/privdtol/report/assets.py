@@ -71,8 +71,8 @@ from privdtol.report.tables import (
 from privdtol.report.templating import fill_template
 
 #: the aggregated tables that are not regret tables (their own sections): the privacy audit
-#: and the proof terms (privdtol.pipeline.proof)
-AUDIT_EXPERIMENTS = ("privacy", "proof")
+#: the proof terms (privdtol.pipeline.proof) and the worst-instance searches
+AUDIT_EXPERIMENTS = ("privacy", "proof", "searches")
 
 
 def regret_experiments() -> list[str]:

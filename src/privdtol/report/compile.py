@@ -105,6 +105,10 @@ def compile_pdf(
             if ln.startswith("!") or ":error:" in ln or _is_file_line_error(ln)
         ]
         detail = " | ".join(errors[:3]) or "\n".join((proc.stdout + proc.stderr).splitlines()[-15:])
+        # a failed run's auxiliary files can hold the broken text that failed it (a label, a
+        # caption), and latexmk reads them first the next time: start the next run clean
+        for ext in ("aux", "fdb_latexmk", "toc", "lof", "lot", "out"):
+            (outdir / f"{jobname}.{ext}").unlink(missing_ok=True)
         raise ReportBuildError(f"latexmk failed (exit {proc.returncode}): {detail} (see {log})")
     problems = log_problems(log_text)
     if problems:

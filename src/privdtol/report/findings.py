@@ -115,6 +115,7 @@ def summary_sentences(found: dict | None, checks: dict) -> list[TeX]:
     found = found or {}
     out = [
         finding_sentence("proof_slack", found),
+        finding_sentence("worst_case", found),
         competitors_sentence(found.get("competitors") or {}),
         ablations_sentence(found.get("prefix_cost") or {}, found.get("cap_cost") or {}),
         *(privacy_sentence(checks.get(c)) for c in audit_claims()),

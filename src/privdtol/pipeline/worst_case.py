@@ -1,0 +1,153 @@
+"""The worst-instance searches of a config (its ``worst_case:`` block; the search itself is
+:mod:`privdtol.engine.worst_case`): one job per (K, gap, epsilon, objective), each writing
+``results/worst_case/<id>.json`` (the result), ``<id>.trace.csv`` (every evaluation) and
+``<id>.parquet`` (the worst instance's exact regret at every checkpoint, in the columns of a
+simulated cell, instance ``worst_<objective>``); the tables ``results/agg/worst_case.parquet``
+(those regret rows, read by claim C2) and ``results/agg/searches.parquet`` (one row per search,
+read by the finding ``worst_case`` and the notebook ``worst_case``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from privdtol.core.seeding import stable_digest
+from privdtol.errors import InputError
+
+#: the experiment name of the worst instances' regret table (results/agg/worst_case.parquet)
+EXPERIMENT = "worst_case"
+#: the table of the searches (results/agg/searches.parquet)
+SEARCHES = "searches"
+
+
+@dataclass(frozen=True)
+class Search:
+    algorithm: str
+    K: int
+    gap: float
+    epsilon: float
+    objective: str
+    horizon: int
+    budget: int
+    seed: int
+    family: str
+
+    @property
+    def search_id(self) -> str:
+        return stable_digest(asdict(self))[:16]
+
+    def run(self):
+        from privdtol.engine.worst_case import search
+
+        return search(
+            self.algorithm,
+            self.K,
+            self.gap,
+            self.epsilon,
+            self.objective,
+            self.family,
+            self.budget,
+            self.seed,
+            self.horizon,
+        )
+
+
+def searches(config: dict) -> list[Search]:
+    """The searches of a validated config's ``worst_case:`` block (none without one)."""
+    block = config.get("worst_case")
+    if not block:
+        return []
+    out = [
+        Search(
+            block["algorithm"],
+            int(K),
+            float(g),
+            float(e),
+            obj,
+            int(block["horizon"]),
+            int(block["budget"]),
+            int(block["seed"]),
+            block["family"],
+        )
+        for K in block["K"]
+        for g in block["gap"]
+        for e in block["epsilon"]
+        for obj in block["objectives"]
+    ]
+    return sorted(out, key=lambda s: (s.objective, s.K, s.gap, s.epsilon))
+
+
+def worst_table(result: dict, search: Search) -> pd.DataFrame:
+    """The worst instance's exact regret at every checkpoint (:func:`privdtol.engine.runner.
+    exact_table`), as a cell file of experiment ``worst_case``."""
+    import numpy as np
+
+    from privdtol.engine.runner import exact_table, make_spec
+
+    spec = make_spec(
+        search.algorithm,
+        search.epsilon,
+        search.horizon,
+        0,
+        means=tuple(result["means"]),
+        mode="exact",
+    )
+    table = exact_table(spec)
+    table.insert(0, "cell_id", search.search_id)
+    table["instance"] = f"worst_{search.objective}"
+    table["rho"] = table["kappa"] = np.nan
+    return table
+
+
+def write_search(search: Search, out, trace_out=None, table_out=None) -> dict:
+    """Run one search and write its result JSON ``out`` (and, if given, the trace CSV and the
+    worst instance's exact regret table), each atomically."""
+    from privdtol.pipeline.io import atomic_path, write_table
+
+    result, trace = search.run()
+    result = {"search_id": search.search_id, "search": asdict(search), **result}
+    if trace_out is not None:
+        write_table(pd.DataFrame(trace), trace_out)
+    if table_out is not None:
+        write_table(worst_table(result, search), table_out)
+    text = json.dumps(result, indent=1, sort_keys=True, allow_nan=False) + "\n"
+    with atomic_path(out) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return result
+
+
+def searches_table(paths) -> pd.DataFrame:
+    """One row per search result JSON (with its trace as ``trace_ratio``, space-separated)."""
+    rows = []
+    for p in sorted(map(Path, paths)):
+        try:
+            r = json.loads(p.read_text(encoding="utf-8"))
+            trace = pd.read_csv(p.with_suffix(".trace.csv"))
+        except (OSError, ValueError) as err:
+            raise InputError("searches", f"{p}: not a search result ({err})", "") from None
+        rows.append(
+            {
+                "search_id": r["search_id"],
+                "algorithm": r["algorithm"],
+                "K": r["K"],
+                "gap": r["gap"],
+                "epsilon": r["epsilon"],
+                "objective": r["objective"],
+                "family": r["family"],
+                "horizon": r["horizon"],
+                "value": r["value"],
+                "standard_value": r["standard"]["value"],
+                "bound": r["bound"],
+                "regret": r["regret"],
+                "error_bound": r["error_bound"],
+                "evaluations": r["evaluations"],
+                "means": " ".join(f"{m:.17g}" for m in r["means"]),
+                "standard_means": " ".join(f"{m:.17g}" for m in r["standard"]["means"]),
+                "trace_ratio": " ".join(f"{v:.17g}" for v in trace["ratio"]),
+            }
+        )
+    keys = ["objective", "K", "gap", "epsilon", "search_id"]
+    return pd.DataFrame(rows).sort_values(keys, kind="stable").reset_index(drop=True)

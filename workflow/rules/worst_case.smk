@@ -1,0 +1,64 @@
+# The worst instance a search finds (the config's `worst_case:` block; privdtol.engine.worst_case):
+# one job per (K, gap, epsilon, objective), `privdtol worst-case`, writing
+# results/worst_case/<id>.json, its trace (.trace.csv) and the worst instance's exact regret at
+# every checkpoint (.parquet); aggregate_worst_case collects them into
+# results/agg/worst_case.parquet (claim C2 reads it: the bound is checked where it is closest)
+# and results/agg/searches.parquet (one row per search: the finding and the notebook
+# worst_case).
+#
+#   snakemake results/agg/searches.parquet
+
+from privdtol.pipeline.worst_case import searches as worst_searches
+
+WORST_DIR = "results/worst_case"
+#: the searches of this config (none without a `worst_case:` block)
+WORST_SEARCHES = worst_searches(CONFIG)
+
+
+for _search in WORST_SEARCHES:
+
+    rule:
+        name:
+            f"search_{_search.search_id}"
+        input:
+            code=layer_sources("engine"),
+        output:
+            json=f"{WORST_DIR}/{_search.search_id}.json",
+            trace=f"{WORST_DIR}/{_search.search_id}.trace.csv",
+            table=f"{WORST_DIR}/{_search.search_id}.parquet",
+        log:
+            f"logs/worst_case/{_search.search_id}.log",
+        conda:
+            "../envs/privdtol.yaml"
+        params:
+            args=(
+                f"--algorithm {_search.algorithm} --K {_search.K} --gap {_search.gap!r}"
+                f" --epsilon {_search.epsilon!r} --objective {_search.objective}"
+                f" --family {_search.family} --budget {_search.budget} --seed {_search.seed}"
+                f" --horizon {_search.horizon}"
+            ),
+        shell:
+            "privdtol worst-case {params.args} --out {output.json:q} --trace {output.trace:q}"
+            " --table {output.table:q} > {log:q} 2>&1"
+
+
+rule aggregate_worst_case:
+    input:
+        tables=[f"{WORST_DIR}/{s.search_id}.parquet" for s in WORST_SEARCHES],
+        results=[f"{WORST_DIR}/{s.search_id}.json" for s in WORST_SEARCHES],
+        traces=[f"{WORST_DIR}/{s.search_id}.trace.csv" for s in WORST_SEARCHES],
+        code=layer_sources("pipeline"),
+    output:
+        agg=f"{AGG_DIR}/worst_case.parquet",
+        csv=f"{AGG_DIR}/worst_case.csv",
+        searches=f"{AGG_DIR}/searches.parquet",
+        searches_csv=f"{AGG_DIR}/searches.csv",
+    log:
+        "logs/aggregate/worst_case.log",
+    conda:
+        "../envs/privdtol.yaml"
+    shell:
+        "privdtol aggregate --experiment worst_case --out {output.agg:q} --out {output.csv:q}"
+        " {input.tables:q} > {log:q} 2>&1"
+        " && privdtol searches-table --out {output.searches:q} --out {output.searches_csv:q}"
+        " {input.results:q} >> {log:q} 2>&1"
