@@ -52,6 +52,7 @@ for _batch in PROOF_BATCHES:
 rule aggregate_proof:
     input:
         terms=[proof_path(PROOF_DIR, c) for b in PROOF_BATCHES for c in b.cells],
+        worst=[f"{WORST_DIR}/{s.search_id}.proof.json" for s in WORST_SEARCHES],
         configs=report_configfiles(),
         code=layer_sources("pipeline"),
     output:
@@ -65,4 +66,4 @@ rule aggregate_proof:
         configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
     shell:
         "privdtol proof-table {params.configs} --proof-dir {PROOF_DIR:q}"
-        " --out {output.parquet:q} --out {output.csv:q} > {log:q} 2>&1"
+        " --out {output.parquet:q} --out {output.csv:q} {input.worst:q} > {log:q} 2>&1"

@@ -3,8 +3,9 @@
 # results/worst_case/<id>.json, its trace (.trace.csv) and the worst instance's exact regret at
 # every checkpoint (.parquet); aggregate_worst_case collects them into
 # results/agg/worst_case.parquet (claim C2 reads it: the bound is checked where it is closest)
-# and results/agg/searches.parquet (one row per search: the finding and the notebook
-# worst_case).
+# and results/agg/searches.parquet (one row per search: the finding and the notebook worst);
+# the worst instances' proof terms (.proof.json) join the proof table (proof.smk), so the proof
+# claims are checked on them too.
 #
 #   snakemake results/agg/searches.parquet
 
@@ -26,6 +27,7 @@ for _search in WORST_SEARCHES:
             json=f"{WORST_DIR}/{_search.search_id}.json",
             trace=f"{WORST_DIR}/{_search.search_id}.trace.csv",
             table=f"{WORST_DIR}/{_search.search_id}.parquet",
+            proof=f"{WORST_DIR}/{_search.search_id}.proof.json",
         log:
             f"logs/worst_case/{_search.search_id}.log",
         conda:
@@ -39,7 +41,7 @@ for _search in WORST_SEARCHES:
             ),
         shell:
             "privdtol worst-case {params.args} --out {output.json:q} --trace {output.trace:q}"
-            " --table {output.table:q} > {log:q} 2>&1"
+            " --table {output.table:q} --proof {output.proof:q} > {log:q} 2>&1"
 
 
 rule aggregate_worst_case:

@@ -36,6 +36,7 @@ def add_parser(sub):
     add_config_files_option(t)
     t.add_argument("--proof-dir", required=True, help="directory of the proof-terms JSON files")
     t.add_argument("--out", required=True, action="append", help=".parquet or .csv (repeatable)")
+    t.add_argument("extra", nargs="*", help="more proof-terms JSON files (worst instances)")
     t.set_defaults(handler=run_table)
 
 
@@ -73,7 +74,7 @@ def run_table(args) -> int:
 
     outs = [check_table_path(o, "out") for o in args.out]
     config = load_config_files(args.config)
-    table = proof_table(grid.plan(config), proof_algorithms(), args.proof_dir)
+    table = proof_table(grid.plan(config), proof_algorithms(), args.proof_dir, args.extra)
     for out in outs:
         write_table(table, out)
     print(f"proof-table: {len(table)} rows -> {', '.join(map(str, outs))}", file=sys.stderr)

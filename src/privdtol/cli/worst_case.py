@@ -37,6 +37,7 @@ def add_parser(sub):
     p.add_argument("--out", help="result JSON (default: print it)")
     p.add_argument("--trace", help="CSV of every evaluated instance and its objective")
     p.add_argument("--table", help="the worst instance's exact regret table (.parquet/.csv)")
+    p.add_argument("--proof", help="the worst instance's proof terms (Lemmas 4-5), JSON")
     p.set_defaults(handler=run)
 
     t = sub.add_parser("searches-table", help="collect search results into one table")
@@ -78,6 +79,13 @@ def _check(args):
         raise InputError("trace", f"unknown extension {Path(args.trace).suffix!r}", ".csv")
     if args.table is not None:
         check_table_path(args.table, "table")
+    if args.proof is not None:
+        if Path(args.proof).suffix != ".json":
+            raise InputError("proof", f"unknown extension {Path(args.proof).suffix!r}", ".json")
+        if args.algorithm not in PROOF_ALGORITHMS:
+            raise InputError(
+                "proof", f"{args.algorithm!r} is not a softmax rule", ", ".join(PROOF_ALGORITHMS)
+            )
 
 
 def run(args) -> int:
@@ -102,7 +110,7 @@ def run(args) -> int:
             result, _ = search.run()
             sys.stdout.write(json.dumps(result, indent=1, sort_keys=True) + "\n")
         else:
-            result = write_search(search, args.out, args.trace, args.table)
+            result = write_search(search, args.out, args.trace, args.table, args.proof)
     except ValueError as err:  # the engine's limits (eta too small for its kernel)
         raise InputError("epsilon", str(err)) from None
     print(

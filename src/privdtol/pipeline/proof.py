@@ -161,9 +161,10 @@ def read_terms(path) -> dict:
         raise InputError("proof", f"{path}: not a proof-terms JSON ({err})", "") from None
 
 
-def proof_table(plan: dict, algorithms, proof_dir) -> pd.DataFrame:
+def proof_table(plan: dict, algorithms, proof_dir, extra=()) -> pd.DataFrame:
     """One row per (experiment, cell) of every proof cell of the plan (a cell in several
-    experiments appears once per experiment), sorted: deterministic bytes."""
+    experiments appears once per experiment), and one per file of ``extra`` (the proof terms
+    of the worst instances found, experiment ``worst_case``), sorted: deterministic bytes."""
     homes = proof_cells(plan, algorithms)
     ids = {c.cell_id for cells in homes.values() for c in cells}
     rows = {}
@@ -175,7 +176,10 @@ def proof_table(plan: dict, algorithms, proof_dir) -> pd.DataFrame:
                 if c.cell_id not in rows:
                     rows[c.cell_id] = flat_row(read_terms(proof_path(proof_dir, c)))
                 rows.setdefault((name, c.cell_id), {"experiment": name, **rows[c.cell_id]})
-    table = pd.DataFrame([r for k, r in rows.items() if isinstance(k, tuple)])
+    table = pd.DataFrame(
+        [r for k, r in rows.items() if isinstance(k, tuple)]
+        + [{"experiment": "worst_case", **flat_row(read_terms(p))} for p in sorted(extra)]
+    )
     if table.empty:
         return table
     keys = ["experiment", "algorithm", "K", "gap", "epsilon", "cell_id"]

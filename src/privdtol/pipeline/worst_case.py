@@ -102,10 +102,31 @@ def worst_table(result: dict, search: Search) -> pd.DataFrame:
     return table
 
 
-def write_search(search: Search, out, trace_out=None, table_out=None) -> dict:
-    """Run one search and write its result JSON ``out`` (and, if given, the trace CSV and the
-    worst instance's exact regret table), each atomically."""
-    from privdtol.pipeline.io import atomic_path, write_table
+def _write_json(data: dict, path) -> None:
+    from privdtol.pipeline.io import atomic_path
+
+    text = json.dumps(data, indent=1, sort_keys=True, allow_nan=False) + "\n"
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def worst_terms(result: dict, search: Search) -> dict:
+    """The proof terms (Lemmas 4-5, :func:`privdtol.engine.exact.proof.proof_terms`) of the
+    worst instance found, in the form of a proof cell's JSON (experiment ``worst_case``)."""
+    from privdtol.engine.exact.proof import proof_terms
+
+    regret = (result["regret"], result["error_bound"])
+    terms = proof_terms(
+        search.algorithm, result["means"], search.epsilon, search.horizon, regret=regret
+    )
+    cell = {"instance": f"worst_{search.objective}", "mu_best": result["means"][0]}
+    return {"cell_id": search.search_id, "cell": cell, **terms}
+
+
+def write_search(search: Search, out, trace_out=None, table_out=None, proof_out=None) -> dict:
+    """Run one search and write its result JSON ``out`` (and, if given, the trace CSV, the
+    worst instance's exact regret table and its proof terms), each atomically."""
+    from privdtol.pipeline.io import write_table
 
     result, trace = search.run()
     result = {"search_id": search.search_id, "search": asdict(search), **result}
@@ -113,9 +134,9 @@ def write_search(search: Search, out, trace_out=None, table_out=None) -> dict:
         write_table(pd.DataFrame(trace), trace_out)
     if table_out is not None:
         write_table(worst_table(result, search), table_out)
-    text = json.dumps(result, indent=1, sort_keys=True, allow_nan=False) + "\n"
-    with atomic_path(out) as tmp:
-        tmp.write_text(text, encoding="utf-8")
+    if proof_out is not None:
+        _write_json(worst_terms(result, search), proof_out)
+    _write_json(result, out)
     return result
 
 
