@@ -48,34 +48,55 @@ from privdtol.plotting import style
 NAME = "worst"
 style.setup()
 searches = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["searches"]
-LABEL = {"theorem1": "max Reg / Theorem 1 bound", "lemma5": "max sum F / Lemma 5 bound",
-         "rate": "max Reg / rate", "rate_min": "min Reg / rate"}
+LABEL = {
+    "theorem1": "max Reg / Theorem 1 bound",
+    "lemma5": "max sum F / Lemma 5 bound",
+    "rate": "max Reg / rate",
+    "rate_min": "min Reg / rate",
+}
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.3), layout="constrained")
 ax = axes[0]
 for i, (_, s) in enumerate(searches.iterrows()):
     trace = np.array([float(v) for v in s["trace_ratio"].split()])
-    best = np.minimum.accumulate(trace) if s["objective"] == "rate_min" else np.maximum.accumulate(
-        trace
+    best = (
+        np.minimum.accumulate(trace)
+        if s["objective"] == "rate_min"
+        else np.maximum.accumulate(trace)
     )
-    ax.plot(np.arange(1, trace.size + 1), best / s["standard_value"],
-            linestyle="--" if s["objective"] == "rate_min" else "-",
-            marker="os^vDPX*"[i % 8], markevery=max(1, trace.size // 4), markersize=3,
-            linewidth=1, label=f"{LABEL[s['objective']]}, K={s['K']}, ε={s['epsilon']:g}")
+    ax.plot(
+        np.arange(1, trace.size + 1),
+        best / s["standard_value"],
+        linestyle="--" if s["objective"] == "rate_min" else "-",
+        marker="os^vDPX*"[i % 8],
+        markevery=max(1, trace.size // 4),
+        markersize=3,
+        linewidth=1,
+        label=f"{LABEL[s['objective']]}, K={s['K']}, ε={s['epsilon']:g}",
+    )
 ax.axhline(1, color="0.3", linewidth=0.8, linestyle=":")
-ax.set(xlabel="exact evaluations", ylabel="best found / standard instance",
-       title="search traces")
+ax.set(xlabel="exact evaluations", ylabel="best found / standard instance", title="search traces")
 ax = axes[1]
 worst = searches[searches["objective"].isin(["theorem1", "lemma5"])]
 for i, (_, s) in enumerate(worst.iterrows()):
     means = np.array([float(v) for v in s["means"].split()])
     gaps = np.sort(means[1:] - means[0])
-    ax.plot(np.arange(1, gaps.size + 1) / gaps.size, gaps / s["gap"], marker="os^vDPX*"[i % 8],
-            markersize=3, linewidth=1, label=f"K={s['K']}, Δ={s['gap']:g}, ε={s['epsilon']:g}")
+    ax.plot(
+        np.arange(1, gaps.size + 1) / gaps.size,
+        gaps / s["gap"],
+        marker="os^vDPX*"[i % 8],
+        markersize=3,
+        linewidth=1,
+        label=f"K={s['K']}, Δ={s['gap']:g}, ε={s['epsilon']:g}",
+    )
 ax.axhline(1, color="0.3", linewidth=1, linestyle="--", label="standard instance")
-ax.set(yscale="log", xlabel="rank of the action's gap / (K - 1)",
-       ylabel=r"$\Delta_j / \Delta_{\min}$", title="gaps of the worst instance found")
+ax.set(
+    yscale="log",
+    xlabel="rank of the action's gap / (K - 1)",
+    ylabel=r"$\Delta_j / \Delta_{\min}$",
+    title="gaps of the worst instance found",
+)
 style.legend_below(fig, axes, ncol=3)
 style.save_figure(fig, out_dir, NAME)
 plt.show()
