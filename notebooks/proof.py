@@ -170,14 +170,14 @@ for s in STEPS:
         continue
     row = {
         "step": s.label,
-        "part of": labels.get(s.part_of, ""),
+        "part_of": labels.get(s.part_of, ""),
         "cells": int(v.size),
         "min": v.min(),
         "median": float(np.median(v)),
         "max": v.max(),
     }
     for reg, t in slack.groupby("regime", sort=True):
-        row[f"median ({reg})"] = t[s.key].median()
+        row[f"median_{reg}"] = t[s.key].median()
     rows.append(row)
 summ = pd.DataFrame(rows)
 write_table(summ, Path(out_dir) / "tables" / "proof.csv")

@@ -126,7 +126,7 @@ summ = pd.DataFrame(
         "epsilon": searches["epsilon"],
         "found": searches["value"],
         "standard": searches["standard_value"],
-        "found / standard": searches["value"] / searches["standard_value"],
+        "found_over_standard": searches["value"] / searches["standard_value"],
         "evaluations": searches["evaluations"],
         "mu_best": [float(m.split()[0]) for m in searches["means"]],
     }

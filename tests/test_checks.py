@@ -556,7 +556,18 @@ def test_rules_are_generated_from_the_registry(tmp_path):
     cfg.pop("privacy")
     # the Snakefile's default config file (merged under any --configfile) without privacy
     (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(cfg))
+    from privdtol.analysis.registry import proof_algorithms
+    from privdtol.pipeline import plan as grid
+    from privdtol.pipeline.config import load_config
+    from privdtol.pipeline.proof import proof_batches
+    from privdtol.pipeline.worst_case import searches
+
+    loaded = load_config(cfg)
+    # the tables this config produces: its experiments, the proof terms of its exact rps cells
+    # and the worst-instance searches of its worst_case block
     exps = [e["name"] for e in cfg["experiments"]]
+    exps += ["proof"] if proof_batches(grid.plan(loaded), proof_algorithms(), 30, 500) else []
+    exps += ["worst_case", "searches"] if searches(loaded) else []
     bindir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
     proc = subprocess.run(
@@ -574,7 +585,6 @@ def test_rules_are_generated_from_the_registry(tmp_path):
         if line[:6] in ("check_", "notebo") and len(line.split()) == 2
     }
     from privdtol.analysis.registry import controls_for
-    from privdtol.pipeline.config import load_config
 
     expected_checks = {f"check_{c}" for c in claims_for(exps)} | {
         f"check_{c}__{a}" for c, a in controls_for(load_config(cfg))

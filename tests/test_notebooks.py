@@ -165,7 +165,10 @@ def test_raising_notebook_fails_rule_and_keeps_partial_copy(agg_dir, tmp_path):
     rules = ROOT / "workflow/rules"
     (work / "Snakefile").write_text(
         'configfile: "config.yaml"\n'
-        + "".join(f'include: "{rules / f}.smk"\n' for f in ("common", "checks", "notebooks"))
+        + "".join(
+            f'include: "{rules / f}.smk"\n'
+            for f in ("common", "worst_case", "proof", "checks", "notebooks")
+        )
     )
     proc = subprocess.run(
         [sys.executable, "-m", "snakemake", "--cores", "1", "fig_heatmap"],

@@ -44,9 +44,10 @@ for _batch in PROOF_BATCHES:
         params:
             cells=_batch.cells_json(),
             sim_dir=lambda wildcards, input: Path(input.sim[0]).parent,
+            out_dir=lambda wildcards, output: Path(output[0]).parent,
         shell:
             "privdtol proof-batch --cells {params.cells:q} --sim-dir {params.sim_dir:q}"
-            " --out-dir {PROOF_DIR:q} > {log:q} 2>&1"
+            " --out-dir {params.out_dir:q} > {log:q} 2>&1"
 
 
 rule aggregate_proof:
@@ -64,6 +65,9 @@ rule aggregate_proof:
         "../envs/privdtol.yaml"
     params:
         configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        proof_dir=lambda wildcards, input: (
+            Path(input.terms[0]).parent if input.terms else PROOF_DIR
+        ),
     shell:
-        "privdtol proof-table {params.configs} --proof-dir {PROOF_DIR:q}"
+        "privdtol proof-table {params.configs} --proof-dir {params.proof_dir:q}"
         " --out {output.parquet:q} --out {output.csv:q} {input.worst:q} > {log:q} 2>&1"

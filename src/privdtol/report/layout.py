@@ -243,6 +243,21 @@ HEADERS: dict[str, str] = {
     "ratio_eps": r"Loss/$\varepsilon$",
     "stat_lower": r"Stat.\ low",
     "stat_upper": r"Stat.\ high",
+    # the proof's slack and the worst-instance searches
+    "step": "Step",
+    "part_of": "Part of",
+    "min": "Min",
+    "median": "Median",
+    "max": "Max",
+    "median_statistical": "Median (statistical)",
+    "median_privacy": "Median (privacy)",
+    "median_balanced": "Median (balanced)",
+    "objective": "Objective",
+    "found": "Found",
+    "standard": "Standard",
+    "found_over_standard": "Found/standard",
+    "evaluations": "Evaluations",
+    "mu_best": r"$\mu_1$",
 }
 
 #: columns that say which cell a row is (the others are what was measured in it)
