@@ -13,7 +13,7 @@ The steps of its proof (Section 5.3-5.4), each the right-hand side of one inequa
 - :func:`lemma4`: Lemma 4, Reg_T <= 1 + 4 sum_(m>=1) F_m;
 - :func:`lemma5`: Lemma 5, sum_(m>=1) F_m <= 200 log K / Delta_min + 4 log K / eta (eta <= 1/8);
 - :func:`eq4`: eq. (4), E[P_(m,j)] <= 2 exp(-m Delta_j^2 / 8) for a small-gap action;
-- :func:`group_bound`: the bound (32 log(|H_l| + 1) + 18) / (2^(l-1) Delta_min) on the dyadic
+- :func:`group_bound`: the bound (32 log(#H_l + 1) + 18) / (2^(l-1) Delta_min) on the dyadic
   group H_l of small-gap actions; :func:`eq5_groups` its sum (64 log(K + 1) + 36) / Delta_min;
 - :func:`eq5`: eq. (5), the small-gap part <= 200 log K / Delta_min;
 - :func:`eq6`: eq. (6), the large-gap part <= sum_(m>=0) E[V_m] <= 4 log K / eta;
@@ -87,7 +87,7 @@ def eq4(m, delta):
 
 def group_bound(size, level, gap):
     """The bound on sum_m E[sum_(j in H_l) Delta_j P_(m,j)] of Lemma 5's proof:
-    (32 log(|H_l| + 1) + 18) / (2^(l-1) Delta_min), for the dyadic group
+    (32 log(#H_l + 1) + 18) / (2^(l-1) Delta_min), for the dyadic group
     H_l = {j : 2^(l-1) Delta_min <= Delta_j < 2^l Delta_min, Delta_j <= 4 eta}."""
     size = np.asarray(size, dtype=float)
     scale = np.exp2(np.asarray(level, dtype=float) - 1) * np.asarray(gap, dtype=float)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import differential_evolution, minimize
+from scipy import optimize
 
 from privdtol.core import bounds
 
@@ -163,7 +163,7 @@ def search(
     maxiter = max(0, de_budget // pop - 1)
     rng = np.random.default_rng(seed)
     init = np.vstack([x0, rng.random((pop - 1, d))])
-    res = differential_evolution(
+    res = optimize.differential_evolution(
         f,
         [(0.0, 1.0)] * d,
         init=init,
@@ -176,7 +176,7 @@ def search(
     )
     left = max(0, budget - len(f.trace))
     if left >= 2 * (d + 1):
-        pol = minimize(
+        pol = optimize.minimize(
             f,
             res.x,
             method="L-BFGS-B",

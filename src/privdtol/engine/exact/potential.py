@@ -15,8 +15,9 @@ log w = ∫ (e^(-t) - e^(-t w)) dt / t in s = log t
 
 a trapezoid sum over s whose step h makes Trefethen & Weideman's bound (2014, Thm 5.1)
 2 M / (e^(2 pi a / h) - 1) <= 1e-16, with a = 1.2 and M = 1 + E W + E_1(cos a) + E_1(W_min cos a)
-bounding the integral of |integrand| on every line Im s = y, |y| <= a (|e^-z - e^-zw| <= |z| |1 - w|
-for Re z > 0; E_1 the exponential integral).  Deterministic losses: Z_m is a number.
+bounding the integral of abs(integrand) on every line Im s = y, abs(y) <= a (since
+abs(e^-z - e^-zw) <= abs(z) abs(1 - w) for Re z > 0; E_1 the exponential integral).
+Deterministic losses: Z_m is a number.
 """
 
 from __future__ import annotations
