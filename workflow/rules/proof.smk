@@ -39,6 +39,7 @@ for _batch in PROOF_BATCHES:
             f"logs/proof/{_batch.name}.log",
         benchmark:
             f"results/benchmarks/proof/{_batch.name}.tsv"
+        priority: 10  # as soon as its cells are simulated, beside the checks and notebooks
         conda:
             "../envs/privdtol.yaml"
         params:

@@ -18,6 +18,7 @@ for _experiment, (_cells, _batches) in PLAN.items():
                 f"logs/simulate/{_batch.name}.log",
             benchmark:
                 f"results/benchmarks/simulate/{_batch.name}.tsv"
+            priority: 10  # before the searches and findings, which wait for nothing
             group:
                 "simulate"  # on a cluster, several batches share one job (profile: group-components)
             conda:
