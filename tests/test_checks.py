@@ -559,14 +559,14 @@ def test_rules_are_generated_from_the_registry(tmp_path):
     from privdtol.analysis.registry import proof_algorithms
     from privdtol.pipeline import plan as grid
     from privdtol.pipeline.config import load_config
-    from privdtol.pipeline.proof import proof_batches
+    from privdtol.pipeline.proof import proof_homes
     from privdtol.pipeline.worst_case import searches
 
     loaded = load_config(cfg)
     # the tables this config produces: its experiments, the proof terms of its exact rps cells
     # and the worst-instance searches of its worst_case block
     exps = [e["name"] for e in cfg["experiments"]]
-    exps += ["proof"] if proof_batches(grid.plan(loaded), proof_algorithms(), 30, 500) else []
+    exps += ["proof"] if proof_homes(grid.plan(loaded), proof_algorithms()) else []
     exps += ["worst_case", "searches"] if searches(loaded) else []
     bindir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}

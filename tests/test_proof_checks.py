@@ -14,7 +14,7 @@ from privdtol.analysis.claims.lemmas import STEPS, check_step
 from privdtol.analysis.registry import CLAIMS, controls_for, proof_algorithms
 from privdtol.analysis.slack import proof_slack, slack_table
 from privdtol.pipeline import plan as grid
-from privdtol.pipeline.proof import PROOF_EXPERIMENTS, flat_row, proof_batches, proof_cells
+from privdtol.pipeline.proof import PROOF_EXPERIMENTS, flat_row, proof_cells, proof_homes
 
 
 def _row(i=0, algorithm="rps", **values):
@@ -188,8 +188,8 @@ def test_proof_cells_are_the_exact_softmax_cells_once_each():
     assert set(homes) == {"gap", "grid"} and "ablations" not in PROOF_EXPERIMENTS
     assert [c.algorithm for c in homes["gap"]] == ["rps", "rps"]  # rnm_ftnl: no softmax
     assert [c.algorithm for c in homes["grid"]] == ["rps_eta_logk"] * 2  # rps: home gap
-    batches = proof_batches(plan, proof_algorithms(), 30, 500)
-    assert [b.name for b in batches] == ["proof_gap_000", "proof_grid_000"]
+    ids = proof_homes(plan, proof_algorithms())
+    assert ids == {name: {c.cell_id for c in cells} for name, cells in homes.items()}
 
 
 def test_flat_row_carries_every_number_and_its_error_bound():
@@ -203,3 +203,68 @@ def test_flat_row_carries_every_number_and_its_error_bound():
     assert row["bound_eq6"] == pytest.approx(4 * math.log(4) / (1 / 32), rel=1e-12)
     assert row["large_gap"] <= row["sum_V"] <= row["bound_drift"] <= row["bound_eq6"]
     assert row["drift_max"] <= row["drift_max_err"]
+
+
+@pytest.mark.parametrize(
+    "algorithm, means, epsilon",
+    [
+        ("rps", (0.3, 0.4, 0.4, 0.7), 0.0625),  # small and large gaps: the restricted pass too
+        ("rps_short_prefix", (0.45, 0.5, 0.5), 4.0),  # its prefix ranges are not the dyadic ones
+    ],
+)
+def test_sums_reusing_the_regret_laws_match_sums_computed_alone(algorithm, means, epsilon):
+    """The pipeline's proof terms reuse the averager of the cell's exact regret
+    (regret_and_averager): the same sums, within the error bounds, as computed from scratch."""
+    from privdtol.engine.exact import expected_regret, regret_and_averager
+    from privdtol.engine.exact.proof import sum_terms
+
+    reg, _, avg = regret_and_averager(algorithm, means, epsilon, [(1 << 20) - 1])
+    alone_reg, _ = expected_regret(algorithm, means, epsilon, [(1 << 20) - 1])
+    assert reg[0] == alone_reg[0]  # the regret itself is computed as before
+    shared, alone = (
+        sum_terms(algorithm, means, epsilon, base=avg),
+        sum_terms(algorithm, means, epsilon),
+    )
+    for key in ("sum_F", "small_gap", "large_gap", "sum_V"):
+        tol = shared["error_bound"][key] + alone["error_bound"][key] + 1e-300
+        assert abs(shared[key] - alone[key]) <= tol, key
+    assert shared["sum_F"] > 0 and len(shared["F"]) >= len(alone["F"]) // 2
+
+
+def test_sums_refuse_the_averager_of_another_instance():
+    from privdtol.engine.exact import regret_and_averager
+    from privdtol.engine.exact.proof import sum_terms
+
+    _, _, avg = regret_and_averager("rps", (0.4, 0.6), 1.0, [1023])
+    with pytest.raises(ValueError, match="another instance"):
+        sum_terms("rps", (0.4, 0.7), 1.0, base=avg)
+
+
+def test_simulate_batch_writes_the_proof_cells_terms(tmp_path, capsys):
+    """``simulate-batch --proof-dir --proof-cells`` writes the terms of the proof cells only,
+    with Reg_T at the horizon taken from the cell's own exact table, and skips a cell only when
+    both of its files exist."""
+    from privdtol.cli import main
+    from privdtol.pipeline.proof import read_terms
+
+    cells = [
+        grid.Cell("rps", "bernoulli", "standard", 4, 0.25, None, 1.0, 1023, 0, None, None, 0),
+        grid.Cell("rnm_ftnl", "bernoulli", "standard", 4, 0.25, None, 1.0, 1023, 0, None, None, 0),
+    ]
+    cells_json = grid.Batch("x", 0, tuple(cells)).cells_json()
+    ids = cells[0].cell_id
+    args = ["simulate-batch", "--cells", cells_json, "--out-dir", str(tmp_path / "sim")]
+    assert main([*args, "--proof-dir", str(tmp_path / "proof"), "--proof-cells", ids]) == 0
+    assert sorted(p.name for p in (tmp_path / "proof").iterdir()) == [f"{ids}.json"]
+    terms = read_terms(tmp_path / "proof" / f"{ids}.json")
+    table = pd.read_parquet(tmp_path / "sim" / f"{ids}.parquet")
+    assert terms["regret"] == float(table.loc[table["horizon"] == 1023, "regret"].iloc[0])
+    assert terms["cell_id"] == ids and terms["sum_F"] > 0
+    (tmp_path / "proof" / f"{ids}.json").unlink()
+    capsys.readouterr()
+    assert main([*args, "--proof-dir", str(tmp_path / "proof"), "--proof-cells", ids]) == 0
+    log = capsys.readouterr().err
+    assert "1 cells computed, 1 skipped" in log and (tmp_path / "proof" / f"{ids}.json").exists()
+    assert main([*args, "--proof-cells", ids]) == 2  # no --proof-dir
+    assert main([*args, "--proof-dir", str(tmp_path), "--proof-cells", "0" * 16]) == 2
+    assert "--proof-cells: not cells of the batch" in capsys.readouterr().err

@@ -31,7 +31,7 @@ from privdtol.analysis.registry import (
 CHECK_EXPERIMENTS = (
     EXPERIMENTS
     + (["privacy"] if config.get("privacy") else [])
-    + (["proof"] if PROOF_BATCHES else [])
+    + (["proof"] if PROOF_HOMES else [])
     + (["worst_case", "searches"] if WORST_SEARCHES else [])
 )
 #: the negative controls this config simulates: (claim, algorithm), rules check_<ID>__<ALG>

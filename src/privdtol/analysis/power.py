@@ -113,37 +113,42 @@ def synthetic_table(
     ``cells`` (one row each: K, gap, epsilon, horizon, env, rho, kappa): exact-like values (a
     relative standard error of 1e-10) times a per-cell log-normal lack of fit."""
     rng = np.random.default_rng(seed)
-    parts = []
+    cols: dict[str, list] = {k: [] for k in ("i", "horizon", "mean")}
     for i, c in enumerate(cells.itertuples(index=False)):
         hs, _ = clock.checkpoints(int(c.horizon))
         eps = np.nan if c.epsilon is None or c.epsilon != c.epsilon else float(c.epsilon)
         m = control_regret(algorithm, model, int(c.K), float(c.gap), eps, hs)
-        m = m * np.exp(model["sigma"] * rng.standard_normal())
-        se = 1e-10 * m
-        parts.append(
-            pd.DataFrame(
-                {
-                    "experiment": experiment,
-                    "cell_id": f"{algorithm}-{i}",
-                    "algorithm": algorithm,
-                    "env": c.env,
-                    "instance": "standard",
-                    "K": int(c.K),
-                    "gap": float(c.gap),
-                    "epsilon": eps,
-                    "mu_best": 0.5 - float(c.gap) / 2,
-                    "rho": c.rho,
-                    "kappa": c.kappa,
-                    "horizon": hs,
-                    "runs": 0,
-                    "mean": m,
-                    "se": se,
-                    "ci_low": m - 1.96 * se,
-                    "ci_high": m + 1.96 * se,
-                }
-            )
-        )
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+        cols["mean"].append(m * np.exp(model["sigma"] * rng.standard_normal()))
+        cols["horizon"].append(hs)
+        cols["i"].append(np.full(hs.size, i))
+    if not cols["i"]:
+        return pd.DataFrame()
+    row = np.concatenate(cols["i"])  # the cell of each row
+    m = np.concatenate(cols["mean"])
+    se = 1e-10 * m
+    gap = cells["gap"].to_numpy(float)[row]
+    eps = pd.to_numeric(cells["epsilon"], errors="coerce").to_numpy(float)[row]
+    return pd.DataFrame(
+        {
+            "experiment": experiment,
+            "cell_id": [f"{algorithm}-{i}" for i in row],
+            "algorithm": algorithm,
+            "env": cells["env"].to_numpy()[row],
+            "instance": "standard",
+            "K": cells["K"].to_numpy(int)[row],
+            "gap": gap,
+            "epsilon": eps,
+            "mu_best": 0.5 - gap / 2,
+            "rho": cells["rho"].to_numpy()[row],
+            "kappa": cells["kappa"].to_numpy()[row],
+            "horizon": np.concatenate(cols["horizon"]),
+            "runs": 0,
+            "mean": m,
+            "se": se,
+            "ci_low": m - 1.96 * se,
+            "ci_high": m + 1.96 * se,
+        }
+    )
 
 
 def config_cells(config: dict, experiments, algorithm: str) -> dict[str, pd.DataFrame]:

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from privdtol.engine.runner import exact_table, run_cell
+from privdtol.engine.runner import exact_table_and_averager, run_cell
 from privdtol.errors import InputError
 from privdtol.pipeline.io import write_table
 
@@ -31,6 +31,15 @@ def add_parser(sub):
     src.add_argument("--batch", type=int, help="batch index within the experiment")
     p.add_argument("--out-dir", required=True, help="directory of the cell files")
     p.add_argument("--force", action="store_true", help="recompute cells that already exist")
+    p.add_argument(
+        "--proof-dir",
+        help="also write the proof terms (Lemmas 4-5) of the --proof-cells to PROOF_DIR/<id>.json",
+    )
+    p.add_argument(
+        "--proof-cells",
+        default="",
+        help="comma-separated ids of the exact cells whose proof terms are wanted",
+    )
     p.set_defaults(handler=run)
 
 
@@ -74,9 +83,20 @@ def is_complete(path: Path, cell) -> bool:
     return ids == {cell.cell_id} and runs == max(cell.runs, 1)
 
 
-def cell_table(cell):
+def cell_table(cell, proof_path=None):
+    """The cell's table; with ``proof_path`` (an exact cell), its proof terms are written there
+    too, from the laws of its exact regret (:func:`privdtol.pipeline.proof.cell_terms`)."""
     spec = cell.spec()
-    table = exact_table(spec) if spec.mode == "exact" else run_cell(spec)[0]
+    if spec.mode == "exact":
+        table, avg = exact_table_and_averager(spec)
+    else:
+        table, avg = run_cell(spec)[0], None
+    if proof_path is not None:
+        from privdtol.pipeline.proof import cell_terms, horizon_regret, write_terms
+
+        if avg is None:
+            raise InputError("proof-cells", f"cell {cell.cell_id} is not exact", "exact cells")
+        write_terms(cell_terms(cell, horizon_regret(table, cell), avg), proof_path)
     table.insert(0, "cell_id", cell.cell_id)
     table["instance"] = cell.instance
     table["rho"] = float("nan") if cell.rho is None else cell.rho
@@ -86,23 +106,33 @@ def cell_table(cell):
 
 def run(args) -> int:
     cells = batch_cells(args)
+    proof_ids = {c for c in args.proof_cells.split(",") if c}
+    if proof_ids and not args.proof_dir:
+        raise InputError("proof-dir", "missing", "a directory, with --proof-cells")
+    unknown = proof_ids - {c.cell_id for c in cells}
+    if unknown:
+        raise InputError(
+            "proof-cells", f"not cells of the batch: {sorted(unknown)}", "ids of --cells"
+        )
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     done = skipped = 0
     for cell in cells:
         path = out_dir / f"{cell.cell_id}.parquet"
-        if not args.force and is_complete(path, cell):
+        proof = Path(args.proof_dir) / f"{cell.cell_id}.json" if cell.cell_id in proof_ids else None
+        proof_done = proof is None or proof.exists()  # written atomically: complete if there
+        if not args.force and is_complete(path, cell) and proof_done:
             skipped += 1
             print(f"skip {path} (exists)", file=sys.stderr)
             continue
         t0 = time.perf_counter()
-        write_table(cell_table(cell), path)
+        write_table(cell_table(cell, proof), path)
         done += 1
         print(
             f"cell {cell.cell_id} {cell.algorithm} {cell.env} K={cell.K} gap={cell.gap:g} "
             f"eps={cell.epsilon} T={cell.horizon} runs={cell.runs}: "
-            f"{time.perf_counter() - t0:.3f} s -> {path}",
+            f"{time.perf_counter() - t0:.3f} s -> {path}" + (f", {proof}" if proof else ""),
             file=sys.stderr,
         )
     print(

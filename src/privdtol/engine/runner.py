@@ -76,20 +76,28 @@ def exact_table(spec: CellSpec) -> pd.DataFrame:
     columns of :func:`~privdtol.engine.run_tables.run_table` (one row per checkpoint horizon,
     ``run`` 0, ``estimator`` "exact", no realized regret) plus ``error_bound``, a bound on the
     absolute numerical error of ``regret``.  Deterministic: no seed, no runs."""
+    return exact_table_and_averager(spec)[0]
+
+
+def exact_table_and_averager(spec: CellSpec):
+    """:func:`exact_table` and the M-averager that computed it (its selection laws, which the
+    cell's proof terms reuse: :func:`privdtol.pipeline.proof.cell_terms`)."""
     import numpy as np
 
     from privdtol.core import clock
-    from privdtol.engine.exact import check_exact, expected_regret
+    from privdtol.engine.exact import check_exact, regret_and_averager
 
     env = spec.build_env()
     alg = make_algorithm(spec.algorithm, spec.epsilon)
     check_exact(alg.name, env.name)
     horizons, _ = clock.checkpoints(clock.check_horizon(spec.horizon))
-    regret, error = expected_regret(alg.name, env.means, alg.epsilon, horizons, env=env.name)
+    regret, error, avg = regret_and_averager(
+        alg.name, env.means, alg.epsilon, horizons, env=env.name
+    )
     result = SimResult(horizons, regret[None, :], np.full((1, horizons.size), np.nan), "exact")
     table = run_table(result, alg, env)
     table["error_bound"] = error
-    return table
+    return table, avg
 
 
 def run_cell(

@@ -1,13 +1,16 @@
 """The proof terms of the pipeline's cells (Lemmas 4 and 5 of Cesari & Colomboni, Sections
-5.3-5.4): which cells get them, their jobs, and their table ``results/agg/proof.parquet``.
+5.3-5.4): which cells get them, how, and their table ``results/agg/proof.parquet``.
 
 Every exact cell of a softmax-family algorithm of :data:`PROOF_EXPERIMENTS` whose algorithm is
 asked for (``rps`` and the lemma claims' negative controls: the Snakefile passes them from the
 claims registry) gets the terms of :func:`privdtol.engine.exact.proof.proof_terms`, written to
-``results/proof/<cell_id>.json`` by one job per batch of cells.  A cell shared by several
-experiments is computed once, in the first experiment that has it (its "home", whose exact
-table gives Reg_T at the cell's horizon: the same number claim C2 reads).  The table has one row
-per (experiment, cell), the numbers flat, with the error bound of each in ``<name>_err``.
+``results/proof/<cell_id>.json`` by the simulation job that computes its exact table (``privdtol
+simulate-batch --proof-dir``): the proof's m-sums reuse the selection laws of the cell's exact
+regret (:func:`privdtol.engine.exact.regret_and_averager`), so they cost little beyond it, and
+Reg_T at the cell's horizon is the number claim C2 reads.  A cell shared by several
+experiments gets its terms once, from the first experiment that has it (its "home").  The table
+has one row per (experiment, cell), the numbers flat, with the error bound of each in
+``<name>_err``.
 """
 
 from __future__ import annotations
@@ -24,9 +27,6 @@ from privdtol.pipeline import plan as grid
 #: the experiments whose exact softmax cells get proof terms: the regret experiments of the
 #: checks of Theorem 1 and its rate
 PROOF_EXPERIMENTS = ("horizon", "gap", "epsilon", "actions", "grid")
-#: a proof cell costs about this many times its exact regret (the m-sums of F and of V, the
-#: drift), for sizing batches only
-COST_FACTOR = 2.5
 
 
 def _instance_key(cell) -> tuple:
@@ -60,13 +60,13 @@ def proof_cells(plan: dict, algorithms) -> dict[str, list[grid.Cell]]:
     return {name: sorted(cells, key=_instance_key) for name, cells in out.items()}
 
 
-def proof_batches(plan: dict, algorithms, target_seconds: float, max_cells: int):
-    """The proof jobs: :func:`privdtol.pipeline.plan.make_batches` over each home experiment's
-    cells (``experiment`` ``proof_<home>``, so named ``proof_<home>_<i>``)."""
-    out = []
-    for name, cells in proof_cells(plan, algorithms).items():
-        out += grid.make_batches(cells, f"proof_{name}", target_seconds / COST_FACTOR, max_cells)
-    return out
+def proof_homes(plan: dict, algorithms) -> dict[str, frozenset[str]]:
+    """``{home experiment: cell ids}`` of :func:`proof_cells`: the cells whose simulation job
+    also writes their proof terms."""
+    return {
+        name: frozenset(c.cell_id for c in cells)
+        for name, cells in proof_cells(plan, algorithms).items()
+    }
 
 
 def proof_path(proof_dir, cell) -> str:
@@ -74,12 +74,11 @@ def proof_path(proof_dir, cell) -> str:
     return f"{proof_dir}/{cid}.json"
 
 
-def cell_regret(sim_path, cell) -> tuple[float, float]:
+def horizon_regret(table: pd.DataFrame, cell) -> tuple[float, float]:
     """(Reg_T, error bound) at the cell's horizon from its exact table."""
-    t = pd.read_parquet(sim_path, columns=["horizon", "regret", "error_bound", "estimator"])
-    row = t[t["horizon"] == cell.horizon]
+    row = table[table["horizon"] == cell.horizon]
     if row.empty or (row["estimator"] != "exact").any():
-        raise InputError("sim", f"{sim_path} has no exact row at T = {cell.horizon}", "")
+        raise InputError("sim", f"cell {cell.cell_id} has no exact row at T = {cell.horizon}", "")
     return float(row["regret"].iloc[0]), float(row["error_bound"].iloc[0])
 
 
@@ -87,9 +86,10 @@ def cell_regret(sim_path, cell) -> tuple[float, float]:
 _SUMS: dict[tuple, dict] = {}
 
 
-def cell_terms(cell, regret=None) -> dict:
-    """The proof terms of one cell (``regret``: its (Reg_T, error bound), else computed); the
-    sums of Lemma 5 are computed once per instance and temperature in a process."""
+def cell_terms(cell, regret=None, base=None) -> dict:
+    """The proof terms of one cell (``regret``: its (Reg_T, error bound), else computed;
+    ``base``: the averager of its exact regret, whose laws the m-sums reuse); the sums of
+    Lemma 5 are computed once per instance and temperature in a process."""
     from privdtol.engine.exact.proof import proof_terms, sum_terms
     from privdtol.engine.exact.spec import _Spec
 
@@ -99,7 +99,7 @@ def cell_terms(cell, regret=None) -> dict:
     if key not in _SUMS:
         if len(_SUMS) > 64:
             _SUMS.clear()
-        _SUMS[key] = sum_terms(cell.algorithm, env.means, cell.epsilon, env.name)
+        _SUMS[key] = sum_terms(cell.algorithm, env.means, cell.epsilon, env.name, base)
     terms = proof_terms(
         cell.algorithm, env.means, cell.epsilon, cell.horizon, env.name, regret, _SUMS[key]
     )

@@ -101,45 +101,53 @@ def plateau_table(
     (T0 <= T_max/2^8), the regrets at both, ``ratio = Reg(T_max)/Reg(T0)`` with its upper limit
     ``ratio_high`` (``confidence``) and lower limit ``ratio_low_adj`` (Bonferroni over the
     reached cells), and the interval method."""
+    if df.empty:
+        return pd.DataFrame()
     has_tail = all(col in df.columns for col in TAIL_COLUMNS)
-    rows = []
-    for _, g in df.groupby(cell_keys(df), dropna=False, sort=True):
-        g = g.sort_values("horizon")
-        first = g.iloc[0]
-        t_max = int(g["horizon"].max())
-        target = float(plateau_target(first["K"], first["gap"], first["epsilon"], c, offset))
-        later = g[g["horizon"] >= target]
-        t0 = int(later["horizon"].min()) if len(later) else None
-        reached = t0 is not None and t0 * PLATEAU_MARGIN <= t_max
-        a = g[g["horizon"] == t0].iloc[0] if t0 is not None else g.iloc[-1]
-        b = g.iloc[-1]
-        tails = (
-            [float(a["tail_mean"]), float(a["tail_se"]), float(b["tail_mean"]), float(b["tail_se"])]
-            if has_tail
-            else [np.nan] * 4
-        )
-        exact = "runs" in g.columns and float(b["runs"]) == 0
-        paired = (not exact) and bool(np.all(np.isfinite(tails)))
-        rows.append(
-            {
-                **{k: first[k] for k in ("algorithm", "env", "K", "gap", "epsilon") if k in g},
-                **{k: first[k] for k in ("instance", "rho", "kappa") if k in g},
-                "target": target,
-                "h_low": t0 if t0 is not None else np.nan,
-                "h_high": t_max,
-                "reached": bool(reached),
-                "mean_low": a["mean"],
-                "se_low": a["se"],
-                "mean_high": b["mean"],
-                "se_high": b["se"],
-                "interval": "exact" if exact else (PAIRED if paired else DELTA),
-                "increment": tails[0] - tails[2] if paired else np.nan,
-                "increment_se": tails[1] + tails[3] if paired else np.nan,
-            }
-        )
-    out = pd.DataFrame(rows)
-    if out.empty:
-        return out
+    # one block of rows per cell, the cells in groupby's order, each by increasing horizon
+    gid = df.groupby(cell_keys(df), dropna=False, sort=True).ngroup().to_numpy()
+    order = np.lexsort((df["horizon"].to_numpy(), gid))
+    d = df.iloc[order].reset_index(drop=True)
+    gid, h = gid[order], d["horizon"].to_numpy(np.int64)
+    first = np.r_[0, np.flatnonzero(np.diff(gid)) + 1]
+    last = np.r_[first[1:], len(d)] - 1
+    size = last - first + 1
+    eps = pd.to_numeric(d["epsilon"].iloc[first], errors="coerce").to_numpy(float)
+    target = np.asarray(
+        plateau_target(d["K"].to_numpy()[first], d["gap"].to_numpy(float)[first], eps, c, offset),
+        dtype=float,
+    )
+    t_max = h[last]
+    # the first checkpoint at or beyond the target (horizons increase within a cell)
+    pos = np.where(h >= np.repeat(target, size), np.arange(len(d)), len(d))
+    hit = np.minimum.reduceat(pos, first)
+    found = hit <= last
+    a, b = np.where(found, hit, last), last
+    reached = found & (np.where(found, h[np.minimum(hit, len(d) - 1)], 0) * PLATEAU_MARGIN <= t_max)
+    if has_tail:
+        tails = [d[col].to_numpy(float)[i] for i in (a, b) for col in TAIL_COLUMNS]
+    else:
+        tails = [np.full(first.size, np.nan)] * 4
+    exact = (d["runs"].to_numpy(float)[b] == 0) if "runs" in d.columns else np.zeros(b.size, bool)
+    paired = ~exact & np.all(np.isfinite(np.vstack(tails)), axis=0)
+    cols = ("algorithm", "env", "K", "gap", "epsilon", "instance", "rho", "kappa")
+    h_low = h[a] if found.all() else np.where(found, h[a], np.nan)
+    out = pd.DataFrame(
+        {
+            **{k: d[k].to_numpy()[first] for k in cols if k in d.columns},
+            "target": target,
+            "h_low": h_low,
+            "h_high": t_max,
+            "reached": reached,
+            "mean_low": d["mean"].to_numpy()[a],
+            "se_low": d["se"].to_numpy()[a],
+            "mean_high": d["mean"].to_numpy()[b],
+            "se_high": d["se"].to_numpy()[b],
+            "interval": np.where(exact, "exact", np.where(paired, PAIRED, DELTA)).astype(object),
+            "increment": np.where(paired, tails[0] - tails[2], np.nan),
+            "increment_se": np.where(paired, tails[1] + tails[3], np.nan),
+        }
+    )
     n_adj = max(int(out["reached"].sum()), 1)
     conf_adj = bonferroni_confidence(confidence, n_adj)
     ratio, se, _, high = stats.ratio_ci(

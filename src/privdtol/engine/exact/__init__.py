@@ -54,6 +54,7 @@ __all__ = [
     "cost_units",
     "exact_available",
     "expected_regret",
+    "regret_and_averager",
 ]
 
 
@@ -97,6 +98,13 @@ def _block_bounds(spec, R):
 def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli"):
     """E[Reg_T] = sum_r #(B_r ∩ [1, T]) sum_j Delta_j P(A_r = j) for each T (Section 3 and the
     block accounting of Lemma 4's proof, with equality); returns (regret, error_bound)."""
+    regret, error, _ = regret_and_averager(algorithm, means, epsilon, horizons, env)
+    return regret, error
+
+
+def regret_and_averager(algorithm, means, epsilon, horizons, env="bernoulli"):
+    """:func:`expected_regret` and the M-averager that computed it (its selection laws and
+    panels, which the proof terms of :mod:`.proof` reuse instead of computing them again)."""
     spec = _Spec(algorithm, means, epsilon, env)
     retain_freed_heap()
     hs = [int(T) for T in np.atleast_1d(horizons)]
@@ -123,7 +131,7 @@ def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli"):
         n = np.array([max(0, min((2 << r) - 1, T) - (1 << r) + 1) for r in range(R)], float)
         reg[i] = float(n @ g)
         eb[i] = float(n @ ge) + 4 * R * U * reg[i] + 1e-300
-    return reg, eb
+    return reg, eb, avg
 
 
 def cost_units(algorithm, means, epsilon, horizon, env="bernoulli") -> float:

@@ -85,12 +85,18 @@ def _weighted_laws(spec, ms):
     return P @ w, E @ w + 4 * U * (P @ w)
 
 
-def dyadic_sums(spec):
+def dyadic_sums(spec, base=None):
     """Per range r (r = 0: m = 1; r >= 1: 2^(r-1)+1..2^r): (S, E) per group, S[r, g] = sum of
     P(A = a member of g | m rounds) over the range, E its error bound; and (tail, averager):
-    tail[g] bounds the sum over the m beyond the last range (zero if it ends the sum)."""
+    tail[g] bounds the sum over the m beyond the last range (zero if it ends the sum).
+    ``base``: the averager of the instance's exact regret (:func:`~privdtol.engine.exact.
+    regret_and_averager`, the same laws), whose panels sum the m it covers; its laws are shared."""
     w = spec.ns * spec.delta
     avg = _Averager(spec, 1 << R_MAX, w)
+    if base is not None:
+        if base.spec.eta != spec.eta or not np.array_equal(base.spec.mu, spec.mu):
+            raise ValueError("base: the averager of another instance or temperature")
+        avg.cache = base.cache
     S, E, cum = [], [], 0.0
     tail = np.zeros(spec.mu.size)
     for r in range(R_MAX):
@@ -100,7 +106,7 @@ def dyadic_sums(spec):
             s, e = P[0], err[0]
         else:
             avg.tol = REL_TOL * cum / (hi - lo + 1)
-            s, e = avg.sum(lo, hi)
+            s, e = _range_sum(avg, base, lo, hi)
         S.append(s)
         E.append(e)
         cum += float(w @ s)
@@ -109,6 +115,18 @@ def dyadic_sums(spec):
         if float(w @ tail) <= STOP * cum:
             break
     return np.array(S), np.array(E), tail, avg
+
+
+def _range_sum(avg, base, lo, hi):
+    """sum_(m=lo..hi) of the laws: by ``base``'s panels up to its last m, beyond by ``avg``."""
+    if base is None or lo > base.mmax:
+        return avg.sum(lo, hi)
+    base.tol = avg.tol
+    if hi <= base.mmax:
+        return base.sum(lo, hi)
+    s1, e1 = base.sum(lo, base.mmax)
+    s2, e2 = avg.sum(base.mmax + 1, hi)
+    return s1 + s2, e1 + e2
 
 
 def _levels(delta, gap):
@@ -158,17 +176,19 @@ def _drift(algorithm, means, epsilon, env, eta):
     }
 
 
-def sum_terms(algorithm, means, epsilon, env="bernoulli") -> dict:
+def sum_terms(algorithm, means, epsilon, env="bernoulli", base=None) -> dict:
     """The terms of Lemma 5 and of Lemma 4's right side for one instance: everything of
     :func:`proof_terms` but the regret, which alone depends on the algorithm's prefix rule (two
-    algorithms with one temperature, e.g. ``rps`` and ``rps_short_prefix``, share these)."""
+    algorithms with one temperature, e.g. ``rps`` and ``rps_short_prefix``, share these).
+    ``base``: the averager of the instance's exact regret, whose laws are reused
+    (:func:`dyadic_sums`)."""
     spec = _spec(algorithm, means, epsilon, env)
     eta, eta_sel = float(bounds.eta(epsilon)), float(spec.eta)
     K, gap = spec.K, float(spec.delta[1])
     w = spec.ns * spec.delta
     small = bounds.small_gap(spec.delta, eta) & (spec.delta > 0)
     big = large_gap(spec, epsilon)
-    S, E, tail, avg = dyadic_sums(spec)
+    S, E, tail, avg = dyadic_sums(spec, base)
     sum_f, sum_f_err = _weighted(S, E, tail, w)
     small_v, small_e = _weighted(S, E, tail, w * small)
     large_v, large_e = _weighted(S, E, tail, w * big)
