@@ -180,3 +180,16 @@ def test_argparse_errors_name_the_argument(tmp_path):
     assert res.returncode == 2 and "--algorithm" in res.stderr and "rps" in res.stderr
     res = _run([*BASE, "--means", "0.4,0.6", "--out", str(tmp_path / "x.txt")])
     assert res.returncode == 2 and "--out" in res.stderr
+
+
+def test_every_subcommand_is_registered_by_the_module_commands_names():
+    """``privdtol COMMAND`` imports COMMANDS[COMMAND] only: the map must name, for every
+    subcommand of the full parser, the module that registers it, and nothing else."""
+    from privdtol.cli import COMMANDS, build_parser
+
+    def choices(parser):
+        return set(parser._subparsers._group_actions[0].choices)
+
+    assert choices(build_parser()) == set(COMMANDS)
+    for command in COMMANDS:
+        assert command in choices(build_parser(command)), command
