@@ -5,7 +5,8 @@
 :data:`ENGINE_VERSION` is part of every pipeline cell's id: bump it whenever a simulated law
 changes (a new sampler, a fixed bug in an algorithm, a change of the proof terms of
 :mod:`~privdtol.engine.exact.proof`, which the cells' simulation jobs write), so that every cell
-is recomputed and no old law can hide in ``results/sim`` or ``results/proof``.  Version 1 reproduces the results of the flat layout.
+is recomputed and no old law can hide in ``results/sim`` or ``results/proof``.  Version 1
+reproduces the results of the flat layout.
 """
 
 #: bumped whenever the law of any simulated quantity changes; part of every cell id

@@ -80,12 +80,13 @@ def searches(config: dict) -> list[Search]:
     return sorted(out, key=lambda s: (s.objective, s.K, s.gap, s.epsilon))
 
 
-def worst_table(result: dict, search: Search) -> pd.DataFrame:
+def worst_table(result: dict, search: Search):
     """The worst instance's exact regret at every checkpoint (:func:`privdtol.engine.runner.
-    exact_table`), as a cell file of experiment ``worst_case``."""
+    exact_table`), as a cell file of experiment ``worst_case``, and the averager that computed
+    it (whose laws the instance's proof terms reuse: :func:`worst_terms`)."""
     import numpy as np
 
-    from privdtol.engine.runner import exact_table, make_spec
+    from privdtol.engine.runner import exact_table_and_averager, make_spec
 
     spec = make_spec(
         search.algorithm,
@@ -95,11 +96,11 @@ def worst_table(result: dict, search: Search) -> pd.DataFrame:
         means=tuple(result["means"]),
         mode="exact",
     )
-    table = exact_table(spec)
+    table, avg = exact_table_and_averager(spec)
     table.insert(0, "cell_id", search.search_id)
     table["instance"] = f"worst_{search.objective}"
     table["rho"] = table["kappa"] = np.nan
-    return table
+    return table, avg
 
 
 def _write_json(data: dict, path) -> None:
@@ -110,14 +111,16 @@ def _write_json(data: dict, path) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
-def worst_terms(result: dict, search: Search) -> dict:
+def worst_terms(result: dict, search: Search, base=None) -> dict:
     """The proof terms (Lemmas 4-5, :func:`privdtol.engine.exact.proof.proof_terms`) of the
-    worst instance found, in the form of a proof cell's JSON (experiment ``worst_case``)."""
-    from privdtol.engine.exact.proof import proof_terms
+    worst instance found, in the form of a proof cell's JSON (experiment ``worst_case``);
+    ``base``: the averager of its exact regret (:func:`worst_table`), whose laws are reused."""
+    from privdtol.engine.exact.proof import proof_terms, sum_terms
 
     regret = (result["regret"], result["error_bound"])
+    sums = sum_terms(search.algorithm, result["means"], search.epsilon, base=base)
     terms = proof_terms(
-        search.algorithm, result["means"], search.epsilon, search.horizon, regret=regret
+        search.algorithm, result["means"], search.epsilon, search.horizon, regret=regret, sums=sums
     )
     cell = {"instance": f"worst_{search.objective}", "mu_best": result["means"][0]}
     return {"cell_id": search.search_id, "cell": cell, **terms}
@@ -132,10 +135,11 @@ def write_search(search: Search, out, trace_out=None, table_out=None, proof_out=
     result = {"search_id": search.search_id, "search": asdict(search), **result}
     if trace_out is not None:
         write_table(pd.DataFrame(trace), trace_out)
+    table, avg = worst_table(result, search) if table_out or proof_out else (None, None)
     if table_out is not None:
-        write_table(worst_table(result, search), table_out)
+        write_table(table, table_out)
     if proof_out is not None:
-        _write_json(worst_terms(result, search), proof_out)
+        _write_json(worst_terms(result, search, avg), proof_out)
     _write_json(result, out)
     return result
 
