@@ -148,7 +148,7 @@ def dependent_rate(tables: Mapping[str, pd.DataFrame]) -> dict:
     if df.empty:
         return {"available": False, "text": "No dependent experiment."}
     rows = dedupe_cells(final_rows(select(df, "rps")))
-    rows = rows[rows["env"] != "bernoulli"]
+    rows = rows[~rows["env"].isin(["bernoulli", "blocked"])]  # blocked: C5's control
     parts, series = [], []
     for which in ("p", "q"):
         sub = (

@@ -7,7 +7,9 @@ jinja2 templates of :mod:`privdtol.report.templating` and the tables of
 
 - ``numbers.tex``   macros: per claim (``\\CtwoVerdict``, ``\\CtwoStatistic``, ...), per
   experiment (``\\HorizonCells``, ``\\HorizonMaxHorizon``, ...) and overall counts;
-- ``verdicts.tex``  the verdict table, one row per claim of the registry;
+- ``verdicts.tex``  the verdict table, one row per claim of the paper in the registry;
+- ``diagnostics.tex`` the diagnostics table: the pipeline's own checks and the exponent fits
+  (:attr:`~privdtol.analysis.registry.Claim.diagnostic`), out of the claim count;
 - ``experiment-sections.tex`` one subsection per notebook of the registry, in figure order:
   its prose, its claims (the registry's claims of that notebook), its figure and tables (a
   "not run" box when an input is absent, never a LaTeX error);
@@ -45,6 +47,7 @@ from privdtol.report.claims import (
     load_power,
     ordered_rows,
     power_tex,
+    split_claims,
 )
 from privdtol.report.config_tables import algorithms_tex, grid_tex, models_tex, thresholds_tex
 from privdtol.report.findings import finding_sentence, summary_sentences, takeaway
@@ -98,6 +101,7 @@ def generated_files() -> list[str]:
     return [
         "numbers.tex",
         "verdicts.tex",
+        "diagnostics.tex",
         "claims.tex",
         "summary-findings.tex",
         "power.tex",
@@ -244,15 +248,22 @@ def estimator_counts(agg: dict[str, pd.DataFrame]) -> dict[str, object]:
 
 
 def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame], controls=()) -> str:
+    from privdtol.analysis.diagnosis import DEVIATIONS
+
     experiments = [
         {"prefix": macro_name(e), "stats": experiment_stats(agg.get(e))}
         for e in regret_experiments()
     ]
+    paper, diagnostics = split_claims(claims)
     return fill_template(
         "numbers.tex.j2",
         claims=[*claims, *controls],
         experiments=experiments,
-        counts=counts(claims),
+        counts={
+            **counts(paper),
+            **counts(diagnostics, "Diagnostics"),
+            "DeviationsTotal": len(DEVIATIONS),
+        },
         total_runs=total_runs(agg),
         experiments_run=len(agg),
         estimators=estimator_counts(agg),
@@ -356,7 +367,8 @@ def build_assets(
     summary = summary_sentences(found, checks)
     files = {
         "numbers.tex": numbers_tex(rows, agg, controls),
-        "verdicts.tex": verdict_table(ordered_rows(rows, controls)),
+        "verdicts.tex": verdict_table(ordered_rows(split_claims(rows)[0], controls)),
+        "diagnostics.tex": verdict_table(ordered_rows(split_claims(rows)[1], controls)),
         "claims.tex": fill_template("claims.tex.j2", claims=rows),
         "summary-findings.tex": " ".join(summary) + "\n"
         if summary

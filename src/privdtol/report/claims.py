@@ -78,6 +78,8 @@ def claim_context(claim: str, check: dict | None) -> dict:
         # the notebook whose figure shows it (None for a claim without one in the registry)
         "figure": CLAIMS[claim].notebook if CLAIMS[claim].notebook in NOTEBOOKS else None,
         "verdict_word": check["verdict"] if check else None,
+        # why it is a diagnostic of the pipeline, not a claim of the paper ("" for a claim)
+        "diagnostic": mathify(CLAIMS[claim].diagnostic) if CLAIMS[claim].diagnostic else "",
     }
     if check is None:
         na = TeX(r"\NotRunText")
@@ -141,14 +143,21 @@ def ordered_rows(claims: list[dict], controls: list[dict]) -> list[dict]:
     return out
 
 
-def counts(claims: list[dict]) -> dict:
-    """The summary's verdict counts (claims only; the controls are not claims)."""
+def counts(claims: list[dict], prefix: str = "Claims") -> dict:
+    """The summary's verdict counts of ``claims`` (the paper's claims, ``prefix="Claims"``, or
+    the diagnostics, ``prefix="Diagnostics"``; the controls are not counted)."""
     words = [c["verdict_word"] for c in claims]
-    out = {"ClaimsTotal": len(claims), "ClaimsRun": sum(c["run"] for c in claims)}
+    out = {f"{prefix}Total": len(claims), f"{prefix}Run": sum(c["run"] for c in claims)}
     for v in VERDICTS:
-        out[f"Claims{v.title()}"] = words.count(v)
-    out["ClaimsNotRun"] = words.count(None)
+        out[f"{prefix}{v.title()}"] = words.count(v)
+    out[f"{prefix}NotRun"] = words.count(None)
     return out
+
+
+def split_claims(rows: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The paper's claims and the pipeline's diagnostics among claim contexts (registry
+    order)."""
+    return [r for r in rows if not r["diagnostic"]], [r for r in rows if r["diagnostic"]]
 
 
 # ----------------------------------------------------------------------------- power
@@ -251,17 +260,28 @@ def deviation_items() -> list[dict]:
 # ----------------------------------------------------------------------------- cell counts
 
 
-def rps_cells(df: pd.DataFrame | None, algorithm: str = "rps") -> int:
-    """The distinct cells of ``algorithm`` in an aggregated table (0 when absent)."""
-    if df is None or df.empty or "algorithm" not in df:
+def rps_cells(*frames: pd.DataFrame | None, algorithm: str = "rps") -> int:
+    """The distinct cells of ``algorithm`` in aggregated tables (0 when absent): a cell is its
+    parameters, so one shared by two experiments (its id may differ) counts once."""
+    from privdtol.analysis.cells import CELL_COLUMNS
+
+    parts = [
+        df.loc[df["algorithm"] == algorithm]
+        for df in frames
+        if df is not None and not df.empty and "algorithm" in df
+    ]
+    if not parts:
         return 0
-    return int(df.loc[df["algorithm"] == algorithm, "cell_id"].nunique())
+    rows = pd.concat(parts, ignore_index=True)
+    cols = [c for c in CELL_COLUMNS if c in rows.columns]
+    return len(rows[cols].drop_duplicates())
 
 
 def cells_tex(claims: list[dict], checks: dict, agg: dict[str, pd.DataFrame]) -> TeX:
-    """The cell counts, reconciled: per claim, the experiments it reads, the RPS cells they
-    hold and the cells its check record lists (a record may count a cell shared by two
-    experiments once, or keep only the cells its rule applies to: its summary says which)."""
+    """The cell counts, reconciled: per claim, the experiments it reads, the distinct RPS
+    cells they hold (a cell shared by two experiments, the same parameters, counts once) and
+    the cells its check record lists (a record keeps only the cells its rule applies to, or
+    lists sub-checks or series instead of cells: its summary says which)."""
     from privdtol.report.tables import styler_table
 
     rows = []
@@ -272,7 +292,7 @@ def cells_tex(claims: list[dict], checks: dict, agg: dict[str, pd.DataFrame]) ->
             {
                 "Claim": rf"\hyperref[claim:{c['id']}]{{{tex_escape(c['id'])}}}",
                 "Experiments read": ", ".join(rf"\texttt{{{tex_escape(e)}}}" for e in exps) or "--",
-                "RPS cells in them": fmt_num(sum(rps_cells(agg.get(e)) for e in exps)),
+                "Distinct RPS cells in them": fmt_num(rps_cells(*(agg.get(e) for e in exps))),
                 "Cells in the record": fmt_num(len(record["cells"])) if record else "--",
             }
         )

@@ -269,7 +269,12 @@ POW2_COLUMNS = ("horizon", "h_low", "h_high")
 #: text values shown differently: column -> {value: LaTeX}
 VALUES: dict[str, dict[str, str]] = {
     "role": {"negative_control": "negative control"},
-    "env": {"bernoulli": "independent", "correlated": "correlated", "beta": "Beta"},
+    "env": {
+        "bernoulli": "independent",
+        "correlated": "correlated",
+        "beta": "Beta",
+        "blocked": "repeated in blocks (control)",
+    },
     # the figures' names of the experiments (mathtext is LaTeX): one definition
     "experiment": EXPERIMENT_NAMES,
     "axis": {
