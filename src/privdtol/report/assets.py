@@ -50,7 +50,12 @@ from privdtol.report.claims import (
     split_claims,
 )
 from privdtol.report.config_tables import algorithms_tex, grid_tex, models_tex, thresholds_tex
-from privdtol.report.findings import finding_sentence, summary_sentences, takeaway
+from privdtol.report.findings import (
+    competitors_table,
+    finding_sentence,
+    summary_sentences,
+    takeaway,
+)
 from privdtol.report.latex import (
     TeX,
     fmt_int_or_pow2,
@@ -169,6 +174,9 @@ def findings_tex(found: dict | None) -> str:
         text = finding_sentence(fid, found) or "not available in this run."
         lines.append(rf"\item \textbf{{{label}.}} {text}")
     lines.append("\\end{itemize}")
+    table = competitors_table(found.get("competitors") or {})
+    if table is not None:
+        lines.append(table)
     return "\n".join(lines) + "\n"
 
 
