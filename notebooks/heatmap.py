@@ -121,7 +121,9 @@ from privdtol.plotting.narrative import display_table, figure_note, table_note
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 
 # %% [markdown]
-# ## Table `heatmap`: per $K$, the range of C4's residual (regret / fitted form) and of regret $/ (\log K/\Delta_{\min} + \log K/\varepsilon)$
+# ## Table `heatmap`: per $K$, the range of C4's residual and of regret over the raw rate
+# Residual: regret / fitted form (what C4 tests); ratio: regret
+# $/ (\log K/\Delta_{\min} + \log K/\varepsilon)$.
 
 # %%
 form = tab.groupby("K")["ratio"].agg(["min", "max"])
