@@ -158,13 +158,30 @@ def privacy_sentence(record: dict | None) -> TeX | None:
         return None
     algs = sorted({c["algorithm"] for c in private})
     within = all(c.get("verdict") == "PASS" for c in private)
-    worst = max(float(c["ratio_eps"]) for c in private if c.get("ratio_eps") is not None)
+
+    def largest(rows):
+        vals = [float(c["ratio_eps"]) for c in rows if c.get("ratio_eps") is not None]
+        return max(vals) if vals else None
+
+    worst = largest(private)
+    # the algorithms that reach the largest loss (to a relative 1e-6)
+    who = sorted(
+        {
+            c["algorithm"]
+            for c in private
+            if c.get("ratio_eps") is not None and float(c["ratio_eps"]) >= worst * (1 - 1e-6)
+        }
+    )
+    own = largest([c for c in private if c["algorithm"] == "rps"])
     caught = sum(c.get("verdict") == "caught" for c in controls)
     verb = "finds all" if within else "does not find all"
+    rps_part = rf"; RPS's own largest \num{{{own:.3g}}}$\,\varepsilon$" if own is not None else ""
     return TeX(
         f"The privacy audit {verb} {len(algs)} private algorithms, ablations included, within "
-        rf"their bound (largest loss found \num{{{worst:.3g}}}$\,\varepsilon$) and catches "
-        f"{caught} of {len(controls)} negative-control cells."
+        rf"their bound (largest loss found \num{{{worst:.3g}}}$\,\varepsilon$, by "
+        + ", ".join(rf"\texttt{{{tex_escape(a)}}}" for a in who[:3])
+        + rps_part
+        + f") and catches {caught} of {len(controls)} negative-control cells."
     )
 
 
