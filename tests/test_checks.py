@@ -644,3 +644,31 @@ def test_exponent_leaves_out_cells_still_rising_at_their_last_horizon():
         "Left out"
         not in c4_rate.check_exponent(df, "C4a", "p", RANGE, 0.95, plateau=(4, 1.05))["summary"]
     )
+
+
+def test_multiverse_recomputes_each_verdict_over_its_declared_range(tiny_agg, tmp_path):
+    """privdtol check --multiverse: one row per (check, threshold, value) of the schema's
+    pre-declared ranges; the configured value's row repeats the check's own verdict; a
+    threshold outside any sensible range (rate_form_factor 1.0001) turns C4 into a FAIL."""
+    from privdtol.analysis.multiverse import multiverse_table
+
+    config = load_config_files([str(SMOKE)])
+    out = tmp_path / "multiverse.json"
+    args = ["check", "--multiverse", "--config", str(SMOKE), "--agg-dir", str(tiny_agg)]
+    assert main([*args, "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    ranges = config["checks"]["multiverse"]
+    assert ranges["rate_form_factor"] == [1.25, 1.5, 2.0]  # the schema's declared default
+    rows = {(r["claim"], r["threshold"], json.dumps(r["value"])): r for r in data["rows"]}
+    for value in ranges["confidence"]:
+        assert ("C2", "confidence", json.dumps(value)) in rows
+    tables = records.load_agg(tiny_agg, CLAIMS["C2"].experiments)
+    own = c2_theorem1.check(tables, config["checks"], [])["verdict"]
+    assert rows[("C2", "confidence", "0.95")]["verdict"] == own
+    assert rows[("C2", "confidence", "0.95")]["configured"]
+    strict = {
+        **config,
+        "checks": {**config["checks"], "multiverse": {"rate_form_factor": [1.0001]}},
+    }
+    c4 = [r for r in multiverse_table(strict, tiny_agg)["rows"] if r["claim"] == "C4"]
+    assert c4 and c4[0]["verdict"] == "FAIL" and c4[0]["base_verdict"] != "FAIL"

@@ -44,7 +44,9 @@ from privdtol.report.claims import (
     counts,
     deviation_items,
     failure_items,
+    load_multiverse,
     load_power,
+    multiverse_tex,
     ordered_rows,
     power_tex,
     split_claims,
@@ -110,6 +112,7 @@ def generated_files() -> list[str]:
         "claims.tex",
         "summary-findings.tex",
         "power.tex",
+        "multiverse.tex",
         "cells.tex",
         "appendix-tables.tex",
         "experiment-sections.tex",
@@ -382,6 +385,7 @@ def build_assets(
         if summary
         else "No findings are available in this run.\n",
         "power.tex": power_tex(load_power(results)),
+        "multiverse.tex": multiverse_tex(load_multiverse(results)),
         "cells.tex": cells_tex(rows, checks, agg),
         "appendix-tables.tex": fill_template(
             "appendix-tables.tex.j2",

@@ -297,3 +297,86 @@ def cells_tex(claims: list[dict], checks: dict, agg: dict[str, pd.DataFrame]) ->
             }
         )
     return styler_table(pd.DataFrame(rows), r"@{}l>{\raggedright\arraybackslash}p{7cm}rr@{}")
+
+
+# ----------------------------------------------------------------------------- multiverse
+
+
+def load_multiverse(results: Path) -> dict | None:
+    """``results/checks/multiverse.json`` (the verdicts over the threshold ranges), or None."""
+    path = Path(results) / "checks" / "multiverse.json"
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert isinstance(data["rows"], list)
+    except (OSError, json.JSONDecodeError, KeyError, AssertionError) as err:
+        raise InputError("results", f"{path}: not a multiverse record ({err})") from None
+    return data
+
+
+def _value_tex(value) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(fmt_num(v) for v in value) + "]"
+    return fmt_num(value)
+
+
+def multiverse_tex(data: dict | None) -> TeX:
+    """The sensitivity table of the methods section: per claim and threshold, the verdict at
+    each value of the pre-declared range (the configured value in bold) and the controls
+    caught; then the variants that change a verdict."""
+    from privdtol.report.tables import styler_table
+
+    if data is None:
+        return TeX(
+            r"\NotRun{sensitivity of the verdicts: not available in this run "
+            r"(results/checks/multiverse.json absent)}" + "\n"
+        )
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for r in data["rows"]:
+        groups.setdefault((r["claim"], r["threshold"]), []).append(r)
+    table = []
+    for (claim, key), rows in groups.items():
+
+        def cell(r):
+            text = f"{_value_tex(r['value'])}: {r['verdict']}"
+            if r["controls"]:
+                text += f" ({r['controls_caught']}/{r['controls']})"
+            return rf"\textbf{{{text}}}" if r["configured"] else text
+
+        table.append(
+            {
+                "Check": rf"\hyperref[claim:{claim}]{{{tex_escape(claim)}}}"
+                + (" (diag.)" if rows[0]["diagnostic"] else ""),
+                "Threshold": rf"\texttt{{{tex_escape(key)}}}",
+                "Verdict at each value (controls caught)": "; ".join(cell(r) for r in rows),
+            }
+        )
+    changed = [r for r in data["rows"] if r["verdict"] != r["base_verdict"]]
+    lost = [r for r in data["rows"] if r["controls_caught"] < r["controls"]]
+    n = len(data["rows"])
+    claims_changed = sorted({r["claim"] for r in changed if not r["diagnostic"]})
+    text = (
+        rf"Every check with thresholds was recomputed over {n} variants, one threshold at a time "
+        r"set to each value of its range (declared in the configuration's "
+        r"\texttt{checks.multiverse} before the run; the others at their configured values, "
+        r"in bold). "
+        + (
+            f"{len(changed)} variant{'' if len(changed) == 1 else 's'} change a verdict"
+            + (
+                " (claims: " + ", ".join(tex_escape(c) for c in claims_changed) + ")"
+                if claims_changed
+                else " (diagnostics only)"
+            )
+            if changed
+            else "No variant changes a verdict"
+        )
+        + (
+            f"; in {len(lost)} a control is no longer caught."
+            if lost
+            else "; every control stays caught."
+        )
+        + "\n\n"
+    )
+    body = styler_table(pd.DataFrame(table), r"@{}ll>{\raggedright\arraybackslash}p{9.6cm}@{}")
+    return TeX(text + r"\begin{center}\small" + "\n" + body + r"\end{center}" + "\n")
