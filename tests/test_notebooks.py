@@ -144,8 +144,8 @@ def test_heatmap_notebook_shows_its_check_and_writes_data(agg_dir, heatmap_run):
     # the residuals are C4's: regret over the form fitted by its check, per cell
     c4 = c4_rate.check_rate_form(rps, 1.5, 0.95)
     residuals = [c["ratio"] for c in c4["cells"] if "ratio" in c]
-    assert max(table["form_max"]) == pytest.approx(max(residuals), rel=1e-12)
-    assert min(table["form_min"]) == pytest.approx(min(residuals), rel=1e-12)
+    assert max(table["form_max"]) == pytest.approx(max(residuals), rel=1e-4)  # record: 5 digits
+    assert min(table["form_min"]) == pytest.approx(min(residuals), rel=1e-4)
     meta = json.loads(nb.read_text())
     assert "start_time" not in meta["metadata"]["papermill"]
     assert all("execution" not in c["metadata"] for c in meta["cells"])
