@@ -69,6 +69,17 @@ for claim in notebook_claims(NAME):
     print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")), end="\n\n")
 
 # %%
+# the exponent each diagnostic fits (C4a: p of (log K/gap)^p, C4b: q of (log K/eps)^q), over all
+# plateaued cells with the other term and the constant held at their fitted values: a different
+# statistic from the local slope of the last points drawn here (it sees the whole curve, whose
+# bend before the asymptote pulls it above 1)
+exponent_of = {}
+for claim, axis, sym in (("C4a", "1/gap", "p"), ("C4b", "1/eps", "q")):
+    rec = read_check(Path(checks_dir) / f"{claim}.json")
+    if rec and rec.get("statistic") is not None:
+        lo, hi = rec.get("ci_low"), rec.get("ci_high")
+        ci = f" [{lo:.2f}, {hi:.2f}]" if lo is not None and hi is not None else ""
+        exponent_of[axis] = f"\n{claim}'s {sym} = {rec['statistic']:.2f}{ci} (whole-curve fit)"
 fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.3), layout="constrained")
 slopes = []
 for ax, fin, axis, xlabel in (
@@ -101,7 +112,8 @@ for ax, fin, axis, xlabel in (
                 ax.text(
                     0.98,
                     0.03,
-                    f"RPS log–log slope {ser['slope']:.2f}\n(last {len(xs)} points)",
+                    f"RPS local log–log slope {ser['slope']:.2f} (last {len(xs)} points)"
+                    + exponent_of.get(axis, ""),
                     transform=ax.transAxes,
                     ha="right",
                     va="bottom",

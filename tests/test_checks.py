@@ -300,6 +300,30 @@ def test_dependent_checks_the_bound():
     # a regret above Theorem 1's bound in one correlated cell fails C5
     worse = dep.assign(mean=np.where(dep["algorithm"] == "rps", dep["mean"] * 200, dep["mean"]))
     assert c5_dependent.check_dependent(worse, 0.95)["verdict"] == "FAIL"
+    # the time-dependence control: rps on losses repeated in blocks (regret linear in T) is
+    # left out of the claim's check and FAILs the registry check run with control "blocked"
+    blocked = table("uniform", cells, 0.0, 0, "dependent", env="blocked").assign(algorithm="rps")
+    both = {"dependent": pd.concat([dep, blocked])}
+    thresholds = {"confidence": 0.95}
+    assert c5_dependent.check(both, thresholds, [])["verdict"] == "PASS"
+    ctrl = c5_dependent.check(both, thresholds, [], algorithm="blocked")
+    assert ctrl["verdict"] == "FAIL" and [c["env"] for c in ctrl["cells"]] == ["blocked"]
+
+
+def test_eq2_is_checked_with_its_own_bound():
+    """C2b: Reg_T <= 1000 (log K/gap + log K/eps) (eq. (2)); 1000 (log 8/0.25 + log 8/1) =
+    10397.2 at K = 8, gap 1/4, eps 1: a regret of 10000 passes, 11000 fails, although both are
+    above eq. (1)'s bound 1 + 3200 log 8 + 128 log 8 = 6921.4."""
+    from privdtol.analysis.claims.c2_theorem1 import check_theorem1
+
+    assert bounds.corollary(8, 0.25, 1.0) == pytest.approx(10397.2077, rel=1e-7)
+    assert bounds.theorem1(8, 0.25, 1.0) == pytest.approx(6921.381, rel=1e-6)
+    base = table("rps", [(8, 0.25, 1.0)], 0.0, 0, "grid")
+    for mean, eq2, eq1 in ((10000.0, "PASS", "FAIL"), (11000.0, "FAIL", "FAIL")):
+        df = base.assign(mean=mean, se=mean * 1e-10)
+        rec = check_theorem1(df, 0.95, claim="C2b", form="eq2")
+        assert rec["verdict"] == eq2 and rec["claim"] == "C2b"
+        assert check_theorem1(df, 0.95)["verdict"] == eq1
 
 
 def test_dependent_rate_finding_measures_exponents():
@@ -412,7 +436,7 @@ def test_every_claim_resolves_to_a_registry_check(thresholds):
 
 
 def test_claims_for_follows_the_experiments():
-    assert claims_for(["gap"]) == ["C2", "C3", "C4a"]
+    assert claims_for(["gap"]) == ["C2", "C2b", "C3", "C4a"]
     assert "C1" not in claims_for(["horizon", "grid"]) and claims_for(["privacy"]) == ["C1"]
 
 
@@ -438,6 +462,7 @@ def test_controls_for_follows_the_config():
     cfg = {"experiments": [{"name": "gap", "algorithms": algs}]}
     assert controls_for(cfg) == [
         ("C2", "uniform"),
+        ("C2b", "uniform"),
         ("C3", "ftl_egreedy"),
         ("C4a", "rps_short_prefix"),
         ("L4", "rps_short_prefix"),  # the proof claims read the gap experiment's cells too
@@ -619,3 +644,31 @@ def test_exponent_leaves_out_cells_still_rising_at_their_last_horizon():
         "Left out"
         not in c4_rate.check_exponent(df, "C4a", "p", RANGE, 0.95, plateau=(4, 1.05))["summary"]
     )
+
+
+def test_multiverse_recomputes_each_verdict_over_its_declared_range(tiny_agg, tmp_path):
+    """privdtol check --multiverse: one row per (check, threshold, value) of the schema's
+    pre-declared ranges; the configured value's row repeats the check's own verdict; a
+    threshold outside any sensible range (rate_form_factor 1.0001) turns C4 into a FAIL."""
+    from privdtol.analysis.multiverse import multiverse_table
+
+    config = load_config_files([str(SMOKE)])
+    out = tmp_path / "multiverse.json"
+    args = ["check", "--multiverse", "--config", str(SMOKE), "--agg-dir", str(tiny_agg)]
+    assert main([*args, "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    ranges = config["checks"]["multiverse"]
+    assert ranges["rate_form_factor"] == [1.25, 1.5, 2.0]  # the schema's declared default
+    rows = {(r["claim"], r["threshold"], json.dumps(r["value"])): r for r in data["rows"]}
+    for value in ranges["confidence"]:
+        assert ("C2", "confidence", json.dumps(value)) in rows
+    tables = records.load_agg(tiny_agg, CLAIMS["C2"].experiments)
+    own = c2_theorem1.check(tables, config["checks"], [])["verdict"]
+    assert rows[("C2", "confidence", "0.95")]["verdict"] == own
+    assert rows[("C2", "confidence", "0.95")]["configured"]
+    strict = {
+        **config,
+        "checks": {**config["checks"], "multiverse": {"rate_form_factor": [1.0001]}},
+    }
+    c4 = [r for r in multiverse_table(strict, tiny_agg)["rows"] if r["claim"] == "C4"]
+    assert c4 and c4[0]["verdict"] == "FAIL" and c4[0]["base_verdict"] != "FAIL"

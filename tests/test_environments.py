@@ -16,6 +16,7 @@ from scipy import stats
 from privdtol.environments import (
     BernoulliProduct,
     BetaLosses,
+    BlockedLosses,
     CorrelatedBernoulli,
     DeterministicLosses,
     ReplayLosses,
@@ -62,8 +63,10 @@ def assert_fits_binomial(sums, lengths, p, m, what):
         BernoulliProduct(MEANS),
         CorrelatedBernoulli(MEANS, rho=0.7),
         CorrelatedBernoulli(MEANS, rho=1.0),
+        CorrelatedBernoulli(MEANS, rho=-0.7),
+        CorrelatedBernoulli(MEANS, rho=-1.0),
     ],
-    ids=lambda e: e.name,
+    ids=lambda e: f"{e.name}-{getattr(e, 'rho', '')}",
 )
 def test_exact_window_sums_match_explicit_joint_law(env):
     rng = np.random.default_rng(11)
@@ -98,6 +101,51 @@ def test_correlated_pair_laws_are_as_documented():
         se = np.sqrt((second - cov**2) / n)
         estimate = np.mean((x[:, i] - mi) * (x[:, j] - mj))
         assert_within_se(estimate, cov, se, m, f"Cov(X_{i}, X_{j})")
+
+
+def test_anticorrelated_pair_laws_are_as_documented():
+    """rho < 0: the best action against the others, Cov(X_1, X_j) = |rho| (max(0, mu_1 + mu_j
+    - 1) - mu_1 mu_j) (negative here); the others among themselves as for rho = |rho|."""
+    rho, n = -0.6, 200_000
+    env = CorrelatedBernoulli(MEANS, rho=rho)
+    x = env.sample_rounds(np.random.default_rng(4), 1, 0, n)[0]
+    pairs = [(i, j) for i in range(env.K) for j in range(i + 1, env.K)]
+    m = env.K + len(pairs)
+    assert_within_se(x.mean(axis=0), MEANS, np.sqrt(MEANS * (1 - MEANS) / n), m, "means")
+    for i, j in pairs:
+        mi, mj = MEANS[i], MEANS[j]
+        # the best action (MEANS[0], the smallest) against another, or two others
+        both = max(0.0, mi + mj - 1) if i == 0 else min(mi, mj)
+        cov = -rho * (both - mi * mj)
+        p11 = cov + mi * mj
+        law = {(1, 1): p11, (1, 0): mi - p11, (0, 1): mj - p11, (0, 0): 1 - mi - mj + p11}
+        second = sum(p * ((a - mi) * (b - mj)) ** 2 for (a, b), p in law.items())
+        se = np.sqrt((second - cov**2) / n)
+        estimate = np.mean((x[:, i] - mi) * (x[:, j] - mj))
+        assert_within_se(estimate, cov, se, m, f"Cov(X_{i}, X_{j})")
+    # on the standard instance (mu_1 + mu_j = 1), rho = -1 makes X_j = 1 - X_1 in every round
+    full = CorrelatedBernoulli(standard_means(4, 0.25), rho=-1.0)
+    y = full.sample_rounds(np.random.default_rng(5), 2, 0, 500)
+    assert np.array_equal(y[..., 1:], np.repeat(1 - y[..., :1], 3, axis=-1))
+
+
+def test_blocked_losses_repeat_one_vector_per_dyadic_block():
+    """X_t = Y_r on B_r = {2^r, ..., 2^(r+1) - 1} (round index 2^r - 1 onwards); a window sum
+    is the overlap with each block times that block's vector."""
+    env = BlockedLosses(MEANS)
+    x = env.sample_rounds(np.random.default_rng(6), 50, 0, 31)
+    for r in range(5):
+        block = x[:, 2**r - 1 : 2 ** (r + 1) - 1, :]
+        assert np.array_equal(block, np.repeat(block[:, :1, :], 2**r, axis=1)), r
+    # the prefix of block r = 3 (rounds 7..14): m copies of one Bernoulli(mu) vector
+    lengths = np.random.default_rng(7).integers(1, 9, size=N)
+    sums = env.window_sums(np.random.default_rng(8), 7, lengths)
+    y = sums / lengths[:, None]
+    assert np.array_equal(y, np.round(y)) and set(np.unique(y)) <= {0.0, 1.0}
+    assert_within_se(y.mean(axis=0), MEANS, np.sqrt(MEANS * (1 - MEANS) / N), env.K, "means")
+    # a window over two blocks (rounds 2..5: one round of B_1, three of B_2) uses two vectors
+    two = env.window_sums(np.random.default_rng(9), 2, np.full(N, 4))
+    assert set(np.unique(two)) == {0.0, 1.0, 3.0, 4.0}
 
 
 def test_beta_window_sums_are_explicit_and_resampling_is_binomial():

@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from privdtol.analysis.cells import select
+from privdtol.analysis.claims import c4_rate
 from privdtol.analysis.claims.c4_rate import rate_ratio_table
 from privdtol.analysis.records import Heading, check_text, make_check, read_check, write_check
 from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims, notebook_thresholds
@@ -127,13 +128,24 @@ def test_heatmap_notebook_shows_its_check_and_writes_data(agg_dir, heatmap_run):
     assert read_check(checks_dir / f"{HEATMAP_CLAIM}.json") == HAND_CHECK
     # the table is data: raw numbers under plain column names
     table = pd.read_csv(res / "tables/heatmap.csv")
-    assert list(table.columns) == ["K", "ratio_min", "ratio_median", "ratio_max"]
-    tab = rate_ratio_table(
-        select(pd.read_parquet(agg_dir / "grid.parquet"), "rps", "bernoulli", "standard")
-    )
+    assert list(table.columns) == [
+        "K",
+        "form_min",
+        "form_max",
+        "ratio_min",
+        "ratio_median",
+        "ratio_max",
+    ]
+    rps = select(pd.read_parquet(agg_dir / "grid.parquet"), "rps", "bernoulli", "standard")
+    tab = rate_ratio_table(rps)
     expect = tab.groupby("K")["ratio"].agg(["min", "median", "max"]).reset_index()
     assert table["K"].tolist() == expect["K"].tolist()
     assert table["ratio_max"].tolist() == expect["max"].tolist()  # shortest round-trip floats
+    # the residuals are C4's: regret over the form fitted by its check, per cell
+    c4 = c4_rate.check_rate_form(rps, 1.5, 0.95)
+    residuals = [c["ratio"] for c in c4["cells"] if "ratio" in c]
+    assert max(table["form_max"]) == pytest.approx(max(residuals), rel=1e-4)  # record: 5 digits
+    assert min(table["form_min"]) == pytest.approx(min(residuals), rel=1e-4)
     meta = json.loads(nb.read_text())
     assert "start_time" not in meta["metadata"]["papermill"]
     assert all("execution" not in c["metadata"] for c in meta["cells"])

@@ -21,8 +21,9 @@ import pandas as pd
 import pytest
 import yaml
 
+from privdtol.analysis.diagnosis import DEVIATIONS
 from privdtol.analysis.records import load_check
-from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS
+from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS, diagnostics, paper_claims
 from privdtol.cli import main
 from privdtol.errors import InputError
 from privdtol.report.assets import (
@@ -354,13 +355,20 @@ def test_assets_written(built):
     assert r"\newcommand{\CtwoTitle}{" + CLAIMS_TEX["C2"].title + "}" in numbers
     assert r"\newcommand{\ConeTitle}{Event-level pure $\varepsilon$-DP}" in numbers
     assert r"\newcommand{\AblationsCells}{\NotRunText}" in numbers
-    assert r"\newcommand{\ClaimsTotal}{13}" in numbers and r"\newcommand{\ClaimsRun}{7}" in numbers
-    assert r"\newcommand{\ClaimsFail}{2}" in numbers
+    # the paper's claims only (C0 and the exponent fits C4a-C4c are diagnostics)
+    assert paper_claims() == ["C1", "C2", "C2b", "C3", "C4", "C5", "L4", "L5", "L5a", "L5b"]
+    assert diagnostics() == ["C0", "C4a", "C4b", "C4c"]
+    assert r"\newcommand{\ClaimsTotal}{10}" in numbers and r"\newcommand{\ClaimsRun}{4}" in numbers
+    assert r"\newcommand{\ClaimsFail}{0}" in numbers
+    assert r"\newcommand{\DiagnosticsTotal}{4}" in numbers
+    assert r"\newcommand{\DiagnosticsFail}{2}" in numbers
+    assert r"\newcommand{\DeviationsTotal}{" + str(len(DEVIATIONS)) + "}" in numbers
     verdicts = (gen / "verdicts.tex").read_text()
     assert "booktabs" not in verdicts and r"\toprule" in verdicts  # a fragment, not a document
-    rows = [ln.split(" & ")[0] for ln in verdicts.splitlines()[4:-2]]
+    for name, ids in (("verdicts.tex", paper_claims()), ("diagnostics.tex", diagnostics())):
+        rows = [ln.split(" & ")[0] for ln in (gen / name).read_text().splitlines()[4:-2]]
+        assert rows == [rf"\hyperref[claim:{c}]{{\textbf{{{c}}}}}" for c in ids]  # in order
     labels = list(CLAIMS)
-    assert rows == [rf"\hyperref[claim:{c}]{{\textbf{{{c}}}}}" for c in labels]  # registry order
     claims = (gen / "claims.tex").read_text()
     assert [c for c in CLAIMS if rf"\label{{claim:{c}}}" in claims] == labels  # each once
     assert all(claims.count(rf"\label{{claim:{c}}}") == 1 for c in labels)
@@ -543,8 +551,9 @@ def test_report_pdf_has_every_verdict(built, tmp_path):
     # hyperlinks: at least one per figure (its notebook) plus the paper
     assert link_annotations(pdf) >= len(NOTEBOOKS) + 1
     # C4c's row is the exponent of log K (its registry title)
-    c4c = " ".join(table[table.index("C4c") : table.index("C5")].split())
-    assert "not log" in c4c and "FAIL" in c4c
+    diagnostics_table = table[table.index("Diagnostics") :]
+    c4c = " ".join(diagnostics_table[diagnostics_table.index("C4c") :].split())
+    assert "not log" in c4c[:200] and "FAIL" in c4c[:200]
 
 
 @pytest.mark.slow

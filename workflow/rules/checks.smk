@@ -43,6 +43,8 @@ CHECKS_DIR = "results/checks"
 FINDINGS_JSON = "results/findings.json"
 #: size and power of the checks with a negative control (privdtol.analysis.power)
 POWER_JSON = f"{CHECKS_DIR}/power.json"
+#: every verdict over the pre-declared threshold ranges (privdtol.analysis.multiverse)
+MULTIVERSE_JSON = f"{CHECKS_DIR}/multiverse.json"
 
 
 for _claim in claims_for(CHECK_EXPERIMENTS):
@@ -139,9 +141,33 @@ rule power:
         " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
 
 
+rule multiverse:
+    input:
+        agg=sorted(
+            {t for c in claims_for(CHECK_EXPERIMENTS) if CLAIMS[c].thresholds for t in claim_tables(c)}
+        ),
+        configs=report_configfiles(),
+        code=layer_sources("analysis", "core"),
+    output:
+        MULTIVERSE_JSON,
+    log:
+        "logs/checks/multiverse.log",
+    conda:
+        "../envs/privdtol.yaml"
+    params:
+        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        agg_dir=lambda wc, input: (
+            os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
+        ),
+    shell:
+        "privdtol check --multiverse {params.configs}"
+        " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
+
+
 rule checks_all:
     input:
         [f"{CHECKS_DIR}/{c}.json" for c in CHECK_CLAIMS],
         FINDINGS_JSON,
         POWER_JSON,
+        MULTIVERSE_JSON,
     localrule: True

@@ -20,6 +20,7 @@ rule build_report_assets:
         checks=[f"results/checks/{c}.json" for c in report_claims()],
         findings=FINDINGS_JSON,
         power=POWER_JSON,
+        multiverse=MULTIVERSE_JSON,
         results=report_results(),
         agg=expand(
             f"{AGG_DIR}/{{experiment}}.parquet",

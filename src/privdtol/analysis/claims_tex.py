@@ -47,6 +47,14 @@ CLAIMS_TEX: dict[str, ClaimTeX] = {
         _THEOREM1_TEX,
         r"largest regret/bound over cells and checkpoint horizons (upper confidence limit)",
     ),
+    "C2b": ClaimTeX(
+        r"$\mathrm{Reg}_T \le 1000 (\log K/\Delta_{\min} + \log K/\varepsilon)$ for every $T$",
+        r"In particular, $\mathrm{Reg}_T \le 1000 (\log K/\Delta_{\min} + "
+        r"\log K/\varepsilon)$. (2) The constant 1000 is explicit and universal, but it is not "
+        r"optimized.",
+        r"largest regret$/(1000 (\log K/\Delta_{\min} + \log K/\varepsilon))$ over cells and "
+        r"checkpoint horizons (upper confidence limit)",
+    ),
     "C3": ClaimTeX(
         r"The regret is horizon-free",
         r"We give a constructive horizon-free $\varepsilon$-DP algorithm for stochastic DTOL and "
@@ -87,8 +95,8 @@ CLAIMS_TEX: dict[str, ClaimTeX] = {
         r"model, our proof only uses independence across time. Thus it applies to i.i.d. loss "
         r"vectors with arbitrary dependence among coordinates within each round; the "
         r"product-over-actions model is a special case.",
-        r"largest regret/bound over the correlated and Beta cells and their checkpoint "
-        r"horizons (upper confidence limit)",
+        r"largest regret/bound over the correlated (positive and negative dependence) and "
+        r"Beta cells and their checkpoint horizons (upper confidence limit)",
     ),
     "C0": ClaimTeX(
         r"Exact and Monte Carlo regret agree",

@@ -40,9 +40,13 @@ class Claim:
     check: str
     #: the notebook (key of :data:`NOTEBOOKS`) whose figure shows the claim
     notebook: str
-    #: negative controls: algorithms the check must FAIL (records ``<ID>--<control>.json``);
-    #: C1's are the privacy audit's own controls, inside its record
+    #: negative controls: algorithms the check must FAIL (records ``<ID>--<control>.json``),
+    #: or loss models of :data:`ENV_CONTROLS` (rps run on a process outside the claim's
+    #: hypothesis); C1's are the privacy audit's own controls, inside its record
     controls: tuple[str, ...] = ()
+    #: why this is a diagnostic of the pipeline and not a claim of the paper (empty: a claim
+    #: of the paper, counted in the verdict table); diagnostics have their own table
+    diagnostic: str = ""
 
     def check_function(self) -> Callable[..., dict]:
         module, _, name = self.check.partition(":")
@@ -79,6 +83,10 @@ class Notebook:
 
 
 _C = "privdtol.analysis.claims"
+#: negative controls that are loss models, not algorithms: rps run on a loss process that
+#: violates the claim's hypothesis (``blocked``: losses repeated in blocks, not independent
+#: across time, :mod:`privdtol.environments.blocked`)
+ENV_CONTROLS = ("blocked",)
 #: the experiments of the regret tables read by the rate checks and the findings
 RATE_EXPERIMENTS = ("grid", "gap", "epsilon", "actions")
 
@@ -114,6 +122,18 @@ EQ6 = (
     "-(eta/4) E[V_m].]"
 )
 
+#: Theorem 1's simplified form, verbatim
+EQ2 = (
+    "In particular, Reg_T <= 1000 (log K/Delta_min + log K/eps). (2) The constant 1000 is "
+    "explicit and universal, but it is not optimized."
+)
+#: why the exponent fits are diagnostics, not claims (Corollary 1 is a minimax statement)
+_MINIMAX = (
+    "Corollary 1 is a minimax statement (the order of the worst-case regret over instances), "
+    "not a claim about the regret of RPS on each instance; what it implies for RPS on the grid "
+    "is C4's form, and this exponent fit diagnoses that form on one series of instances"
+)
+
 CLAIMS: dict[str, Claim] = {
     c.id: c
     for c in (
@@ -129,6 +149,8 @@ CLAIMS: dict[str, Claim] = {
             ("agreement_z_max", "agreement_min_events"),
             f"{_C}.c0_agreement:check",
             "agreement",
+            diagnostic="the pipeline's own claim (its two engines compute the same Reg_T), not "
+            "a statement of the paper",
         ),
         Claim(
             "C1",
@@ -153,6 +175,19 @@ CLAIMS: dict[str, Claim] = {
             ("horizon", "gap", "epsilon", "actions", "grid", "worst_case"),
             ("confidence",),
             f"{_C}.c2_theorem1:check",
+            "bounds",
+            ("uniform",),
+        ),
+        Claim(
+            "C2b",
+            "Reg_T ≤ 1000 (log K/Δ + log K/ε) for every T",
+            "Theorem 1, eq. (2)",
+            EQ2,
+            "largest regret / (1000 (log K/gap + log K/eps)) over cells and checkpoint horizons "
+            "(upper confidence limit)",
+            ("horizon", "gap", "epsilon", "actions", "grid", "worst_case"),
+            ("confidence",),
+            f"{_C}.c2_theorem1:check_eq2",
             "bounds",
             ("uniform",),
         ),
@@ -195,6 +230,7 @@ CLAIMS: dict[str, Claim] = {
             f"{_C}.c4_rate:check_gap",
             "rates",
             ("rps_short_prefix",),
+            diagnostic=_MINIMAX,
         ),
         Claim(
             "C4b",
@@ -208,6 +244,7 @@ CLAIMS: dict[str, Claim] = {
             f"{_C}.c4_rate:check_epsilon",
             "rates",
             ("rps_eta_sq",),
+            diagnostic=_MINIMAX,
         ),
         Claim(
             "C4c",
@@ -220,6 +257,11 @@ CLAIMS: dict[str, Claim] = {
             f"{_C}.c4_rate:check_log_k",
             "actions",
             ("rps_eta_logk",),
+            diagnostic=_MINIMAX
+            + "; and on this grid it cannot discriminate: on the standard instance the private "
+            "competitors are linear in log K too (log^2 K is Wu & Wang's upper bound, not "
+            "their algorithm's behaviour), so only the control built for it grows like "
+            "log^2 K",
         ),
         Claim(
             "C5",
@@ -229,13 +271,13 @@ CLAIMS: dict[str, Claim] = {
             "model, our proof only uses independence across time. Thus it applies to i.i.d. "
             "loss vectors with arbitrary dependence among coordinates within each round; the "
             "product-over-actions model is a special case.",
-            "largest regret / Theorem-1 bound over the correlated and Beta cells and their "
-            "checkpoint horizons (upper confidence limit)",
+            "largest regret / Theorem-1 bound over the correlated (positive and negative "
+            "dependence) and Beta cells and their checkpoint horizons (upper confidence limit)",
             ("dependent",),
             ("confidence",),
             f"{_C}.c5_dependent:check",
             "dependent",
-            ("uniform",),
+            ("uniform", "blocked"),
         ),
         Claim(
             "L4",
@@ -378,6 +420,17 @@ def notebook_thresholds(name: str) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
+def paper_claims() -> list[str]:
+    """The claims of the paper (the verdict table and its count), in registry order."""
+    return [c.id for c in CLAIMS.values() if not c.diagnostic]
+
+
+def diagnostics() -> list[str]:
+    """The pipeline's diagnostics (their own table, out of the claim count), in registry
+    order."""
+    return [c.id for c in CLAIMS.values() if c.diagnostic]
+
+
 def claims_for(experiments) -> list[str]:
     """The claims checked by a config that produces ``experiments`` (with ``"privacy"`` when it
     runs the privacy audit): those reading at least one of them, in registry order.  A check
@@ -398,16 +451,32 @@ def experiment_algorithms(config: dict) -> dict[str, set[str]]:
     return out
 
 
+def experiment_envs(config: dict) -> dict[str, set[str]]:
+    """``{experiment: loss models}`` of a (validated) config's ``experiments:``, slices
+    included."""
+    out: dict[str, set[str]] = {}
+    for exp in config.get("experiments", []):
+        envs = {exp["env"]} if exp.get("env") else set()
+        for sl in exp.get("slices", []) or []:
+            envs |= {sl["env"]} if sl.get("env") else set()
+        out.setdefault(exp["name"], set()).update(envs)
+    return out
+
+
 def controls_for(config: dict) -> list[tuple[str, str]]:
     """``(claim, control)`` for every negative control of the registry that the config
-    simulates in one of the claim's experiments (C1's controls live in the privacy audit's
-    record and have no rule of their own), in registry order."""
-    algs = experiment_algorithms(config)
+    simulates in one of the claim's experiments (an algorithm, or a loss model of
+    :data:`ENV_CONTROLS`; C1's controls live in the privacy audit's record and have no rule of
+    their own), in registry order."""
+    algs, envs = experiment_algorithms(config), experiment_envs(config)
     out = []
     for c in CLAIMS.values():
         if c.id == "C1":
             continue
         present = set().union(*(algs.get(e, set()) for e in source_experiments(c)))
+        present |= {
+            m for e in source_experiments(c) for m in envs.get(e, set()) if m in ENV_CONTROLS
+        }
         out += [(c.id, ctrl) for ctrl in c.controls if ctrl in present]
     return out
 

@@ -44,6 +44,12 @@ def add_parser(sub):
         action="store_true",
         help="write the size and power of the checks to --out, e.g. results/checks/power.json",
     )
+    what.add_argument(
+        "--multiverse",
+        action="store_true",
+        help="write every verdict recomputed over the pre-declared threshold ranges "
+        "(checks.multiverse) to --out, e.g. results/checks/multiverse.json",
+    )
     p.add_argument(
         "--control",
         metavar="ALG",
@@ -73,6 +79,8 @@ def run(args) -> int:
         return run_findings(agg_dir, out)
     if args.power:
         return run_power(config, agg_dir, out)
+    if args.multiverse:
+        return run_multiverse(config, agg_dir, out)
     claim = lookup(CLAIMS, args.claim, "claim", "claim")
     algorithm = "rps"
     if args.control is not None:
@@ -134,4 +142,22 @@ def run_power(config: dict, agg_dir: Path, out: Path) -> int:
     with atomic_path(out) as tmp:
         tmp.write_text(text, encoding="utf-8")
     print(f"power ({len(table['rows'])} checks, {model['source']}) -> {out}", file=sys.stderr)
+    return 0
+
+
+def run_multiverse(config: dict, agg_dir: Path, out: Path) -> int:
+    import json
+
+    from privdtol.analysis.multiverse import multiverse_table
+    from privdtol.pipeline.io import atomic_path
+
+    table = multiverse_table(config, agg_dir)
+    text = json.dumps(table, sort_keys=True, indent=2, allow_nan=False) + "\n"
+    with atomic_path(out) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    changed = sum(r["verdict"] != r["base_verdict"] for r in table["rows"])
+    print(
+        f"multiverse ({len(table['rows'])} variants, {changed} change a verdict) -> {out}",
+        file=sys.stderr,
+    )
     return 0

@@ -38,7 +38,10 @@ def add_cell_arguments(
     parser.add_argument("--env", choices=list(envs), default="bernoulli", help="loss model")
     if "correlated" in envs:
         parser.add_argument(
-            "--rho", type=float, default=0.5, help="shared-shock probability (correlated)"
+            "--rho",
+            type=float,
+            default=0.5,
+            help="shared-shock probability (correlated; < 0: antithetic best action)",
         )
     if "beta" in envs:
         parser.add_argument("--kappa", type=float, default=2.0, help="Beta concentration (beta)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from privdtol.environments.base import LossModel, validate_means
 from privdtol.environments.bernoulli import BernoulliProduct
 from privdtol.environments.beta import BetaLosses
+from privdtol.environments.blocked import BlockedLosses
 from privdtol.environments.correlated import CorrelatedBernoulli
 from privdtol.environments.deterministic import DeterministicLosses
 from privdtol.environments.instances import (
@@ -18,7 +19,12 @@ from privdtol.errors import InputError, by_name, lookup
 
 #: every loss model by name (``--env``, the config's ``env``), in display order
 MODELS: dict[str, type[LossModel]] = by_name(
-    BernoulliProduct, CorrelatedBernoulli, BetaLosses, DeterministicLosses, ReplayLosses
+    BernoulliProduct,
+    CorrelatedBernoulli,
+    BetaLosses,
+    DeterministicLosses,
+    BlockedLosses,
+    ReplayLosses,
 )
 
 __all__ = [
@@ -26,6 +32,7 @@ __all__ = [
     "MODELS",
     "BernoulliProduct",
     "BetaLosses",
+    "BlockedLosses",
     "CorrelatedBernoulli",
     "DeterministicLosses",
     "LossModel",

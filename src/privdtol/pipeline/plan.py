@@ -41,7 +41,7 @@ from privdtol.pipeline.config import experiment_slices
 #: characters of the SHA-256 hex digest kept as a cell id
 CELL_ID_LENGTH = 16
 #: models the pipeline simulates from generated instances (``replay`` needs a user's file)
-PIPELINE_ENVS = ("bernoulli", "correlated", "beta", "deterministic")
+PIPELINE_ENVS = ("bernoulli", "correlated", "beta", "deterministic", "blocked")
 #: cost model of :meth:`Cell.estimated_seconds` (measured on one core: rps, K=1024, T=2^30-1,
 #: 2000 runs takes ~5 s; explicit per-round draws are slower per element)
 FAST_ELEMENTS_PER_SECOND = 12e6

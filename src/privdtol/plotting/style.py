@@ -43,6 +43,7 @@ ENV_NAMES = {
     "bernoulli": "independent Bernoulli",
     "correlated": "correlated Bernoulli",
     "beta": "Beta",
+    "blocked": "repeated in blocks (control)",
 }
 _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
 _DASHES = ("-", "--", "-.", ":", "-", "--", "-.", ":")
@@ -75,7 +76,12 @@ def env_palette() -> dict[str, tuple]:
     import seaborn as sns
 
     colours = sns.color_palette("colorblind", 6)
-    return {"bernoulli": colours[0], "correlated": colours[1], "beta": colours[2]}
+    return {
+        "bernoulli": colours[0],
+        "correlated": colours[1],
+        "beta": colours[2],
+        "blocked": (0.35, 0.35, 0.35),
+    }
 
 
 def model_labels(df: pd.DataFrame) -> list[str]:
@@ -94,7 +100,7 @@ def model_labels(df: pd.DataFrame) -> list[str]:
 
 def model_order(df: pd.DataFrame) -> list[str]:
     """Loss-model labels ordered independent, correlated (by rho), Beta (by kappa)."""
-    rank = {"bernoulli": 0, "correlated": 1, "beta": 2}
+    rank = {"bernoulli": 0, "correlated": 1, "beta": 2, "blocked": 3}
     rows = df.assign(_label=model_labels(df), _rank=df["env"].map(rank).fillna(3))
     rows = rows.assign(_p=rows.get("rho", np.nan).fillna(rows.get("kappa", np.nan)).fillna(0))
     rows = rows.sort_values(["_rank", "_p"])

@@ -7,7 +7,9 @@ jinja2 templates of :mod:`privdtol.report.templating` and the tables of
 
 - ``numbers.tex``   macros: per claim (``\\CtwoVerdict``, ``\\CtwoStatistic``, ...), per
   experiment (``\\HorizonCells``, ``\\HorizonMaxHorizon``, ...) and overall counts;
-- ``verdicts.tex``  the verdict table, one row per claim of the registry;
+- ``verdicts.tex``  the verdict table, one row per claim of the paper in the registry;
+- ``diagnostics.tex`` the diagnostics table: the pipeline's own checks and the exponent fits
+  (:attr:`~privdtol.analysis.registry.Claim.diagnostic`), out of the claim count;
 - ``experiment-sections.tex`` one subsection per notebook of the registry, in figure order:
   its prose, its claims (the registry's claims of that notebook), its figure and tables (a
   "not run" box when an input is absent, never a LaTeX error);
@@ -42,12 +44,20 @@ from privdtol.report.claims import (
     counts,
     deviation_items,
     failure_items,
+    load_multiverse,
     load_power,
+    multiverse_tex,
     ordered_rows,
     power_tex,
+    split_claims,
 )
 from privdtol.report.config_tables import algorithms_tex, grid_tex, models_tex, thresholds_tex
-from privdtol.report.findings import finding_sentence, summary_sentences, takeaway
+from privdtol.report.findings import (
+    competitors_table,
+    finding_sentence,
+    summary_sentences,
+    takeaway,
+)
 from privdtol.report.latex import (
     TeX,
     fmt_int_or_pow2,
@@ -98,9 +108,11 @@ def generated_files() -> list[str]:
     return [
         "numbers.tex",
         "verdicts.tex",
+        "diagnostics.tex",
         "claims.tex",
         "summary-findings.tex",
         "power.tex",
+        "multiverse.tex",
         "cells.tex",
         "appendix-tables.tex",
         "experiment-sections.tex",
@@ -165,6 +177,9 @@ def findings_tex(found: dict | None) -> str:
         text = finding_sentence(fid, found) or "not available in this run."
         lines.append(rf"\item \textbf{{{label}.}} {text}")
     lines.append("\\end{itemize}")
+    table = competitors_table(found.get("competitors") or {})
+    if table is not None:
+        lines.append(table)
     return "\n".join(lines) + "\n"
 
 
@@ -244,15 +259,22 @@ def estimator_counts(agg: dict[str, pd.DataFrame]) -> dict[str, object]:
 
 
 def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame], controls=()) -> str:
+    from privdtol.analysis.diagnosis import DEVIATIONS
+
     experiments = [
         {"prefix": macro_name(e), "stats": experiment_stats(agg.get(e))}
         for e in regret_experiments()
     ]
+    paper, diagnostics = split_claims(claims)
     return fill_template(
         "numbers.tex.j2",
         claims=[*claims, *controls],
         experiments=experiments,
-        counts=counts(claims),
+        counts={
+            **counts(paper),
+            **counts(diagnostics, "Diagnostics"),
+            "DeviationsTotal": len(DEVIATIONS),
+        },
         total_runs=total_runs(agg),
         experiments_run=len(agg),
         estimators=estimator_counts(agg),
@@ -356,12 +378,14 @@ def build_assets(
     summary = summary_sentences(found, checks)
     files = {
         "numbers.tex": numbers_tex(rows, agg, controls),
-        "verdicts.tex": verdict_table(ordered_rows(rows, controls)),
+        "verdicts.tex": verdict_table(ordered_rows(split_claims(rows)[0], controls)),
+        "diagnostics.tex": verdict_table(ordered_rows(split_claims(rows)[1], controls)),
         "claims.tex": fill_template("claims.tex.j2", claims=rows),
         "summary-findings.tex": " ".join(summary) + "\n"
         if summary
         else "No findings are available in this run.\n",
         "power.tex": power_tex(load_power(results)),
+        "multiverse.tex": multiverse_tex(load_multiverse(results)),
         "cells.tex": cells_tex(rows, checks, agg),
         "appendix-tables.tex": fill_template(
             "appendix-tables.tex.j2",

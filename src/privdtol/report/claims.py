@@ -78,6 +78,8 @@ def claim_context(claim: str, check: dict | None) -> dict:
         # the notebook whose figure shows it (None for a claim without one in the registry)
         "figure": CLAIMS[claim].notebook if CLAIMS[claim].notebook in NOTEBOOKS else None,
         "verdict_word": check["verdict"] if check else None,
+        # why it is a diagnostic of the pipeline, not a claim of the paper ("" for a claim)
+        "diagnostic": mathify(CLAIMS[claim].diagnostic) if CLAIMS[claim].diagnostic else "",
     }
     if check is None:
         na = TeX(r"\NotRunText")
@@ -141,14 +143,21 @@ def ordered_rows(claims: list[dict], controls: list[dict]) -> list[dict]:
     return out
 
 
-def counts(claims: list[dict]) -> dict:
-    """The summary's verdict counts (claims only; the controls are not claims)."""
+def counts(claims: list[dict], prefix: str = "Claims") -> dict:
+    """The summary's verdict counts of ``claims`` (the paper's claims, ``prefix="Claims"``, or
+    the diagnostics, ``prefix="Diagnostics"``; the controls are not counted)."""
     words = [c["verdict_word"] for c in claims]
-    out = {"ClaimsTotal": len(claims), "ClaimsRun": sum(c["run"] for c in claims)}
+    out = {f"{prefix}Total": len(claims), f"{prefix}Run": sum(c["run"] for c in claims)}
     for v in VERDICTS:
-        out[f"Claims{v.title()}"] = words.count(v)
-    out["ClaimsNotRun"] = words.count(None)
+        out[f"{prefix}{v.title()}"] = words.count(v)
+    out[f"{prefix}NotRun"] = words.count(None)
     return out
+
+
+def split_claims(rows: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The paper's claims and the pipeline's diagnostics among claim contexts (registry
+    order)."""
+    return [r for r in rows if not r["diagnostic"]], [r for r in rows if r["diagnostic"]]
 
 
 # ----------------------------------------------------------------------------- power
@@ -251,17 +260,28 @@ def deviation_items() -> list[dict]:
 # ----------------------------------------------------------------------------- cell counts
 
 
-def rps_cells(df: pd.DataFrame | None, algorithm: str = "rps") -> int:
-    """The distinct cells of ``algorithm`` in an aggregated table (0 when absent)."""
-    if df is None or df.empty or "algorithm" not in df:
+def rps_cells(*frames: pd.DataFrame | None, algorithm: str = "rps") -> int:
+    """The distinct cells of ``algorithm`` in aggregated tables (0 when absent): a cell is its
+    parameters, so one shared by two experiments (its id may differ) counts once."""
+    from privdtol.analysis.cells import CELL_COLUMNS
+
+    parts = [
+        df.loc[df["algorithm"] == algorithm]
+        for df in frames
+        if df is not None and not df.empty and "algorithm" in df
+    ]
+    if not parts:
         return 0
-    return int(df.loc[df["algorithm"] == algorithm, "cell_id"].nunique())
+    rows = pd.concat(parts, ignore_index=True)
+    cols = [c for c in CELL_COLUMNS if c in rows.columns]
+    return len(rows[cols].drop_duplicates())
 
 
 def cells_tex(claims: list[dict], checks: dict, agg: dict[str, pd.DataFrame]) -> TeX:
-    """The cell counts, reconciled: per claim, the experiments it reads, the RPS cells they
-    hold and the cells its check record lists (a record may count a cell shared by two
-    experiments once, or keep only the cells its rule applies to: its summary says which)."""
+    """The cell counts, reconciled: per claim, the experiments it reads, the distinct RPS
+    cells they hold (a cell shared by two experiments, the same parameters, counts once) and
+    the cells its check record lists (a record keeps only the cells its rule applies to, or
+    lists sub-checks or series instead of cells: its summary says which)."""
     from privdtol.report.tables import styler_table
 
     rows = []
@@ -272,8 +292,91 @@ def cells_tex(claims: list[dict], checks: dict, agg: dict[str, pd.DataFrame]) ->
             {
                 "Claim": rf"\hyperref[claim:{c['id']}]{{{tex_escape(c['id'])}}}",
                 "Experiments read": ", ".join(rf"\texttt{{{tex_escape(e)}}}" for e in exps) or "--",
-                "RPS cells in them": fmt_num(sum(rps_cells(agg.get(e)) for e in exps)),
+                "Distinct RPS cells in them": fmt_num(rps_cells(*(agg.get(e) for e in exps))),
                 "Cells in the record": fmt_num(len(record["cells"])) if record else "--",
             }
         )
     return styler_table(pd.DataFrame(rows), r"@{}l>{\raggedright\arraybackslash}p{7cm}rr@{}")
+
+
+# ----------------------------------------------------------------------------- multiverse
+
+
+def load_multiverse(results: Path) -> dict | None:
+    """``results/checks/multiverse.json`` (the verdicts over the threshold ranges), or None."""
+    path = Path(results) / "checks" / "multiverse.json"
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert isinstance(data["rows"], list)
+    except (OSError, json.JSONDecodeError, KeyError, AssertionError) as err:
+        raise InputError("results", f"{path}: not a multiverse record ({err})") from None
+    return data
+
+
+def _value_tex(value) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(fmt_num(v) for v in value) + "]"
+    return fmt_num(value)
+
+
+def multiverse_tex(data: dict | None) -> TeX:
+    """The sensitivity table of the methods section: per claim and threshold, the verdict at
+    each value of the pre-declared range (the configured value in bold) and the controls
+    caught; then the variants that change a verdict."""
+    from privdtol.report.tables import styler_table
+
+    if data is None:
+        return TeX(
+            r"\NotRun{sensitivity of the verdicts: not available in this run "
+            r"(results/checks/multiverse.json absent)}" + "\n"
+        )
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for r in data["rows"]:
+        groups.setdefault((r["claim"], r["threshold"]), []).append(r)
+    table = []
+    for (claim, key), rows in groups.items():
+
+        def cell(r):
+            text = f"{_value_tex(r['value'])}: {r['verdict']}"
+            if r["controls"]:
+                text += f" ({r['controls_caught']}/{r['controls']})"
+            return rf"\textbf{{{text}}}" if r["configured"] else text
+
+        table.append(
+            {
+                "Check": rf"\hyperref[claim:{claim}]{{{tex_escape(claim)}}}"
+                + (" (diag.)" if rows[0]["diagnostic"] else ""),
+                "Threshold": rf"\texttt{{{tex_escape(key)}}}",
+                "Verdict at each value (controls caught)": "; ".join(cell(r) for r in rows),
+            }
+        )
+    changed = [r for r in data["rows"] if r["verdict"] != r["base_verdict"]]
+    lost = [r for r in data["rows"] if r["controls_caught"] < r["controls"]]
+    n = len(data["rows"])
+    claims_changed = sorted({r["claim"] for r in changed if not r["diagnostic"]})
+    text = (
+        rf"Every check with thresholds was recomputed over {n} variants, one threshold at a time "
+        r"set to each value of its range (declared in the configuration's "
+        r"\texttt{checks.multiverse} before the run; the others at their configured values, "
+        r"in bold). "
+        + (
+            f"{len(changed)} variant{'' if len(changed) == 1 else 's'} change a verdict"
+            + (
+                " (claims: " + ", ".join(tex_escape(c) for c in claims_changed) + ")"
+                if claims_changed
+                else " (diagnostics only)"
+            )
+            if changed
+            else "No variant changes a verdict"
+        )
+        + (
+            f"; in {len(lost)} a control is no longer caught."
+            if lost
+            else "; every control stays caught."
+        )
+        + "\n\n"
+    )
+    body = styler_table(pd.DataFrame(table), r"@{}ll>{\raggedright\arraybackslash}p{9.6cm}@{}")
+    return TeX(text + r"\begin{center}\small" + "\n" + body + r"\end{center}" + "\n")

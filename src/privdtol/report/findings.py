@@ -7,7 +7,7 @@ shown with its own text, typeset."""
 from __future__ import annotations
 
 from privdtol.analysis.registry import CLAIMS, FINDINGS, NOTEBOOKS
-from privdtol.report.latex import TeX, fmt_num, mathify, tex_escape
+from privdtol.report.latex import TeX, fmt_num, mathify, tex_escape, tex_unicode
 
 
 def finding_sentences(found: dict | None, experiments=None) -> list[TeX]:
@@ -47,6 +47,33 @@ def _n(x) -> TeX:
     return fmt_num(x)
 
 
+#: the regimes of the competitor comparison, defined (LaTeX; as analysis.findings.REGIMES)
+REGIME_TEX = {
+    "statistical": r"$\varepsilon > \Delta_{\min}$",
+    "balanced": r"$\varepsilon = \Delta_{\min}$",
+    "privacy": r"$\varepsilon < \Delta_{\min}$",
+}
+
+
+def identical_sentence(item: dict) -> str:
+    """The disclosure of the competitors that are one algorithm on {0,1} losses."""
+    same = item.get("identical") or {}
+    measured = (
+        rf" (largest relative difference measured: {fmt_num(same['max_rel_diff'])} over "
+        rf"{same['n']} cells)"
+        if same.get("n")
+        else ""
+    )
+    return (
+        r"On these Bernoulli losses RNM-FTNL and Wu \& Wang (Laplace) are the same algorithm: "
+        r"Wu \& Wang's Bernoulli resampling is the identity on $\{0,1\}$ losses"
+        + measured
+        + r"; and Wu \& Wang (Gumbel), by the Gumbel-max form of the exponential mechanism, is "
+        r"the softmax over the whole previous block with $\eta = \varepsilon/2$, that is "
+        r"\texttt{rps\_full\_prefix} without the cap $\eta \le 1/8$."
+    )
+
+
 def competitors_sentence(item: dict) -> TeX | None:
     regimes = item.get("regimes") or {}
     if not regimes:
@@ -61,13 +88,50 @@ def competitors_sentence(item: dict) -> TeX | None:
     )
     per = ", ".join(
         rf"\num{{{float(v['median']):.3g}}}$\times$ in the {tex_escape(k)} regime "
-        rf"({v['n']} cell{'' if v['n'] == 1 else 's'})"
+        rf"({REGIME_TEX.get(k, '')}, {v['n']} cell{'' if v['n'] == 1 else 's'})"
         for k, v in sorted(regimes.items(), key=lambda kv: -int(kv[1].get("n", 0)))
         if v.get("median") is not None
     )
     return TeX(
-        f"RPS has more regret than the best private competitor {where}: median ratio {per}; "
-        rf"at worst \num{{{worst:.3g}}}$\times$."
+        f"RPS has more regret than the best private competitor {where} (distinct "
+        r"standard-instance cells of the rate experiments at their largest horizon): median "
+        f"ratio {per}; at worst \\num{{{worst:.3g}}}$\\times$"
+        + (r" (Table~\ref{tab:competitors}). " if item.get("table") else ". ")
+        + identical_sentence(item)
+    )
+
+
+def competitors_table(item: dict) -> TeX | None:
+    """The competitor table of the findings section: per regime and competitor (and the best
+    of them per cell), the cells and the ratio rps / competitor."""
+    import pandas as pd
+
+    from privdtol.report.tables import _display_algorithm, styler_table
+
+    rows = item.get("table") or []
+    if not rows:
+        return None
+    body = [
+        {
+            "Regime": rf"{tex_escape(r['regime'])} ({REGIME_TEX.get(r['regime'], '')})",
+            "Competitor": "best of them, per cell"
+            if r["competitor"] == "best"
+            else tex_unicode(tex_escape(_display_algorithm(r["competitor"]))),
+            "Cells": str(r["n"]),
+            "Median": fmt_num(r["median"]),
+            "Min": fmt_num(r["min"]),
+            "Max": fmt_num(r["max"]),
+            "RPS better": str(r["rps_better"]),
+        }
+        for r in rows
+    ]
+    tab = styler_table(pd.DataFrame(body), "@{}llrrrrr@{}")
+    return TeX(
+        "\\begin{table}[H]\\centering\\small\n"
+        r"\caption{RPS regret over each private competitor's (and over the best of them in "
+        r"each cell), per regime, at the largest horizon of each distinct standard-instance cell "
+        r"of the rate experiments; RPS better: cells with a ratio below 1.}"
+        "\\label{tab:competitors}\n" + tab + "\\end{table}\n"
     )
 
 
@@ -79,7 +143,8 @@ def ablations_sentence(prefix: dict, cap: dict) -> TeX | None:
         rf"\num{{{float(prefix['median']):.3g}}}$\times$ (RPS over the whole-block ablation, "
         rf"median of {prefix['n']} cells) and the cap $\eta \le 1/8$ up to "
         rf"\num{{{float(cap['max']):.3g}}}$\times$ (RPS over the uncapped ablation, median "
-        rf"\num{{{float(cap['median']):.3g}}}$\times$)."
+        rf"\num{{{float(cap['median']):.3g}}}$\times$ over the {cap['n']} cells where the cap "
+        r"binds, $\varepsilon > 1/4$; elsewhere the two are one algorithm)."
     )
 
 
@@ -93,13 +158,30 @@ def privacy_sentence(record: dict | None) -> TeX | None:
         return None
     algs = sorted({c["algorithm"] for c in private})
     within = all(c.get("verdict") == "PASS" for c in private)
-    worst = max(float(c["ratio_eps"]) for c in private if c.get("ratio_eps") is not None)
+
+    def largest(rows):
+        vals = [float(c["ratio_eps"]) for c in rows if c.get("ratio_eps") is not None]
+        return max(vals) if vals else None
+
+    worst = largest(private)
+    # the algorithms that reach the largest loss (to a relative 1e-6)
+    who = sorted(
+        {
+            c["algorithm"]
+            for c in private
+            if c.get("ratio_eps") is not None and float(c["ratio_eps"]) >= worst * (1 - 1e-6)
+        }
+    )
+    own = largest([c for c in private if c["algorithm"] == "rps"])
     caught = sum(c.get("verdict") == "caught" for c in controls)
     verb = "finds all" if within else "does not find all"
+    rps_part = rf"; RPS's own largest \num{{{own:.3g}}}$\,\varepsilon$" if own is not None else ""
     return TeX(
         f"The privacy audit {verb} {len(algs)} private algorithms, ablations included, within "
-        rf"their bound (largest loss found \num{{{worst:.3g}}}$\,\varepsilon$) and catches "
-        f"{caught} of {len(controls)} negative-control cells."
+        rf"their bound (largest loss found \num{{{worst:.3g}}}$\,\varepsilon$, by "
+        + ", ".join(rf"\texttt{{{tex_escape(a)}}}" for a in who[:3])
+        + rps_part
+        + f") and catches {caught} of {len(controls)} negative-control cells."
     )
 
 
@@ -159,9 +241,10 @@ def cost_sentence(item: dict, what: str, ablation: str) -> TeX | None:
         if item.get("min") is not None and item.get("max") is not None
         else ""
     )
+    where = f" {mathify(item['where'])}" if item.get("where") else ""
     return TeX(
         rf"{what} costs {_x(item['median'])} regret (median over {item.get('n', '?')} cells"
-        rf"{spread}): RPS over \texttt{{{tex_escape(ablation)}}}."
+        rf"{where}{spread}): RPS over \texttt{{{tex_escape(ablation)}}}."
     )
 
 

@@ -30,7 +30,12 @@ _P = r">{\raggedright\arraybackslash}p"
 #: parameter names written as symbols in generated labels (escaped to LaTeX later)
 GREEK = {"rho": "ρ", "kappa": "κ"}
 #: loss models in a pivoted header (plain text, escaped later)
-ENV_LABELS = {"bernoulli": "indep.", "correlated": "corr.", "beta": "Beta"}
+ENV_LABELS = {
+    "bernoulli": "indep.",
+    "correlated": "corr.",
+    "beta": "Beta",
+    "blocked": "blocked (control)",
+}
 
 
 def styler_table(df: pd.DataFrame, column_format: str) -> TeX:

@@ -1,11 +1,15 @@
-"""Claim C2 (Theorem 1, eq. (1)): for every horizon T, the pseudo-regret of RPS satisfies
+"""Claims C2 (Theorem 1, eq. (1)) and C2b (eq. (2)): for every horizon T, the pseudo-regret of
+RPS satisfies
 
-    Reg_T <= 1 + 800 log K/Δ + 16 log K/η,   η = min(ε/2, 1/8)
+    Reg_T <= 1 + 800 log K/Δ + 16 log K/η,   η = min(ε/2, 1/8)          (1)
+    Reg_T <= 1000 (log K/Δ + log K/ε)                                   (2)
 
-(:func:`privdtol.core.bounds.theorem1`).  Tested in every cell and at every checkpoint horizon
-of the experiments read: a cell PASSes when the upper confidence limit of its regret is below
-the bound at all its horizons, FAILs when the lower limit (Bonferroni over the (cell, horizon)
-rows) is above it somewhere (decision rule: :mod:`privdtol.analysis.verdict`).
+(:func:`privdtol.core.bounds.theorem1`, :func:`~privdtol.core.bounds.corollary`).  Tested in
+every cell and at every checkpoint horizon of the experiments read (a cell shared by two
+experiments, the same parameters, is one cell): a cell PASSes when the upper confidence limit
+of its regret is below the bound at all its horizons, FAILs when the lower limit (Bonferroni
+over the (cell, horizon) rows) is above it somewhere
+(decision rule: :mod:`privdtol.analysis.verdict`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from privdtol.analysis import stats
-from privdtol.analysis.cells import cell_keys, cell_label, select, stack
+from privdtol.analysis.cells import CELL_COLUMNS, cell_label, dedupe_cells, select, stack
 from privdtol.analysis.records import Heading, fmt, make_check, no_data
 from privdtol.analysis.registry import CLAIMS
 from privdtol.analysis.verdict import (
@@ -29,11 +33,19 @@ from privdtol.core import bounds
 CLAIM = "C2"
 
 
-def bound_table(df: pd.DataFrame, confidence: float) -> pd.DataFrame:
-    """Every (cell, horizon) with the Theorem 1 bound and ``mean/bound`` with its upper limit
-    (nominal ``confidence``) and its lower limit (Bonferroni over the rows)."""
+#: the two forms of Theorem 1's bound: eq. (1) and eq. (2)
+BOUNDS = {
+    "eq1": (bounds.theorem1, "Theorem 1: regret below 1 + 800 log K/gap + 16 log K/eta"),
+    "eq2": (bounds.corollary, "Theorem 1, eq. (2): regret below 1000 (log K/gap + log K/eps)"),
+}
+
+
+def bound_table(df: pd.DataFrame, confidence: float, form: str = "eq1") -> pd.DataFrame:
+    """Every (cell, horizon) with the bound of eq. (1) (``form="eq1"``) or eq. (2) and
+    ``mean/bound`` with its upper limit (nominal ``confidence``) and its lower limit
+    (Bonferroni over the rows)."""
     out = df.copy()
-    out["bound"] = bounds.theorem1(out["K"], out["gap"], out["epsilon"])
+    out["bound"] = BOUNDS[form][0](out["K"], out["gap"], out["epsilon"])
     _, high = stats.normal_ci(out["mean"], out["se"], confidence)
     low, _ = stats.normal_ci(out["mean"], out["se"], bonferroni_confidence(confidence, len(out)))
     out["upper"], out["lower_adj"] = high, low
@@ -50,22 +62,25 @@ def check_theorem1(
     claim: str = CLAIM,
     inputs=(),
     note: str = "",
+    form: str = "eq1",
 ) -> dict:
     """C2: the upper confidence limit of the regret is below ``1 + 800 log K/gap + 16 log K/eta``
-    in every cell and at every checkpoint horizon (non-private algorithms, with no eps, are
-    ignored)."""
-    rows = select(df, algorithm)
+    (``form="eq2"``, C2b: ``1000 (log K/gap + log K/eps)``) in every cell and at every
+    checkpoint horizon (non-private algorithms, with no eps, are ignored)."""
+    # a cell shared by two experiments (the same parameters) is one cell, counted once
+    rows = dedupe_cells(select(df, algorithm))
     rows = rows[np.isfinite(rows["epsilon"])]
-    title = "Theorem 1: regret below 1 + 800 log K/gap + 16 log K/eta"
-    label = "max over cells and horizons of regret / Theorem-1 bound"
+    title = BOUNDS[form][1]
+    label = f"max over cells and horizons of regret / the bound of eq. ({form[-1]})"
     threshold = f"upper {confidence:.0%} limit of regret / bound <= 1 in every cell"
     head = Heading(claim, title, label, threshold)
     if rows.empty:
         return no_data(head, f"No {algorithm} cells in the input.", inputs, algorithm)
-    tab = bound_table(rows, confidence)
+    tab = bound_table(rows, confidence, form)
     cells = []
     verdicts = []
-    for _, g in tab.groupby(cell_keys(tab), dropna=False, sort=True):
+    params = [c for c in CELL_COLUMNS if c in tab.columns]
+    for _, g in tab.groupby(params, dropna=False, sort=True):
         worst = g.loc[g["ratio_high"].idxmax()]
         v = upper_verdict(g["ratio_low"].max(), g["ratio_high"].max(), 1.0)
         verdicts.append(v)
@@ -84,7 +99,7 @@ def check_theorem1(
     verdict = combine_verdicts(verdicts)
     i = tab["ratio"].idxmax()
     summary = (
-        f"Over {len(cells)} {algorithm} cells and {len(tab)} (cell, horizon) pairs the "
+        f"Over {len(cells)} distinct {algorithm} cells and {len(tab)} (cell, horizon) pairs the "
         f"largest regret/bound ratio is {fmt(tab['ratio'].max())} (upper limit "
         f"{fmt(tab['ratio_high'].max())}), at K={fmt(tab.at[i, 'K'])}, "
         f"gap={fmt(tab.at[i, 'gap'])}, eps={fmt(tab.at[i, 'epsilon'])}." + note
@@ -102,4 +117,18 @@ def check(
         thresholds["confidence"],
         algorithm=algorithm,
         inputs=inputs,
+    )
+
+
+def check_eq2(
+    tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str], algorithm: str = "rps"
+) -> dict:
+    """The registry's C2b check: :func:`check_theorem1` with the bound of eq. (2)."""
+    return check_theorem1(
+        stack(tables, CLAIMS["C2b"].experiments),
+        thresholds["confidence"],
+        algorithm=algorithm,
+        claim="C2b",
+        inputs=inputs,
+        form="eq2",
     )

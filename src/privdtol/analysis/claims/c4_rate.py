@@ -299,9 +299,13 @@ def check_exponent(
         for sr in usable[:6]
     )
     summary = (
-        f"{len(usable)} {algorithm} series ({what}); exponent {which} (CI from the residual "
-        f"scatter of the log-log fit, t quantile): {parts}"
-        f"{' ...' if len(usable) > 6 else ''}; required inside [{lo}, {hi}]."
+        f"{len(usable)} {algorithm} series ({what}); exponent {which}: {parts}"
+        f"{' ...' if len(usable) > 6 else ''}; required inside [{lo}, {hi}]. Error model of the "
+        f"interval: estimate +- t(n-2) max(lack-of-fit s.e., numerical s.e.), the lack-of-fit "
+        f"s.e. from the residual scatter of the log-log fit about the power law, the numerical "
+        f"s.e. from the cells' own errors (Monte Carlo s.e. or the exact engine's error bound); "
+        f"in the decisive series they are {fmt(decisive['se_resid'])} and "
+        f"{fmt(decisive['se_meas'])}."
     )
     if rising:
         summary += (

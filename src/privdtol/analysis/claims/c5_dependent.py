@@ -5,7 +5,13 @@ For each dependent loss model of the ``dependent`` experiment (correlated Bernou
 shared shock, Beta) the check repeats C2's bound
 (:func:`~privdtol.analysis.claims.c2_theorem1.check_theorem1`) in every cell and at every
 checkpoint horizon; the sub-verdicts combine as the decision rule of
-:mod:`privdtol.analysis.verdict` says.  Negative control: ``uniform`` (linear regret) must FAIL.
+:mod:`privdtol.analysis.verdict` says.  The correlated model covers positive dependence (a
+comonotone shared shock, rho > 0) and negative dependence between the best action and the others
+(an antithetic shock, rho < 0), the kind that makes X_j - X_1 more variable.
+
+Negative controls: ``uniform`` (linear regret) must FAIL; and ``blocked``, rps itself on losses
+repeated over each dyadic block (:mod:`privdtol.environments.blocked`), a process that breaks
+the one assumption the proof uses, independence across time: the check must FAIL on it too.
 
 What the remark claims is the *upper bound* (the proof of Theorem 1); Corollary 1's Θ rests on a
 lower bound for the product model only, so the rate's form and exponents are not claims for
@@ -24,7 +30,7 @@ import pandas as pd
 from privdtol.analysis.cells import select, stack
 from privdtol.analysis.claims.c2_theorem1 import check_theorem1
 from privdtol.analysis.records import Heading, fmt, make_check, no_data
-from privdtol.analysis.registry import CLAIMS
+from privdtol.analysis.registry import CLAIMS, ENV_CONTROLS
 from privdtol.analysis.verdict import combine_verdicts
 
 CLAIM = "C5"
@@ -54,7 +60,7 @@ def check_dependent(
         subs.append(
             ("C2", env, check_theorem1(rows, confidence, algorithm, f"C5/C2/{env}", note=note))
         )
-    title = "Dependent losses: Theorem 1's bound for correlated and Beta losses"
+    title = f"Dependent losses: Theorem 1's bound for {', '.join(envs)} losses"
     label = "max over dependent cells of regret / Theorem-1 bound"
     threshold = f"C2's bound (upper {confidence:.0%} limit <= 1) in every cell of every model"
     head = Heading(CLAIM, title, label, threshold)
@@ -88,10 +94,16 @@ def check_dependent(
 def check(
     tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str], algorithm: str = "rps"
 ) -> dict:
-    """The registry's C5 check: :func:`check_dependent` at the config's ``confidence``."""
+    """The registry's C5 check: :func:`check_dependent` at the config's ``confidence``; with
+    ``algorithm`` a loss model of :data:`~privdtol.analysis.registry.ENV_CONTROLS` (the
+    control ``blocked``), rps on that loss model instead of on the dependent ones."""
+    envs = DEPENDENT_ENVS
+    if algorithm in ENV_CONTROLS:
+        envs, algorithm = (algorithm,), "rps"
     return check_dependent(
         stack(tables, CLAIMS[CLAIM].experiments),
         thresholds["confidence"],
+        envs=envs,
         algorithm=algorithm,
         inputs=inputs,
     )
