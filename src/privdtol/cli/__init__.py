@@ -28,6 +28,10 @@ SUBCOMMANDS = [
 ]
 
 
+#: top-level config keys: an error on one is reported under the key, not as a flag
+CONFIG_KEYS = ("sim_dir", "agg_dir", "allow_outside", "limits", "checks", "privacy", "batching")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="privdtol",
@@ -46,7 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except InputError as err:
-        flag = err.field if err.field.startswith("-") else "--" + err.field.replace("_", "-")
+        field = err.field
+        if field.startswith("-") or any(c in field for c in ".[") or field in CONFIG_KEYS:
+            flag = field  # a flag as given, or a config key (experiments[0].gap) as written
+        else:
+            flag = "--" + field.replace("_", "-")
         message = f"{flag}: {err.problem}" + (f" (allowed: {err.allowed})" if err.allowed else "")
         print(f"privdtol {args.command}: error: {message}", file=sys.stderr)
         return 2
