@@ -72,8 +72,10 @@ def check_values(config, root: list | None = None) -> None:
 
 
 def check_out_dirs(config: dict, cwd: Path | None = None) -> None:
-    """``sim_dir`` and ``agg_dir`` inside the working directory unless ``allow_outside``."""
-    if config.get("allow_outside"):
+    """``sim_dir`` and ``agg_dir`` inside the working directory unless ``allow_outside``
+    (the workflow's parse and ``check-config``; the commands of its jobs re-read the config
+    files without Snakemake's ``--config`` overrides, so they do not repeat it)."""
+    if config.get("allow_outside") in (True, "true"):
         return
     cwd = (cwd or Path.cwd()).resolve()
     for key in OUT_DIR_KEYS:
@@ -181,14 +183,28 @@ def validate_schema(config: dict, schema: dict | None = None, set_default: bool 
     return config
 
 
+def validate_privacy(grid) -> dict:
+    """The ``privacy:`` block alone (``privdtol audit-grid --grid-json``), by the config's
+    schema: one InputError naming ``privacy.<key>``."""
+    schema = load_schema()
+    sub = {
+        "$defs": schema["$defs"],
+        "type": "object",
+        "properties": {"privacy": schema["properties"]["privacy"]},
+    }
+    check_values(grid, ["privacy"])
+    validate_schema({"privacy": grid}, sub, set_default=False)
+    return grid
+
+
 def validate_semantics(config: dict) -> dict:
-    """Checks beyond the schema: output directories inside the working directory, the grid's
+    """Checks beyond the schema: the grid's
     size (``limits.max_cells``, counted before any cell is built), unique names, epsilon
     present for private algorithms, instances that exist, and every cell within the engine's
     limits (:func:`privdtol.pipeline.limits.check_cell`: a unique best action, the exact
     engine's temperature floor, ``limits.max_memory_gb``).  Raises one InputError naming the
-    key."""
-    check_out_dirs(config)
+    key.  (The output directories are checked where outputs are planned, by the workflow and
+    ``check-config``: :func:`check_out_dirs`.)"""
     lim = config["limits"]
     private = lambda a: ALGORITHMS[a].private  # noqa: E731
     cells = {

@@ -86,16 +86,18 @@ def check_cell(
     max_bytes: float,
     where: str = "",
     bound: str = "limits.max_memory_gb",
+    unique: bool = True,
 ) -> None:
     """One InputError if the cell cannot run: no unique best action in float64 (gap too
     small for mu_best), an exact softmax temperature below the engine's floor, or a memory
-    estimate above ``max_bytes``.  ``where`` prefixes the field (e.g. ``experiments[2].``)."""
+    estimate above ``max_bytes``.  ``where`` prefixes the field (e.g. ``experiments[2].``);
+    ``unique`` False skips the first check (given means: the engine names the problem)."""
     from privdtol.algorithms import make_algorithm
     from privdtol.engine.exact.softmax import MAX_KERNEL, kernel_points
     from privdtol.engine.exact.spec import rule
 
     means = np.asarray(means, dtype=float)
-    if np.count_nonzero(means == means.min()) != 1:
+    if unique and np.count_nonzero(means == means.min()) != 1:
         raise InputError(
             f"{where}gap",
             "the best action is not unique in float64 (the gap vanishes against mu_best)",
@@ -129,8 +131,10 @@ def count_cells(part: dict, private) -> int:
     n = len(part["K"]) * len(part["gap"]) * len(part["horizon"])
     n *= len(part["rho"]) if part["env"] == "correlated" else 1
     n *= len(part["kappa"]) if part["env"] == "beta" else 1
-    return sum(n * (max(1, len(part.get("epsilon") or [])) if private(a) else 1)
-               for a in part["algorithms"])
+    return sum(
+        n * (max(1, len(part.get("epsilon") or [])) if private(a) else 1)
+        for a in part["algorithms"]
+    )
 
 
 def check_plan(rows: list[dict], limits: dict) -> None:

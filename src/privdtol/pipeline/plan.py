@@ -260,7 +260,8 @@ def make_batches(
 
 def plan(config: dict) -> dict[str, tuple[list[Cell], list[Batch]]]:
     """experiment name -> (cells, batches) for a validated config; a grid above the config's
-    ``limits`` (jobs, CPU hours) is one InputError (:func:`~privdtol.pipeline.limits.check_plan`)."""
+    ``limits`` (jobs, CPU hours) is one InputError
+    (:func:`~privdtol.pipeline.limits.check_plan`)."""
     out = {}
     for exp in config["experiments"]:
         cells = expand_experiment(exp, config)

@@ -20,6 +20,7 @@ import pandas as pd
 from privdtol.engine.exact.proof import PROOF_ALGORITHMS
 from privdtol.errors import InputError
 from privdtol.pipeline import plan as grid
+from privdtol.pipeline.io import read_table
 
 #: the experiments whose exact softmax cells get proof terms: the regret experiments of the
 #: checks of Theorem 1 and its rate
@@ -76,7 +77,7 @@ def proof_path(proof_dir, cell) -> str:
 
 def cell_regret(sim_path, cell) -> tuple[float, float]:
     """(Reg_T, error bound) at the cell's horizon from its exact table."""
-    t = pd.read_parquet(sim_path, columns=["horizon", "regret", "error_bound", "estimator"])
+    t = read_table(sim_path, "sim", columns=["horizon", "regret", "error_bound", "estimator"])
     row = t[t["horizon"] == cell.horizon]
     if row.empty or (row["estimator"] != "exact").any():
         raise InputError("sim", f"{sim_path} has no exact row at T = {cell.horizon}", "")

@@ -68,7 +68,7 @@ def parse_text(text: str, json_format: bool = False):
     yaml.YAMLError with the reason."""
     if json_format:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_json_constant)
-    return yaml.load(text, Loader=StrictLoader)  # noqa: S506 (StrictLoader is a SafeLoader)
+    return yaml.load(text, Loader=StrictLoader)
 
 
 def read_mapping(path: str | Path, field: str = "config") -> dict:
@@ -78,7 +78,9 @@ def read_mapping(path: str | Path, field: str = "config") -> dict:
     try:
         size = path.stat().st_size
     except OSError as err:
-        raise InputError(field, f"{path}: cannot read ({err.strerror})", "a YAML or JSON file")
+        raise InputError(
+            field, f"{path}: cannot read ({err.strerror})", "a YAML or JSON file"
+        ) from None
     if not path.is_file():
         raise InputError(field, f"{path}: not a file", "a YAML or JSON file")
     if size > MAX_CONFIG_BYTES:
@@ -88,7 +90,9 @@ def read_mapping(path: str | Path, field: str = "config") -> dict:
     except UnicodeDecodeError as err:
         raise InputError(field, f"{path}: not UTF-8 (byte {err.start})", "UTF-8 text") from None
     except OSError as err:
-        raise InputError(field, f"{path}: cannot read ({err.strerror})", "a YAML or JSON file")
+        raise InputError(
+            field, f"{path}: cannot read ({err.strerror})", "a YAML or JSON file"
+        ) from None
     try:
         data = parse_text(text, path.suffix == ".json")
     except (ValueError, yaml.YAMLError, RecursionError) as err:
