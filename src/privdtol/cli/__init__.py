@@ -28,17 +28,23 @@ SUBCOMMANDS = [
 ]
 
 
-#: top-level config keys: an error on one is reported under the key, not as a flag
-CONFIG_KEYS = ("sim_dir", "agg_dir", "allow_outside", "limits", "checks", "privacy", "batching")
+class OneLineParser(argparse.ArgumentParser):
+    """argparse's errors as one line (``<prog>: error: <message>``, exit 2) instead of the
+    usage block: the message names the argument and, for choices, the allowed values."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="privdtol",
         description="Simulate and check the private DTOL algorithms of Cesari & Colomboni "
         "(arXiv 2605.29148).",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=OneLineParser
+    )
     for name in SUBCOMMANDS:
         importlib.import_module(f"{__name__}.{name}").add_parser(sub)
     return parser
@@ -51,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except InputError as err:
         field = err.field
-        if field.startswith("-") or any(c in field for c in ".[") or field in CONFIG_KEYS:
+        if field.startswith("-") or any(c in field for c in ".[") or hasattr(err, "config_key"):
             flag = field  # a flag as given, or a config key (experiments[0].gap) as written
         else:
             flag = "--" + field.replace("_", "-")

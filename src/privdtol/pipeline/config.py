@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import itertools
 import math
+from functools import lru_cache
 from pathlib import Path
 
 from privdtol.algorithms import ALGORITHMS
@@ -139,10 +140,15 @@ def _schema_error(error) -> InputError:
 
 
 def load_schema(path: str | Path | None = None) -> dict:
-    import yaml
+    """The JSON schema (the shipped one by default; parsed once, a fresh copy each call)."""
+    if path is None:
+        return copy.deepcopy(_shipped_schema())
+    return read_mapping(path, "schema")
 
-    with open(path or SCHEMA_PATH) as fh:
-        return yaml.safe_load(fh)
+
+@lru_cache(maxsize=1)
+def _shipped_schema() -> dict:
+    return read_mapping(SCHEMA_PATH, "schema")
 
 
 def check_defaults() -> dict:
@@ -272,6 +278,14 @@ def load_config(config: dict | str | Path, schema: dict | str | Path | None = No
         config = read_mapping(config)
     elif not isinstance(config, dict):
         raise InputError("config", f"top level is a {type(config).__name__}", "a mapping")
+    try:
+        return _load_config(config, schema)
+    except InputError as err:
+        err.config_key = True  # the CLI names it as a key, not as a --flag
+        raise
+
+
+def _load_config(config: dict, schema) -> dict:
     check_values(config)
     config = copy.deepcopy(dict(config))
     if not isinstance(schema, dict):
