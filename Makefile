@@ -102,10 +102,11 @@ archive: setup
 RUN ?= ../run
 REPLAY_TARGETS := aggregate_all checks_all
 replay:
-	@test -f $(RUN)/configfiles.txt || { echo "make replay: $(RUN)/configfiles.txt not found (RUN= the run/ directory of an unpacked archive)" >&2; exit 2; }
-	PATH=$(abspath $(VENV))/bin:$$PATH snakemake --cores $(CORES) $(REPLAY_TARGETS) \
-	  --configfile $$(cat $(RUN)/configfiles.txt)
-	PATH=$(abspath $(VENV))/bin:$$PATH privdtol archive-compare --run $(RUN) --results results
+	@test -f "$(RUN)/configfiles.txt" || { echo "make replay: $(RUN)/configfiles.txt not found (RUN= the run/ directory of an unpacked archive)" >&2; exit 2; }
+	mapfile -t configs < "$(RUN)/configfiles.txt" && \
+	  PATH="$(abspath $(VENV))/bin:$$PATH" snakemake --cores $(CORES) $(REPLAY_TARGETS) \
+	  --configfile "$${configs[@]}"
+	PATH="$(abspath $(VENV))/bin:$$PATH" privdtol archive-compare --run "$(RUN)" --results results
 
 clean-results:
 	rm -rf results logs .snakemake

@@ -86,7 +86,7 @@ def test_load_config_does_not_mutate_its_input():
         (
             lambda c: c.update(seeds=1),
             "seeds",
-            "seed, runs, exact, sim_dir, agg_dir, batching, checks",
+            "seed, runs, exact, sim_dir, agg_dir, allow_outside, limits, batching, checks",
         ),
         (
             lambda c: c["experiments"][0].update(gaps=[0.5]),

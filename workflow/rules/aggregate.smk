@@ -15,7 +15,7 @@ rule aggregate:
     conda:
         "../envs/privdtol.yaml"
     shell:
-        "privdtol aggregate --experiment {wildcards.experiment} --out {output.parquet:q}"
+        "privdtol aggregate --experiment {wildcards.experiment:q} --out {output.parquet:q}"
         " --out {output.csv:q} {input:q} > {log:q} 2>&1"
 
 

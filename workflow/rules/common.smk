@@ -7,25 +7,31 @@ from snakemake.exceptions import WorkflowError
 from privdtol.pipeline import plan as grid
 from privdtol.errors import InputError
 from privdtol.analysis.registry import CLAIMS
-from privdtol.pipeline.config import load_config
+from privdtol.pipeline.config import check_out_dirs, load_config, read_config_files
 
 
-def checked_config(cfg):
-    """privdtol.pipeline.plan's validation: the first problem as one line naming the key and the
-    allowed values, raised before any job is scheduled."""
+def checked(make, *args):
+    """privdtol.pipeline's validation (config files read strictly: no YAML aliases, duplicate
+    keys or non-UTF-8 bytes; then schema, semantics, the engine's limits and the size guard of
+    the plan): the first problem as one line naming the key (or file) and the allowed values,
+    raised before any job is scheduled."""
     try:
-        return load_config(cfg)
+        return make(*args)
     except InputError as err:
         raise WorkflowError(f"invalid config: {err}") from None
 
 
-CONFIG = checked_config(config)
+checked(
+    read_config_files, [*workflow.configfiles, *(workflow.overwrite_configfiles or [])]
+)
+CONFIG = checked(load_config, config)
+checked(check_out_dirs, CONFIG)
 config.clear()
 config.update(CONFIG)  # one validated, default-filled dict for every rule
 
 SIM_DIR = CONFIG["sim_dir"]
 AGG_DIR = CONFIG["agg_dir"]
-PLAN = grid.plan(CONFIG)
+PLAN = checked(grid.plan, CONFIG)
 EXPERIMENTS = list(PLAN)
 
 

@@ -7,6 +7,7 @@
 # Both commands date the PDF by the commit time of the checkout (--repo .).
 
 import os
+import shlex
 from pathlib import Path
 
 REPORT_DIR = "results/report"
@@ -35,7 +36,7 @@ rule build_report_assets:
     conda:
         "../envs/privdtol.yaml"
     params:
-        configs=lambda wc, input: " ".join(f"--config {f}" for f in input.configs),
+        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
         out=lambda wc, output: os.path.dirname(output[0]),
     shell:
         "privdtol report-assets {params.configs} --results results --out {params.out:q}"
@@ -55,7 +56,7 @@ rule draw_rulegraph:
         snakefile=workflow.main_snakefile,
         configs=lambda wc: (
             "--configfile "
-            + " ".join(report_configfiles()[-len(workflow.overwrite_configfiles) :])
+            + shlex.join(report_configfiles()[-len(workflow.overwrite_configfiles) :])
             if workflow.overwrite_configfiles
             else ""
         ),

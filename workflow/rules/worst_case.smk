@@ -9,6 +9,8 @@
 #
 #   snakemake results/agg/searches.parquet
 
+import shlex
+
 from privdtol.pipeline.worst_case import searches as worst_searches
 
 WORST_DIR = "results/worst_case"
@@ -33,11 +35,20 @@ for _search in WORST_SEARCHES:
         conda:
             "../envs/privdtol.yaml"
         params:
-            args=(
-                f"--algorithm {_search.algorithm} --K {_search.K} --gap {_search.gap!r}"
-                f" --epsilon {_search.epsilon!r} --objective {_search.objective}"
-                f" --family {_search.family} --budget {_search.budget} --seed {_search.seed}"
-                f" --horizon {_search.horizon}"
+            args=shlex.join(
+                f"{v!r}" if isinstance(v, float) else str(v)
+                for k in (
+                    "algorithm",
+                    "K",
+                    "gap",
+                    "epsilon",
+                    "objective",
+                    "family",
+                    "budget",
+                    "seed",
+                    "horizon",
+                )
+                for v in (f"--{k}", getattr(_search, k))
             ),
         shell:
             "privdtol worst-case {params.args} --out {output.json:q} --trace {output.trace:q}"

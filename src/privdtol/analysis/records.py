@@ -176,8 +176,12 @@ def write_check(check: dict, path: str | Path) -> Path:
 def read_check(path: str | Path) -> dict | None:
     """A written check record, or None if the file does not exist (e.g. C1 when the config
     has no privacy audit)."""
-    path = Path(path)
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+    from privdtol.pipeline.io import read_json
+
+    data = read_json(path, "checks", missing_ok=True)  # a defect: one line naming the file
+    if data is not None and not isinstance(data, dict):
+        raise InputError("checks", f"{path}: top level is not an object", "a check record")
+    return data
 
 
 def check_text(claim: str, check: dict | None) -> str:

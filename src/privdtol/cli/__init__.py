@@ -37,14 +37,24 @@ COMMANDS = {
 SUBCOMMANDS = list(dict.fromkeys(COMMANDS.values()))
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse's errors as one line (``<prog>: error: <message>``, exit 2) instead of the
+    usage block: the message names the argument and, for choices, the allowed values."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand, or of ``command``'s module only."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="privdtol",
         description="Simulate and check the private DTOL algorithms of Cesari & Colomboni "
         "(arXiv 2605.29148).",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=OneLineParser
+    )
     for name in [COMMANDS[command]] if command in COMMANDS else SUBCOMMANDS:
         importlib.import_module(f"{__name__}.{name}").add_parser(sub)
     return parser
@@ -57,7 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except InputError as err:
-        flag = err.field if err.field.startswith("-") else "--" + err.field.replace("_", "-")
+        field = err.field
+        if field.startswith("-") or any(c in field for c in ".[") or hasattr(err, "config_key"):
+            flag = field  # a flag as given, or a config key (experiments[0].gap) as written
+        else:
+            flag = "--" + field.replace("_", "-")
         message = f"{flag}: {err.problem}" + (f" (allowed: {err.allowed})" if err.allowed else "")
         print(f"privdtol {args.command}: error: {message}", file=sys.stderr)
         return 2

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -166,12 +165,9 @@ def _load_grid(args) -> dict:
         except json.JSONDecodeError as err:
             raise InputError("grid-json", f"not JSON: {err}", "a JSON object") from None
     elif args.config is not None:
-        path = Path(args.config)
-        if not path.is_file():
-            raise InputError("config", f"no such file: {path}", "a YAML or JSON file")
-        import yaml
+        from privdtol.pipeline.yaml_load import read_mapping
 
-        grid = (yaml.safe_load(path.read_text()) or {}).get("privacy", {})
+        grid = read_mapping(args.config).get("privacy", {})
     else:
         grid = {}
     if not isinstance(grid, dict):
@@ -180,7 +176,9 @@ def _load_grid(args) -> dict:
             "not a mapping",
             "a mapping of privacy grid keys",
         )
-    return grid
+    from privdtol.pipeline.config import validate_privacy
+
+    return validate_privacy(grid)
 
 
 def run_grid_command(args) -> int:

@@ -73,6 +73,8 @@ def run(args) -> int:
     out = Path(args.out)
     if out.suffix != ".json":
         raise InputError("out", f"unknown extension {out.suffix!r} in {out}", ".json")
+    if not out.parent.is_dir():  # as simulate and aggregate: never create directories
+        raise InputError("out", f"directory {out.parent} does not exist", "an existing directory")
     config = load_config_files(args.config)
     agg_dir = Path(args.agg_dir or config["agg_dir"])
     if args.findings:

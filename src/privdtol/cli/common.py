@@ -76,6 +76,7 @@ def cell_spec_from_args(args, **options):
         )
     if ALGORITHMS[args.algorithm].private and args.epsilon is None:
         raise InputError("epsilon", f"{args.algorithm} is private and needs it", "numbers > 0")
+    _check_numbers(args, options)
     losses = getattr(args, "losses", None)
     given = {}  # replay: no means (the loss file is the instance)
     if args.env == "replay":
@@ -89,7 +90,7 @@ def cell_spec_from_args(args, **options):
         given = {"K": args.K, "gap": args.gap, "mu_best": args.mu_best}
     else:
         raise InputError("means", "no instance given", "--means LIST, or --K N --gap G")
-    return make_spec(
+    spec = make_spec(
         args.algorithm,
         args.epsilon,
         args.horizon,
@@ -102,3 +103,30 @@ def cell_spec_from_args(args, **options):
         losses=losses,
         **options,
     )
+    if spec.means is not None:  # replay: the loss file's size is its own bound
+        from privdtol.pipeline.limits import check_cell, machine_memory_bytes
+
+        exact = options.get("mode") == "exact"
+        check_cell(
+            spec.algorithm, spec.means, spec.epsilon, spec.horizon, max(1, spec.runs), exact,
+            machine_memory_bytes(), bound="this machine's memory", unique="K" in given,
+        )  # fmt: skip
+    return spec
+
+
+def _check_numbers(args, options) -> None:
+    """Finite numbers in range, and a K and runs that fit in memory, before anything is
+    allocated (a generated instance holds K means)."""
+    import math
+
+    from privdtol.pipeline.limits import MAX_K
+
+    for name in ("epsilon", "gap", "mu_best", "rho", "kappa"):
+        value = getattr(args, name, None)
+        if value is not None and not math.isfinite(value):
+            raise InputError(name, f"got {value}", "finite numbers")
+    if args.K is not None and not (2 <= args.K <= MAX_K):
+        raise InputError("K", f"got {args.K}", f"integers 2 .. {MAX_K}")
+    runs = options.get("runs")
+    if runs is not None and runs < 1:
+        raise InputError("runs", f"got {runs}", "integers >= 1")

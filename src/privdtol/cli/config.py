@@ -19,11 +19,23 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from privdtol.errors import InputError
     from privdtol.pipeline import plan as grid
-    from privdtol.pipeline.config import load_config
+    from privdtol.pipeline.config import check_out_dirs, load_config
+    from privdtol.pipeline.yaml_load import read_mapping
+    from privdtol.privacy.audit_grid import merge_grid
 
-    config = load_config(args.config, args.schema)
-    rows = grid.summary(config)
+    schema = read_mapping(args.schema, "schema") if args.schema else None
+    config = load_config(args.config, schema)
+    check_out_dirs(config)
+    if config.get("privacy"):
+        try:  # what the schema cannot say (as the workflow's privacy.smk checks it)
+            merge_grid(config["privacy"])
+        except InputError as err:
+            raise InputError(
+                f"privacy.{err.field.removeprefix('privacy.')}", err.problem, err.allowed
+            ) from None
+    rows = grid.summary(config)  # refuses a grid above the config's limits
     print(f"{'experiment':<12} {'cells':>6} {'jobs':>5} {'est. CPU s':>10}")
     for r in rows:
         print(

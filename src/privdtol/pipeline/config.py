@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import copy
 import itertools
-import json
+import math
+from functools import lru_cache
 from pathlib import Path
 
 from privdtol.algorithms import ALGORITHMS
 from privdtol.environments.instances import instance_means
 from privdtol.errors import InputError
+from privdtol.pipeline import limits as size
+from privdtol.pipeline.yaml_load import read_mapping
 
 #: the JSON schema of a config, shipped as package data
 SCHEMA_PATH = Path(__file__).with_name("config.schema.yaml")
@@ -38,6 +41,53 @@ SLICE_KEYS = (
 
 
 # --------------------------------------------------------------------------- validation
+#: most values (list items and mapping entries, nested) in a config: the paper's has ~800; a
+#: YAML alias bomb (shared sub-lists) walked by a JSON schema would hold billions
+MAX_VALUES = 100_000
+#: the config keys that name output directories (inside the working directory unless
+#: ``allow_outside`` is true)
+OUT_DIR_KEYS = ("sim_dir", "agg_dir")
+
+
+def check_values(config, root: list | None = None) -> None:
+    """Before the schema: at most :data:`MAX_VALUES` values, string keys, and every number
+    finite (NaN passes every range check, and an infinite threshold silently changes a
+    verdict).  One InputError naming the first offending key."""
+    stack, count = [(config, root or [])], 0
+    while stack:
+        node, path = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            raise InputError(
+                _key_path(path), f"the config holds more than {MAX_VALUES} values", "a small config"
+            )
+        if isinstance(node, dict):
+            for key, value in reversed(list(node.items())):
+                if not isinstance(key, str):
+                    raise InputError(_key_path(path), f"key {key!r} is not a string", "names")
+                stack.append((value, [*path, key]))
+        elif isinstance(node, list):
+            stack.extend((v, [*path, i]) for i, v in reversed(list(enumerate(node))))
+        elif isinstance(node, float) and not math.isfinite(node):
+            raise InputError(_key_path(path), f"got {node!r}", "finite numbers")
+
+
+def check_out_dirs(config: dict, cwd: Path | None = None) -> None:
+    """``sim_dir`` and ``agg_dir`` inside the working directory unless ``allow_outside``
+    (the workflow's parse and ``check-config``; the commands of its jobs re-read the config
+    files without Snakemake's ``--config`` overrides, so they do not repeat it)."""
+    if config.get("allow_outside") in (True, "true"):
+        return
+    cwd = (cwd or Path.cwd()).resolve()
+    for key in OUT_DIR_KEYS:
+        if not (cwd / config[key]).resolve().is_relative_to(cwd):
+            raise InputError(
+                key,
+                f"{config[key]!r} lies outside the working directory {cwd}",
+                "a path inside it, or allow_outside: true (--config allow_outside=true)",
+            )
+
+
 #: JSON-schema range keywords and how they read
 RANGE_WORDS = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
 
@@ -90,10 +140,15 @@ def _schema_error(error) -> InputError:
 
 
 def load_schema(path: str | Path | None = None) -> dict:
-    import yaml
+    """The JSON schema (the shipped one by default; parsed once, a fresh copy each call)."""
+    if path is None:
+        return copy.deepcopy(_shipped_schema())
+    return read_mapping(path, "schema")
 
-    with open(path or SCHEMA_PATH) as fh:
-        return yaml.safe_load(fh)
+
+@lru_cache(maxsize=1)
+def _shipped_schema() -> dict:
+    return read_mapping(SCHEMA_PATH, "schema")
 
 
 def check_defaults() -> dict:
@@ -134,9 +189,41 @@ def validate_schema(config: dict, schema: dict | None = None, set_default: bool 
     return config
 
 
+def validate_privacy(grid) -> dict:
+    """The ``privacy:`` block alone (``privdtol audit-grid --grid-json``), by the config's
+    schema: one InputError naming ``privacy.<key>``."""
+    schema = load_schema()
+    sub = {
+        "$defs": schema["$defs"],
+        "type": "object",
+        "properties": {"privacy": schema["properties"]["privacy"]},
+    }
+    check_values(grid, ["privacy"])
+    validate_schema({"privacy": grid}, sub, set_default=False)
+    return grid
+
+
 def validate_semantics(config: dict) -> dict:
-    """Checks beyond the schema: unique names, epsilon present for private algorithms,
-    instances that exist, sane batching.  Raises one InputError naming the key."""
+    """Checks beyond the schema: the grid's
+    size (``limits.max_cells``, counted before any cell is built), unique names, epsilon
+    present for private algorithms, instances that exist, and every cell within the engine's
+    limits (:func:`privdtol.pipeline.limits.check_cell`: a unique best action, the exact
+    engine's temperature floor, ``limits.max_memory_gb``).  Raises one InputError naming the
+    key.  (The output directories are checked where outputs are planned, by the workflow and
+    ``check-config``: :func:`check_out_dirs`.)"""
+    lim = config["limits"]
+    private = lambda a: ALGORITHMS[a].private  # noqa: E731
+    cells = {
+        e["name"]: sum(size.count_cells(p, private) for p in experiment_slices(e))
+        for e in config["experiments"]
+    }
+    if sum(cells.values()) > lim["max_cells"]:
+        big = max(cells, key=cells.get)
+        raise InputError(
+            "limits.max_cells",
+            f"the grid has {sum(cells.values())} cells (experiment {big!r}: {cells[big]})",
+            f"<= {lim['max_cells']}; raise limits.max_cells or shrink the experiment",
+        )
     seen = set()
     for i, exp in enumerate(config["experiments"]):
         where = f"experiments[{i}]"
@@ -168,18 +255,39 @@ def validate_semantics(config: dict) -> dict:
                         f"gap {gap} gives {means.min():g}..{means.max():g}",
                         "gap < 1 with mu_best > 0",
                     )
+                _check_cells(config, part, means, f"{here}.")
     return config
+
+
+def _check_cells(config: dict, part: dict, means, where: str) -> None:
+    """The engine's limits on each cell of one (slice, K, gap)."""
+    from privdtol.engine.exact import exact_available
+
+    runs = int(part.get("runs") or config["runs"])
+    max_bytes = config["limits"]["max_memory_gb"] * 1e9
+    for alg in part["algorithms"]:
+        exact = part.get("exact", config["exact"]) == "auto" and exact_available(alg, part["env"])
+        epsilons = part["epsilon"] if ALGORITHMS[alg].private else [None]
+        for eps, T in itertools.product(epsilons, part["horizon"]):
+            size.check_cell(alg, means, eps, T, runs, exact, max_bytes, where)
 
 
 def load_config(config: dict | str | Path, schema: dict | str | Path | None = None) -> dict:
     """Validate a config (a dict, or a YAML path) and return a filled, independent copy."""
-    import yaml
-
     if isinstance(config, (str, Path)):
-        with open(config) as fh:
-            config = yaml.safe_load(fh) or {}
-    else:
-        config = copy.deepcopy(dict(config))
+        config = read_mapping(config)
+    elif not isinstance(config, dict):
+        raise InputError("config", f"top level is a {type(config).__name__}", "a mapping")
+    try:
+        return _load_config(config, schema)
+    except InputError as err:
+        err.config_key = True  # the CLI names it as a key, not as a --flag
+        raise
+
+
+def _load_config(config: dict, schema) -> dict:
+    check_values(config)
+    config = copy.deepcopy(dict(config))
     if not isinstance(schema, dict):
         schema = load_schema(schema)
     _bare_off(config)
@@ -211,24 +319,9 @@ def merge_config(base: dict, new: dict) -> dict:
 
 def read_config_files(paths) -> dict:
     """Merge the YAML/JSON files ``paths`` in order into one raw (unvalidated) dict."""
-    import yaml
-
     config: dict = {}
     for path in paths:
-        path = Path(path)
-        if not path.exists():
-            raise InputError("config", f"{path} does not exist", "a YAML or JSON file")
-        try:
-            text = path.read_text(encoding="utf-8")
-            data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-        except (json.JSONDecodeError, yaml.YAMLError, UnicodeDecodeError) as err:
-            first = str(err).splitlines()[0] if str(err) else type(err).__name__
-            raise InputError("config", f"{path}: not valid YAML/JSON ({first})") from None
-        if data is None:
-            data = {}
-        if not isinstance(data, dict):
-            raise InputError("config", f"{path}: top level is not a mapping")
-        merge_config(config, data)
+        merge_config(config, read_mapping(path))  # strict: one line naming the file
     return config
 
 

@@ -9,6 +9,7 @@ on a shared cluster stay readable by the other users of the project.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from contextlib import contextmanager
@@ -72,8 +73,36 @@ def write_table(df: pd.DataFrame, path: str | Path) -> None:
             df.to_csv(tmp, index=False, lineterminator="\n")  # shortest round-trip floats
 
 
-def read_table(path: str | Path) -> pd.DataFrame:
+def _first_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text[:200] or type(err).__name__
+
+
+def read_table(path: str | Path, field: str = "input", **kwargs) -> pd.DataFrame:
+    """A CSV or Parquet table (by extension); a missing, truncated or malformed file is one
+    InputError on ``field`` naming the file and what is wrong."""
     path = Path(path)
-    if path.suffix == ".parquet":
-        return pd.read_parquet(path)
-    return pd.read_csv(path)
+    if not path.is_file():
+        raise InputError(field, f"{path}: no such file", "an existing table")
+    try:
+        if path.suffix == ".parquet":
+            return pd.read_parquet(path, **kwargs)
+        return pd.read_csv(path, **kwargs)
+    except Exception as err:  # pyarrow and pandas raise many types
+        kind = "Parquet" if path.suffix == ".parquet" else "CSV"
+        problem = f"{path}: not a readable {kind} file ({_first_line(err)})"
+        raise InputError(field, problem) from None
+
+
+def read_json(path: str | Path, field: str = "input", missing_ok: bool = False):
+    """A JSON file's value (None when absent and ``missing_ok``); a missing, truncated or
+    malformed file is one InputError on ``field`` naming the file and what is wrong."""
+    path = Path(path)
+    if not path.is_file():
+        if missing_ok and not path.exists():
+            return None
+        raise InputError(field, f"{path}: no such file", "an existing JSON file")
+    try:
+        return json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise InputError(field, f"{path}: not readable JSON ({_first_line(err)})") from None

@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from privdtol.engine.runner import CellSpec, make_spec
 from privdtol.environments import instance_means
 from privdtol.errors import InputError
 from privdtol.pipeline.config import experiment_slices
+from privdtol.pipeline.limits import check_plan
 
 #: characters of the SHA-256 hex digest kept as a cell id
 CELL_ID_LENGTH = 16
@@ -113,7 +115,10 @@ class Cell:
         )
 
     def estimated_seconds(self) -> float:
-        """Rough single-core cost (used only to size batches)."""
+        """Rough single-core cost (used to size batches and by the size guard, once a cell)."""
+        return _estimated_seconds(self)
+
+    def _estimate(self) -> float:
         if self.exact:
             means = instance_means(self.K, self.gap, self.mu_best, self.instance)
             work = cost_units(self.algorithm, means, self.epsilon, self.horizon, self.env)
@@ -131,6 +136,11 @@ class Cell:
     @classmethod
     def from_params(cls, params: dict) -> Cell:
         return cls(**params)
+
+
+@lru_cache(maxsize=1 << 16)
+def _estimated_seconds(cell: Cell) -> float:
+    return cell._estimate()
 
 
 def expand_experiment(exp: dict, config: dict) -> list[Cell]:
@@ -249,7 +259,9 @@ def make_batches(
 
 
 def plan(config: dict) -> dict[str, tuple[list[Cell], list[Batch]]]:
-    """experiment name -> (cells, batches) for a validated config."""
+    """experiment name -> (cells, batches) for a validated config; a grid above the config's
+    ``limits`` (jobs, CPU hours) is one InputError
+    (:func:`~privdtol.pipeline.limits.check_plan`)."""
     out = {}
     for exp in config["experiments"]:
         cells = expand_experiment(exp, config)
@@ -258,7 +270,22 @@ def plan(config: dict) -> dict[str, tuple[list[Cell], list[Batch]]]:
             cells,
             make_batches(cells, exp["name"], b["target_seconds"], b["max_cells"]),
         )
+    if "limits" in config:
+        check_plan(_rows(out), config["limits"])
     return out
+
+
+def _rows(planned) -> list[dict]:
+    return [
+        {
+            "experiment": name,
+            "cells": len(cells),
+            "batches": len(batches),
+            "estimated_seconds": round(sum(c.estimated_seconds() for c in cells), 1),
+            "max_horizon": max(c.horizon for c in cells),
+        }
+        for name, (cells, batches) in planned.items()
+    ]
 
 
 def cell_path(sim_dir: str | Path, experiment_name: str, cell: Cell | str) -> str:
@@ -268,15 +295,4 @@ def cell_path(sim_dir: str | Path, experiment_name: str, cell: Cell | str) -> st
 
 def summary(config: dict) -> list[dict]:
     """Per experiment: cells, batches, estimated single-core seconds."""
-    rows = []
-    for name, (cells, batches) in plan(config).items():
-        rows.append(
-            {
-                "experiment": name,
-                "cells": len(cells),
-                "batches": len(batches),
-                "estimated_seconds": round(sum(c.estimated_seconds() for c in cells), 1),
-                "max_horizon": max(c.horizon for c in cells),
-            }
-        )
-    return rows
+    return _rows(plan(config))

@@ -6,7 +6,6 @@ the report's."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from privdtol.analysis.records import read_check
@@ -52,7 +51,9 @@ def figure_note(name: str, checks_dir, findings_json=None) -> str:
         found = {}
         path = Path(findings_json) if findings_json else None
         if path is not None and path.exists():
-            found = json.loads(path.read_text(encoding="utf-8"))
+            from privdtol.pipeline.io import read_json
+
+            found = read_json(path, "findings")
         texts = [
             found[f.id]["text"]
             for f in FINDINGS.values()

@@ -8,7 +8,7 @@ Layout of the archive (one top directory, the archive's name without ``.tar.gz``
     README.md                the two replay commands
     ro-crate-metadata.json   the RO-Crate: workflow, inputs, outputs with sha256, software, times
     source/                  the repository's tracked files (git ls-files) and the config files
-    run/configfiles.txt      the config files of the run, in Snakemake's merge order
+    run/configfiles.txt      the config files of the run, in Snakemake's merge order, one a line
     run/results/...          the outputs of the run (never the per-cell simulation files)
     run/logs/...             the per-rule logs
 
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from privdtol.errors import InputError
-from privdtol.pipeline.io import atomic_path
+from privdtol.pipeline.io import atomic_path, read_json
 from privdtol.report.provenance import config_hash, git_info, sha256_file, source_date_epoch
 
 #: what of ``results/`` the archive holds (globs relative to the working directory); the
@@ -154,6 +154,14 @@ def collect(repo: Path, workdir: Path, config_files) -> Contents:
     return contents
 
 
+def _verdict(path: Path, field: str):
+    """The verdict of a check record; a defect is one InputError line naming the file."""
+    data = read_json(path, field)
+    if not isinstance(data, dict):
+        raise InputError(field, f"{path}: top level is not an object", "a check record")
+    return data.get("verdict")
+
+
 def readme(name: str, commit: str, dirty: bool | None, configs: list[str]) -> str:
     top = name.removesuffix(".tar.gz")
     warn = (
@@ -227,7 +235,8 @@ def build_archive(config: dict, config_files, repo: Path, workdir: Path, out_dir
     contents = collect(repo, workdir, config_files)
     generated = {
         "README.md": readme(name, git["commit"], git["dirty"], contents.configs).encode(),
-        "run/configfiles.txt": (" ".join(contents.configs) + "\n").encode(),
+        # one path a line (a path may hold spaces; make replay reads it with mapfile)
+        "run/configfiles.txt": "".join(f"{c}\n" for c in contents.configs).encode(),
     }
     members = list(contents.source.values()) + list(contents.outputs.values())
     members += [Member(k, data=v) for k, v in generated.items()]
@@ -251,7 +260,6 @@ def build_archive(config: dict, config_files, repo: Path, workdir: Path, out_dir
 def compare(run: Path, results: Path) -> tuple[list[str], list[str], dict[str, str]]:
     """Compare the replayed files (:data:`REPLAYED`) under ``results`` with the archived ones
     under ``run/results``: (identical, problems, verdict of each check record)."""
-    import json
 
     run, results = Path(run), Path(results)
     recorded = sorted(
@@ -274,7 +282,6 @@ def compare(run: Path, results: Path) -> tuple[list[str], list[str], dict[str, s
         else:
             same.append(rel)
         if path.suffix == ".json" and rel.startswith("checks/") and new.is_file():
-            old_v = json.loads(path.read_text()).get("verdict")
-            new_v = json.loads(new.read_text()).get("verdict")
+            old_v, new_v = (_verdict(p, f) for p, f in ((path, "run"), (new, "results")))
             verdicts[path.stem] = old_v if old_v == new_v else f"{old_v} archived, {new_v} rebuilt"
     return same, problems, verdicts

@@ -40,6 +40,12 @@ DENSE_N = 600
 MAX_KERNEL = 5e7
 
 
+def kernel_points(eta: float) -> int:
+    """Lattice points of the softmax kernel at temperature ``eta`` (at most :data:`MAX_KERNEL`;
+    the config and the CLI refuse a smaller eta up front, :mod:`privdtol.pipeline.limits`)."""
+    return math.ceil(B_CUT / eta) - math.floor(-A_CUT / eta)
+
+
 @lru_cache(maxsize=16)
 def _grid(eta):
     """Node layout for the trapezoid step h = eta p / Q <= H_MAX, and its kernels: p == 1:
@@ -50,7 +56,7 @@ def _grid(eta):
     p = max(1, math.floor(H_MAX / eta + 1e-12))
     Q = max(1, math.ceil(eta / H_MAX - 1e-12))
     dl, dh = math.floor(-A_CUT / eta), math.ceil(B_CUT / eta)
-    if dh - dl > MAX_KERNEL:
+    if kernel_points(eta) > MAX_KERNEL:
         raise ValueError(
             f"eta = {eta:.3g} is too small for the exact engine: its softmax kernel needs "
             f"{dh - dl:.3g} lattice points (at most {MAX_KERNEL:.0e}); compute this cell by "
