@@ -16,7 +16,7 @@ import pytest
 
 from privdtol.analysis import verdict
 from privdtol.analysis.claims import c2_theorem1, c3_horizon_free
-from privdtol.core import seeding
+from privdtol.core import bounds, seeding
 from privdtol.engine.runner import make_spec, run_cell
 
 # ----------------------------------------------------------------------------- verdict edges
@@ -222,3 +222,43 @@ def test_generator_streams_follow_their_key():
     a = seeding.generator({"K": 4, "seed": 1}).random(8)
     np.testing.assert_array_equal(a, seeding.generator({"K": 4, "seed": 1}).random(8))
     assert not np.array_equal(a, seeding.generator({"K": 4, "seed": 2}).random(8))
+
+
+# ----------------------------------------------------------------------------- bound inputs
+
+#: each bound of core/bounds.py with scalar arguments (values pinned in test_paper_constants)
+BOUND_ARGS = {
+    "eta": (0.5,),
+    "theorem1": (10, 0.5, 0.1),
+    "corollary": (10, 0.5, 0.1),
+    "rate": (10, 0.5, 0.1),
+    "lower_shape": (10,),  # gap and eps go through np.minimum unconverted
+    "wu_wang_shape": (10, 0.5, 0.1),
+    "small_gap": (0.3, 0.125),
+    "lemma4": (2.5,),
+    "lemma5": (10, 0.5, 0.05),
+    "eq4": (8, 0.5),
+    "group_bound": (3, 2, 0.1),
+    "eq5_groups": (10, 0.5),
+    "eq5": (10, 0.5),
+    "eq6": (10, 0.05),
+    "drift": (9, 0.05),
+}
+FULL_ARGS = {"lower_shape": (10, 0.5, 0.1)}
+
+
+@pytest.mark.parametrize(
+    ("name", "position"), [(n, i) for n, args in BOUND_ARGS.items() for i in range(len(args))]
+)
+def test_bounds_accept_object_columns_with_missing_values(name, position):
+    """A table column of dtype object (Python numbers and None, as pandas gives for a column
+    with gaps) is converted to float: None becomes NaN, not a TypeError."""
+    args = list(FULL_ARGS.get(name, BOUND_ARGS[name]))
+    scalar = getattr(bounds, name)(*args)
+    args[position] = np.array([args[position], None], dtype=object)
+    out = np.asarray(getattr(bounds, name)(*args), dtype=float)
+    assert out[0] == pytest.approx(float(scalar), rel=1e-12)
+    if name == "small_gap":
+        assert out[1] == 0.0  # NaN <= x is False
+    else:
+        assert np.isnan(out[1])
