@@ -5,6 +5,8 @@
 #                 (pytest -m "not slow"; about a minute on 2 cores)
 #   make docs     the documentation (Sphinx, warnings are errors) in docs/_build/html
 #   make lint     ruff (lint + format check) and snakefmt --check; part of make test
+#   make mutation mutation testing (mutmut) of the package, GROUPS= a subset of
+#                 tests/mutants/groups.yaml; summary in results/mutation/summary.md (hours)
 #   make lock     regenerate requirements.lock (+ requirements-docs.lock) from pyproject.toml
 #   make archive  the run archive results/archive/privdtol-<commit>-<config hash>.tar.gz
 #   make replay   in an unpacked archive's source/: rebuild the tables and checks, compare
@@ -19,7 +21,8 @@ APT_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-sci
 CORES ?= 8
 SNAKEMAKE_ARGS ?=
 
-.PHONY: setup test test-fast lint report clean-results docs lock install-lock archive replay
+.PHONY: setup test test-fast lint report clean-results docs lock install-lock archive replay \
+        mutation
 
 # The locked environment: every package, transitive ones included, at an exact version with its
 # sha256 hashes (Linux x86_64, CPython 3.11), generated from pyproject.toml by `make lock`.
@@ -78,6 +81,12 @@ lint: setup
 
 test-fast: setup
 	$(VENV)/bin/pytest -q -m "not slow"
+
+# Mutation testing (docs/testing.md): mutmut in a scratch tree per module group
+# (mutants-work/<group>), each mutant against the fast-tier tests that reach its function.
+GROUPS ?=
+mutation: setup
+	PATH=$(abspath $(VENV))/bin:$$PATH $(PY) scripts/mutation.py $(GROUPS)
 
 report: setup
 	PATH=$(abspath $(VENV))/bin:$$PATH snakemake --cores $(CORES) $(SNAKEMAKE_ARGS)

@@ -1,0 +1,264 @@
+"""Tests placed at the boundaries that mutation testing found unguarded (issue 24).
+
+Each test sits where a plausible one-line bug changes the outcome: the edge of an interval
+verdict, one cell of many whose FAIL only the Bonferroni widening prevents, a cell whose
+plateau horizon T0 lies between T_max/2^8 and T_max/2^4, two seeds that must give different
+draws.  tests/test_mutants.py (slow tier) plants those bugs and checks that these tests fail.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from privdtol.analysis import verdict
+from privdtol.analysis.claims import c2_theorem1, c3_horizon_free
+from privdtol.core import bounds, seeding
+from privdtol.engine.runner import make_spec, run_cell
+
+# ----------------------------------------------------------------------------- verdict edges
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "expected"),
+    [
+        (0.9, 1.2, "PASS"),  # high == hi: inside [lo, hi]
+        (0.8, 1.0, "PASS"),  # low == lo: inside
+        (0.8, 1.2, "PASS"),  # the interval is [lo, hi] itself
+        (0.5, 0.8, "INCONCLUSIVE"),  # touches lo from below: not disjoint
+        (1.2, 1.5, "INCONCLUSIVE"),  # touches hi from above: not disjoint
+        (0.5, 0.7999999, "FAIL"),
+        (1.2000001, 1.5, "FAIL"),
+        (0.9, 1.2000001, "INCONCLUSIVE"),
+        (0.7999999, 1.0, "INCONCLUSIVE"),
+    ],
+)
+def test_interval_verdict_edges(low, high, expected):
+    assert verdict.interval_verdict(low, high, 0.8, 1.2) == expected
+
+
+def test_upper_verdict_edge():
+    """ "At most 1": an upper limit of exactly 1 PASSes, a lower limit of exactly 1 does not
+    FAIL."""
+    assert verdict.upper_verdict(0.5, 1.0, 1.0) == "PASS"
+    assert verdict.upper_verdict(1.0, 2.0, 1.0) == "INCONCLUSIVE"
+    assert verdict.upper_verdict(1.0000001, 2.0, 1.0) == "FAIL"
+
+
+def test_bonferroni_confidence_by_hand():
+    assert verdict.bonferroni_confidence(0.95, 20) == pytest.approx(0.9975, rel=1e-12)
+    assert verdict.bonferroni_confidence(0.95, 1) == 0.95
+    assert verdict.bonferroni_confidence(0.95, 0) == 0.95
+
+
+# ----------------------------------------------------------------------------- C2 Bonferroni
+
+#: Theorem 1 at K=2, Delta=1/2, eps=1 (eta = 1/8): 1 + 1600 log 2 + 128 log 2 = 1 + 1728 log 2
+BOUND = 1198.7583280075855
+#: two-sided normal quantiles: 95% and 1 - 0.05/20 = 99.75% (20 rows, Bonferroni)
+Z95, Z_BONF20 = 1.959963984540054, 3.023341439739154
+
+
+def _c2_table(n_cells: int, mean: float, se: float) -> pd.DataFrame:
+    """``n_cells`` rps cells at K=2, gap=1/2, eps=1, one horizon each; the first has regret
+    ``mean`` ± ``se``, the others 100 ± 1 (far below the bound)."""
+    rows = []
+    for i in range(n_cells):
+        m, s = (mean, se) if i == 0 else (100.0, 1.0)
+        rows.append(
+            {
+                "experiment": "x",
+                "cell_id": f"c{i}",
+                "algorithm": "rps",
+                "env": "bernoulli",
+                "instance": "standard",
+                "K": 2,
+                "gap": 0.5,
+                "epsilon": 1.0,
+                "horizon": 1023,
+                "runs": 100,
+                "mean": m,
+                "se": s,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def test_c2_one_cell_of_many_needs_the_bonferroni_widening():
+    """One cell of 20 lies 2.5 se above the bound: its nominal 95% lower limit
+    (BOUND + 0.54 se) is above the bound, its Bonferroni lower limit (BOUND - 0.52 se) is not,
+    so C2 is INCONCLUSIVE, not FAIL; alone (no multiplicity) the same cell FAILs."""
+    se = 10.0
+    mean = BOUND + 2.5 * se
+    many = _c2_table(20, mean, se)
+    tab = c2_theorem1.bound_table(many, 0.95)
+    assert tab["bound"].iloc[0] == pytest.approx(BOUND, rel=1e-12)
+    assert tab["lower_adj"].iloc[0] == pytest.approx(mean - Z_BONF20 * se, rel=1e-9)
+    assert tab["upper"].iloc[0] == pytest.approx(mean + Z95 * se, rel=1e-9)
+    out = c2_theorem1.check_theorem1(many, 0.95)
+    assert out["verdict"] == "INCONCLUSIVE"
+    assert [c["verdict"] for c in out["cells"]].count("PASS") == 19
+    assert c2_theorem1.check_theorem1(_c2_table(1, mean, se), 0.95)["verdict"] == "FAIL"
+    # 3.5 se above the bound is beyond the Bonferroni quantile too: FAIL among 20
+    far = c2_theorem1.check_theorem1(_c2_table(20, BOUND + 3.5 * se, se), 0.95)
+    assert far["verdict"] == "FAIL"
+
+
+def test_c2_upper_limit_at_the_bound():
+    """Upper 95% limit just below / above the bound: PASS / INCONCLUSIVE."""
+    se = 1.0
+    below = c2_theorem1.check_theorem1(_c2_table(3, BOUND - Z95 * se - 1e-6, se), 0.95)
+    above = c2_theorem1.check_theorem1(_c2_table(3, BOUND - Z95 * se + 1e-3, se), 0.95)
+    assert below["verdict"] == "PASS"
+    assert above["verdict"] == "INCONCLUSIVE"
+
+
+# ----------------------------------------------------------------------------- C3 margin
+
+#: C3's plateau target at K=2, gap=1/2, eps=1, c=16: 16 (1 + log 2)/(eta gap) = 433.445678...
+#: (the eta term dominates: (1 + log 2)/gap² = 6.77), so T0 = 511 = 2^9 - 1
+TARGET, T0 = 433.445678223346, 511
+
+
+def _flat_cell(k_max: int) -> pd.DataFrame:
+    """One rps cell with a flat regret (10 ± 0.01) at the checkpoints 2^k - 1, k = 1..k_max."""
+    hs = [(1 << k) - 1 for k in range(1, k_max + 1)]
+    return pd.DataFrame(
+        {
+            "experiment": "x",
+            "cell_id": "c0",
+            "algorithm": "rps",
+            "env": "bernoulli",
+            "instance": "standard",
+            "K": 2,
+            "gap": 0.5,
+            "epsilon": 1.0,
+            "horizon": hs,
+            "runs": 100,
+            "mean": 10.0,
+            "se": 0.01,
+        }
+    )
+
+
+def test_c3_plateau_target_by_hand():
+    assert c3_horizon_free.plateau_target(2, 0.5, 1.0, 16) == pytest.approx(TARGET, rel=1e-12)
+    # first design (L = log K): 16 log 2/(eta gap) = 177.445678...
+    assert c3_horizon_free.plateau_target(2, 0.5, 1.0, 16, 0.0) == pytest.approx(
+        177.445678223346, rel=1e-12
+    )
+    # the statistical term dominates at small gap and large eps: 16 (1 + log 2)/0.01
+    assert c3_horizon_free.plateau_target(2, 0.1, np.nan, 16) == pytest.approx(
+        2709.0354888959127, rel=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    ("k_max", "reached", "expected"),
+    [
+        (16, False, "INCONCLUSIVE"),  # T_max = 65535: T_max/T0 = 128.2, between 2^4 and 2^8
+        (17, True, "PASS"),  # T_max = 131071: T_max/T0 = 256.5 >= 2^8
+    ],
+)
+def test_c3_cell_between_the_margins(k_max, reached, expected):
+    """T0 = 511: reached only when T_max >= 2^8 T0 = 130816, not already at 2^4 T0 (or 2^7)."""
+    tab = c3_horizon_free.plateau_table(_flat_cell(k_max), 16, 0.95)
+    assert int(tab["h_low"].iloc[0]) == T0
+    assert bool(tab["reached"].iloc[0]) is reached
+    out = c3_horizon_free.check_horizon_free(_flat_cell(k_max), 1.05, 16, 0.95)
+    assert out["verdict"] == expected
+    assert out["cells"][0]["verdict"] == ("PASS" if reached else "NOT REACHED")
+
+
+# ----------------------------------------------------------------------------- seeds
+
+
+def _table_bytes(seed: int) -> bytes:
+    spec = make_spec("rps", 1.0, 63, 50, K=4, gap=0.25, seed=seed, mode="fast")
+    table, _, _ = run_cell(spec)
+    buf = io.BytesIO()
+    table.to_parquet(buf, index=False)
+    return buf.getvalue()
+
+
+def test_two_seeds_give_different_draws_and_one_seed_the_same_bytes():
+    """The seed is part of the random stream's key (engine/runner.py CellSpec.seed_params):
+    replicates with another seed must not repeat the same draws."""
+    a, b = _table_bytes(0), _table_bytes(1)
+    assert a == _table_bytes(0)
+    assert a != b
+    ra = pd.read_parquet(io.BytesIO(a))["regret"].to_numpy()
+    rb = pd.read_parquet(io.BytesIO(b))["regret"].to_numpy()
+    assert not np.array_equal(ra, rb)
+
+
+def test_seed_key_holds_every_parameter_of_the_stream():
+    spec = make_spec("rps", 1.0, 63, 50, K=4, gap=0.25, seed=7)
+    key = spec.seed_params(spec.build_env())
+    for field, value in [
+        ("algorithm", "rps"),
+        ("epsilon", 1.0),
+        ("horizon", 63),
+        ("runs", 50),
+        ("seed", 7),
+    ]:
+        assert key[field] == value
+    other = make_spec("rps", 0.5, 63, 50, K=4, gap=0.25, seed=7)
+    assert other.seed_params(other.build_env()) != key
+
+
+def test_stable_digest_is_sha256_of_canonical_json():
+    """sha256 of '{"K":4,"gap":"0.25","seed":1}' (sorted keys, floats as repr, no spaces),
+    computed by hand with hashlib."""
+    digest = seeding.stable_digest({"seed": 1, "gap": 0.25, "K": np.int64(4)})
+    assert digest == "0ac7481c975bcc42a1d6cc8ff99245fdd0b1af6a3a696102e2306e2d8a09c538"
+
+
+def test_generator_streams_follow_their_key():
+    """The audits' and bootstraps' generators: same key, same draws; another key, others."""
+    a = seeding.generator({"K": 4, "seed": 1}).random(8)
+    np.testing.assert_array_equal(a, seeding.generator({"K": 4, "seed": 1}).random(8))
+    assert not np.array_equal(a, seeding.generator({"K": 4, "seed": 2}).random(8))
+
+
+# ----------------------------------------------------------------------------- bound inputs
+
+#: each bound of core/bounds.py with scalar arguments (values pinned in test_paper_constants)
+BOUND_ARGS = {
+    "eta": (0.5,),
+    "theorem1": (10, 0.5, 0.1),
+    "corollary": (10, 0.5, 0.1),
+    "rate": (10, 0.5, 0.1),
+    "lower_shape": (10,),  # gap and eps go through np.minimum unconverted
+    "wu_wang_shape": (10, 0.5, 0.1),
+    "small_gap": (0.3, 0.125),
+    "lemma4": (2.5,),
+    "lemma5": (10, 0.5, 0.05),
+    "eq4": (8, 0.5),
+    "group_bound": (3, 2, 0.1),
+    "eq5_groups": (10, 0.5),
+    "eq5": (10, 0.5),
+    "eq6": (10, 0.05),
+    "drift": (9, 0.05),
+}
+FULL_ARGS = {"lower_shape": (10, 0.5, 0.1)}
+
+
+@pytest.mark.parametrize(
+    ("name", "position"), [(n, i) for n, args in BOUND_ARGS.items() for i in range(len(args))]
+)
+def test_bounds_accept_object_columns_with_missing_values(name, position):
+    """A table column of dtype object (Python numbers and None, as pandas gives for a column
+    with gaps) is converted to float: None becomes NaN, not a TypeError."""
+    args = list(FULL_ARGS.get(name, BOUND_ARGS[name]))
+    scalar = getattr(bounds, name)(*args)
+    args[position] = np.array([args[position], None], dtype=object)
+    out = np.asarray(getattr(bounds, name)(*args), dtype=float)
+    assert out[0] == pytest.approx(float(scalar), rel=1e-12)
+    if name == "small_gap":
+        assert out[1] == 0.0  # NaN <= x is False
+    else:
+        assert np.isnan(out[1])
