@@ -229,6 +229,14 @@ def test_t1_fonts_keep_underscores_and_accents(tmp_path):
     assert "rps_eta_logk" not in old and "Gaïffas" not in old
 
 
+def test_arxiv_identifiers_are_not_rounded_like_numbers():
+    from privdtol.report.latex import mathify
+
+    assert "arXiv 2102.07929)" in mathify("Hu et al. 2021 (arXiv 2102.07929)")
+    assert "arXiv:2605.29148" in mathify("see arXiv:2605.29148")
+    assert mathify("a sum of 2102.07929") == r"a sum of \num{2100}"  # other numbers: 3 figures
+
+
 # ----------------------------------------------------------------------------- the built report
 
 
@@ -259,7 +267,7 @@ def test_report_cites_every_reference_and_survives_copy_and_paste(smoke_run):
 
 def snakemake(wd: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [str(BIN / "snakemake"), "--cores", "1", "--configfile", "config/smoke.yaml", *args],
+        [str(BIN / "snakemake"), *args, "--cores", "1", "--configfile", "config/smoke.yaml"],
         cwd=wd,
         capture_output=True,
         text=True,

@@ -271,7 +271,8 @@ _WORDS = [
     (r"(?<= )>(?= )", r"$>$"),
     (r"\b2\^\{?([\w+-]+)\}?", lambda m: rf"$2^{{{m.group(1)}}}$"),
 ]
-_NUMBER = r"(?<![\w.^{])(?<!\{-)(\d+\.?\d*(?:[eE][+-]?\d+)?)(?![\w.^])"
+#: a number of a sentence (not an identifier's digits, nor an arXiv identifier: 2102.07929)
+_NUMBER = r"(?<![\w.^{])(?<!\{-)(?<!arXiv )(?<!arXiv:)(\d+\.?\d*(?:[eE][+-]?\d+)?)(?![\w.^])"
 
 
 def _number(text: str) -> str:
