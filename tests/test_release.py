@@ -373,6 +373,18 @@ def test_arxiv_members_come_from_the_recorder_file(tmp_path):
         "replication_report.tex",
         "sections/a.tex",
     ]
+    # the same build copied elsewhere (the recorder file's paths are absolute): found again
+    moved = tmp_path / "moved"
+    shutil.copytree(tmp_path / "paper", moved / "paper")
+    shutil.copytree(results, moved / "results")
+    again = submission_members(
+        moved / "results" / "report" / "replication_report.fls",
+        moved / "paper" / "replication_report.tex",
+        moved / "results" / "report" / "generated",
+        moved / "results",
+    )
+    assert list(again) == list(members)
+    assert all(f.is_relative_to(moved) for f in again.values())
     tar = write_submission(members, tmp_path / "a.tar.gz", mtime=5)
     again = write_submission(copy.copy(members), tmp_path / "b.tar.gz", mtime=5)
     assert tar.read_bytes() == again.read_bytes()

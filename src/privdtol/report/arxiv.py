@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import tarfile
 from pathlib import Path
 
@@ -27,8 +28,9 @@ from privdtol.pipeline.io import atomic_path
 ALLOWED_SUFFIXES = (".tex", ".bbl", ".pdf")
 
 
-def _read_inputs(fls: Path) -> list[Path]:
-    """The files pdflatex read (``INPUT`` lines of a recorder file), absolute, in order."""
+def _read_inputs(fls: Path) -> tuple[Path, list[Path]]:
+    """The directory pdflatex ran in (``PWD``) and the files it read (``INPUT`` lines of a
+    recorder file), absolute, in order."""
     pwd = None
     out: list[Path] = []
     for line in fls.read_text(encoding="utf-8", errors="replace").splitlines():
@@ -40,46 +42,63 @@ def _read_inputs(fls: Path) -> list[Path]:
                 if pwd is None:
                     raise InputError("fls", f"{fls}: INPUT before PWD", "a pdflatex recorder file")
                 path = pwd / path
-            path = path.resolve()
+            path = Path(os.path.normpath(path))
             if path not in out:
                 out.append(path)
-    return out
+    if pwd is None:
+        raise InputError("fls", f"{fls}: no PWD line", "a pdflatex recorder file")
+    return pwd, out
 
 
 def submission_members(fls: Path, tex: Path, generated: Path, results: Path) -> dict[str, Path]:
     """Archive name -> file for every file of the report that pdflatex read (recorder file
     ``fls``): sources under ``tex``'s directory, ``generated`` or ``results`` (named relative
     to the innermost of them), the job's ``.bbl`` at the top; the job's other auxiliary
-    files and everything outside those directories (the TeX installation) are left out."""
+    files and everything outside those directories (the TeX installation) are left out.
+
+    latexmk ran pdflatex in ``tex``'s directory (its ``-cd``), which the recorder file names;
+    a checkout or results tree moved or copied since then (the paths in the file are
+    absolute) is found again through the same layout relative to that directory."""
     tex = Path(tex).resolve()
     job = Path(fls).stem
     outdir = Path(fls).resolve().parent
+    pwd, inputs = _read_inputs(Path(fls))
+
+    def then(now: Path) -> Path:  # where a directory was when pdflatex ran
+        return Path(os.path.normpath(pwd / os.path.relpath(now, tex.parent)))
+
     roots = sorted(
         {Path(p).resolve() for p in (tex.parent, generated, results)},
         key=lambda p: len(p.parts),
         reverse=True,
     )
     members: dict[str, Path] = {}
-    for path in _read_inputs(Path(fls)):
-        if path.parent == outdir and path.stem == job:
+    for path in inputs:
+        if path.parent in (outdir, then(outdir)) and path.stem == job:
             if path.suffix == ".bbl":
-                members[f"{tex.stem}.bbl"] = path
+                members[f"{tex.stem}.bbl"] = outdir / path.name
             continue  # .aux, .out, .toc: pdflatex writes them itself
-        root = next((r for r in roots if path.is_relative_to(r)), None)
-        if root is None:
+        found = next(
+            ((r, base) for r in roots for base in (r, then(r)) if path.is_relative_to(base)), None
+        )
+        if found is None:
             continue  # the TeX installation
-        name = path.relative_to(root).as_posix()
+        root, base = found
+        name = path.relative_to(base).as_posix()
         if path.suffix not in ALLOWED_SUFFIXES:
             raise InputError(
                 "report",
                 f"{path}: pdflatex read a {path.suffix or 'suffix-less'} file",
                 "the report's sources are .tex, .bbl and PDF figures only",
             )
-        members.setdefault(name, path)
+        members.setdefault(name, root / name)
     if f"{tex.stem}.tex" not in members:
         raise InputError("fls", f"{fls} does not record {tex.name}", "the report's recorder file")
     if f"{tex.stem}.bbl" not in members:
         raise InputError("fls", f"{fls} records no {job}.bbl", "a report compiled with bibtex")
+    missing = [name for name, f in members.items() if not f.is_file()]
+    if missing:
+        raise InputError("fls", f"{fls}: {missing[0]} no longer exists", "a current build")
     return dict(sorted(members.items()))
 
 
