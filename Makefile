@@ -9,6 +9,8 @@
 #                 tests/mutants/groups.yaml; summary in results/mutation/summary.md (hours)
 #   make lock     regenerate requirements.lock (+ requirements-docs.lock) from pyproject.toml
 #   make archive  the run archive results/archive/privdtol-<commit>-<config hash>.tar.gz
+#   make arxiv    the report's sources as one tar.gz for arXiv or a journal (pdflatex alone)
+#                 results/arxiv/replication_report-arxiv.tar.gz
 #   make replay   in an unpacked archive's source/: rebuild the tables and checks, compare
 # Needs a Debian/Ubuntu machine with python3 (3.11) and apt; run as root or with sudo.
 
@@ -16,13 +18,15 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-APT_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-science \
+# lmodern: the report's T1 fonts (Type 1 Latin Modern; texlive-latex-base has only the OpenType
+# fonts-lmodern, which pdflatex cannot use)
+APT_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-science lmodern \
                 poppler-utils graphviz
 CORES ?= 8
 SNAKEMAKE_ARGS ?=
 
 .PHONY: setup test test-fast lint report clean-results docs lock install-lock archive replay \
-        mutation
+        mutation arxiv
 
 # The locked environment: every package, transitive ones included, at an exact version with its
 # sha256 hashes (Linux x86_64, CPython 3.11), generated from pyproject.toml by `make lock`.
@@ -35,7 +39,8 @@ UV_COMPILE := uv pip compile pyproject.toml --generate-hashes --python-version 3
 
 setup: $(STAMP) .apt-ok
 
-.apt-ok:
+# rechecked when the Makefile (the package list) changes
+.apt-ok: Makefile
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -104,6 +109,10 @@ docs: $(DOCS_STAMP)
 # The run archive of the last build (after make report; see docs/reproducibility.md).
 archive: setup
 	PATH=$(abspath $(VENV))/bin:$$PATH snakemake --cores $(CORES) archive $(SNAKEMAKE_ARGS)
+
+# The submission export of the report (builds the report first if needed; docs/report.md).
+arxiv: setup
+	PATH=$(abspath $(VENV))/bin:$$PATH snakemake --cores $(CORES) arxiv $(SNAKEMAKE_ARGS)
 
 # In the source/ directory of an unpacked archive: rebuild the aggregated tables and the checks
 # of the archived run (its config files, in order, from $(RUN)/configfiles.txt) and compare

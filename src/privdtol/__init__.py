@@ -5,4 +5,9 @@ The package simulates the paper's randomized-prefix softmax algorithm (Section 4
 competitors, with an exact-law block-sum simulator (see :mod:`privdtol.engine.fast`).
 """
 
-__version__ = "0.1.0"
+from importlib import metadata as _metadata
+
+try:  # the one version number is pyproject.toml's, read from the installed metadata
+    __version__ = _metadata.version("privdtol")
+except _metadata.PackageNotFoundError:  # a source tree on PYTHONPATH that was never installed
+    __version__ = "unknown"

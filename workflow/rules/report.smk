@@ -4,7 +4,9 @@
 # number, table and figure comes from results/: the check records of CHECK_CLAIMS, the figures
 # and table CSVs of the notebooks this config runs, the aggregated tables.  The report layer's
 # sources and templates are inputs, so editing it reruns the report and nothing upstream.
-# Both commands date the PDF by the commit time of the checkout (--repo .).
+# Both commands date the PDF by the commit time of the checkout (--repo .).  `snakemake arxiv`
+# (privdtol report-arxiv) packs what pdflatex read for the PDF (sources, generated pieces,
+# figures, .bbl) into one tar.gz that compiles with pdflatex alone; not part of `all`.
 
 import os
 import shlex
@@ -13,6 +15,8 @@ from pathlib import Path
 REPORT_DIR = "results/report"
 REPORT_GEN = f"{REPORT_DIR}/generated"
 REPORT_TEX = "paper/replication_report.tex"
+REPORT_BIB = "paper/references.bib"
+ARXIV_TAR = "results/arxiv/replication_report-arxiv.tar.gz"
 
 
 rule build_report_assets:
@@ -69,10 +73,14 @@ rule compile_report:
     input:
         tex=REPORT_TEX,
         sections=sorted(str(p) for p in Path("paper").rglob("*.tex")),
+        bib=REPORT_BIB,
         generated=rules.build_report_assets.output,
         rulegraph=rules.draw_rulegraph.output,
     output:
         pdf=f"{REPORT_DIR}/replication_report.pdf",
+        # what pdflatex read (latexmk's recorder file) and the bibliography: the arxiv export
+        fls=f"{REPORT_DIR}/replication_report.fls",
+        bbl=f"{REPORT_DIR}/replication_report.bbl",
     log:
         "logs/report/compile_report.log",
     conda:
@@ -87,3 +95,24 @@ rule compile_report:
 rule report:
     input:
         rules.compile_report.output.pdf,
+
+
+rule arxiv:
+    input:
+        pdf=rules.compile_report.output.pdf,
+        fls=rules.compile_report.output.fls,
+        bbl=rules.compile_report.output.bbl,
+        tex=REPORT_TEX,
+        rulegraph=rules.draw_rulegraph.output,
+    output:
+        ARXIV_TAR,
+    log:
+        "logs/report/arxiv.log",
+    localrule: True
+    conda:
+        "../envs/privdtol.yaml"
+    params:
+        generated=lambda wc, input: os.path.dirname(input.rulegraph[0]),
+    shell:
+        "privdtol report-arxiv --tex {input.tex:q} --generated {params.generated:q}"
+        " --results results --pdf {input.pdf:q} --out {output:q} --repo . > {log:q} 2>&1"

@@ -9,7 +9,7 @@ from privdtol.algorithms.base import RoundAlgorithm
 class FollowTheLeader(RoundAlgorithm):
     name = "ftl"
     display_name = "FTL (non-private)"
-    source = "Kotlowski 2018, Theoretical Computer Science 742"
+    source = "Kotłowski 2018, Theoretical Computer Science 742"
 
     def law(self, cumulative, t):
         leaders = cumulative == cumulative.min(axis=1, keepdims=True)

@@ -12,7 +12,7 @@ from privdtol.algorithms.rps import softmax_law
 class DecreasingHedge(RoundAlgorithm):
     name = "hedge"
     display_name = "Decreasing Hedge (non-private)"
-    source = "Mourtada & Gaiffas 2019, JMLR 20(83)"
+    source = "Mourtada & Gaïffas 2019, JMLR 20(83)"
 
     @staticmethod
     def learning_rate(K: int, t) -> np.ndarray:

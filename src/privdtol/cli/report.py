@@ -1,4 +1,5 @@
-"""``privdtol report-assets`` and ``privdtol report-compile``: the LaTeX replication report.
+"""``privdtol report-assets``, ``report-compile`` and ``report-arxiv``: the LaTeX replication
+report and its submission export (:mod:`privdtol.report.arxiv`).
 
 ``report-assets`` writes the generated pieces (numbers, verdict table, sections, tables, grid,
 provenance, ...) that ``paper/replication_report.tex`` inputs; ``report-compile`` runs latexmk
@@ -47,6 +48,23 @@ def add_parser(sub):
     c.add_argument("--verbose", action="store_true", help="show latexmk's output")
     c.set_defaults(handler=run_compile)
 
+    a = sub.add_parser(
+        "report-arxiv",
+        help="write the report's sources as one tar.gz that compiles with pdflatex alone",
+        description="Collect what pdflatex read when report-compile built the PDF (its .fls "
+        "recorder file): the sources, the generated pieces, the figures and the .bbl.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    a.add_argument("--tex", default="paper/replication_report.tex")
+    a.add_argument("--generated", default="results/report/generated")
+    a.add_argument("--results", default="results")
+    a.add_argument(
+        "--pdf", default="results/report/replication_report.pdf", help="the compiled report"
+    )
+    a.add_argument("--out", default="results/arxiv/replication_report-arxiv.tar.gz")
+    a.add_argument("--repo", default=".", help="git checkout whose commit time dates the files")
+    a.set_defaults(handler=run_arxiv)
+
 
 def run_assets(args) -> int:
     from privdtol.pipeline.config import load_config_files
@@ -88,4 +106,19 @@ def run_compile(args) -> int:
         print(f"privdtol report-compile: error: {err}", file=sys.stderr)
         return 1
     print(f"report-compile: {pdf}", file=sys.stderr)
+    return 0
+
+
+def run_arxiv(args) -> int:
+    from privdtol.report.arxiv import submission_members, write_submission
+    from privdtol.report.provenance import source_date_epoch
+
+    fls = Path(args.pdf).with_suffix(".fls")
+    if not fls.exists():
+        raise InputError(
+            "pdf", f"{fls} does not exist", "a report compiled by privdtol report-compile"
+        )
+    members = submission_members(fls, Path(args.tex), Path(args.generated), Path(args.results))
+    out = write_submission(members, Path(args.out), mtime=source_date_epoch(Path(args.repo)))
+    print(f"report-arxiv: {len(members)} files -> {out}", file=sys.stderr)
     return 0

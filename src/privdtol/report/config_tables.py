@@ -153,7 +153,21 @@ def thresholds_tex(config: dict) -> TeX:
 # ----------------------------------------------------------------------------- registries
 
 
+#: registered algorithm -> key in paper/references.bib of the work it is taken from (the
+#: ablations and negative controls are this pipeline's own and cite nothing)
+ALGORITHM_REFERENCES = {
+    "rps": "cesari2026",
+    "rnm_ftnl": "hu2021",
+    "wu_wang": "wu2026",
+    "wu_wang_gumbel": "wu2026",
+    "ftl": "kotlowski2018",
+    "hedge": "mourtada2019",
+}
+
+
 def algorithms_tex() -> TeX:
+    """The registered algorithms with their source and, for the published ones, a citation of
+    the work (:data:`ALGORITHM_REFERENCES`)."""
     from privdtol.algorithms import ALGORITHMS
 
     rows = [
@@ -162,10 +176,13 @@ def algorithms_tex() -> TeX:
             "Private": "yes" if c.private else "no",
             "Selection": "per block" if c.kind == "block" else "per round",
             "Source": mathify(c.source),
+            "Reference": (
+                TeX(rf"\citet{{{ALGORITHM_REFERENCES[n]}}}") if n in ALGORITHM_REFERENCES else "---"
+            ),
         }
         for n, c in ALGORITHMS.items()
     ]
-    return styler_table(pd.DataFrame(rows), rf"@{{}}lll{_P}{{8.5cm}}@{{}}")
+    return styler_table(pd.DataFrame(rows), rf"@{{}}lll{_P}{{6.6cm}}l@{{}}")
 
 
 def first_sentence(doc: str) -> str:

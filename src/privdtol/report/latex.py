@@ -1,8 +1,9 @@
 """LaTeX text for the replication report: escaping, macro names and number formatting.
 
 Everything the report prints comes from ``results/`` through these helpers, so text that
-reaches pdflatex is always escaped (pdflatex with the default inputenc stops on unknown
-Unicode characters; the common mathematical ones are mapped to their LaTeX forms here).
+reaches pdflatex is always escaped.  pdflatex reads the sources as UTF-8 with T1 fonts
+(paper/preamble.tex), so accented Latin letters pass through as they are; only what neither
+covers, Greek letters and mathematical symbols, is mapped to its LaTeX form here.
 Numbers are typeset by siunitx: :func:`fmt_num` writes ``\\num{...}``, table columns are
 ``S`` columns (:mod:`privdtol.report.tables`).  Running LaTeX is
 :mod:`privdtol.report.compile`; the templates are :mod:`privdtol.report.templates`.
@@ -31,7 +32,15 @@ _SPECIAL = {
     "<": r"\textless{}",
     ">": r"\textgreater{}",
 }
-_UNICODE = {
+#: the characters pdflatex reads as UTF-8 text in the report's T1/TS1 fonts (utf8 inputenc
+#: declares them: Latin-1 and Latin Extended-A letters, dashes, quotes, the ellipsis; every one
+#: is compiled in tests/test_release.py); they pass through unchanged
+_UTF8_TEXT = frozenset(
+    {chr(c) for c in range(0xA0, 0x180)}
+    - set("\u0126\u0127\u0138\u013f\u0140\u0149\u0166\u0167\u017f")
+) | frozenset("\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u2192")
+#: what neither UTF-8 input nor T1 covers: Greek letters and mathematical symbols (math mode)
+_MATH = {
     "Δ": r"$\Delta$",
     "δ": r"$\delta$",
     "ε": r"$\varepsilon$",
@@ -54,31 +63,12 @@ _UNICODE = {
     "≥": r"$\ge$",
     "≠": r"$\ne$",
     "≈": r"$\approx$",
-    "±": r"$\pm$",
-    "×": r"$\times$",
-    "·": r"$\cdot$",
     "−": r"$-$",
     "∈": r"$\in$",
-    "→": r"$\to$",
     "∞": r"$\infty$",
     "√": r"$\surd$",
     "⇒": r"$\Rightarrow$",
     "∝": r"$\propto$",
-    "²": r"\textsuperscript{2}",
-    "³": r"\textsuperscript{3}",
-    "¹": r"\textsuperscript{1}",
-    "–": "--",
-    "—": "---",
-    "‘": "`",
-    "’": "'",
-    "“": "``",
-    "”": "''",
-    "…": r"\dots{}",
-    "ł": r"\l{}",
-    "Ł": r"\L{}",
-    "ß": r"\ss{}",
-    "ø": r"\o{}",
-    "\u00a0": "~",
 }
 _NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 
@@ -89,23 +79,23 @@ class TeX(str):
 
 
 def _unicode_char(ch: str) -> str:
-    if ch in _UNICODE:
-        return _UNICODE[ch]
-    if ord(ch) < 128:
+    if ord(ch) < 128 or ch in _UTF8_TEXT:
         return ch
-    # accented letters -> base letter (pdflatex-safe); anything else is dropped visibly
+    if ch in _MATH:
+        return _MATH[ch]
+    # outside T1: a letter with an accent T1 lacks -> its base letter; anything else visibly "?"
     base = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
     return base if base else "?"
 
 
 def tex_escape(text) -> TeX:
-    """Escape arbitrary text for LaTeX (text mode); map common Unicode symbols."""
+    """Escape arbitrary text for LaTeX (text mode); Greek and mathematical symbols in math."""
     return TeX("".join(_SPECIAL.get(ch) or _unicode_char(ch) for ch in str(text)))
 
 
 def tex_unicode(text) -> str:
     """Map the non-ASCII characters of already escaped LaTeX (e.g. the output of pandas'
-    ``escape="latex"``) to pdflatex-safe forms; ASCII is left alone."""
+    ``escape="latex"``) that UTF-8 input with T1 fonts does not cover; the rest is left alone."""
     return "".join(_unicode_char(ch) for ch in str(text))
 
 
@@ -281,7 +271,8 @@ _WORDS = [
     (r"(?<= )>(?= )", r"$>$"),
     (r"\b2\^\{?([\w+-]+)\}?", lambda m: rf"$2^{{{m.group(1)}}}$"),
 ]
-_NUMBER = r"(?<![\w.^{])(?<!\{-)(\d+\.?\d*(?:[eE][+-]?\d+)?)(?![\w.^])"
+#: a number of a sentence (not an identifier's digits, nor an arXiv identifier: 2102.07929)
+_NUMBER = r"(?<![\w.^{])(?<!\{-)(?<!arXiv )(?<!arXiv:)(\d+\.?\d*(?:[eE][+-]?\d+)?)(?![\w.^])"
 
 
 def _number(text: str) -> str:

@@ -40,6 +40,16 @@ PACKAGES = (
 )
 
 
+#: packages of :data:`PACKAGES` with an entry in paper/references.bib (cited beside their version)
+PACKAGE_REFERENCES = {
+    "numpy": "numpy",
+    "scipy": "scipy",
+    "snakemake": "snakemake",
+    "papermill": "papermill",
+    "jupytext": "jupytext",
+}
+
+
 def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:
@@ -245,13 +255,24 @@ def provenance(
         ("Machine", f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores"),
         ("TeX", tex_version()),
     ]
-    rows += [(texttt(k), v) for k, v in package_versions().items()]
+    versions = package_versions()
+    rows += [
+        (
+            TeX(
+                texttt(k)
+                + (rf" \citep{{{PACKAGE_REFERENCES[k]}}}" if k in PACKAGE_REFERENCES else "")
+            ),
+            v,
+        )
+        for k, v in versions.items()
+    ]
     rows.append(("Run archive", archive_row(git, config)))
     bench = read_benchmarks(results)
     return {
         "commit": texttt(commit, "any"),
         "commit_short": texttt(git["commit"][:12] if git["commit"] else "unknown", "any"),
         "dirty": dirty,
+        "version": versions["privdtol"],
         "date": report_date(epoch),
         "repository": TeX(rf"\url{{{url}}}") if url else TeX("code repository: no public remote"),
         "config_hash": texttt(config_hash(config)[:16], "any"),
