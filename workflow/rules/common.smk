@@ -5,6 +5,7 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from privdtol.pipeline import plan as grid
+from privdtol.pipeline import staleness
 from privdtol.errors import InputError
 from privdtol.analysis.registry import CLAIMS
 from privdtol.pipeline.config import load_config
@@ -29,14 +30,16 @@ PLAN = grid.plan(CONFIG)
 EXPERIMENTS = list(PLAN)
 
 
-def layer_sources(*layers):
-    """The Python files of the given subpackages of privdtol (e.g. "analysis", "report"): a
-    rule lists them as inputs so that editing a layer reruns exactly the rules that use it
-    (mtime trigger), never the simulations below it.  See docs on staleness."""
-    import privdtol
+#: the content-addressed code stamps of code_stamp() (privdtol.pipeline.staleness)
+CODE_DIR = "results/code"
 
-    root = Path(privdtol.__file__).parent
-    return sorted(str(p) for layer in layers for p in (root / layer).rglob("*.py"))
+
+def code_stamp(*layers):
+    """The stamp of the given subpackages of privdtol (e.g. "analysis", "report"): a rule lists
+    it as an input, so that editing a layer reruns exactly the rules that run it, never the
+    simulations below it, whichever installation of the same code runs (docs/pipeline.md,
+    the staleness rule)."""
+    return staleness.code_stamp(CODE_DIR, layers)
 
 
 def agg_table(experiment):
@@ -86,12 +89,3 @@ def report_results():
     return [f"results/figures/{n}.pdf" for n in NB_NAMES] + [
         f"results/tables/{t}.csv" for n in NB_NAMES for t in REPORT_NOTEBOOKS[n].tables
     ]
-
-
-def report_templates():
-    """The jinja2 templates of the report layer (inputs beside layer_sources("report"))."""
-    import privdtol.report
-
-    return sorted(
-        str(p) for p in (Path(privdtol.report.__file__).parent / "templates").glob("*.j2")
-    )

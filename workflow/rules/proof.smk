@@ -32,7 +32,7 @@ for _batch in PROOF_BATCHES:
                 grid.cell_path(SIM_DIR, _batch.experiment.removeprefix("proof_"), c)
                 for c in _batch.cells
             ],
-            code=layer_sources("engine"),
+            code=code_stamp("engine"),
         output:
             [proof_path(PROOF_DIR, c) for c in _batch.cells],
         log:
@@ -56,7 +56,7 @@ rule aggregate_proof:
         terms=[proof_path(PROOF_DIR, c) for b in PROOF_BATCHES for c in b.cells],
         worst=[f"{WORST_DIR}/{s.search_id}.proof.json" for s in WORST_SEARCHES],
         configs=report_configfiles(),
-        code=layer_sources("pipeline"),
+        code=code_stamp("pipeline"),
     output:
         parquet=f"{AGG_DIR}/proof.parquet",
         csv=f"{AGG_DIR}/proof.csv",
