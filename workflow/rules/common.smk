@@ -5,7 +5,7 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from privdtol.pipeline import plan as grid
-from privdtol.pipeline import staleness
+from privdtol.pipeline import staleness, tools
 from privdtol.errors import InputError
 from privdtol.analysis.registry import CLAIMS
 from privdtol.pipeline.config import load_config
@@ -55,6 +55,15 @@ def claim_tables(claim):
 def cell_files(experiment):
     """The cell files of an experiment (results/sim/<experiment>/<cell_id>.parquet)."""
     return [grid.cell_path(SIM_DIR, experiment, c) for c in PLAN[experiment][0]]
+
+
+onstart:
+    # before the first job (never in a dry run): the commands the jobs to run need, present and
+    # importing this package (privdtol.pipeline.tools), or one line saying what to install
+    tools.check_jobs(
+        {job.rule.name: job.rule.shellcmd for job in workflow.dag.needrun_jobs()},
+        staleness.package_root(),
+    )
 
 
 # ----------------------------------------------------------------------------- report helpers
