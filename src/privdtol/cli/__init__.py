@@ -28,8 +28,16 @@ SUBCOMMANDS = [
 ]
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``privdtol simulate: error: argument --algorithm: invalid
+    choice: 'x' (choose from ...)``, exit status 2; the usage is printed by ``--help`` only."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="privdtol",
         description="Simulate and check the private DTOL algorithms of Cesari & Colomboni "
         "(arXiv 2605.29148).",
