@@ -1,4 +1,4 @@
-"""The run archive (privdtol.report.archive): its name, a deterministic tar.gz whose
+"""The run archive (privdtol.archive): its name, a deterministic tar.gz whose
 ``ro-crate-metadata.json`` the ``rocrate`` package reads back and which lists every output file
 with its sha256, one-line errors, and (slow) the replay of an archived smoke run: unpacked into a
 fresh directory, ``make replay`` rebuilds the aggregated tables and checks byte for byte."""
@@ -18,11 +18,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from privdtol.archive.build import build_archive
+from privdtol.archive.layout import archive_name, config_hash, git_info
 from privdtol.cli import main
 from privdtol.pipeline.config import load_config_files
 from privdtol.pipeline.io import write_table
-from privdtol.report.archive import archive_name, build_archive
-from privdtol.report.provenance import config_hash, git_info
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

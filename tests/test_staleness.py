@@ -1,13 +1,15 @@
 """No stale result reaches the report (issue 10, item 4), on a full build of the smoke config.
 
-The rules of a layer list that layer's sources as inputs (``layer_sources`` in
-workflow/rules/common.smk): editing a module of the analysis layer must make ``snakemake -n``
-schedule the checks and the report, and never a simulation.  The engine's version is part of
+The rules of a layer list that layer's code stamp as an input (``code_stamp`` in
+workflow/rules/common.smk, :mod:`privdtol.pipeline.staleness`: a file named by the digest of the
+layer's content): editing a module of the analysis layer must make ``snakemake -n`` schedule the
+checks and the report, and never a simulation; another installation of the same code (issue 25,
+item 6) must see nothing to do.  The engine's version is part of
 every cell id: bumping it must schedule every simulation batch, as on an empty results dir.
 
 The whole repository is copied to a temporary directory and Snakemake runs there with the
 copy's ``src`` first on PYTHONPATH, so that the edits below touch only the copy (the rules'
-``privdtol`` command and ``layer_sources`` then both use the copied package).
+``privdtol`` command and ``code_stamp`` then both use the copied package).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -52,17 +55,20 @@ def _ignore(directory, names):
     return skip
 
 
-def _env(repo: Path) -> dict:
+def _env(repo: Path, src: Path | None = None) -> dict:
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(repo / "src")
+    env["PYTHONPATH"] = str(src if src is not None else repo / "src")
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     return env
 
 
-def _snakemake(repo: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+def _snakemake(
+    repo: Path, *args: str, timeout: int = 600, src: Path | None = None
+) -> subprocess.CompletedProcess:
     cmd = [str(BIN / "snakemake"), "--configfile", CONFIG, *args]
+    env = _env(repo, src)
     proc = subprocess.run(
-        cmd, cwd=repo, env=_env(repo), capture_output=True, text=True, timeout=timeout, umask=0o022
+        cmd, cwd=repo, env=env, capture_output=True, text=True, timeout=timeout, umask=0o022
     )
     assert proc.returncode == 0, (
         f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
@@ -70,9 +76,10 @@ def _snakemake(repo: Path, *args: str, timeout: int = 600) -> subprocess.Complet
     return proc
 
 
-def planned_jobs(repo: Path) -> dict[str, int]:
-    """Rule name -> number of jobs that ``snakemake -n`` would run ({} when nothing to do)."""
-    proc = _snakemake(repo, "-n")
+def planned_jobs(repo: Path, src: Path | None = None) -> dict[str, int]:
+    """Rule name -> number of jobs that ``snakemake -n`` would run ({} when nothing to do), with
+    the package imported from ``src`` (default: the copy's own ``src``)."""
+    proc = _snakemake(repo, "-n", src=src)
     out = proc.stdout + proc.stderr
     table = re.search(r"^Job stats:\n.*?\n-+\s+-+\n(.*?)^total\s+\d+", out, re.S | re.M)
     if table is None:
@@ -150,3 +157,24 @@ def test_bumping_the_engine_version_reschedules_every_simulation(built):
     assert _simulate_jobs(jobs) == _simulate_jobs(empty), (
         f"after the bump: {_simulate_jobs(jobs)}; on an empty results dir: {_simulate_jobs(empty)}"
     )
+
+
+def test_another_installation_of_the_same_code_sees_nothing_to_do(built, tmp_path):
+    """Issue 25, item 6: the build above used the copy's ``src``; a second installation of the
+    same files elsewhere, every file with a new modification time, plans no job, and an edit
+    in *it* reschedules the checks and the report (and no simulation)."""
+    repo, _ = built
+    other = tmp_path / "elsewhere" / "site-packages"
+    shutil.copytree(repo / "src", other, ignore=shutil.ignore_patterns("__pycache__"))
+    later = time.time() + 60
+    for path in other.rglob("*"):
+        os.utime(path, (later, later))
+    assert planned_jobs(repo, src=other) == {}, "another installation reschedules jobs"
+    module = other / "privdtol" / "analysis" / "stats.py"
+    with edited(module, lambda text: text + "\n# an edit in the installation that runs\n"):
+        jobs = planned_jobs(repo, src=other)
+    assert not _simulate_jobs(jobs), f"simulations scheduled by an analysis edit: {jobs}"
+    assert "compile_report" in jobs and any(n.startswith("check_") for n in jobs), jobs
+    assert planned_jobs(repo) == {}, "the first installation has nothing to do after the undo"
+    stamps = "".join(p.read_text() for p in (repo / "results" / "code").glob("*.sha256"))
+    assert str(tmp_path) not in stamps and str(repo) not in stamps, "a stamp names a location"

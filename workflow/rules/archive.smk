@@ -1,4 +1,4 @@
-# The run archive (privdtol archive, privdtol.report.archive): one deterministic tar.gz holding the
+# The run archive (privdtol archive, privdtol.archive): one deterministic tar.gz holding the
 # source at the commit (git ls-files), the lockfile, the config files, the outputs of the default
 # target (tables, checks, notebooks with their HTML, figures, the report PDF, logs, benchmarks)
 # and ro-crate-metadata.json (a Workflow Run RO-Crate).  Its name, fixed at parse time by the
@@ -11,8 +11,7 @@
 import os
 
 from privdtol.pipeline.config import load_config_files
-from privdtol.report.archive import archive_name
-from privdtol.report.provenance import git_info
+from privdtol.archive.layout import archive_name, git_info
 
 ARCHIVE_DIR = "results/archive"
 ARCHIVE_NAME = archive_name(git_info(Path(".")), load_config_files(report_configfiles()))

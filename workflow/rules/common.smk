@@ -5,6 +5,7 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from privdtol.pipeline import plan as grid
+from privdtol.pipeline import staleness, tools
 from privdtol.errors import InputError
 from privdtol.analysis.registry import CLAIMS
 from privdtol.pipeline.config import check_out_dirs, load_config, read_config_files
@@ -21,9 +22,7 @@ def checked(make, *args):
         raise WorkflowError(f"invalid config: {err}") from None
 
 
-checked(
-    read_config_files, [*workflow.configfiles, *(workflow.overwrite_configfiles or [])]
-)
+checked(read_config_files, [*workflow.configfiles, *(workflow.overwrite_configfiles or [])])
 CONFIG = checked(load_config, config)
 checked(check_out_dirs, CONFIG)
 config.clear()
@@ -35,14 +34,16 @@ PLAN = checked(grid.plan, CONFIG)
 EXPERIMENTS = list(PLAN)
 
 
-def layer_sources(*layers):
-    """The Python files of the given subpackages of privdtol (e.g. "analysis", "report"): a
-    rule lists them as inputs so that editing a layer reruns exactly the rules that use it
-    (mtime trigger), never the simulations below it.  See docs on staleness."""
-    import privdtol
+#: the content-addressed code stamps of code_stamp() (privdtol.pipeline.staleness)
+CODE_DIR = "results/code"
 
-    root = Path(privdtol.__file__).parent
-    return sorted(str(p) for layer in layers for p in (root / layer).rglob("*.py"))
+
+def code_stamp(*layers):
+    """The stamp of the given subpackages of privdtol (e.g. "analysis", "report"): a rule lists
+    it as an input, so that editing a layer reruns exactly the rules that run it, never the
+    simulations below it, whichever installation of the same code runs (docs/pipeline.md,
+    the staleness rule)."""
+    return staleness.code_stamp(CODE_DIR, layers)
 
 
 def agg_table(experiment):
@@ -58,6 +59,15 @@ def claim_tables(claim):
 def cell_files(experiment):
     """The cell files of an experiment (results/sim/<experiment>/<cell_id>.parquet)."""
     return [grid.cell_path(SIM_DIR, experiment, c) for c in PLAN[experiment][0]]
+
+
+onstart:
+    # before the first job (never in a dry run): the commands the jobs to run need, present and
+    # importing this package (privdtol.pipeline.tools), or one line saying what to install
+    tools.check_jobs(
+        {job.rule.name: job.rule.shellcmd for job in workflow.dag.needrun_jobs()},
+        staleness.package_root(),
+    )
 
 
 # ----------------------------------------------------------------------------- report helpers
@@ -94,10 +104,20 @@ def report_results():
     ]
 
 
-def report_templates():
-    """The jinja2 templates of the report layer (inputs beside layer_sources("report"))."""
-    import privdtol.report
+import shlex
 
-    return sorted(
-        str(p) for p in (Path(privdtol.report.__file__).parent / "templates").glob("*.j2")
-    )
+from privdtol.analysis.registry import proof_algorithms
+from privdtol.pipeline.proof import proof_homes, proof_path
+
+PROOF_DIR = "results/proof"
+#: {home experiment: ids of its cells whose simulation job also writes their proof terms
+#: (results/proof/<cell_id>.json, from the laws of the cell's exact regret: proof.smk)}
+PROOF_HOMES = proof_homes(PLAN, proof_algorithms())
+
+
+def proof_args(wildcards, output):
+    """simulate-batch's options for the batch's proof cells (none: no option)."""
+    if not output.proof:
+        return ""
+    ids = ",".join(Path(f).stem for f in output.proof)
+    return f"--proof-dir {shlex.quote(str(Path(output.proof[0]).parent))} --proof-cells {ids}"

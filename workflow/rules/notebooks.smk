@@ -36,7 +36,7 @@ for _nb in NB_NAMES:
             # the figure style, the analysis helpers a notebook displays with and the report's
             # table shapes and number style (a notebook without a check, e.g. ablations, must
             # rerun too when they change)
-            code=layer_sources("plotting", "analysis", "report"),
+            code=code_stamp("plotting", "analysis", "report"),
         output:
             ipynb=f"{NB_OUT}/notebooks/{_nb}.ipynb",
             html=report(
@@ -97,7 +97,7 @@ rule index_notebooks:
             for c in notebook_claims(nb)
             if c in CHECK_CLAIMS
         ],
-        code=layer_sources("report"),
+        code=code_stamp("report"),
     output:
         f"{NB_OUT}/notebooks/index.html",
     log:

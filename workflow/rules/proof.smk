@@ -15,7 +15,7 @@ rule aggregate_proof:
         terms=[proof_path(PROOF_DIR, c) for ids in PROOF_HOMES.values() for c in sorted(ids)],
         worst=[f"{WORST_DIR}/{s.search_id}.proof.json" for s in WORST_SEARCHES],
         configs=report_configfiles(),
-        code=layer_sources("pipeline"),
+        code=code_stamp("pipeline"),
     output:
         parquet=f"{AGG_DIR}/proof.parquet",
         csv=f"{AGG_DIR}/proof.csv",

@@ -3,10 +3,11 @@
 # latexmk/pdflatex + a check of the LaTeX log).  paper/ holds the hand-written sources; every
 # number, table and figure comes from results/: the check records of CHECK_CLAIMS, the figures
 # and table CSVs of the notebooks this config runs, the aggregated tables.  The report layer's
-# sources and templates are inputs, so editing it reruns the report and nothing upstream.
-# Both commands date the PDF by the commit time of the checkout (--repo .).  `snakemake arxiv`
-# (privdtol report-arxiv) packs what pdflatex read for the PDF (sources, generated pieces,
-# figures, .bbl) into one tar.gz that compiles with pdflatex alone; not part of `all`.
+# code stamp (code_stamp, templates included) is an input, so editing it reruns the report and
+# nothing upstream.  Both commands date the PDF by the commit time of the checkout (--repo .).
+# `snakemake arxiv` (privdtol report-arxiv) packs what pdflatex read for the PDF (sources,
+# generated pieces, figures, .bbl) into one tar.gz that compiles with pdflatex alone; not part
+# of `all`.
 
 import os
 import shlex
@@ -31,8 +32,7 @@ rule build_report_assets:
             f"{AGG_DIR}/{{experiment}}.parquet",
             experiment=EXPERIMENTS + (["worst_case"] if WORST_SEARCHES else []),
         ),
-        code=layer_sources("report"),
-        templates=report_templates(),
+        code=code_stamp("report"),
     output:
         [f"{REPORT_GEN}/{name}" for name in REPORT.generated_files()],
     log:

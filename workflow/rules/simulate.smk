@@ -6,25 +6,6 @@
 # batch was killed halfway, only the missing cells are computed.  Every file is written
 # atomically (temp file + rename): a killed job never leaves a truncated Parquet behind.
 
-import shlex
-
-from privdtol.analysis.registry import proof_algorithms
-from privdtol.pipeline.proof import proof_homes, proof_path
-
-PROOF_DIR = "results/proof"
-#: {home experiment: ids of its cells whose simulation job also writes their proof terms
-#: (results/proof/<cell_id>.json, from the laws of the cell's exact regret: proof.smk)}
-PROOF_HOMES = proof_homes(PLAN, proof_algorithms())
-
-
-def _proof_args(wildcards, output):
-    """simulate-batch's options for the batch's proof cells (none: no option)."""
-    if not output.proof:
-        return ""
-    ids = ",".join(Path(f).stem for f in output.proof)
-    return f"--proof-dir {shlex.quote(str(Path(output.proof[0]).parent))} --proof-cells {ids}"
-
-
 for _experiment, (_cells, _batches) in PLAN.items():
     for _batch in _batches:
         _proof = PROOF_HOMES.get(_experiment, frozenset())
@@ -49,7 +30,7 @@ for _experiment, (_cells, _batches) in PLAN.items():
             params:
                 cells=_batch.cells_json(),
                 out_dir=lambda wildcards, output: Path(output.cells[0]).parent,
-                proof=_proof_args,
+                proof=proof_args,
             shell:
                 "privdtol simulate-batch --out-dir {params.out_dir:q} --cells {params.cells:q}"
                 " {params.proof} > {log:q} 2>&1"

@@ -24,7 +24,7 @@ for _search in WORST_SEARCHES:
         name:
             f"search_{_search.search_id}"
         input:
-            code=layer_sources("engine"),
+            code=code_stamp("engine"),
         output:
             json=f"{WORST_DIR}/{_search.search_id}.json",
             trace=f"{WORST_DIR}/{_search.search_id}.trace.csv",
@@ -60,7 +60,7 @@ rule aggregate_worst_case:
         tables=[f"{WORST_DIR}/{s.search_id}.parquet" for s in WORST_SEARCHES],
         results=[f"{WORST_DIR}/{s.search_id}.json" for s in WORST_SEARCHES],
         traces=[f"{WORST_DIR}/{s.search_id}.trace.csv" for s in WORST_SEARCHES],
-        code=layer_sources("pipeline"),
+        code=code_stamp("pipeline"),
     output:
         agg=f"{AGG_DIR}/worst_case.parquet",
         csv=f"{AGG_DIR}/worst_case.csv",

@@ -48,7 +48,7 @@ class UniformPlay(BlockAlgorithm):
     private = True
     role = "control"
     control_of = ("C2", "C5")
-    source = "negative control (issue 12): uniform action on every block, data-blind"
+    source = "negative control of a regret check: uniform action on every block, data-blind"
 
     def law(self, sums, r):
         n, K = sums.shape
@@ -79,7 +79,7 @@ class FTLEpsilonGreedy(RoundAlgorithm):
     display_name = "control: FTL, ε_t-greedy"
     role = "control"
     control_of = ("C3",)
-    source = "negative control (issue 12): FTL with eps_t = min(1, K/t) uniform exploration"
+    source = "negative control of a regret check: FTL with eps_t = min(1, K/t) uniform exploration"
 
     @staticmethod
     def exploration(K: int, t) -> np.ndarray:
@@ -127,7 +127,7 @@ class RPSEtaOverLogK(RandomizedPrefixSoftmax):
     display_name = "control: RPS, η / log₂ K"
     role = "control"
     control_of = ("C4c", "C4")
-    source = "negative control (issue 12): RPS with eta = min(eps/2, 1/8) / log2 K (eps-DP)"
+    source = "negative control of a regret check: RPS with eta = min(eps/2, 1/8) / log2 K (eps-DP)"
 
     @property
     def eta(self) -> float:
@@ -154,7 +154,7 @@ class RPSEtaSquared(RandomizedPrefixSoftmax):
     display_name = "control: RPS, η = ε²/2"
     role = "control"
     control_of = ("C4b",)
-    source = "negative control (issue 12): RPS with eta = min(eps^2/2, 1/8) (eps-DP)"
+    source = "negative control of a regret check: RPS with eta = min(eps^2/2, 1/8) (eps-DP)"
 
     @property
     def eta(self) -> float:
@@ -189,7 +189,7 @@ class RPSShortPrefix(RandomizedPrefixSoftmax):
     display_name = "control: RPS, prefix 2^(2r/3)"
     role = "control"
     control_of = ("C4a",)
-    source = "negative control (issue 12): RPS on the first ceil(2^(2r/3)) rounds (eps-DP)"
+    source = "negative control of a regret check: RPS on the first ceil(2^(2r/3)) rounds (eps-DP)"
 
     def prefix_lengths(self, rng, r, n_runs, sums_for=None):
         return np.full(n_runs, short_prefix(r), dtype=np.int64)

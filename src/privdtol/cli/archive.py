@@ -1,5 +1,5 @@
 """``privdtol archive``, ``privdtol archive-name`` and ``privdtol archive-compare``: the run
-archive of :mod:`privdtol.report.archive` and the comparison that ``make replay`` ends with."""
+archive of :mod:`privdtol.archive.build` and the comparison that ``make replay`` ends with."""
 
 from __future__ import annotations
 
@@ -48,8 +48,8 @@ def add_parser(sub):
 
 
 def run_archive(args) -> int:
+    from privdtol.archive.build import build_archive
     from privdtol.pipeline.config import load_config_files
-    from privdtol.report.archive import build_archive
 
     workdir = Path(args.workdir)
     if not workdir.is_dir():
@@ -63,16 +63,15 @@ def run_archive(args) -> int:
 
 
 def run_name(args) -> int:
+    from privdtol.archive.layout import archive_name, git_info
     from privdtol.pipeline.config import load_config_files
-    from privdtol.report.archive import archive_name
-    from privdtol.report.provenance import git_info
 
     print(archive_name(git_info(Path(args.repo)), load_config_files(args.config)))
     return 0
 
 
 def run_compare(args) -> int:
-    from privdtol.report.archive import compare
+    from privdtol.archive.build import compare
 
     run, results = Path(args.run), Path(args.results)
     if not run.is_dir():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from privdtol.algorithms import ALGORITHMS
 from privdtol.environments import MODELS
 
@@ -18,6 +20,12 @@ def run(args) -> int:
         print(f"  {name:<16} {cls.kind:<5} {kind:<11} {cls.source}")
     print("loss models:")
     for name, cls in MODELS.items():
-        first = (cls.__module__ and __import__(cls.__module__, fromlist=["x"]).__doc__) or ""
-        print(f"  {name:<16} {first.strip().splitlines()[0]}")
+        print(f"  {name:<16} {first_sentence(sys.modules[cls.__module__].__doc__)}")
     return 0
+
+
+def first_sentence(doc: str | None) -> str:
+    """The first sentence of a docstring's first paragraph, whole (never cut at a line end)."""
+    paragraph = " ".join((doc or "").strip().split("\n\n")[0].split())
+    head, dot, _ = paragraph.partition(". ")
+    return head + "." if dot else paragraph

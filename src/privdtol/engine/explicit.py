@@ -17,7 +17,7 @@ import numpy as np
 
 from privdtol.algorithms import BlockAlgorithm, sample_from
 from privdtol.core import clock
-from privdtol.engine.fast import select_next
+from privdtol.engine.selection import select_next
 
 #: runs x rounds x K elements drawn at once
 ROUND_CHUNK_ELEMENTS = 1 << 21

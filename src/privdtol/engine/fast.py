@@ -26,6 +26,8 @@ import numpy as np
 from privdtol.algorithms import Algorithm, BlockAlgorithm, RoundAlgorithm, sample_from
 from privdtol.core import clock
 from privdtol.core.seeding import seed_sequence
+from privdtol.engine.explicit import simulate_chunk_explicit
+from privdtol.engine.selection import select_next
 from privdtol.environments import LossModel
 from privdtol.errors import InputError
 
@@ -81,8 +83,6 @@ def simulate(
     ``seed_params`` are the parameters that key the random stream
     (see :mod:`privdtol.core.seeding`).
     """
-    from privdtol.engine.explicit import simulate_chunk_explicit
-
     horizon = clock.check_horizon(horizon)
     if int(runs) != runs or runs < 1:
         raise InputError("runs", f"got {runs}", "integers >= 1")
@@ -137,20 +137,6 @@ def _progress(total, enabled):
     from tqdm import tqdm
 
     return tqdm(total=total, unit="block", leave=False)
-
-
-def select_next(
-    alg: BlockAlgorithm, rng: np.random.Generator, sums: np.ndarray, r: int
-) -> tuple[np.ndarray, np.ndarray, bool]:
-    """A_(r+1) for every run from the block sums ``sums`` (n, K), the law it was drawn from,
-    and whether that law is explicit: where it is not (Laplace noise) the law charged is the
-    point mass at the action drawn (the ``block_realized`` estimator)."""
-    act, law = alg.select(rng, sums, r)
-    if law is not None:
-        return act, law, True
-    point = np.zeros(sums.shape)
-    point[np.arange(sums.shape[0]), act] = 1.0
-    return act, point, False
 
 
 def simulate_chunk_fast(alg, env, horizon, n, rng, bar):

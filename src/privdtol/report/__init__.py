@@ -14,6 +14,7 @@ computes nothing itself.
 - :mod:`~privdtol.report.layout` section titles, captions and column headers, defined once;
 - :mod:`~privdtol.report.latex` escaping, the number style and the typesetting of the analysis
   layer's plain-text mathematics (:func:`~privdtol.report.latex.mathify`);
-- :mod:`~privdtol.report.provenance` the appendix and the report's date;
+- :mod:`~privdtol.report.provenance` the appendix (the run's commit, date and archive name come
+  from :mod:`privdtol.archive.layout`);
 - :mod:`~privdtol.report.compile` latexmk and the check of its log.
 """

@@ -2,15 +2,14 @@
 Python and package versions, the configuration files with their hashes, the number of runs,
 per-rule runtimes from Snakemake's benchmark files, the machine's cores, and the executed notebooks.
 
-The report's date is :func:`source_date_epoch`, the one place it is decided: both
+The report's date is :func:`~privdtol.archive.layout.source_date_epoch`, the one place it is
+decided (beside the commit and the config hash that name the run archive): both
 ``privdtol report-assets`` (which prints it) and ``privdtol report-compile`` (which pins
 pdflatex's clock to it) call it; nothing reads it back out of a generated file.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import platform
 import subprocess
@@ -20,6 +19,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from privdtol.archive.layout import (
+    archive_name,
+    config_hash,
+    git_info,
+    sha256_file,
+    source_date_epoch,
+)
 from privdtol.errors import InputError
 from privdtol.report.latex import TeX, fmt_num, texttt
 
@@ -39,7 +45,6 @@ PACKAGES = (
     "seaborn",
 )
 
-
 #: packages of :data:`PACKAGES` with an entry in paper/references.bib (cited beside their version)
 PACKAGE_REFERENCES = {
     "numpy": "numpy",
@@ -48,50 +53,6 @@ PACKAGE_REFERENCES = {
     "papermill": "papermill",
     "jupytext": "jupytext",
 }
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def config_hash(config: dict) -> str:
-    """sha256 of the canonical JSON of the (merged) config."""
-    text = json.dumps(config, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _git(repo: Path, *args: str) -> str | None:
-    try:
-        proc = subprocess.run(
-            ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=30
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return proc.stdout.strip() if proc.returncode == 0 else None
-
-
-def git_info(repo: Path) -> dict:
-    """The commit and whether the checkout has uncommitted changes (None when unknown)."""
-    commit = _git(repo, "rev-parse", "HEAD")
-    if commit is None:
-        return {"commit": None, "dirty": None}
-    return {"commit": commit, "dirty": bool(_git(repo, "status", "--porcelain"))}
-
-
-def source_date_epoch(repo: Path | None = None) -> int:
-    """The report's date as a Unix time: ``$SOURCE_DATE_EPOCH`` when set (the
-    reproducible-builds convention), else the commit time of ``repo``'s HEAD, else 0.
-
-    The same sources give the same PDF bytes: pdflatex's clock is pinned to it."""
-    env = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if env.isdigit():
-        return int(env)
-    stamp = _git(Path(repo) if repo is not None else Path.cwd(), "log", "-1", "--format=%ct")
-    return int(stamp) if stamp and stamp.isdigit() else 0
 
 
 def report_date(epoch: int) -> str:
@@ -167,10 +128,8 @@ def notebooks_list(results: Path) -> list[str]:
 
 def archive_row(git: dict, config: dict) -> TeX:
     """The run archive's file name (fixed by the commit and the config hash before it is built,
-    :func:`privdtol.report.archive.archive_name`) and where its sha256 is: beside it, since the
+    :func:`privdtol.archive.layout.archive_name`) and where its sha256 is: beside it, since the
     archive holds this report."""
-    from privdtol.report.archive import archive_name
-
     name = archive_name(git, config)
     return TeX(
         texttt(f"results/archive/{name}", "any")

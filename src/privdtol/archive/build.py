@@ -1,7 +1,7 @@
 """The run archive: one ``privdtol-<commit>-<config hash>.tar.gz`` holding the source at the
 commit, the lockfile, the config files, the run's outputs (aggregated tables, check records,
 executed notebooks with their HTML, figures, tables, the report PDF, per-rule logs and
-benchmarks) and a Workflow Run RO-Crate (``ro-crate-metadata.json``, :mod:`privdtol.report.crate`).
+benchmarks) and a Workflow Run RO-Crate (``ro-crate-metadata.json``, :mod:`privdtol.archive.crate`).
 
 Layout of the archive (one top directory, the archive's name without ``.tar.gz``)::
 
@@ -12,9 +12,10 @@ Layout of the archive (one top directory, the archive's name without ``.tar.gz``
     run/results/...          the outputs of the run (never the per-cell simulation files)
     run/logs/...             the per-rule logs
 
-The name is fixed before the archive is built (:func:`archive_name`: commit and config hash), so
-the report's provenance appendix can name it; the archive's sha256 cannot be inside the report
-it contains, and is written beside the archive in ``<name>.sha256`` (``sha256sum -c`` format).
+The name is fixed before the archive is built
+(:func:`~privdtol.archive.layout.archive_name`: commit and config hash), so the report's
+provenance appendix can name it; the archive's sha256 cannot be inside the report it contains,
+and is written beside the archive in ``<name>.sha256`` (``sha256sum -c`` format).
 
 The tar is deterministic given its inputs: members sorted, every mtime set to the commit time,
 owner root, modes 0644/0755, gzip without a timestamp.  What changes between two builds of the
@@ -33,36 +34,19 @@ import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from privdtol.archive.crate import build_crate
+from privdtol.archive.layout import (
+    EXCLUDE_PREFIXES,
+    OUTPUTS,
+    REPLAYED,
+    REQUIRED,
+    archive_name,
+    git_info,
+    sha256_file,
+    source_date_epoch,
+)
 from privdtol.errors import InputError
 from privdtol.pipeline.io import atomic_path, read_json
-from privdtol.report.provenance import config_hash, git_info, sha256_file, source_date_epoch
-
-#: what of ``results/`` the archive holds (globs relative to the working directory); the
-#: aggregated tables and the check records are required, the rest is archived when present
-REQUIRED = ("results/agg/*.parquet", "results/checks/*.json")
-OUTPUTS = (
-    "results/agg/*",
-    "results/checks/*.json",
-    "results/findings.json",
-    "results/notebooks/**/*.ipynb",
-    "results/notebooks/**/*.html",
-    "results/figures/**/*",
-    "results/tables/**/*",
-    "results/report/replication_report.pdf",
-    "results/benchmarks/**/*.tsv",
-    "logs/**/*.log",
-)
-#: the archive rule's own log is written while the archive is built
-EXCLUDE_PREFIXES = ("logs/archive/",)
-#: what ``make replay`` rebuilds and ``privdtol archive-compare`` compares byte for byte
-REPLAYED = ("results/agg/", "results/checks/", "results/findings.json")
-
-
-def archive_name(git: dict, config: dict) -> str:
-    """``privdtol-<commit[:12]>-<config hash[:16]>.tar.gz`` (``-dirty`` after the commit when
-    the checkout has uncommitted changes, ``nogit`` when it is not a git checkout)."""
-    commit = (git.get("commit") or "nogit")[:12] + ("-dirty" if git.get("dirty") else "")
-    return f"privdtol-{commit}-{config_hash(config)[:16]}.tar.gz"
 
 
 @dataclass
@@ -225,8 +209,6 @@ def write_tar(members: list[Member], out: Path, epoch: int) -> None:
 
 def build_archive(config: dict, config_files, repo: Path, workdir: Path, out_dir: Path) -> Path:
     """Write ``out_dir/<archive_name>`` and ``<archive_name>.sha256``; return the archive."""
-    from privdtol.report.crate import build_crate
-
     repo, workdir = Path(repo), Path(workdir)
     git = git_info(repo)
     if git["commit"] is None:

@@ -1,4 +1,4 @@
-"""The ``ro-crate-metadata.json`` of a run archive (:mod:`privdtol.report.archive`): a Workflow
+"""The ``ro-crate-metadata.json`` of a run archive (:mod:`privdtol.archive.build`): a Workflow
 Run RO-Crate (profiles Process Run Crate, Workflow Run Crate, Workflow RO-Crate) written with the
 ``rocrate`` package.
 
@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
+from privdtol.archive.layout import OUTPUTS, config_hash
 from privdtol.errors import InputError
 
 PROFILES = {
@@ -54,8 +55,6 @@ def run_times(workdir: Path) -> tuple[float, float]:
     start is the start of the oldest job whose output is still there).
     """
     import pandas as pd
-
-    from privdtol.report.archive import OUTPUTS
 
     workdir = Path(workdir)
     files = [p for pat in OUTPUTS for p in workdir.glob(pat) if p.is_file()]
@@ -113,8 +112,6 @@ def build_crate(*, name, git, config, contents, generated, workdir) -> bytes:
     """The JSON bytes of ``ro-crate-metadata.json`` for an archive (see the module docstring)."""
     from rocrate.model.contextentity import ContextEntity
     from rocrate.rocrate import ROCrate
-
-    from privdtol.report.provenance import config_hash
 
     start, end = run_times(workdir)
     crate = ROCrate(gen_preview=False)
