@@ -14,8 +14,10 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# chromium, chromium-driver: the headless browser of tests/test_browser.py (Debian's, driven
+# by Selenium through /usr/bin/chromedriver: no browser download)
 APT_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-science \
-                poppler-utils graphviz
+                poppler-utils graphviz chromium chromium-driver
 CORES ?= 8
 SNAKEMAKE_ARGS ?=
 
@@ -32,7 +34,8 @@ UV_COMPILE := uv pip compile pyproject.toml --generate-hashes --python-version 3
 
 setup: $(STAMP) .apt-ok
 
-.apt-ok:
+# rechecked whenever the Makefile (APT_PACKAGES) changes, so an existing checkout gets new ones
+.apt-ok: Makefile
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

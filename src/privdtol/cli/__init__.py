@@ -18,6 +18,7 @@ SUBCOMMANDS = [
     "worst_case",
     "listing",
     "report",
+    "explorer",
     "batch",
     "aggregate",
     "proof",
