@@ -6,6 +6,7 @@
 #
 #   snakemake explore                # or: results/explorer/index.html
 
+import os
 import shlex
 
 EXPLORER_HTML = "results/explorer/index.html"
@@ -31,7 +32,7 @@ rule build_explorer:
         "../envs/privdtol.yaml"
     params:
         agg=lambda wc, input: " ".join(shlex.quote(f) for f in input.agg),
-        checks=CHECKS_DIR,
+        checks=lambda wc, input: os.path.dirname(input.checks[0]),
     shell:
         "privdtol explorer --agg {params.agg} --checks {params.checks:q} --out {output:q}"
         " > {log:q} 2>&1"
