@@ -36,6 +36,7 @@ def test_tex_becomes_mathml_and_text_is_escaped():
     m = tex_to_mathml(r"\log K/\Delta")
     assert '<mi>log</mi><mspace width="0.1667em"></mspace><mi>K</mi>' in m
     assert '<mi mathvariant="normal">&#x00394;</mi>' in m
+    assert '</msup><mspace width="0.1667em"></mspace><mi>K</mi>' in tex_to_mathml(r"\log^2 K")
     assert '<mo lspace="0em" rspace="0em">&#x0002F;</mo>' in m
     assert 'display="block"' in tex_to_mathml("x", display=True)
 

@@ -23,7 +23,10 @@ MATH = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$(.+?)(?<!\\)\$", re.S)
 SKIP = {"pre", "code", "script", "style", "textarea", "math"}
 #: operator names that latex2mathml sets as an identifier glued to the next token (``logK``):
 #: a thin space after each (TeX's \\log is an operator followed by a thin space too)
-_FUNCTION = re.compile(r"(<mi>(?:log|ln|exp|max|min|sup|inf|lim)</mi>)(?=<m[ion])")
+_FUNCTION = re.compile(
+    r"(<mi>(?:log|ln|exp|max|min|sup|inf|lim)</mi>|<msup><mi>(?:log|ln)</mi><mn>\d+</mn></msup>)"
+    r"(?=<m[ion])"
+)
 #: TeX sets a slash as an ordinary symbol (no operator spacing) and capital Greek upright
 _SLASH = ("<mo>&#x0002F;</mo>", '<mo lspace="0em" rspace="0em">&#x0002F;</mo>')
 _CAPITAL_GREEK = re.compile(r"<mi>(&#x003(?:9[1-9A-F]|A[0-9]);)</mi>")

@@ -43,7 +43,7 @@
       input.name = "algorithm";
       input.value = a;
       input.checked = keep ? checked.has(a) : true;
-      input.addEventListener("change", draw);
+      input.addEventListener("change", () => refill(0));
       const sw = document.createElement("span");
       sw.className = "swatch";
       sw.style.background = DATA.algorithms[a].colour;
@@ -52,23 +52,34 @@
     }
   }
 
-  function onExperiment() {
-    const cells = ofExperiment();
-    for (const f of FILTERS) {
+  const chosen = (f) => ($(f).value ? JSON.parse($(f).value) : null);
+  const matches = (c, filters) =>
+    filters.every((f) => c[f] === null || chosen(f) === null || c[f] === chosen(f));
+  const checkedAlgorithms = () =>
+    new Set([...document.querySelectorAll("input[name=algorithm]:checked")].map((i) => i.value));
+
+  // The filters cascade (loss model, K, Δmin, ε): each offers the values of the checked
+  // algorithms' cells that match the filters before it, keeping its choice when still offered.
+  function refill(from) {
+    const algs = checkedAlgorithms();
+    const cells = ofExperiment().filter((c) => algs.has(c.algorithm));
+    for (let i = from; i < FILTERS.length; i++) {
+      const f = FILTERS[i];
+      const before = cells.filter((c) => matches(c, FILTERS.slice(0, i)));
       // a non-private algorithm has no ε: it is shown for every ε, and offers none
-      fillSelect($(f), unique(cells.map((c) => c[f]).filter((v) => v !== null)), true);
+      fillSelect($(f), unique(before.map((c) => c[f]).filter((v) => v !== null)), true);
     }
-    fillAlgorithms(cells);
     draw();
   }
 
+  function onExperiment() {
+    fillAlgorithms(ofExperiment());
+    refill(0);
+  }
+
   function selection() {
-    const chosen = {};
-    for (const f of FILTERS) chosen[f] = $(f).value ? JSON.parse($(f).value) : null;
-    const algs = new Set([...document.querySelectorAll("input[name=algorithm]:checked")]
-      .map((i) => i.value));
-    return ofExperiment().filter((c) => algs.has(c.algorithm) &&
-      FILTERS.every((f) => c[f] === null || chosen[f] === null || c[f] === chosen[f]));
+    const algs = checkedAlgorithms();
+    return ofExperiment().filter((c) => algs.has(c.algorithm) && matches(c, FILTERS));
   }
 
   function describe(cell, varying) {
@@ -106,7 +117,7 @@
         error_y: cell.exact ? { visible: false }
           : { type: "data", symmetric: false, array: errPlus, arrayminus: errMinus,
             color: colour, thickness: 1, width: 2 },
-        hovertemplate: `<b>${name}</b><br>${text}<br>T = %{x}<br>${value}<extra></extra>`,
+        hovertemplate: `<b>${name}</b><br>${text}<br>T = %{x:,d}<br>${value}<extra></extra>`,
         meta: { kind: "cell", cell: cell.id },
       });
       if (cell.algorithm === "rps" && cell.bound_thm1 !== null) {
@@ -170,7 +181,7 @@
   // the experiments in the config's order (the order of the tables given to privdtol explorer)
   fillSelect($("experiment"), [...new Set(DATA.cells.map((c) => c.experiment))], false);
   $("experiment").addEventListener("change", onExperiment);
-  for (const f of FILTERS) $(f).addEventListener("change", draw);
+  FILTERS.forEach((f, i) => $(f).addEventListener("change", () => refill(i + 1)));
   for (const id of ["logx", "logy", "bound"]) $(id).addEventListener("change", draw);
   onExperiment();
 })();
