@@ -8,8 +8,8 @@ are file:, data: or blob: URLs only), no console error, no raw ``$…$`` TeX in 
 outside code, the mathematics laid out as MathML (``display: math``, non-empty boxes).  On the
 explorer: choosing an algorithm and a K redraws the curves with exactly the aggregated table's
 values for that cell (read back from Plotly's ``gd.data``), Monte Carlo cells with their
-intervals, Theorem 1's bound for RPS.  Screenshots of the four pages go to
-``results/screenshots/`` of the checkout (look at them).
+intervals, Theorem 1's bound for RPS.  Screenshots of the four pages (and of the explorer's
+hover) go to ``results/screenshots/`` of the checkout: look at them.
 
 Cost: reuses the session's smoke build (``smoke_run``); one browser for the module (~3 s to
 start), ~1-2 s per page, the archive ~10 s: about 30 s on 2 cores.
@@ -205,6 +205,16 @@ def read_agg(results: Path) -> pd.DataFrame:
 
 
 # ----------------------------------------------------------------------------- tests
+def test_no_generated_page_references_the_network(smoke_run):
+    """The grep: no script, style sheet, font or image from an http(s) address in any page."""
+    from offline_pages import external_references
+
+    pages = sorted((smoke_run / "results").rglob("*.html"))
+    assert {p.parent.name for p in pages} >= {"notebooks", "explorer"}
+    found = {str(p.relative_to(smoke_run)): external_references(p.read_text()) for p in pages}
+    assert not {k: v for k, v in found.items() if v}, found
+
+
 def test_index_and_notebooks_render_their_mathematics_offline(browser, smoke_run):
     pages = smoke_run / "results" / "notebooks"
     open_page(browser, pages / "index.html")
@@ -228,6 +238,8 @@ def test_explorer_redraws_the_table_s_cells(browser, smoke_run):
     agg = read_agg(results)
     open_page(browser, results / "explorer" / "index.html")
     assert_rendered_math(browser, "explorer", at_least=1)  # the claims' titles
+    assert [t for t in plotted(browser) if t["kind"] == "cell"]  # the first experiment's cells
+    screenshot(browser, "explorer")
     claims = browser.execute_script(
         "return [...document.querySelectorAll('#claims-table a')].map(a => a.getAttribute('href'))"
     )
@@ -257,7 +269,7 @@ def test_explorer_redraws_the_table_s_cells(browser, smoke_run):
         ".join(' ')"
     )
     assert f"K = {int(Ks[-1])}" in hover and ("exact" in hover or "interval" in hover), hover
-    screenshot(browser, "explorer")
+    screenshot(browser, "explorer-hover")
 
     # Monte Carlo cells (dependent losses): markers with their intervals
     mc = agg[(agg.experiment == "dependent") & (agg.estimator != "exact")].iloc[0]

@@ -38,6 +38,8 @@ for _nb in NB_NAMES:
             # table shapes and number style (a notebook without a check, e.g. ablations, must
             # rerun too when they change)
             code=layer_sources("plotting", "analysis", "report"),
+            # the offline page's nbconvert template (privdtol.report.notebook_html)
+            page=str(Path(REPORT.__file__).parent / "templates/nbconvert/offline/index.html.j2"),
         output:
             ipynb=f"{NB_OUT}/notebooks/{_nb}.ipynb",
             html=report(
