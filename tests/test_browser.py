@@ -147,12 +147,18 @@ def choose(driver, experiment: str, algorithms: set[str], **values) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    Select(driver.find_element(By.ID, "experiment")).select_by_value(json.dumps(experiment))
+    def pick(key, value):  # the option whose (JSON) value is ``value``
+        select = Select(driver.find_element(By.ID, key))
+        values = [json.loads(o.get_attribute("value")) for o in select.options]
+        assert value in values, (key, value, values)
+        select.select_by_index(values.index(value))
+
+    pick("experiment", experiment)
     for box in driver.find_elements(By.CSS_SELECTOR, "input[name=algorithm]"):
         if box.is_selected() != (box.get_attribute("value") in algorithms):
             box.click()
     for key, value in values.items():
-        Select(driver.find_element(By.ID, key)).select_by_value(json.dumps(value))
+        pick(key, value)
 
 
 def selected(driver, key: str):
