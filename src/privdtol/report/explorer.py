@@ -149,10 +149,16 @@ def styles(algorithms) -> dict:
 
 def page_data(tables, checks: Path) -> dict:
     data = cells(tables)
+    from privdtol.algorithms import ALGORITHMS
+
+    present = {c["algorithm"] for c in data}
+    registry = list(ALGORITHMS)
     return {
         "cells": data,
         "claims": claims(checks),
-        "algorithms": styles({c["algorithm"] for c in data}),
+        "algorithms": styles(present),
+        # the registry's order (the figures' legends), controls last; unknown names after
+        "order": sorted(present, key=lambda a: (registry.index(a) if a in registry else 99, a)),
         "links": LINKS,
     }
 

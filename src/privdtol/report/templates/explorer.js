@@ -6,14 +6,14 @@
   const DATA = JSON.parse(document.getElementById("explorer-data").textContent);
   const $ = (id) => document.getElementById(id);
   const NAMES = { env: "loss", instance: "instance", K: "K", gap: "Δmin", epsilon: "ε",
-    eta: "η", rho: "ρ", kappa: "κ", mu_best: "μ*" };
+    eta: "η", rho: "ρ", kappa: "κ", mu_best: "μ*", estimator: "estimator" };
   const FILTERS = ["env", "K", "gap", "epsilon"];
 
   const fmt = (v) => (v === null ? "–" : typeof v === "number" ? String(+v.toPrecision(6)) : v);
   const unique = (xs) => [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const experiment = () => JSON.parse($("experiment").value);
   const ofExperiment = () => DATA.cells.filter((c) => c.experiment === experiment());
-  const algorithmOrder = Object.keys(DATA.algorithms);
+  const algorithmOrder = DATA.order;  // the registry's order, controls last
 
   function fillSelect(el, values, keep) {
     const previous = keep ? el.value : null;
@@ -79,7 +79,9 @@
 
   function selection() {
     const algs = checkedAlgorithms();
-    return ofExperiment().filter((c) => algs.has(c.algorithm) && matches(c, FILTERS));
+    const rank = (c) => algorithmOrder.indexOf(c.algorithm);
+    return ofExperiment().filter((c) => algs.has(c.algorithm) && matches(c, FILTERS))
+      .sort((a, b) => rank(a) - rank(b));  // stable: the cells' order within an algorithm
   }
 
   function describe(cell, varying) {
@@ -93,8 +95,10 @@
   }
 
   function traces(cells) {
-    const varying = ["instance", "rho", "kappa", "mu_best", "estimator", "eta"]
-      .filter((p) => unique(cells.map((c) => JSON.stringify(c[p]))).length > 1);
+    // a legend names the parameters that tell apart two drawn cells of one algorithm
+    const varying = ["instance", "rho", "kappa", "mu_best", "estimator"].filter((p) =>
+      unique(cells.map((c) => c.algorithm)).some((a) =>
+        unique(cells.filter((c) => c.algorithm === a).map((c) => JSON.stringify(c[p]))).length > 1));
     const out = [];
     const bounds = new Map();
     for (const cell of cells) {
