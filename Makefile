@@ -19,9 +19,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # lmodern: the report's T1 fonts (Type 1 Latin Modern; texlive-latex-base has only the OpenType
-# fonts-lmodern, which pdflatex cannot use)
+# fonts-lmodern, which pdflatex cannot use); chromium, chromium-driver: the headless browser of
+# tests/test_browser.py (Debian's, driven by Selenium through /usr/bin/chromedriver: no browser
+# download)
 APT_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-science lmodern \
-                poppler-utils graphviz
+                poppler-utils graphviz chromium chromium-driver
 CORES ?= 8
 SNAKEMAKE_ARGS ?=
 
@@ -39,7 +41,7 @@ UV_COMPILE := uv pip compile pyproject.toml --generate-hashes --python-version 3
 
 setup: $(STAMP) .apt-ok
 
-# rechecked when the Makefile (the package list) changes
+# rechecked whenever the Makefile (APT_PACKAGES) changes, so an existing checkout gets new ones
 .apt-ok: Makefile
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

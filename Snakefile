@@ -5,6 +5,7 @@
 #   snakemake --cores 8 --configfile config/paper.yaml
 #   snakemake simulate_all | aggregate_all | results/agg/horizon.parquet
 #   snakemake archive                                # the run archive (after the build)
+#   snakemake explore                                # the explorer, results/explorer/index.html
 #
 # The computation lives in the `privdtol` package; rules are thin shell calls to its CLI.
 
@@ -27,6 +28,7 @@ include: "workflow/rules/privacy.smk"
 include: "workflow/rules/checks.smk"
 include: "workflow/rules/notebooks.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/explorer.smk"
 
 
 rule all:
@@ -36,6 +38,7 @@ rule all:
         rules.checks_all.input,
         rules.notebooks_all.input,
         rules.compile_report.output.pdf,
+        rules.build_explorer.output,
 
 
 # after `all`: the archive holds its outputs

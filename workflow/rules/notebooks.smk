@@ -2,7 +2,8 @@
 # experiments this config produces.  Each notebooks/<name>.py (jupytext percent format) is
 # converted to .ipynb, executed with papermill (parameters agg_dir, checks_dir, out_dir, and
 # thresholds: the config's values of the checks: keys its claims use), stripped of timing
-# metadata so reruns diff clean, and exported to HTML.  A notebook only plots and
+# metadata so reruns diff clean, and exported to an offline HTML page (privdtol.report.notebook_html:
+# no CDN script, the mathematics as MathML).  A notebook only plots and
 # tabulates: it reads the aggregated tables and the check records of its claims (checks.smk) and
 # writes its figure (results/figures/<name>.pdf|png) and its tables as data
 # (results/tables/<table>.csv).  The executed notebook is written under logs/notebooks/ first and
@@ -68,16 +69,14 @@ for _nb in NB_NAMES:
                     "thresholds": {k: CONFIG["checks"][k] for k in notebook_thresholds(_nb)},
                 }
             ),
-            html_dir=lambda wildcards, output: os.path.dirname(output.html),
-            name=_nb,
         shell:
             "jupytext --to ipynb --output {log.source:q} {input.notebook:q} > {log.txt:q} 2>&1"
             " && papermill {log.source:q} {log.executed:q} --kernel python3 --no-progress-bar"
             " -y {params.parameters:q} >> {log.txt:q} 2>&1"
             " && python -m privdtol.pipeline.notebooks strip {log.executed:q} >> {log.txt:q} 2>&1"
             " && cp {log.executed:q} {output.ipynb:q}"
-            " && jupyter nbconvert --to html --output {params.name:q}"
-            " --output-dir {params.html_dir:q} {output.ipynb:q} >> {log.txt:q} 2>&1"
+            " && python -m privdtol.report.notebook_html {output.ipynb:q} {output.html:q}"
+            " >> {log.txt:q} 2>&1"
 
     rule:
         name:

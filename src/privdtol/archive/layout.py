@@ -21,6 +21,7 @@ OUTPUTS = (
     "results/findings.json",
     "results/notebooks/**/*.ipynb",
     "results/notebooks/**/*.html",
+    "results/explorer/index.html",
     "results/figures/**/*",
     "results/tables/**/*",
     "results/report/replication_report.pdf",

@@ -1,7 +1,8 @@
 """The index of the executed notebooks (``results/notebooks/index.html``): every notebook of
 the registry in figure order, with its figure number (the report's), the claims it shows and
 their verdicts from the check records (controls under their claim), its link and the rule that
-rebuilds it.
+rebuilds it; links to the report and the explorer.  Self-contained and offline: the titles'
+TeX is MathML (:mod:`privdtol.report.mathml`), no script.
 
     python -m privdtol.report.notebook_index --results results --out results/notebooks/index.html
 """
@@ -17,6 +18,7 @@ from privdtol.analysis.records import read_check
 from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS, control_id
 from privdtol.report.latex import write_text
 from privdtol.report.layout import SECTIONS
+from privdtol.report.mathml import text_to_html
 
 
 def index_context(results: Path) -> list[dict]:
@@ -60,8 +62,11 @@ def render_index(results: Path) -> str:
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
     )
+    env.filters["tex"] = text_to_html
     return env.get_template("notebook-index.html.j2").render(
-        notebooks=index_context(results), report_href="../report/replication_report.pdf"
+        notebooks=index_context(results),
+        report_href="../report/replication_report.pdf",
+        explorer_href="../explorer/index.html",
     )
 
 

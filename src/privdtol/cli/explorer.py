@@ -1,0 +1,40 @@
+"""``privdtol explorer``: the interactive, self-contained explorer page of the run's cells
+(:mod:`privdtol.report.explorer`), ``results/explorer/index.html``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_parser(sub):
+    p = sub.add_parser(
+        "explorer",
+        help="write the explorer: regret against the horizon for every cell (one HTML page)",
+        description="Read aggregated regret tables and the check records and write one "
+        "self-contained HTML page (data and Plotly inline, no network) that plots regret "
+        "against the horizon for any selection of experiment, algorithms, K, gap, epsilon and "
+        "loss model.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument(
+        "--agg",
+        nargs="+",
+        required=True,
+        type=Path,
+        metavar="PARQUET",
+        help="aggregated regret tables (results/agg/<experiment>.parquet)",
+    )
+    p.add_argument("--checks", default="results/checks", type=Path, help="check records")
+    p.add_argument("--out", default="results/explorer/index.html", type=Path)
+    p.set_defaults(handler=run_explorer)
+
+
+def run_explorer(args) -> int:
+    from privdtol.report.explorer import build_explorer
+
+    out = build_explorer(args.agg, args.checks, args.out)
+    size = out.stat().st_size / 2**20
+    print(f"explorer: {out} ({size:.1f} MiB, {len(args.agg)} tables)", file=sys.stderr)
+    return 0
