@@ -19,11 +19,7 @@ rule build_explorer:
             experiment=EXPERIMENTS + (["worst_case"] if WORST_SEARCHES else []),
         ),
         checks=[f"{CHECKS_DIR}/{c}.json" for c in CHECK_CLAIMS],
-        code=layer_sources("report"),
-        assets=[
-            str(Path(REPORT.__file__).parent / "templates" / f)
-            for f in ("explorer.html.j2", "explorer.js")
-        ],
+        code=code_stamp("report"),  # its templates (explorer.html.j2, explorer.js) included
     output:
         report(EXPLORER_HTML, caption="../report/explorer.rst", category="Explorer"),
     log:

@@ -28,7 +28,7 @@ import privdtol
 from privdtol.errors import InputError
 
 #: package data suffixes besides the Python sources (pyproject.toml's package-data)
-DATA_SUFFIXES = (".py", ".j2", ".yaml")
+DATA_SUFFIXES = (".py", ".j2", ".yaml", ".js", ".json")
 
 
 def package_root() -> Path:
