@@ -29,7 +29,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 CONFIG = "config/smoke.yaml"
-TIMEOUT = 1800  # seconds for the full smoke build on a busy 2-core machine
 #: not copied: environments, outputs and caches of the source checkout
 SKIP_TOP = {
     ".venv",
@@ -101,12 +100,19 @@ def edited(path: Path, edit):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """A copy of the repository, its dry run on an empty results dir, then its full build."""
-    repo = tmp_path_factory.mktemp("staleness") / "repo"
-    shutil.copytree(ROOT, repo, symlinks=True, ignore=_ignore)
-    empty = planned_jobs(repo)
-    _snakemake(repo, "--cores", "2", timeout=TIMEOUT)
+def built(tmp_path_factory, smoke_run):
+    """A copy of the repository, its dry run on an empty results dir, then its full build: the
+    session's smoke build (tests/conftest.py, built with the installed package) copied with its
+    results, logs and Snakemake metadata (modification times kept), the repository's files
+    (``src`` included) copied over it.  Its rules then run the copy's package, another
+    installation of the same code: nothing may be left to do (the code stamps are by content)."""
+    base = tmp_path_factory.mktemp("staleness")
+    fresh = base / "empty"
+    shutil.copytree(ROOT, fresh, symlinks=True, ignore=_ignore)
+    empty = planned_jobs(fresh)
+    repo = base / "repo"
+    shutil.copytree(smoke_run, repo, symlinks=True)
+    shutil.copytree(ROOT, repo, symlinks=True, ignore=_ignore, dirs_exist_ok=True)
     return repo, empty
 
 
