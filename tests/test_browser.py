@@ -11,8 +11,9 @@ values for that cell (read back from Plotly's ``gd.data``), Monte Carlo cells wi
 intervals, Theorem 1's bound for RPS.  Screenshots of the four pages (and of the explorer's
 hover) go to ``results/screenshots/`` of the checkout: look at them.
 
-Cost: reuses the session's smoke build (``smoke_run``), one browser for the module: 42 s for
-the four tests on 2 cores, measured at a load average near 20 (the archive test 18 s of it).
+Cost: reuses the session's smoke build (``smoke_run``), one browser for the module: 26 s for
+the four tests beyond that build on 2 cores, measured at a load average near 20 (the archive
+test 12 s of it).
 """
 
 from __future__ import annotations
