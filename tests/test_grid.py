@@ -51,6 +51,16 @@ def test_schema_fills_documented_defaults():
         "agreement_z_max": 4,
         "agreement_min_events": 10,
         "power_replicates": 40,
+        "multiverse": {
+            "confidence": [0.9, 0.95, 0.99],
+            "agreement_z_max": [3, 4, 5],
+            "agreement_min_events": [5, 10, 20],
+            "horizon_free_ratio_max": [1.02, 1.05, 1.1],
+            "horizon_free_c": [8, 16, 32],
+            "plateau_octaves": [3, 4, 5],
+            "rate_form_factor": [1.25, 1.5, 2.0],
+            "exponent_range": [[0.9, 1.1], [0.8, 1.2], [0.7, 1.3]],
+        },
     }
     exp = cfg["experiments"][0]
     assert exp["env"] == "bernoulli" and exp["instance"] == "standard"

@@ -63,8 +63,9 @@ Z95, Z_BONF20 = 1.959963984540054, 3.023341439739154
 
 
 def _c2_table(n_cells: int, mean: float, se: float) -> pd.DataFrame:
-    """``n_cells`` rps cells at K=2, gap=1/2, eps=1, one horizon each; the first has regret
-    ``mean`` ± ``se``, the others 100 ± 1 (far below the bound)."""
+    """``n_cells`` distinct rps cells at K=2, gap=1/2, eps=1 (their best means differ, so C2
+    does not merge them as one cell shared by experiments), one horizon each; the first has
+    regret ``mean`` ± ``se``, the others 100 ± 1 (far below the bound)."""
     rows = []
     for i in range(n_cells):
         m, s = (mean, se) if i == 0 else (100.0, 1.0)
@@ -78,6 +79,7 @@ def _c2_table(n_cells: int, mean: float, se: float) -> pd.DataFrame:
                 "K": 2,
                 "gap": 0.5,
                 "epsilon": 1.0,
+                "mu_best": 0.25 + i / 1000,
                 "horizon": 1023,
                 "runs": 100,
                 "mean": m,

@@ -332,6 +332,8 @@ def test_report_layer_parses_no_latex():
     for path in REPORT_SRC.rglob("*.py"):
         if path.name == "latex.py":  # mathify translates the analysis layer's plain text in
             continue
+        if path.name == "mathml.py":  # finds the $...$ of the notebook pages for latex2mathml
+            continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):

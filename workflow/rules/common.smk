@@ -104,8 +104,6 @@ def report_results():
     ]
 
 
-import shlex
-
 from privdtol.analysis.registry import proof_algorithms
 from privdtol.pipeline.proof import proof_homes, proof_path
 
@@ -115,9 +113,6 @@ PROOF_DIR = "results/proof"
 PROOF_HOMES = proof_homes(PLAN, proof_algorithms())
 
 
-def proof_args(wildcards, output):
-    """simulate-batch's options for the batch's proof cells (none: no option)."""
-    if not output.proof:
-        return ""
-    ids = ",".join(Path(f).stem for f in output.proof)
-    return f"--proof-dir {shlex.quote(str(Path(output.proof[0]).parent))} --proof-cells {ids}"
+def proof_cells(wildcards, output):
+    """The ids of a simulation batch's proof cells, comma-separated ("" if none)."""
+    return ",".join(Path(f).stem for f in output.proof)

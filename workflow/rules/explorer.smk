@@ -7,7 +7,6 @@
 #   snakemake explore                # or: results/explorer/index.html
 
 import os
-import shlex
 
 EXPLORER_HTML = "results/explorer/index.html"
 
@@ -27,10 +26,9 @@ rule build_explorer:
     conda:
         "../envs/privdtol.yaml"
     params:
-        agg=lambda wc, input: " ".join(shlex.quote(f) for f in input.agg),
         checks=lambda wc, input: os.path.dirname(input.checks[0]),
     shell:
-        "privdtol explorer --agg {params.agg} --checks {params.checks:q} --out {output:q}"
+        "privdtol explorer --agg {input.agg:q} --checks {params.checks:q} --out {output:q}"
         " > {log:q} 2>&1"
 
 

@@ -9,6 +9,8 @@
 #
 #   snakemake results/agg/proof.parquet
 
+import shlex
+
 
 rule aggregate_proof:
     input:

@@ -30,10 +30,12 @@ for _experiment, (_cells, _batches) in PLAN.items():
             params:
                 cells=_batch.cells_json(),
                 out_dir=lambda wildcards, output: Path(output.cells[0]).parent,
-                proof=proof_args,
+                proof_dir=lambda wildcards: PROOF_DIR,
+                proof_cells=proof_cells,
             shell:
                 "privdtol simulate-batch --out-dir {params.out_dir:q} --cells {params.cells:q}"
-                " {params.proof} > {log:q} 2>&1"
+                " --proof-dir {params.proof_dir:q} --proof-cells {params.proof_cells:q}"
+                " > {log:q} 2>&1"
 
 
 rule simulate_all:

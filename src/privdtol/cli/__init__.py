@@ -22,6 +22,7 @@ COMMANDS = {
     "list": "listing",
     "report-assets": "report",
     "report-compile": "report",
+    "report-arxiv": "report",
     "explorer": "explorer",
     "simulate-batch": "batch",
     "aggregate": "aggregate",
