@@ -310,7 +310,8 @@ def test_result_table_is_siunitx_booktabs_with_headers_from_the_layout():
         r"RPS (this paper) & 2 & {$2^{-2}$} & 1 & {\ensuremath{2^{10}-1}} & "
         r"private & independent & 12.3 & 1 & 1.5 & a\_b \& 50\%"
     )
-    assert r"Wu \& Wang (Laplace)" in rows[1] and r"{\ensuremath{2^{30}-1}}" in rows[1]
+    # an author named in a display name is a citation of the algorithm's reference
+    assert r"\citeauthor{wu2026} (Laplace)" in rows[1] and r"{\ensuremath{2^{30}-1}}" in rows[1]
     assert "0.000123" in rows[1] and "$\\rho$ = 0.5" in rows[1] and "{--}" in rows[1]
     # an id without a display name (a privacy control) in code font; integers exact
     assert rows[2].startswith(r"\texttt{rps\_data\_prefix} & 1024 & {--}")

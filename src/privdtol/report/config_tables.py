@@ -17,7 +17,7 @@ from privdtol.report.latex import (
     tex_escape,
 )
 from privdtol.report.layout import HEADERS
-from privdtol.report.tables import _P, styler_table
+from privdtol.report.tables import _P, ALGORITHM_REFERENCES, styler_table
 
 # ----------------------------------------------------------------------------- config
 
@@ -151,18 +151,6 @@ def thresholds_tex(config: dict) -> TeX:
 
 
 # ----------------------------------------------------------------------------- registries
-
-
-#: registered algorithm -> key in paper/references.bib of the work it is taken from (the
-#: ablations and negative controls are this pipeline's own and cite nothing)
-ALGORITHM_REFERENCES = {
-    "rps": "cesari2026",
-    "rnm_ftnl": "hu2021",
-    "wu_wang": "wu2026",
-    "wu_wang_gumbel": "wu2026",
-    "ftl": "kotlowski2018",
-    "hedge": "mourtada2019",
-}
 
 
 def algorithms_tex() -> TeX:

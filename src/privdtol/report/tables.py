@@ -69,8 +69,34 @@ def _text_value(column: str, value) -> str:
     code font), other text escaped."""
     if column == "algorithm" and isinstance(value, str):
         shown = _display_algorithm(value)
-        return tex_unicode(tex_escape(shown)) if shown != value else texttt(value)
+        if shown == value:
+            return texttt(value)
+        return cited_display_name(value, tex_unicode(tex_escape(shown)))
     return tex_escape(value)
+
+
+#: registered algorithm -> key in paper/references.bib of the work it is taken from (the
+#: ablations and negative controls are this pipeline's own and cite nothing)
+ALGORITHM_REFERENCES = {
+    "rps": "cesari2026",
+    "rnm_ftnl": "hu2021",
+    "wu_wang": "wu2026",
+    "wu_wang_gumbel": "wu2026",
+    "ftl": "kotlowski2018",
+    "hedge": "mourtada2019",
+}
+#: the authors that display names spell out (``"RNM-FTNL (Hu et al.)"``), typeset as natbib's
+#: ``\citeauthor`` of the algorithm's reference: the same words, a citation linked to it
+_CITED_AUTHORS = ("Hu et al.", r"Wu \& Wang")
+
+
+def cited_display_name(name: str, escaped: str) -> str:
+    r"""``escaped`` (the LaTeX of ``name``'s display name) with the authors it names as a
+    ``\citeauthor`` of the algorithm's reference."""
+    key = ALGORITHM_REFERENCES.get(name)
+    for authors in _CITED_AUTHORS if key else ():
+        escaped = escaped.replace(authors, rf"\citeauthor{{{key}}}")
+    return escaped
 
 
 def _display_algorithm(name):
