@@ -316,3 +316,64 @@ def test_prequoted_configs_survive_spaces_and_semicolons():
     files = ["config/config.yaml", "my cfg;touch PWN.yaml"]
     words = shlex.split(" ".join(f"--config {shlex.quote(f)}" for f in files))
     assert words == ["--config", files[0], "--config", files[1]]
+
+
+# ----------------------------------------------------------------- the workflow (slow: snakemake)
+def workflow_copy(tmp_path) -> Path:
+    import shutil
+
+    wd = tmp_path / "wd"
+    wd.mkdir()
+    shutil.copy(ROOT / "Snakefile", wd / "Snakefile")
+    for name in ("workflow", "config", "notebooks", "paper"):
+        shutil.copytree(ROOT / name, wd / name)
+    shutil.copytree(ROOT / "profiles", wd / "profiles", symlinks=True)
+    return wd
+
+
+def snakemake(wd, *args):
+    import os
+    import subprocess
+    import sys
+
+    bin_dir = Path(sys.executable).parent
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    cmd = [str(bin_dir / "snakemake"), *map(str, args)]
+    return subprocess.run(cmd, cwd=wd, env=env, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.slow
+def test_workflow_config_path_with_spaces_and_a_semicolon(tmp_path):
+    """Config paths reach every shell command as one word (about 40 s: two parses, one job)."""
+    wd = workflow_copy(tmp_path)
+    cfg = wd / "my cfg;touch PWN.yaml"
+    cfg.write_text(SMOKE.read_text())
+    proc = snakemake(wd, "-n", "-p", "build_report_assets", "check_C3", "--configfile", cfg.name)
+    assert proc.returncode == 0, proc.stderr
+    shell = [ln.removeprefix("Shell command: ") for ln in proc.stdout.splitlines()]
+    commands = [c for c in shell if c.startswith("privdtol ") and " --config " in c]
+    assert len(commands) >= 2, shell  # report-assets, check C3
+    assert all(cfg.name in shlex.split(c) for c in commands), commands
+    proc = snakemake(wd, "--cores", "1", "draw_rulegraph", "--configfile", cfg.name)
+    assert proc.returncode == 0, proc.stderr
+    assert (wd / "results/report/generated/rulegraph.pdf").stat().st_size > 0
+    assert not (wd / "PWN.yaml").exists()
+
+
+@pytest.mark.slow
+def test_workflow_refuses_bad_configs_at_parse_time(tmp_path):
+    """An alias bomb, a NaN and an output directory elsewhere: one ``invalid config`` line
+    naming the file or key, before any job (about 30 s: three parses)."""
+    wd = workflow_copy(tmp_path)
+    cases = {
+        "bomb.yaml": ("privacy:\n  K: &a [2, 2]\n  blocks: [*a, *a]\n", "aliases are not allowed"),
+        "nan.yaml": ("checks: {confidence: .nan}\n", "checks.confidence: got nan"),
+        "out.yaml": ("sim_dir: /tmp/elsewhere\n", "sim_dir: '/tmp/elsewhere' lies outside"),
+    }
+    for name, (text, expected) in cases.items():
+        (wd / name).write_text(text)
+        proc = snakemake(wd, "-n", "--configfile", "config/smoke.yaml", name)
+        output = (proc.stdout + proc.stderr).splitlines()
+        lines = [ln for ln in output if ln.startswith("invalid config:")]
+        assert proc.returncode != 0 and len(lines) == 1 and expected in lines[0], output
+        assert not (wd / "results").exists()
