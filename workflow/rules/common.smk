@@ -21,9 +21,7 @@ def checked(make, *args):
         raise WorkflowError(f"invalid config: {err}") from None
 
 
-checked(
-    read_config_files, [*workflow.configfiles, *(workflow.overwrite_configfiles or [])]
-)
+checked(read_config_files, [*workflow.configfiles, *(workflow.overwrite_configfiles or [])])
 CONFIG = checked(load_config, config)
 checked(check_out_dirs, CONFIG)
 config.clear()
