@@ -377,3 +377,34 @@ def test_workflow_refuses_bad_configs_at_parse_time(tmp_path):
         lines = [ln for ln in output if ln.startswith("invalid config:")]
         assert proc.returncode != 0 and len(lines) == 1 and expected in lines[0], output
         assert not (wd / "results").exists()
+
+
+def test_make_replay_passes_config_paths_with_spaces(tmp_path):
+    """``make replay`` with stub snakemake/privdtol: each line of configfiles.txt is one
+    argument (it used to word-split ``$(cat configfiles.txt)``)."""
+    import subprocess
+
+    bin_dir = tmp_path / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for tool in ("snakemake", "privdtol"):
+        stub = bin_dir / tool
+        stub.write_text(f'#!/bin/bash\nprintf "%s\\n" "$@" > "{tmp_path}/{tool}.args"\n')
+        stub.chmod(0o755)
+    run = tmp_path / "my run"
+    run.mkdir()
+    (run / "configfiles.txt").write_text("config/config.yaml\nconfig/my cfg;touch PWN.yaml\n")
+    proc = subprocess.run(
+        ["make", "-s", "-C", str(ROOT), "replay", f"VENV={tmp_path / 'venv'}", f"RUN={run}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    args = (tmp_path / "snakemake.args").read_text().splitlines()
+    assert args[-3:] == ["--configfile", "config/config.yaml", "config/my cfg;touch PWN.yaml"]
+    assert (tmp_path / "privdtol.args").read_text().splitlines()[:3] == [
+        "archive-compare",
+        "--run",
+        str(run),
+    ]
+    assert not (ROOT / "PWN.yaml").exists()
