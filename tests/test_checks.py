@@ -501,6 +501,7 @@ def _check(claim, out, *extra, agg_dir=None):
 
 def test_cli_check_writes_the_registry_record(tiny_agg, tmp_path, thresholds, capsys):
     out = tmp_path / "checks" / "C2.json"
+    out.parent.mkdir()  # check --out never creates directories (as simulate, issue 23)
     assert _check("C2", out, agg_dir=tiny_agg) == 0
     rec = records.load_check(out)
     # only grid and gap exist: the other experiments of C2 are skipped

@@ -22,7 +22,13 @@ class InputError(ValueError):
         text = f"{field}: {problem}"
         if allowed:
             text += f" (allowed: {allowed})"
-        super().__init__(text)
+        super().__init__(printable(text))
+
+
+def printable(text: str) -> str:
+    """``text`` on one line: control characters (a newline in a key of a hostile config)
+    escaped as Python writes them (``\\n``)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def by_name(*classes: T) -> dict[str, T]:

@@ -8,7 +8,7 @@ import argparse
 import importlib
 import sys
 
-from privdtol.errors import InputError
+from privdtol.errors import InputError, printable
 
 #: each subcommand and the module that registers it, in the order ``privdtol --help`` lists
 #: them; ``privdtol COMMAND`` imports that module only (a pipeline job starts in a fraction of
@@ -75,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             flag = "--" + field.replace("_", "-")
         message = f"{flag}: {err.problem}" + (f" (allowed: {err.allowed})" if err.allowed else "")
+        message = printable(message)  # one line, whatever a config's keys hold
         print(f"privdtol {args.command}: error: {message}", file=sys.stderr)
         return 2
 

@@ -81,11 +81,13 @@ def check_out_dirs(config: dict, cwd: Path | None = None) -> None:
     cwd = (cwd or Path.cwd()).resolve()
     for key in OUT_DIR_KEYS:
         if not (cwd / config[key]).resolve().is_relative_to(cwd):
-            raise InputError(
+            err = InputError(
                 key,
                 f"{config[key]!r} lies outside the working directory {cwd}",
                 "a path inside it, or allow_outside: true (--config allow_outside=true)",
             )
+            err.config_key = True  # the CLI names it as a key, not as a --flag
+            raise err
 
 
 #: JSON-schema range keywords and how they read
