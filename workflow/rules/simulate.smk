@@ -34,7 +34,7 @@ for _experiment, (_cells, _batches) in PLAN.items():
                 proof_cells=proof_cells,
             shell:
                 "privdtol simulate-batch --out-dir {params.out_dir:q} --cells {params.cells:q}"
-                " --proof-dir {params.proof_dir:q} --proof-cells {params.proof_cells:q}"
+                " --proof-dir {params.proof_dir:q} --proof-cells={params.proof_cells:q}"
                 " > {log:q} 2>&1"
 
 
