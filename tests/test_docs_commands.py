@@ -211,7 +211,7 @@ def test_every_documented_command_runs_on_the_smoke_build(scratch, tmp_path, mon
     env["PYTHONPATH"] = str(ROOT / "src")
     monkeypatch.chdir(scratch)
     (tmp_path / "res").mkdir()
-    (scratch / "my_losses.csv").write_text("0,1\n1,0\n0.5,0.5\n" * 400)  # the user's file
+    (scratch / "my_losses.csv").write_text("0,1\n0,1\n1,0\n" * 400)  # the user's file
     for command in PREPARE:
         assert any(command in c for _, c in inline_commands(r"`(python [^`\n]*)`")), command
         _run(
