@@ -64,7 +64,7 @@ def compile_pdf(
     ``generated`` and ``results`` are put on TEXINPUTS (absolute paths), so the sources say
     ``\\input{numbers}`` and ``\\includegraphics{figures/horizon.pdf}`` whatever the checkout
     or the results directory.  Dates are pinned to ``source_date_epoch``
-    (:func:`privdtol.report.provenance.source_date_epoch`; SOURCE_DATE_EPOCH,
+    (:func:`privdtol.archive.layout.source_date_epoch`; SOURCE_DATE_EPOCH,
     FORCE_SOURCE_DATE=1) and the log is checked with :func:`log_problems`.
     """
     latexmk = shutil.which("latexmk")
