@@ -19,8 +19,9 @@ Inline commands are checked too: every ``privdtol X`` names a subcommand, every 
 TARGET`` of the smoke config is a target (one dry run), and ``snakemake --report`` and
 ``snakemake --unlock`` run.  The documented bad-config messages are the loader's.
 
-Cost in CI (slow tier, on top of the shared smoke build): about 2 minutes on 2 idle cores
-(≈ 25 commands, the notebook and ``snakemake --report`` the largest).
+Cost (slow tier, on top of the shared smoke build): 389 s wall on the shared 2-core development
+machine under a load of about 6 sessions (45 commands; the report compile, the notebook, the
+audit grid and ``snakemake --report`` the largest); not yet measured on an idle machine.
 """
 
 from __future__ import annotations
@@ -211,7 +212,7 @@ def test_every_documented_command_runs_on_the_smoke_build(scratch, tmp_path, mon
     env["PYTHONPATH"] = str(ROOT / "src")
     monkeypatch.chdir(scratch)
     (tmp_path / "res").mkdir()
-    (scratch / "my_losses.csv").write_text("0,1\n1,0\n0.5,0.5\n" * 400)  # the user's file
+    (scratch / "my_losses.csv").write_text("0,1\n0,1\n1,0\n" * 400)  # the user's file
     for command in PREPARE:
         assert any(command in c for _, c in inline_commands(r"`(python [^`\n]*)`")), command
         _run(
@@ -245,7 +246,8 @@ def test_every_documented_command_runs_on_the_smoke_build(scratch, tmp_path, mon
         elif all(re.fullmatch(r"[\w./]+", w) for w in words[1:]) and len(words) > 1:
             targets += words[1:]
     out = _run(_argv("snakemake -n " + " ".join(dict.fromkeys(targets)), tmp_path), scratch, env)
-    assert "simulate_" not in out, f"a documented target reruns simulations:\n{out[-3000:]}"
+    jobs = re.findall(r"^(\w+)\s+\d+\s*$", out, re.M)  # the job stats table, if any
+    assert not [j for j in jobs if j.startswith("simulate_")], f"simulations rerun:\n{out[-3000:]}"
     assert (scratch / "results" / "report.html").stat().st_size > 100_000
 
     status = subprocess.run(

@@ -4,7 +4,7 @@ report and its submission export (:mod:`privdtol.report.arxiv`).
 ``report-assets`` writes the generated pieces (numbers, verdict table, sections, tables, grid,
 provenance, ...) that ``paper/replication_report.tex`` inputs; ``report-compile`` runs latexmk
 on it and fails on undefined references or missing files in the LaTeX log.  Both date the
-report by :func:`privdtol.report.provenance.source_date_epoch` of ``--repo``.
+report by :func:`privdtol.archive.layout.source_date_epoch` of ``--repo``.
 """
 
 from __future__ import annotations
@@ -79,8 +79,8 @@ def run_assets(args) -> int:
 
 
 def run_compile(args) -> int:
+    from privdtol.archive.layout import source_date_epoch
     from privdtol.report.compile import ReportBuildError, compile_pdf
-    from privdtol.report.provenance import source_date_epoch
 
     tex = Path(args.tex)
     if not tex.exists():

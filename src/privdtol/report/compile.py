@@ -65,7 +65,7 @@ def compile_pdf(
     ``\\input{numbers}`` and ``\\includegraphics{figures/horizon.pdf}`` whatever the checkout
     or the results directory; ``tex``'s directory is on BIBINPUTS (bibtex, run by latexmk,
     reads ``references.bib`` there).  Dates are pinned to ``source_date_epoch``
-    (:func:`privdtol.report.provenance.source_date_epoch`; SOURCE_DATE_EPOCH,
+    (:func:`privdtol.archive.layout.source_date_epoch`; SOURCE_DATE_EPOCH,
     FORCE_SOURCE_DATE=1) and the log is checked with :func:`log_problems`.
     """
     latexmk = shutil.which("latexmk")
