@@ -106,8 +106,7 @@ axes[1].axhline(1.0, color="0.2", lw=1, ls="--", label="Theorem 1 bound (ratio 1
 # cells grouped by gap (a label per group above the top panel), epsilon on the ticks
 groups = order.groupby("gap", sort=False)["cell"].agg(list)
 for ax in axes:
-    ax.set_yscale("log")
-    style.plain_log_ticks(ax)
+    ax.set_yscale("log")  # default decade ticks: the control is 10^5 times the others
     for members in list(groups)[1:]:
         ax.axvline(pos[members[0]] - 0.5, color="0.6", lw=0.8)
 for gap, members in groups.items():
@@ -123,8 +122,8 @@ for gap, members in groups.items():
     )
 axes[1].set_xticks(range(len(cells)), [style.pow2_label(e) for _, e in order["gap_eps"]])
 axes[1].set_xlabel(r"$\varepsilon$ (cells grouped by $\Delta_{\min}$)")
-axes[0].set_ylabel("regret at the model's\nlargest $T$ (legend)")
-axes[1].set_ylabel("regret / Theorem 1 bound\n(same $T$)")
+axes[0].set_ylabel("regret (at $T$\nof the legend)")
+axes[1].set_ylabel("regret / Theorem 1\nbound (same $T$)")
 style.legend_below(fig, axes, ncol=2)
 style.save_figure(fig, out_dir, NAME)
 plt.show()

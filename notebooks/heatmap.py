@@ -99,8 +99,11 @@ for i, (ax, K) in enumerate(zip(axes.flat, Ks, strict=False)):
         ylabel=r"$\Delta_{\min}$" if i % nc == 0 else "",
     )
     ax.tick_params(axis="y", rotation=0)
-    if ax.collections and ax.collections[0].colorbar is not None:
-        style.plain_log_ticks(ax.collections[0].colorbar.ax)
+    bar = ax.collections[0].colorbar if ax.collections else None
+    if bar is not None:  # ticks at the band's ends, 1 and between
+        ticks = [1 / factor, factor**-0.5, 1.0, factor**0.5, factor]
+        bar.set_ticks(ticks, labels=[f"{t:.3g}" for t in ticks])
+        bar.minorticks_off()
 fig.suptitle(
     rf"fit: {fit['a']:.3g} $\log K/\Delta_{{\min}}$ + {fit['b']:.3g} $\log K/\eta$ + "
     rf"{fit['c']:.3g}; colour band: C4's factor {factor:g}",

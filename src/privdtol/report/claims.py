@@ -362,7 +362,7 @@ def multiverse_tex(data: dict | None) -> TeX:
         r"\texttt{checks.multiverse} before the run; the others at their configured values, "
         r"in bold). "
         + (
-            f"{len(changed)} variant{'' if len(changed) == 1 else 's'} change a verdict"
+            f"{len(changed)} variant{' changes' if len(changed) == 1 else 's change'} a verdict"
             + (
                 " (claims: " + ", ".join(tex_escape(c) for c in claims_changed) + ")"
                 if claims_changed
