@@ -16,8 +16,9 @@ import pytest
 
 from privdtol.analysis import verdict
 from privdtol.analysis.claims import c2_theorem1, c3_horizon_free
-from privdtol.core import bounds, seeding
+from privdtol.core import bounds, clock, seeding
 from privdtol.engine.runner import make_spec, run_cell
+from privdtol.errors import InputError
 
 # ----------------------------------------------------------------------------- verdict edges
 
@@ -262,3 +263,45 @@ def test_bounds_accept_object_columns_with_missing_values(name, position):
         assert out[1] == 0.0  # NaN <= x is False
     else:
         assert np.isnan(out[1])
+
+
+# ----------------------------------------------------------------------------- clock and seeds
+
+
+@pytest.mark.parametrize("horizon", [0, -3, 1.5, 1099511627777])
+def test_check_horizon_refuses_in_one_line(horizon):
+    with pytest.raises(InputError) as err:
+        clock.check_horizon(horizon)
+    assert str(err.value) == (
+        f"horizon: got {horizon} (allowed: integers 1 .. 2^40 = 1099511627776)"
+    )
+
+
+def test_check_horizon_accepts_the_range_ends():
+    assert clock.check_horizon(1) == 1
+    assert clock.check_horizon(1099511627776) == 1099511627776
+    assert clock.check_horizon(7.0) == 7
+
+
+def test_clock_arrays_are_int64():
+    """Block lengths and checkpoints index arrays and key cells: integers, not floats."""
+    assert clock.block_lengths(10).dtype == np.int64
+    horizons, covered = clock.checkpoints(10)
+    assert horizons.dtype == np.int64
+    np.testing.assert_array_equal(covered, [1, 2, 3, 4])
+
+
+def test_seed_sequence_entropy_is_the_digest():
+    """The random stream of a cell is SeedSequence(int(sha256 hex digest, 16)): changing this
+    would silently change every published table."""
+    params = {"seed": 1, "gap": 0.25, "K": 4}
+    digest = "0ac7481c975bcc42a1d6cc8ff99245fdd0b1af6a3a696102e2306e2d8a09c538"
+    assert seeding.seed_sequence(params).entropy == int(digest, 16)
+
+
+def test_digest_reads_every_element_of_tuples_and_arrays():
+    """Instance means are tuples or arrays in the key: each element counts."""
+    base = seeding.stable_digest({"means": (0.1, 0.2)})
+    assert base != seeding.stable_digest({"means": (0.1, 0.3)})
+    assert base == seeding.stable_digest({"means": np.array([0.1, 0.2])})
+    assert base != seeding.stable_digest({"means": np.array([0.1, 0.3])})
