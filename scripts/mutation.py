@@ -49,6 +49,7 @@ def tool_config(group: dict) -> str:
         'pytest_add_cli_args = ["-m", "not slow", "-q", "-p", "no:cacheprovider"]',
         f"pytest_add_cli_args_test_selection = {json.dumps(group['tests'])}",
         "timeout_multiplier = 5.0",
+        f"also_copy = {json.dumps([*COPY, *COPY_FILES])}",
     ]
     return "\n".join(lines) + "\n"
 
