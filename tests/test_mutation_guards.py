@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privdtol.analysis import verdict
+from privdtol.analysis import stats, verdict
 from privdtol.analysis.claims import c2_theorem1, c3_horizon_free
 from privdtol.core import bounds, clock, seeding
 from privdtol.engine.runner import make_spec, run_cell
@@ -305,3 +305,53 @@ def test_digest_reads_every_element_of_tuples_and_arrays():
     assert base != seeding.stable_digest({"means": (0.1, 0.3)})
     assert base == seeding.stable_digest({"means": np.array([0.1, 0.2])})
     assert base != seeding.stable_digest({"means": np.array([0.1, 0.3])})
+
+
+# ----------------------------------------------------------------------------- fits
+
+
+def test_loglog_slope_by_hand():
+    """x = 1, 2, 4; mean = 3, 5, 12, relative se 0.1 (equal weights): ordinary least squares on
+    the logs, by hand: slope 1, intercept log(3·5·12)/3 - log 2 = 1.0378..., slope se
+    0.1/sqrt(Sxx) with Sxx = 2 log² 2, chi2 = sum of squared residuals / 0.01, dof 1."""
+    fit = stats.loglog_slope([1.0, 2.0, 4.0], [3.0, 5.0, 12.0], [0.3, 0.5, 1.2], 0.95)
+    assert fit["slope"] == pytest.approx(1.0, rel=1e-12)
+    assert fit["intercept"] == pytest.approx(1.037838436403458, rel=1e-12)
+    assert fit["se"] == pytest.approx(0.10201394465967896, rel=1e-12)
+    assert fit["chi2"] == pytest.approx(2.2160766714514186, rel=1e-10)
+    assert fit["ci_low"] == pytest.approx(0.8000563425461671, rel=1e-12)
+    assert fit["ci_high"] == pytest.approx(1.199943657453833, rel=1e-12)
+    assert (fit["n"], fit["dof"]) == (3, 1)
+
+
+KEYS = {"slope", "se", "ci_low", "ci_high", "intercept", "n", "chi2", "dof"}
+
+
+@pytest.mark.parametrize(
+    ("x", "mean", "n"),
+    [
+        ([2.0], [1.0], 1),  # one point
+        ([2.0, 2.0, 2.0], [1.0, 2.0, 3.0], 3),  # one distinct x
+        ([0.0, 2.0], [1.0, 2.0], 1),  # x = 0 is not usable
+        ([1.0, 2.0], [0.0, 2.0], 1),  # nor a zero mean
+    ],
+)
+def test_loglog_slope_without_two_usable_points_is_nan(x, mean, n):
+    fit = stats.loglog_slope(x, mean, [0.1] * len(x), 0.95)
+    assert set(fit) == KEYS
+    assert (fit["n"], fit["dof"]) == (n, n - 2)
+    assert all(np.isnan(fit[k]) for k in KEYS - {"n", "dof"})
+
+
+def test_loglog_slope_two_points_and_a_list_input():
+    fit = stats.loglog_slope([1, 4], [2, 8], [0.2, 0.8], 0.95)  # integers: converted
+    assert fit["slope"] == pytest.approx(1.0, rel=1e-12) and fit["dof"] == 0
+
+
+def test_t_value_by_hand_and_its_domain():
+    assert stats.t_value(0.95, 1) == pytest.approx(12.706204736174694, rel=1e-10)
+    assert stats.t_value(0.95, 10) == pytest.approx(2.228138851986274, rel=1e-10)
+    for bad in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError) as err:
+            stats.t_value(bad, 5)
+        assert str(err.value) == f"confidence must be in (0, 1), got {bad}"
