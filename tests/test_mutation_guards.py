@@ -355,3 +355,59 @@ def test_t_value_by_hand_and_its_domain():
         with pytest.raises(ValueError) as err:
             stats.t_value(bad, 5)
         assert str(err.value) == f"confidence must be in (0, 1), got {bad}"
+
+
+#: x = 1, 2, 4, 8 and y = 3, 5, 12, 20: OLS on the logs by hand (Sxx = 5 log² 2)
+PX, PY = [1.0, 2.0, 4.0, 8.0], [3.0, 5.0, 12.0, 20.0]
+P_SLOPE, P_INTERCEPT, P_SE_RESID = 0.9473931188332412, 1.0621479773093188, 0.07439736482018006
+
+
+@pytest.mark.parametrize(
+    ("rel", "se_meas", "ci"),
+    [
+        # small cell errors: the residual scatter (lack of fit, 2 dof) sets the interval
+        (0.01, 0.006451928364459123, (0.6272870940035269, 1.2674991436629555)),
+        # large cell errors (se/y = 0.5): the known variances set it
+        (0.5, 0.3225964182229561, (-0.44062724064116, 2.3354134783076423)),
+    ],
+)
+def test_power_fit_by_hand(rel, se_meas, ci):
+    """C4's exponent fit: slope se = max(residual, measured), t quantile on n - 2 = 2 dof."""
+    fit = stats.power_fit(PX, PY, [rel * v for v in PY], 0.95)
+    assert fit["slope"] == pytest.approx(P_SLOPE, rel=1e-12)
+    assert fit["intercept"] == pytest.approx(P_INTERCEPT, rel=1e-12)
+    assert fit["se_resid"] == pytest.approx(P_SE_RESID, rel=1e-10)
+    assert fit["se_meas"] == pytest.approx(se_meas, rel=1e-10)
+    assert fit["se"] == pytest.approx(max(P_SE_RESID, se_meas), rel=1e-10)
+    assert (fit["ci_low"], fit["ci_high"]) == pytest.approx(ci, rel=1e-10)
+    assert (fit["n"], fit["dof"]) == (4, 2)
+
+
+POWER_KEYS = {"slope", "se", "ci_low", "ci_high", "intercept", "n", "se_resid", "se_meas", "dof"}
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "se", "n"),
+    [
+        ([1.0, 2.0], [3.0, 5.0], [0.1, 0.1], 2),  # two points always fit
+        ([1.0, 2.0, 2.0, 2.0], [3.0, 5.0, 6.0, 7.0], [0.1] * 4, 4),  # two distinct x
+        ([0.0, 1.0, 2.0, 4.0], [1.0, 3.0, 5.0, 12.0], [0.1] * 4, 3),  # x = 0 left out
+        ([0.5, 1.0, 2.0, 4.0], [0.0, 3.0, 5.0, 12.0], [0.1] * 4, 3),  # y = 0 left out
+        ([0.5, 1.0, 2.0, 4.0], [np.inf, 3.0, 5.0, 12.0], [0.1] * 4, 3),  # y not finite
+        ([0.5, 1.0, 2.0, 4.0], [2.0, 3.0, 5.0, 12.0], [np.nan, 0.1, 0.1, 0.1], 3),  # se NaN
+    ],
+)
+def test_power_fit_usable_points(x, y, se, n):
+    fit = stats.power_fit(x, y, se, 0.95)
+    assert set(fit) == POWER_KEYS
+    assert (fit["n"], fit["dof"]) == (n, n - 2)
+    if n >= 3 and len(set(np.asarray(x)[np.asarray(x) > 0])) >= 3:
+        assert np.isfinite(fit["slope"])
+    else:
+        assert all(np.isnan(fit[k]) for k in POWER_KEYS - {"n", "dof"})
+
+
+def test_power_fit_three_points_fit():
+    """Three usable points with distinct x are enough (y = x exactly: slope 1)."""
+    fit = stats.power_fit([1.0, 2.0, 4.0], [1.0, 2.0, 4.0], [0.01, 0.02, 0.04], 0.95)
+    assert fit["slope"] == pytest.approx(1.0, rel=1e-12) and fit["dof"] == 1
