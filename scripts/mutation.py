@@ -69,8 +69,17 @@ def prepare(name: str, group: dict) -> Path:
     return work
 
 
+def commit_measured() -> str:
+    """The commit the tests and sources are copied from (+ "dirty" if they differ from it)."""
+    git = ["git", "-C", str(ROOT)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run([*git, "status", "--porcelain", "src", "tests"], capture_output=True)
+    return head.stdout.strip() + (" (dirty)" if dirty.stdout.strip() else "")
+
+
 def run(name: str, group: dict, workers: int) -> float:
     work = prepare(name, group)
+    (work / "commit.txt").write_text(commit_measured() + "\n")
     # the tests' subprocesses (python -m privdtol) import the mutated copy too; the directory
     # must exist before mutmut starts, or Python caches its absence and imports the original
     (work / "mutants" / "src").mkdir(parents=True, exist_ok=True)
@@ -123,15 +132,11 @@ def summarise(name: str, seconds: float | None) -> dict:
         modules[module.replace("/", ".")] = {k: counts.get(k, 0) for k in COLUMNS}
         survivors += [k for k, c in codes.items() if c == 0]
     diffs = {key: mutant_diff(work / "mutants" / "src", key) for key in survivors}
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
-    dirty = subprocess.run(
-        ["git", "status", "--porcelain", "src"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
+    stamp = work / "commit.txt"
+    commit = stamp.read_text().strip() if stamp.exists() else "unknown"
     record = {
         "group": name,
-        "commit": commit + ("+dirty src" if dirty else ""),
+        "commit": commit,
         "seconds": seconds,
         "modules": modules,
         "survivors": diffs,
