@@ -13,6 +13,8 @@ A second run of a group resumes where the first stopped (mutmut keeps its result
 from __future__ import annotations
 
 import argparse
+import ast
+import difflib
 import json
 import os
 import re
@@ -47,6 +49,7 @@ def tool_config(group: dict) -> str:
         'pytest_add_cli_args = ["-m", "not slow", "-q", "-p", "no:cacheprovider"]',
         f"pytest_add_cli_args_test_selection = {json.dumps(group['tests'])}",
         "timeout_multiplier = 5.0",
+        f"also_copy = {json.dumps([*COPY, *COPY_FILES])}",
     ]
     return "\n".join(lines) + "\n"
 
@@ -66,8 +69,20 @@ def prepare(name: str, group: dict) -> Path:
     return work
 
 
+def commit_measured() -> str:
+    """The commit the tests and sources are copied from (+ "dirty" if they differ from it)."""
+    git = ["git", "-C", str(ROOT)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run([*git, "status", "--porcelain", "src", "tests"], capture_output=True)
+    return head.stdout.strip() + (" (dirty)" if dirty.stdout.strip() else "")
+
+
 def run(name: str, group: dict, workers: int) -> float:
     work = prepare(name, group)
+    (work / "commit.txt").write_text(commit_measured() + "\n")
+    # the tests' subprocesses (python -m privdtol) import the mutated copy too; the directory
+    # must exist before mutmut starts, or Python caches its absence and imports the original
+    (work / "mutants" / "src").mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, PYTHONPATH=str(work / "mutants" / "src"))
     mutmut = Path(sys.executable).with_name("mutmut")
     start = time.perf_counter()
@@ -86,6 +101,24 @@ def run(name: str, group: dict, workers: int) -> float:
     return seconds
 
 
+def mutant_diff(src: Path, key: str) -> str:
+    """The changed lines of mutant ``key`` (e.g. ``privdtol.core.bounds.x_eta__mutmut_7``):
+    mutmut keeps each mutant as a copy of the function, beside ``..._mutmut_orig``."""
+    module, func = key.rsplit(".", 1)
+    path = src.joinpath(*module.split(".")).with_suffix(".py")
+    text = path.read_text()
+    defs = {n.name: n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef)}
+    orig, mutant = (defs.get(f) for f in (func.rsplit("__mutmut_", 1)[0] + "__mutmut_orig", func))
+    if orig is None or mutant is None:
+        return ""
+    a, b = (ast.get_source_segment(text, n).splitlines()[1:] for n in (orig, mutant))
+    return "\n".join(
+        line
+        for line in difflib.unified_diff(a, b, lineterm="", n=0)
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    )
+
+
 def summarise(name: str, seconds: float | None) -> dict:
     """Per module: the count of each status, and the surviving mutants with their diffs."""
     work = WORK / name
@@ -98,22 +131,12 @@ def summarise(name: str, seconds: float | None) -> dict:
         counts = Counter(STATUS.get(c, "other") for c in codes.values())
         modules[module.replace("/", ".")] = {k: counts.get(k, 0) for k in COLUMNS}
         survivors += [k for k, c in codes.items() if c == 0]
-    diffs = {}
-    mutmut = Path(sys.executable).with_name("mutmut")
-    for key in survivors:
-        proc = subprocess.run(
-            [str(mutmut), "show", key], cwd=work, capture_output=True, text=True, check=False
-        )
-        diffs[key] = proc.stdout.strip()
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
-    dirty = subprocess.run(
-        ["git", "status", "--porcelain", "src"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
+    diffs = {key: mutant_diff(work / "mutants" / "src", key) for key in survivors}
+    stamp = work / "commit.txt"
+    commit = stamp.read_text().strip() if stamp.exists() else "unknown"
     record = {
         "group": name,
-        "commit": commit + ("+dirty src" if dirty else ""),
+        "commit": commit,
         "seconds": seconds,
         "modules": modules,
         "survivors": diffs,

@@ -10,13 +10,13 @@ full, uncurated measurement is ``make mutation`` (mutmut).  By hand:
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -46,27 +46,74 @@ def plant(src: Path, mutant: dict) -> None:
     path.write_text(text.replace(mutant["find"], mutant["replace"]))
 
 
-def run_mutant(mutant: dict, scratch: Path) -> tuple[int, float, str]:
-    """Plant ``mutant`` in a fresh copy of src/ under ``scratch``, run its tests; return
-    (pytest's exit code, seconds, the output's tail)."""
-    src = scratch / mutant["id"] / "src"
-    shutil.copytree(ROOT / "src", src, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    plant(src, mutant)
-    env = dict(os.environ, PYTHONPATH=str(src), PYTHONDONTWRITEBYTECODE="1")
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-m", "not slow", "-p", "no:cacheprovider"]
-    cmd += ["-o", "addopts=--strict-markers", *mutant["tests"]]
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
-    return proc.returncode, time.perf_counter() - start, (proc.stdout + proc.stderr)[-1500:]
+#: imported once by the fork server, so that each mutant's pytest starts without that cost
+PRELOAD = ("numpy", "scipy.stats", "scipy.special", "scipy.integrate", "pandas", "pyarrow.parquet")
+PYTEST_ARGS = ["-x", "-q", "-m", "not slow", "-p", "no:cacheprovider", "-o", "addopts="]
+
+
+def _child(src: Path, mutant: dict, log: Path) -> None:
+    """In the forked child: import the package from the mutated copy, run its tests, exit."""
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.environ["PYTHONPATH"] = str(src)  # for the tests' own subprocesses
+    sys.path.insert(0, str(src))
+    os.chdir(ROOT)
+    import pytest as child_pytest
+
+    os._exit(int(child_pytest.main([*PYTEST_ARGS, "--strict-markers", *mutant["tests"]])))
+
+
+def serve(mutants: list[dict], scratch: Path, workers: int) -> dict:
+    """The fork server (a fresh interpreter that has not imported privdtol): preload the heavy
+    libraries, then per mutant plant it in its own copy of src/ and fork a child that runs its
+    tests, ``workers`` at a time; returns {id: (exit code, seconds, output tail)}."""
+    import importlib
+
+    for name in PRELOAD:
+        importlib.import_module(name)
+    import pytest  # noqa: F401
+
+    pending, running, results = list(mutants), {}, {}
+    while pending or running:
+        while pending and len(running) < workers:
+            m = pending.pop(0)
+            src = scratch / m["id"] / "src"
+            shutil.copytree(
+                ROOT / "src", src, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+            )
+            plant(src, m)
+            log = scratch / m["id"] / "pytest.log"
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    _child(src, m, log)
+                finally:
+                    os._exit(70)
+            running[pid] = (m, log, time.perf_counter())
+        pid, status = os.wait()
+        m, log, start = running.pop(pid)
+        tail = log.read_text(errors="replace")[-1500:]
+        results[m["id"]] = (os.waitstatus_to_exitcode(status), time.perf_counter() - start, tail)
+    return results
 
 
 def run_all(mutants: list[dict], workers: int = 2) -> dict[str, tuple[int, float, str]]:
-    with (
-        tempfile.TemporaryDirectory(prefix="privdtol-mutants-") as tmp,
-        ThreadPoolExecutor(workers) as pool,
-    ):
-        results = pool.map(lambda m: run_mutant(m, Path(tmp)), mutants)
-        return {m["id"]: r for m, r in zip(mutants, results, strict=True)}
+    """Run :func:`serve` in a fresh interpreter (single-threaded BLAS, safe to fork)."""
+    with tempfile.TemporaryDirectory(prefix="privdtol-mutants-") as tmp:
+        spec = Path(tmp) / "mutants.json"
+        spec.write_text(json.dumps({"mutants": mutants, "workers": workers}))
+        env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+        env.pop("PYTHONPATH", None)
+        proc = subprocess.run(
+            [sys.executable, __file__, "--serve", str(spec)],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+        out = json.loads((Path(tmp) / "results.json").read_text())
+        return {k: tuple(v) for k, v in out.items()}
 
 
 def test_catalogue_applies_to_the_sources(tmp_path):
@@ -91,8 +138,14 @@ def test_fast_tier_kills_every_curated_mutant():
     )
 
 
-if __name__ == "__main__":
-    chosen = set(sys.argv[1:])
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["--serve"]:
+        spec = Path(argv[1])
+        job = json.loads(spec.read_text())
+        results = serve(job["mutants"], spec.parent, job["workers"])
+        (spec.parent / "results.json").write_text(json.dumps(results))
+        return
+    chosen = set(argv)
     mutants = [m for m in load_catalogue() if not chosen or m["id"] in chosen]
     start = time.perf_counter()
     for key, (rc, secs, tail) in run_all(mutants).items():
@@ -101,3 +154,7 @@ if __name__ == "__main__":
         if rc != TESTS_FAILED:
             print(tail)
     print(f"total {time.perf_counter() - start:.1f} s for {len(mutants)} mutants")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

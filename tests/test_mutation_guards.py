@@ -14,10 +14,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privdtol.analysis import verdict
+from privdtol.analysis import stats, verdict
 from privdtol.analysis.claims import c2_theorem1, c3_horizon_free
-from privdtol.core import bounds, seeding
+from privdtol.core import bounds, clock, seeding
 from privdtol.engine.runner import make_spec, run_cell
+from privdtol.errors import InputError
 
 # ----------------------------------------------------------------------------- verdict edges
 
@@ -264,3 +265,151 @@ def test_bounds_accept_object_columns_with_missing_values(name, position):
         assert out[1] == 0.0  # NaN <= x is False
     else:
         assert np.isnan(out[1])
+
+
+# ----------------------------------------------------------------------------- clock and seeds
+
+
+@pytest.mark.parametrize("horizon", [0, -3, 1.5, 1099511627777])
+def test_check_horizon_refuses_in_one_line(horizon):
+    with pytest.raises(InputError) as err:
+        clock.check_horizon(horizon)
+    assert str(err.value) == (
+        f"horizon: got {horizon} (allowed: integers 1 .. 2^40 = 1099511627776)"
+    )
+
+
+def test_check_horizon_accepts_the_range_ends():
+    assert clock.check_horizon(1) == 1
+    assert clock.check_horizon(1099511627776) == 1099511627776
+    assert clock.check_horizon(7.0) == 7
+
+
+def test_clock_arrays_are_int64():
+    """Block lengths and checkpoints index arrays and key cells: integers, not floats."""
+    assert clock.block_lengths(10).dtype == np.int64
+    horizons, covered = clock.checkpoints(10)
+    assert horizons.dtype == np.int64
+    np.testing.assert_array_equal(covered, [1, 2, 3, 4])
+
+
+def test_seed_sequence_entropy_is_the_digest():
+    """The random stream of a cell is SeedSequence(int(sha256 hex digest, 16)): changing this
+    would silently change every published table."""
+    params = {"seed": 1, "gap": 0.25, "K": 4}
+    digest = "0ac7481c975bcc42a1d6cc8ff99245fdd0b1af6a3a696102e2306e2d8a09c538"
+    assert seeding.seed_sequence(params).entropy == int(digest, 16)
+
+
+def test_digest_reads_every_element_of_tuples_and_arrays():
+    """Instance means are tuples or arrays in the key: each element counts."""
+    base = seeding.stable_digest({"means": (0.1, 0.2)})
+    assert base != seeding.stable_digest({"means": (0.1, 0.3)})
+    assert base == seeding.stable_digest({"means": np.array([0.1, 0.2])})
+    assert base != seeding.stable_digest({"means": np.array([0.1, 0.3])})
+
+
+# ----------------------------------------------------------------------------- fits
+
+
+def test_loglog_slope_by_hand():
+    """x = 1, 2, 4; mean = 3, 5, 12, relative se 0.1 (equal weights): ordinary least squares on
+    the logs, by hand: slope 1, intercept log(3·5·12)/3 - log 2 = 1.0378..., slope se
+    0.1/sqrt(Sxx) with Sxx = 2 log² 2, chi2 = sum of squared residuals / 0.01, dof 1."""
+    fit = stats.loglog_slope([1.0, 2.0, 4.0], [3.0, 5.0, 12.0], [0.3, 0.5, 1.2], 0.95)
+    assert fit["slope"] == pytest.approx(1.0, rel=1e-12)
+    assert fit["intercept"] == pytest.approx(1.037838436403458, rel=1e-12)
+    assert fit["se"] == pytest.approx(0.10201394465967896, rel=1e-12)
+    assert fit["chi2"] == pytest.approx(2.2160766714514186, rel=1e-10)
+    assert fit["ci_low"] == pytest.approx(0.8000563425461671, rel=1e-12)
+    assert fit["ci_high"] == pytest.approx(1.199943657453833, rel=1e-12)
+    assert (fit["n"], fit["dof"]) == (3, 1)
+
+
+KEYS = {"slope", "se", "ci_low", "ci_high", "intercept", "n", "chi2", "dof"}
+
+
+@pytest.mark.parametrize(
+    ("x", "mean", "n"),
+    [
+        ([2.0], [1.0], 1),  # one point
+        ([2.0, 2.0, 2.0], [1.0, 2.0, 3.0], 3),  # one distinct x
+        ([0.0, 2.0], [1.0, 2.0], 1),  # x = 0 is not usable
+        ([1.0, 2.0], [0.0, 2.0], 1),  # nor a zero mean
+    ],
+)
+def test_loglog_slope_without_two_usable_points_is_nan(x, mean, n):
+    fit = stats.loglog_slope(x, mean, [0.1] * len(x), 0.95)
+    assert set(fit) == KEYS
+    assert (fit["n"], fit["dof"]) == (n, n - 2)
+    assert all(np.isnan(fit[k]) for k in KEYS - {"n", "dof"})
+
+
+def test_loglog_slope_two_points_and_a_list_input():
+    fit = stats.loglog_slope([1, 4], [2, 8], [0.2, 0.8], 0.95)  # integers: converted
+    assert fit["slope"] == pytest.approx(1.0, rel=1e-12) and fit["dof"] == 0
+
+
+def test_t_value_by_hand_and_its_domain():
+    assert stats.t_value(0.95, 1) == pytest.approx(12.706204736174694, rel=1e-10)
+    assert stats.t_value(0.95, 10) == pytest.approx(2.228138851986274, rel=1e-10)
+    for bad in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError) as err:
+            stats.t_value(bad, 5)
+        assert str(err.value) == f"confidence must be in (0, 1), got {bad}"
+
+
+#: x = 1, 2, 4, 8 and y = 3, 5, 12, 20: OLS on the logs by hand (Sxx = 5 log² 2)
+PX, PY = [1.0, 2.0, 4.0, 8.0], [3.0, 5.0, 12.0, 20.0]
+P_SLOPE, P_INTERCEPT, P_SE_RESID = 0.9473931188332412, 1.0621479773093188, 0.07439736482018006
+
+
+@pytest.mark.parametrize(
+    ("rel", "se_meas", "ci"),
+    [
+        # small cell errors: the residual scatter (lack of fit, 2 dof) sets the interval
+        (0.01, 0.006451928364459123, (0.6272870940035269, 1.2674991436629555)),
+        # large cell errors (se/y = 0.5): the known variances set it
+        (0.5, 0.3225964182229561, (-0.44062724064116, 2.3354134783076423)),
+    ],
+)
+def test_power_fit_by_hand(rel, se_meas, ci):
+    """C4's exponent fit: slope se = max(residual, measured), t quantile on n - 2 = 2 dof."""
+    fit = stats.power_fit(PX, PY, [rel * v for v in PY], 0.95)
+    assert fit["slope"] == pytest.approx(P_SLOPE, rel=1e-12)
+    assert fit["intercept"] == pytest.approx(P_INTERCEPT, rel=1e-12)
+    assert fit["se_resid"] == pytest.approx(P_SE_RESID, rel=1e-10)
+    assert fit["se_meas"] == pytest.approx(se_meas, rel=1e-10)
+    assert fit["se"] == pytest.approx(max(P_SE_RESID, se_meas), rel=1e-10)
+    assert (fit["ci_low"], fit["ci_high"]) == pytest.approx(ci, rel=1e-10)
+    assert (fit["n"], fit["dof"]) == (4, 2)
+
+
+POWER_KEYS = {"slope", "se", "ci_low", "ci_high", "intercept", "n", "se_resid", "se_meas", "dof"}
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "se", "n"),
+    [
+        ([1.0, 2.0], [3.0, 5.0], [0.1, 0.1], 2),  # two points always fit
+        ([1.0, 2.0, 2.0, 2.0], [3.0, 5.0, 6.0, 7.0], [0.1] * 4, 4),  # two distinct x
+        ([0.0, 1.0, 2.0, 4.0], [1.0, 3.0, 5.0, 12.0], [0.1] * 4, 3),  # x = 0 left out
+        ([0.5, 1.0, 2.0, 4.0], [0.0, 3.0, 5.0, 12.0], [0.1] * 4, 3),  # y = 0 left out
+        ([0.5, 1.0, 2.0, 4.0], [np.inf, 3.0, 5.0, 12.0], [0.1] * 4, 3),  # y not finite
+        ([0.5, 1.0, 2.0, 4.0], [2.0, 3.0, 5.0, 12.0], [np.nan, 0.1, 0.1, 0.1], 3),  # se NaN
+    ],
+)
+def test_power_fit_usable_points(x, y, se, n):
+    fit = stats.power_fit(x, y, se, 0.95)
+    assert set(fit) == POWER_KEYS
+    assert (fit["n"], fit["dof"]) == (n, n - 2)
+    if n >= 3 and len(set(np.asarray(x)[np.asarray(x) > 0])) >= 3:
+        assert np.isfinite(fit["slope"])
+    else:
+        assert all(np.isnan(fit[k]) for k in POWER_KEYS - {"n", "dof"})
+
+
+def test_power_fit_three_points_fit():
+    """Three usable points with distinct x are enough (y = x exactly: slope 1)."""
+    fit = stats.power_fit([1.0, 2.0, 4.0], [1.0, 2.0, 4.0], [0.01, 0.02, 0.04], 0.95)
+    assert fit["slope"] == pytest.approx(1.0, rel=1e-12) and fit["dof"] == 1
