@@ -10,7 +10,9 @@ jinja2 templates of :mod:`privdtol.report.templating` and the tables of
 - ``verdicts.tex``  the verdict table, one row per claim of the paper in the registry;
 - ``diagnostics.tex`` the diagnostics table: the pipeline's own checks and the exponent fits
   (:attr:`~privdtol.analysis.registry.Claim.diagnostic`), out of the claim count;
-- ``experiment-sections.tex`` one subsection per notebook of the registry, in figure order:
+- ``experiment-sections.tex`` (``appendix-sections.tex``: those of
+  :data:`~privdtol.report.layout.APPENDIX_SECTIONS`) one subsection per notebook of the
+  registry, in figure order:
   its prose, its claims (the registry's claims of that notebook), its figure and tables (a
   "not run" box when an input is absent, never a LaTeX error);
 - ``tab-<table>.tex`` the tabular of ``results/tables/<table>.csv``;
@@ -68,7 +70,7 @@ from privdtol.report.latex import (
     texttt,
     write_text,
 )
-from privdtol.report.layout import FINDING_LABELS, SECTIONS, TABLES
+from privdtol.report.layout import APPENDIX_SECTIONS, FINDING_LABELS, SECTIONS, TABLES
 from privdtol.report.provenance import provenance
 from privdtol.report.tables import (
     MAX_ROWS,
@@ -116,6 +118,7 @@ def generated_files() -> list[str]:
         "cells.tex",
         "appendix-tables.tex",
         "experiment-sections.tex",
+        "appendix-sections.tex",
         "grid.tex",
         "thresholds.tex",
         "algorithms.tex",
@@ -395,7 +398,14 @@ def build_assets(
             tables=[t for s in sections for t in s["tables"] if t["appendix"]],
         ),
         "findings.tex": findings_tex(found),
-        "experiment-sections.tex": fill_template("experiment-sections.tex.j2", sections=sections),
+        "experiment-sections.tex": fill_template(
+            "experiment-sections.tex.j2",
+            sections=[s for s in sections if s["name"] not in APPENDIX_SECTIONS],
+        ),
+        "appendix-sections.tex": fill_template(
+            "experiment-sections.tex.j2",
+            sections=[s for s in sections if s["name"] in APPENDIX_SECTIONS],
+        ),
         "grid.tex": grid_tex(config, agg),
         "thresholds.tex": thresholds_tex(config),
         "algorithms.tex": algorithms_tex(),

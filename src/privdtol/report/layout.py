@@ -41,6 +41,11 @@ class TableSpec:
     pivot_drop: tuple[str, ...] = ()
 
 
+#: notebooks whose subsection is in the appendix ("Further evidence"), not the main text: the
+#: diagnostics' fits (C4a-C4c), engine agreement (C0) and the ablations, none a claim of the
+#: paper; the main text keeps the claims' evidence (and fits in 14 pages)
+APPENDIX_SECTIONS = ("rates", "actions", "ablations", "agreement")
+
 SECTIONS: dict[str, Section] = {
     "horizon": Section(
         "Horizon-freeness",
