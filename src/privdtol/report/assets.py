@@ -20,6 +20,7 @@ jinja2 templates of :mod:`privdtol.report.templating` and the tables of
   cells actually aggregated;
 - ``algorithms.tex`` / ``models.tex``  the registered algorithms and loss models, with sources;
 - ``failures.tex``  what did not replicate (claims other than PASS, controls not caught);
+- ``deviations.tex``  the changes made after first results (the appendix's first section);
 - ``findings.tex``  the findings of ``results/findings.json`` (not claims: out of the count);
 - ``provenance.tex`` see :mod:`privdtol.report.provenance`.
 
@@ -124,6 +125,7 @@ def generated_files() -> list[str]:
         "algorithms.tex",
         "models.tex",
         "failures.tex",
+        "deviations.tex",
         "findings.tex",
         "provenance.tex",
         *(f"tab-{t}.tex" for t in result_tables()),
@@ -413,8 +415,8 @@ def build_assets(
         "failures.tex": fill_template(
             "failures.tex.j2",
             items=failure_items(rows, controls, records),
-            deviations=deviation_items(),
         ),
+        "deviations.tex": fill_template("deviations.tex.j2", deviations=deviation_items()),
         "provenance.tex": fill_template(
             "provenance.tex.j2",
             **provenance(config, results, config_files, len(agg), total_runs(agg), repo=repo),
