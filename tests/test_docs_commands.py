@@ -116,6 +116,8 @@ def test_every_inline_privdtol_command_names_a_subcommand():
     names = set(parser._subparsers._group_actions[0].choices)
     for page, command in inline_commands():
         words = command.split()
+        if words[1:2] and words[1].endswith(":"):
+            continue  # an error line the page quotes ("privdtol check-config: error: ...")
         if words[0] == "privdtol" and len(words) > 1 and not words[1].startswith("-"):
             assert words[1] in names, f"{page}: `{command}`: no subcommand {words[1]!r}"
 
