@@ -229,6 +229,7 @@ def test_every_notebook_reads_its_checks_and_writes_its_registry_tables(tmp_path
         == 0
     )
     checks_dir = tmp_path / "checks"
+    checks_dir.mkdir()  # privdtol check --out needs an existing directory
     for claim in CLAIMS:
         assert (
             main(
