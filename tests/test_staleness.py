@@ -112,7 +112,13 @@ def built(tmp_path_factory, smoke_run):
     empty = planned_jobs(fresh)
     repo = base / "repo"
     shutil.copytree(smoke_run, repo, symlinks=True)
-    shutil.copytree(ROOT, repo, symlinks=True, ignore=_ignore, dirs_exist_ok=True)
+    built_here = set(os.listdir(repo))  # the smoke build's copies of the workflow's files
+
+    def rest(directory, names):
+        top = built_here & set(names) if Path(directory) == ROOT else set()
+        return _ignore(directory, names) | top
+
+    shutil.copytree(ROOT, repo, symlinks=True, ignore=rest, dirs_exist_ok=True)
     return repo, empty
 
 
