@@ -113,6 +113,6 @@ PROOF_DIR = "results/proof"
 PROOF_HOMES = proof_homes(PLAN, proof_algorithms())
 
 
-def proof_cells(wildcards, output):
+def batch_proof_ids(wildcards, output):
     """The ids of a simulation batch's proof cells, comma-separated ("" if none)."""
     return ",".join(Path(f).stem for f in output.proof)

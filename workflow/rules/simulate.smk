@@ -31,7 +31,7 @@ for _experiment, (_cells, _batches) in PLAN.items():
                 cells=_batch.cells_json(),
                 out_dir=lambda wildcards, output: Path(output.cells[0]).parent,
                 proof_dir=lambda wildcards: PROOF_DIR,
-                proof_cells=proof_cells,
+                proof_cells=batch_proof_ids,
             shell:
                 "privdtol simulate-batch --out-dir {params.out_dir:q} --cells {params.cells:q}"
                 " --proof-dir {params.proof_dir:q} --proof-cells={params.proof_cells:q}"

@@ -30,8 +30,8 @@ PROOF_EXPERIMENTS = ("horizon", "gap", "epsilon", "actions", "grid")
 
 
 def _instance_key(cell) -> tuple:
-    """Cells of one instance sort together (so that algorithms with one temperature, whose
-    Lemma 5 terms are the same, share a batch and the terms: :func:`cell_terms`)."""
+    """Cells of one instance sort together (deterministic order; algorithms with one
+    temperature, whose Lemma 5 terms are the same, share them in a process: :func:`cell_terms`)."""
     return (
         cell.env,
         cell.instance,
