@@ -86,7 +86,7 @@ for ax in axes[:, 0]:
     ax.set_ylabel(r"regret at $T_{\max}$ (95% CI)")
 style.legend_below(fig, axes, ncol=4)
 style.save_figure(fig, out_dir, NAME)
-plt.show()
+style.show(fig, out_dir, NAME)
 
 # %% [markdown]
 # ### What the figure shows (generated from the check records and the findings)

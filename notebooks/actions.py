@@ -103,7 +103,7 @@ for ax, reg in zip(axes[0], regimes, strict=True):
 axes[0, 0].set_ylabel(r"regret at $T_{\max}$ (95% CI)")
 style.legend_below(fig, axes, ncol=3)
 style.save_figure(fig, out_dir, NAME)
-plt.show()
+style.show(fig, out_dir, NAME)
 
 # %% [markdown]
 # ### What the figure shows (generated from the check records and the findings)

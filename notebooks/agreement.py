@@ -88,7 +88,7 @@ ax.set(xlabel=r"horizon $T$", ylabel=r"$(\mathrm{MC} - \mathrm{exact})/\mathrm{s
 ax.set_xscale("log", base=2)
 style.legend_below(fig, [ax], ncol=3)
 style.save_figure(fig, out_dir, NAME)
-plt.show()
+style.show(fig, out_dir, NAME)
 
 # %% [markdown]
 # ### What the figure shows (generated from the check records)

@@ -102,7 +102,7 @@ axes[0].set_title("against Theorem 1")
 axes[1].set_title("against the lower-bound shape")
 style.legend_below(fig, axes, ncol=3)
 style.save_figure(fig, out_dir, NAME)
-plt.show()
+style.show(fig, out_dir, NAME)
 
 # %% [markdown]
 # ### What the figure shows (generated from the check records and the findings)

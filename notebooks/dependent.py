@@ -126,7 +126,7 @@ axes[0].set_ylabel("regret (at $T$\nof the legend)")
 axes[1].set_ylabel("regret / Theorem 1\nbound (same $T$)")
 style.legend_below(fig, axes, ncol=2)
 style.save_figure(fig, out_dir, NAME)
-plt.show()
+style.show(fig, out_dir, NAME)
 
 # %% [markdown]
 # ### What the figure shows (generated from the check records and the findings)

@@ -111,7 +111,7 @@ fig.suptitle(
 )
 fig.tight_layout()
 style.save_figure(fig, out_dir, NAME)
-plt.show()
+style.show(fig, out_dir, NAME)
 
 # %% [markdown]
 # ### What the figure shows (generated from the check records and the findings)

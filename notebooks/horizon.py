@@ -116,7 +116,7 @@ for i, k in enumerate(rows_k):
             ax.set_ylabel(f"$K = {k:g}$\nregret")
 style.legend_below(fig, axes, ncol=4)
 style.save_figure(fig, out_dir, NAME)
-plt.show()
+style.show(fig, out_dir, NAME)
 
 # %% [markdown]
 # ### What the figure shows (generated from the check records and the findings)
@@ -157,7 +157,7 @@ ax.set(
 ax.legend(frameon=False, ncol=3)
 fig.tight_layout()
 style.save_figure(fig, out_dir, "horizon_collapse")
-plt.show()
+style.show(fig, out_dir, "horizon_collapse")
 
 # %% [markdown]
 # ## Table `horizon`: regret at the plateau horizon $T_0$ and at $T_{\max}$, and their ratio

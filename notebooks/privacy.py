@@ -139,7 +139,7 @@ for ax in axes.flat:  # collect every label once (panels differ)
 fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False, fontsize=8)
 fig.tight_layout(rect=(0, 0.6 / (1.45 * nr + 0.7), 1, 1))
 style.save_figure(fig, out_dir, NAME)
-plt.show()
+style.show(fig, out_dir, NAME)
 
 # %% [markdown]
 # ### What the figure shows (generated from the check records and the findings)

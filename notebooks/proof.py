@@ -142,7 +142,7 @@ ax.set(yscale="log", ylabel="exact left side / bound", xlim=(-0.6, len(claims) -
 ax.set_title("the checked inequalities")
 style.legend_below(fig, axes, ncol=5)
 style.save_figure(fig, out_dir, NAME)
-plt.show()
+style.show(fig, out_dir, NAME)
 
 # %% [markdown]
 # ### What the figure shows (generated from the check records and the findings)

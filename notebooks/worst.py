@@ -99,7 +99,7 @@ ax.set(
 )
 style.legend_below(fig, axes, ncol=3)
 style.save_figure(fig, out_dir, NAME)
-plt.show()
+style.show(fig, out_dir, NAME)
 
 # %% [markdown]
 # ### What the figure shows (generated from the findings)

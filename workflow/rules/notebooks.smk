@@ -3,7 +3,7 @@
 # converted to .ipynb, executed with papermill (parameters agg_dir, checks_dir, out_dir, and
 # thresholds: the config's values of the checks: keys its claims use), stripped of timing
 # metadata so reruns diff clean, and exported to an offline HTML page (privdtol.report.notebook_html:
-# no CDN script, the mathematics as MathML).  A notebook only plots and
+# no CDN script, the mathematics as MathML), all in one process (`privdtol notebook`).  A notebook only plots and
 # tabulates: it reads the aggregated tables and the check records of its claims (checks.smk) and
 # writes its figure (results/figures/<name>.pdf|png) and its tables as data
 # (results/tables/<table>.csv).  The executed notebook is written under logs/notebooks/ first and
@@ -70,13 +70,9 @@ for _nb in NB_NAMES:
                 }
             ),
         shell:
-            "jupytext --to ipynb --output {log.source:q} {input.notebook:q} > {log.txt:q} 2>&1"
-            " && papermill {log.source:q} {log.executed:q} --kernel python3 --no-progress-bar"
-            " -y {params.parameters:q} >> {log.txt:q} 2>&1"
-            " && python -m privdtol.pipeline.notebooks strip {log.executed:q} >> {log.txt:q} 2>&1"
-            " && cp {log.executed:q} {output.ipynb:q}"
-            " && python -m privdtol.report.notebook_html {output.ipynb:q} {output.html:q}"
-            " >> {log.txt:q} 2>&1"
+            "privdtol notebook {input.notebook:q} --parameters={params.parameters:q}"
+            " --converted {log.source:q} --executed {log.executed:q}"
+            " --ipynb {output.ipynb:q} --html {output.html:q} > {log.txt:q} 2>&1"
 
     rule:
         name:

@@ -24,6 +24,7 @@ COMMANDS = {
     "report-compile": "report",
     "report-arxiv": "report",
     "explorer": "explorer",
+    "notebook": "notebook",
     "simulate-batch": "batch",
     "aggregate": "aggregate",
     "proof-table": "proof",

@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize
 
 from privdtol.core import bounds
 
@@ -156,6 +155,8 @@ def search(
     fam = family_for(K, family)
     d = n_params(K, fam)
     f = Objective(algorithm, K, gap, epsilon, objective, fam, horizon, env)
+    from scipy import optimize
+
     x0 = standard_params(K, gap, fam)
     standard = f.evaluate(x0)
     pop = max(5, d + 1)

@@ -5,7 +5,13 @@ records execution timestamps; :func:`strip_notebook_metadata` removes them (and 
 papermill input/output paths, which point to build locations, and replaces the random cell ids
 that jupytext and papermill draw by ``cell-<index>``), so a rerun diffs clean.
 
-Command line (used by ``workflow/rules/notebooks.smk``)::
+:func:`execute_notebook` is a notebook rule's whole job in one process (``privdtol notebook``,
+``workflow/rules/notebooks.smk``): the jupytext source converted, executed by papermill with the
+rule's parameters, stripped, copied to the results and exported to its offline HTML page.  One
+process instead of four (jupytext, papermill, this module, the HTML export) saves their start-up
+(about 3 s a notebook, ``docs/performance.md``).
+
+Command line::
 
     python -m privdtol.pipeline.notebooks strip NOTEBOOK.ipynb [...]
 """
@@ -54,6 +60,47 @@ def strip_notebook_metadata(path: str | Path) -> Path:
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
     return path
+
+
+def execute_notebook(
+    source: str | Path,
+    parameters: dict,
+    *,
+    converted: str | Path,
+    executed: str | Path,
+    ipynb: str | Path,
+    html: str | Path,
+    kernel: str = "python3",
+) -> None:
+    """Run the jupytext ``source`` with papermill ``parameters`` and write its results.
+
+    ``converted`` (the .ipynb given to papermill) and ``executed`` (papermill's output, saved
+    after every cell) are the debugging copies under ``logs/``; only a notebook that ran to
+    its end is stripped (:func:`strip_metadata`) and written to ``ipynb`` and its offline page
+    to ``html`` (:func:`privdtol.report.notebook_html.notebook_html`), each atomically, so a
+    notebook that raises leaves no result behind.  papermill's error propagates."""
+    import jupytext
+    import nbformat
+    import papermill
+
+    from privdtol.report.latex import write_text
+    from privdtol.report.notebook_html import notebook_html
+
+    nb = jupytext.read(str(source))
+    Path(converted).parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, str(converted))
+    papermill.execute_notebook(
+        str(converted),
+        str(executed),
+        parameters=parameters,
+        kernel_name=kernel,
+        progress_bar=False,
+    )
+    strip_notebook_metadata(executed)
+    text = Path(executed).read_text(encoding="utf-8")
+    with atomic_path(ipynb) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    write_text(html, notebook_html(Path(ipynb)))
 
 
 def papermill_parameters(*mappings: dict) -> str:

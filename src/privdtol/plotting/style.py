@@ -183,12 +183,14 @@ def printed_scale(fig) -> float:
     return TEXT_WIDTH / saved_width(fig)
 
 
-def small_texts(fig) -> list[tuple[str, float]]:
+def small_texts(fig, drawn: bool = False) -> list[tuple[str, float]]:
     """The visible texts of ``fig`` smaller than :data:`MIN_FONT_PT` at the printed size, as
-    ``(text, printed points)``."""
+    ``(text, printed points)``; ``drawn``: the figure was just drawn (saved), so its tick
+    labels exist and it is not drawn again."""
     from matplotlib.text import Text
 
-    fig.canvas.draw()  # tick labels exist once drawn
+    if not drawn:
+        fig.canvas.draw()  # tick labels exist once drawn
     scale = printed_scale(fig)
     out = []
     for t in fig.findobj(Text):
@@ -278,24 +280,37 @@ def plain_log_ticks(ax, axis: str = "y") -> None:
 
 def save_figure(fig, out_dir: str | Path, name: str) -> list[Path]:
     """Write ``<out_dir>/figures/<name>.pdf`` and ``.png`` deterministically; return paths.
-    A text smaller than :data:`MIN_FONT_PT` at the printed size is an error."""
-    small = small_texts(fig)
+    A text smaller than :data:`MIN_FONT_PT` at the printed size is an error, and then nothing
+    is written.  The PNG is rendered first, in memory: that drawing also places the tick labels
+    the size check reads, so the figure is laid out twice (PNG, PDF) instead of three times."""
+    import io
+
+    png = io.BytesIO()
+    fig.savefig(png, format="png", metadata={"Software": None})
+    small = small_texts(fig, drawn=True)
     if small:
         raise ValueError(
             f"figure {name}: text below {MIN_FONT_PT:g} pt at the printed size: {small[:5]}"
         )
     folder = Path(out_dir) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for ext, meta in (
-        ("pdf", {"CreationDate": None, "Producer": None, "Creator": None}),
-        ("png", {"Software": None}),
-    ):
-        path = folder / f"{name}.{ext}"
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, format=ext, metadata=meta)
-        paths.append(path)
-    return paths
+    pdf_path, png_path = folder / f"{name}.pdf", folder / f"{name}.png"
+    with atomic_path(pdf_path) as tmp:
+        meta = {"CreationDate": None, "Producer": None, "Creator": None}
+        fig.savefig(tmp, format="pdf", metadata=meta)
+    with atomic_path(png_path) as tmp:
+        tmp.write_bytes(png.getvalue())
+    return [pdf_path, png_path]
+
+
+def show(fig, out_dir: str | Path, name: str) -> None:
+    """Display the saved ``<out_dir>/figures/<name>.png`` in the notebook (the very image the
+    report includes) and close ``fig``, instead of ``plt.show()`` drawing it a third time."""
+    from IPython.display import Image, display
+    import matplotlib.pyplot as plt
+
+    display(Image(filename=str(Path(out_dir) / "figures" / f"{name}.png")))
+    plt.close(fig)
 
 
 #: most labelled ticks on a dyadic axis (more values: every k-th power of two is labelled)

@@ -26,6 +26,7 @@ violation; it can never certify privacy by itself -- the proof does that):
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass, field
 
@@ -143,7 +144,13 @@ def _groups(K: int) -> np.ndarray:
 
 
 def extreme_pairs(K: int, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Stage 1 candidates (see the module docstring): (D, D', changed rows)."""
+    """Stage 1 candidates (see the module docstring): (D, D', changed rows).  They depend on
+    (K, r) only, so they are built once per (K, r) and every audit gets its own copies."""
+    return tuple(a.copy() for a in _extreme_pairs(K, r))
+
+
+@functools.lru_cache(maxsize=64)
+def _extreme_pairs(K: int, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = 1 << r
     half = max(1, n // 2)
     rows_idx = np.arange(n)
@@ -158,13 +165,12 @@ def extreme_pairs(K: int, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         np.array(bits, dtype=float)[groups]
         for bits in itertools.product((0.0, 1.0), repeat=n_groups)
     ]
+    distinct = [(v, w) for v, w in itertools.product(vectors, repeat=2) if not np.array_equal(v, w)]
     D, Dp, rows = [], [], []
     for combo in itertools.product(range(len(patterns)), repeat=n_groups):
         base = np.column_stack([patterns[combo[g]] for g in groups])
         for pos in positions:
-            for v, w in itertools.product(vectors, repeat=2):
-                if np.array_equal(v, w):
-                    continue
+            for v, w in distinct:
                 a, b = base.copy(), base.copy()
                 a[pos], b[pos] = v, w
                 D.append(a)

@@ -22,14 +22,13 @@ with S_0 = {1} and S_r = {2^(r-1)+1, ..., 2^r}.  The audited laws:
 ``rps_data_prefix``  negative control: softmax(-eta L(m*(d))), m*(d) the data-chosen prefix
 ===================  =======================================================================
 
-Everything is computed as log-probabilities (``scipy.special.logsumexp``), so a ratio of two
+Everything is computed as log-probabilities (:func:`logsumexp`), so a ratio of two
 probabilities of order 1e-30 is still exact to rounding.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
 
 from privdtol.algorithms import ALGORITHMS, BlockAlgorithm
 from privdtol.algorithms.ablations import FullPrefixSoftmax
@@ -123,6 +122,19 @@ def block_index(block: int) -> int:
     return int(block).bit_length() - 1
 
 
+def logsumexp(x: np.ndarray, axis: int | None = None, keepdims: bool = False) -> np.ndarray:
+    """log(sum(exp(x))) along ``axis``, shifted by the maximum so that nothing over- or
+    underflows (-inf where every term is -inf).  The same value as ``scipy.special.logsumexp``
+    for real input, without its per-call overhead (array-API dispatch, about 0.5 ms a call),
+    which dominated the audits' tens of thousands of calls on small arrays."""
+    x = np.asarray(x, dtype=float)
+    m = np.max(x, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
+    return out if keepdims else np.squeeze(out, axis=axis)
+
+
 def log_softmax(x: np.ndarray) -> np.ndarray:
     return x - logsumexp(x, axis=-1, keepdims=True)
 
@@ -171,27 +183,21 @@ def laplace_noisy_min_logprob(sums: np.ndarray, scale: float) -> np.ndarray:
     """
     s = np.asarray(sums, dtype=float)
     K = s.size
-
-    def log_cdf(x):
-        neg = np.minimum(x, 0.0)
-        pos = np.maximum(x, 0.0)
-        return np.where(x < 0, np.log(0.5) + neg / scale, np.log1p(-0.5 * np.exp(-pos / scale)))
-
-    out = np.empty(K)
-    for j in range(K):
-        others = np.delete(s, j)
-        kinks = np.unique(np.concatenate([[0.0], s[j] - others]))
-        lo, hi = kinks.min() - 60 * scale, kinks.max() + 60 * scale
-        edges = np.unique(np.concatenate([kinks, np.arange(lo, hi, scale), [hi]]))
-        a, b = edges[:-1, None], edges[1:, None]
-        z = (0.5 * (b - a) * _GL_NODES[None, :] + 0.5 * (a + b)).ravel()
-        logw = np.log((0.5 * (b - a) * _GL_WEIGHTS[None, :]).ravel())
-        logf = (
-            -np.log(2 * scale)
-            - np.abs(z) / scale
-            + log_cdf(z[:, None] - s[j] + others[None, :]).sum(axis=1)
-        )
-        out[j] = logsumexp(logw + logf)
+    shift = s[:, None] - s[None, :]  # shift[j, i] = S_j - S_i: j's integrand has kinks there
+    off = ~np.eye(K, dtype=bool)
+    # one set of segments for every j: the union of all kinks (a finer split of each j's own
+    # segments, so every j's integrand is still analytic on each piece)
+    kinks = np.unique(np.concatenate([[0.0], shift[off]]))
+    lo, hi = kinks.min() - 60 * scale, kinks.max() + 60 * scale
+    edges = np.unique(np.concatenate([kinks, np.arange(lo, hi, scale), [hi]]))
+    a, b = edges[:-1, None], edges[1:, None]
+    z = (0.5 * (b - a) * _GL_NODES[None, :] + 0.5 * (a + b)).ravel()
+    logw = np.log((0.5 * (b - a) * _GL_WEIGHTS[None, :]).ravel())
+    x = z[None, :, None] - shift[:, None, :]  # (j, node, i): z + S_i - S_j
+    neg, pos = np.minimum(x, 0.0), np.maximum(x, 0.0)
+    log_cdf = np.where(x < 0, np.log(0.5) + neg / scale, np.log1p(-0.5 * np.exp(-pos / scale)))
+    logf = -np.log(2 * scale) - np.abs(z)[None, :] / scale + (log_cdf * off[:, None, :]).sum(2)
+    out = logsumexp(logw[None, :] + logf, axis=1)
     return out - logsumexp(out)
 
 

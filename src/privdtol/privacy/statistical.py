@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy.special import betaincinv
 
 from privdtol.algorithms import BlockAlgorithm
 from privdtol.engine.fast import simulate
@@ -52,8 +52,8 @@ def clopper_pearson(k: np.ndarray, n: int, level: float) -> tuple[np.ndarray, np
     """One-sided Clopper-Pearson bounds, each holding with probability >= 1 - level:
     P >= lower and P <= upper (exact binomial, via the beta quantiles)."""
     k = np.asarray(k, dtype=float)
-    lower = np.where(k > 0, stats.beta.ppf(level, np.maximum(k, 1), n - k + 1), 0.0)
-    upper = np.where(k < n, stats.beta.ppf(1 - level, k + 1, np.maximum(n - k, 1)), 1.0)
+    lower = np.where(k > 0, betaincinv(np.maximum(k, 1), n - k + 1, level), 0.0)
+    upper = np.where(k < n, betaincinv(k + 1, np.maximum(n - k, 1), 1 - level), 1.0)
     return lower, upper
 
 

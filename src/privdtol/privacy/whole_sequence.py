@@ -24,7 +24,6 @@ import itertools
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import logsumexp
 
 from privdtol.algorithms import BlockAlgorithm
 from privdtol.core.clock import check_horizon, n_blocks
@@ -36,6 +35,7 @@ from privdtol.privacy.mechanisms import (
     law_kind,
     log_selection_law,
     log_softmax,
+    logsumexp,
     pair_loss,
     prefix_law,
     prefix_sums,

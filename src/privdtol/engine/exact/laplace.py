@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.signal import lfilter
 
 from privdtol.engine.exact.numerics import (
     GK_TOL,
@@ -49,6 +48,8 @@ G7_W[1::2] = _WG[:-1] + _WG[::-1]
 
 def _laplace(ys, Pm, db, ns, b, c_rec):
     """Law of argmin_g (Y_g + Z), Z ~ Laplace(b), Y_g with masses Pm (G, N) on atoms ys."""
+    from scipy.signal import lfilter  # 0.7 s to import: only the engine's jobs pay it
+
     G, N = Pm.shape
     gaps = np.diff(ys)
     rho = np.exp(-gaps / b)

@@ -1,0 +1,65 @@
+"""``privdtol notebook``: a notebook rule's job (``workflow/rules/notebooks.smk``) in one process:
+convert the jupytext source, execute it with papermill, strip its timing metadata, write the
+executed notebook and its offline HTML page (:func:`privdtol.pipeline.notebooks.execute_notebook`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from privdtol.errors import InputError
+
+
+def add_parser(sub):
+    p = sub.add_parser(
+        "notebook",
+        help="execute one jupytext notebook with papermill and export its offline HTML page",
+        description="Convert a jupytext (py:percent) notebook, execute it with papermill and "
+        "the given parameters, strip timing metadata and write the executed notebook and its "
+        "offline HTML page; the converted and the executed copies stay under the log paths.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("source", type=Path, help="the jupytext source (notebooks/<name>.py)")
+    p.add_argument(
+        "--parameters",
+        "-y",
+        default="{}",
+        metavar="YAML",
+        help="papermill parameters as one YAML mapping",
+    )
+    p.add_argument("--converted", required=True, type=Path, help="the converted .ipynb (log)")
+    p.add_argument("--executed", required=True, type=Path, help="papermill's output (log)")
+    p.add_argument("--ipynb", required=True, type=Path, help="the executed notebook to write")
+    p.add_argument("--html", required=True, type=Path, help="its offline HTML page")
+    p.add_argument("--kernel", default="python3", help="the Jupyter kernel")
+    p.set_defaults(handler=run_notebook)
+
+
+def _parameters(text: str) -> dict:
+    import yaml
+
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise InputError("parameters", f"not YAML ({' '.join(str(err).split())[:80]})") from None
+    if not isinstance(value, dict):
+        raise InputError("parameters", f"{text!r} is not a mapping", "a YAML mapping {name: value}")
+    return value
+
+
+def run_notebook(args) -> int:
+    if args.source.suffix != ".py" or not args.source.is_file():
+        raise InputError("source", f"{args.source} is not a file", "a jupytext notebook (.py)")
+    parameters = _parameters(args.parameters)
+    from privdtol.pipeline.notebooks import execute_notebook
+
+    execute_notebook(
+        args.source,
+        parameters,
+        converted=args.converted,
+        executed=args.executed,
+        ipynb=args.ipynb,
+        html=args.html,
+        kernel=args.kernel,
+    )
+    return 0
