@@ -1,6 +1,7 @@
 """``privdtol notebook``: a notebook rule's job (``workflow/rules/notebooks.smk``) in one process:
 convert the jupytext source, execute it with papermill, strip its timing metadata, write the
-executed notebook and its offline HTML page (:func:`privdtol.pipeline.notebooks.execute_notebook`)."""
+executed notebook and its offline HTML page
+(:func:`privdtol.pipeline.notebooks.execute_notebook`)."""
 
 from __future__ import annotations
 

@@ -306,8 +306,8 @@ def save_figure(fig, out_dir: str | Path, name: str) -> list[Path]:
 def show(fig, out_dir: str | Path, name: str) -> None:
     """Display the saved ``<out_dir>/figures/<name>.png`` in the notebook (the very image the
     report includes) and close ``fig``, instead of ``plt.show()`` drawing it a third time."""
-    from IPython.display import Image, display
     import matplotlib.pyplot as plt
+    from IPython.display import Image, display
 
     display(Image(filename=str(Path(out_dir) / "figures" / f"{name}.png")))
     plt.close(fig)

@@ -188,9 +188,7 @@ def _supports(m, mus, tail_max):
         sd = np.sqrt(m * mu * (1 - mu))
         lo = np.maximum(0, np.floor(m * mu - z * sd - 30)).astype(np.int64)
         hi = np.minimum(m, np.ceil(m * mu + z * sd + 30)).astype(np.int64)
-        tail = np.where(lo > 0, bdtr(lo - 1, m, mu), 0.0) + np.where(
-            hi < m, bdtrc(hi, m, mu), 0.0
-        )
+        tail = np.where(lo > 0, bdtr(lo - 1, m, mu), 0.0) + np.where(hi < m, bdtrc(hi, m, mu), 0.0)
         ok = tail < tail_max[todo]
         for g, a, b, t in zip(todo[ok], lo[ok], hi[ok], tail[ok], strict=True):
             out[g] = (int(a), int(b), float(t))
