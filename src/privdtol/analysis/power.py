@@ -112,43 +112,56 @@ def synthetic_table(
     """An aggregated table (the ``results/agg`` columns the checks read) of ``algorithm`` on
     ``cells`` (one row each: K, gap, epsilon, horizon, env, rho, kappa): exact-like values (a
     relative standard error of 1e-10) times a per-cell log-normal lack of fit."""
-    rng = np.random.default_rng(seed)
-    cols: dict[str, list] = {k: [] for k in ("i", "horizon", "mean")}
-    for i, c in enumerate(cells.itertuples(index=False)):
-        hs, _ = clock.checkpoints(int(c.horizon))
-        eps = np.nan if c.epsilon is None or c.epsilon != c.epsilon else float(c.epsilon)
-        m = control_regret(algorithm, model, int(c.K), float(c.gap), eps, hs)
-        cols["mean"].append(m * np.exp(model["sigma"] * rng.standard_normal()))
-        cols["horizon"].append(hs)
-        cols["i"].append(np.full(hs.size, i))
-    if not cols["i"]:
-        return pd.DataFrame()
-    row = np.concatenate(cols["i"])  # the cell of each row
-    m = np.concatenate(cols["mean"])
-    se = 1e-10 * m
-    gap = cells["gap"].to_numpy(float)[row]
-    eps = pd.to_numeric(cells["epsilon"], errors="coerce").to_numpy(float)[row]
-    return pd.DataFrame(
-        {
-            "experiment": experiment,
-            "cell_id": [f"{algorithm}-{i}" for i in row],
-            "algorithm": algorithm,
-            "env": cells["env"].to_numpy()[row],
-            "instance": "standard",
-            "K": cells["K"].to_numpy(int)[row],
-            "gap": gap,
-            "epsilon": eps,
-            "mu_best": 0.5 - gap / 2,
-            "rho": cells["rho"].to_numpy()[row],
-            "kappa": cells["kappa"].to_numpy()[row],
-            "horizon": np.concatenate(cols["horizon"]),
-            "runs": 0,
-            "mean": m,
-            "se": se,
-            "ci_low": m - 1.96 * se,
-            "ci_high": m + 1.96 * se,
-        }
-    )
+    return SyntheticCells(algorithm, cells, model, experiment).table(seed)
+
+
+class SyntheticCells:
+    """The deterministic part of :func:`synthetic_table` (the control's regret at every
+    checkpoint of every cell, and the table's other columns), built once; :meth:`table` draws
+    one replicate's lack of fit (one standard normal per cell, in the cells' order)."""
+
+    def __init__(self, algorithm: str, cells: pd.DataFrame, model: dict, experiment: str):
+        self.sigma = model["sigma"]
+        means, horizons, rows = [], [], []
+        for i, c in enumerate(cells.itertuples(index=False)):
+            hs, _ = clock.checkpoints(int(c.horizon))
+            eps = np.nan if c.epsilon is None or c.epsilon != c.epsilon else float(c.epsilon)
+            means.append(control_regret(algorithm, model, int(c.K), float(c.gap), eps, hs))
+            horizons.append(hs)
+            rows.append(np.full(hs.size, i))
+        self.n_cells = len(means)
+        if not means:
+            self.base = pd.DataFrame()
+            return
+        row = np.concatenate(rows)  # the cell of each row
+        self.row, self.mean = row, np.concatenate(means)
+        gap = cells["gap"].to_numpy(float)[row]
+        self.base = pd.DataFrame(
+            {
+                "experiment": experiment,
+                "cell_id": [f"{algorithm}-{i}" for i in row],
+                "algorithm": algorithm,
+                "env": cells["env"].to_numpy()[row],
+                "instance": "standard",
+                "K": cells["K"].to_numpy(int)[row],
+                "gap": gap,
+                "epsilon": pd.to_numeric(cells["epsilon"], errors="coerce").to_numpy(float)[row],
+                "mu_best": 0.5 - gap / 2,
+                "rho": cells["rho"].to_numpy()[row],
+                "kappa": cells["kappa"].to_numpy()[row],
+                "horizon": np.concatenate(horizons),
+                "runs": 0,
+            }
+        )
+
+    def table(self, seed: int) -> pd.DataFrame:
+        """The replicate of ``seed``: each cell's regret times exp(sigma z), z ~ N(0, 1)."""
+        if not self.n_cells:
+            return pd.DataFrame()
+        z = np.random.default_rng(seed).standard_normal(self.n_cells)
+        m = self.mean * np.exp(self.sigma * z)[self.row]
+        se = 1e-10 * m
+        return self.base.assign(mean=m, se=se, ci_low=m - 1.96 * se, ci_high=m + 1.96 * se)
 
 
 def config_cells(config: dict, experiments, algorithm: str) -> dict[str, pd.DataFrame]:
@@ -180,9 +193,10 @@ def power_table(config: dict, model: dict, replicates: int = 40, seed: int = 0) 
         rates = {}
         for alg in (NULL, control):
             cells = config_cells(config, claim.experiments, alg)
+            synthetic = {e: SyntheticCells(alg, c, model, e) for e, c in cells.items()}
             fails = 0
             for i in range(replicates):
-                tables = {e: synthetic_table(alg, c, model, seed + i, e) for e, c in cells.items()}
+                tables = {e: s.table(seed + i) for e, s in synthetic.items()}
                 rec = fn(tables, config["checks"], [], algorithm=alg)
                 fails += rec["verdict"] == "FAIL"
             rates[alg] = fails / replicates

@@ -80,9 +80,13 @@ def check_theorem1(
     cells = []
     verdicts = []
     params = [c for c in CELL_COLUMNS if c in tab.columns]
-    for _, g in tab.groupby(params, dropna=False, sort=True):
-        worst = g.loc[g["ratio_high"].idxmax()]
-        v = upper_verdict(g["ratio_low"].max(), g["ratio_high"].max(), 1.0)
+    # per cell (in the sorted order of its parameters): the horizon of the largest upper limit
+    by_cell = tab.groupby(params, dropna=False, sort=True)
+    worst_rows = tab.loc[by_cell["ratio_high"].idxmax().to_numpy()].to_dict("records")
+    for worst, low, high in zip(
+        worst_rows, by_cell["ratio_low"].max(), by_cell["ratio_high"].max(), strict=True
+    ):
+        v = upper_verdict(low, high, 1.0)
         verdicts.append(v)
         cells.append(
             {
