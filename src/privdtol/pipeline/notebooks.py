@@ -94,6 +94,7 @@ def execute_notebook(
         str(executed),
         parameters=parameters,
         kernel_name=kernel,
+        language="python",  # the notebooks are Python (a source without a header has none)
         progress_bar=False,
     )
     strip_notebook_metadata(executed)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import bdtr, bdtrc  # the binomial cdf and sf, without scipy.stats
 
 from privdtol.engine.exact.numerics import SMALL_M, U, _c_sum
 
@@ -173,6 +172,11 @@ def _normalise(b, e):
 def _supports(m, mus, tail_max):
     """Integer windows [lo, hi] of Binomial(m, mu) for each mu (all groups at once) and their
     exact outside masses (< tail_max, per group): +-(z sd + 30) around m mu, z = 10.5 x 1.05^i."""
+    # scipy.stats' binomial (boost): accurate for every m the engine reaches (scipy.special's
+    # bdtr is NaN from m = 2^31 on and 1e-6 off in the far tail); imported here, as only the
+    # engine's jobs need it and scipy.stats costs most of a second to import
+    from scipy.stats import binom
+
     mus, tail_max = np.asarray(mus, float), np.broadcast_to(tail_max, np.shape(mus))
     out = [(0, m, 0.0)] * mus.size
     todo = []
@@ -188,7 +192,9 @@ def _supports(m, mus, tail_max):
         sd = np.sqrt(m * mu * (1 - mu))
         lo = np.maximum(0, np.floor(m * mu - z * sd - 30)).astype(np.int64)
         hi = np.minimum(m, np.ceil(m * mu + z * sd + 30)).astype(np.int64)
-        tail = np.where(lo > 0, bdtr(lo - 1, m, mu), 0.0) + np.where(hi < m, bdtrc(hi, m, mu), 0.0)
+        tail = np.where(lo > 0, binom.cdf(lo - 1, m, mu), 0.0) + np.where(
+            hi < m, binom.sf(hi, m, mu), 0.0
+        )
         ok = tail < tail_max[todo]
         for g, a, b, t in zip(todo[ok], lo[ok], hi[ok], tail[ok], strict=True):
             out[g] = (int(a), int(b), float(t))
