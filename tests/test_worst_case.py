@@ -163,3 +163,20 @@ def test_searches_table_and_finding(tmp_path):
     assert found["rate"]["value"] >= found["rate_min"]["value"]
     assert "not a supremum" in found["text"] and "Theorem 1's bound" in found["text"]
     assert not worst_case({})["available"]
+
+
+def test_the_search_ranks_at_its_tolerance_and_reports_an_accurate_regret():
+    """Differential evolution ranks with regrets to SEARCH_TOL (each within its own rigorous
+    bound of the accurate value); the instance reported is computed to the default again."""
+    from privdtol.engine.exact import expected_regret
+    from privdtol.engine.worst_case import SEARCH_TOL, search
+
+    means = [0.4, 0.5, 0.55, 0.9]
+    (fast,), (fast_err,) = expected_regret("rps", means, 0.5, [2**20 - 1], tol=SEARCH_TOL)
+    (exact,), (exact_err,) = expected_regret("rps", means, 0.5, [2**20 - 1])
+    assert exact_err < 1e-9 * exact and fast_err < SEARCH_TOL * fast
+    assert abs(fast - exact) <= fast_err + exact_err
+    result, trace = search("rps", 4, 0.1, 0.5, budget=12, seed=3, horizon=2**20 - 1)
+    (again,), (again_err,) = expected_regret("rps", result["means"], 0.5, [2**20 - 1])
+    assert result["regret"] == again and result["error_bound"] == again_err
+    assert result["value"] >= result["standard"]["value"] and len(trace) == result["evaluations"]

@@ -95,14 +95,20 @@ def _block_bounds(spec, R):
     return mmin, gb, tail
 
 
-def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli"):
+#: the error wanted of the regret, relative to it (the bound returned is rigorous whatever it
+#: is: it is the error actually incurred, computed, not assumed)
+REGRET_TOL = 1e-10
+
+
+def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli", tol=REGRET_TOL):
     """E[Reg_T] = sum_r #(B_r ∩ [1, T]) sum_j Delta_j P(A_r = j) for each T (Section 3 and the
-    block accounting of Lemma 4's proof, with equality); returns (regret, error_bound)."""
-    regret, error, _ = regret_and_averager(algorithm, means, epsilon, horizons, env)
+    block accounting of Lemma 4's proof, with equality); returns (regret, error_bound).  ``tol``:
+    the relative error wanted (a search that only ranks instances can afford 1e-6)."""
+    regret, error, _ = regret_and_averager(algorithm, means, epsilon, horizons, env, tol)
     return regret, error
 
 
-def regret_and_averager(algorithm, means, epsilon, horizons, env="bernoulli"):
+def regret_and_averager(algorithm, means, epsilon, horizons, env="bernoulli", tol=REGRET_TOL):
     """:func:`expected_regret` and the M-averager that computed it (its selection laws and
     panels, which the proof terms of :mod:`.proof` reuse instead of computing them again)."""
     spec = _Spec(algorithm, means, epsilon, env)
@@ -118,10 +124,10 @@ def regret_and_averager(algorithm, means, epsilon, horizons, env="bernoulli"):
     _, gb, tail = _block_bounds(spec, R)
     cum, avg = g[0], _Averager(spec, spec.m_range(max(0, R - 2))[1], w)
     for r in range(1, R):
-        if tail[r] <= 1e-16 * cum:
+        if tail[r] <= 1e-6 * tol * cum:
             ge[r:] = gb[r:]
             break
-        avg.tol = 1e-10 * cum / (1 << r)
+        avg.tol = tol * cum / (1 << r)
         P, err = _group_law(avg, r - 1)
         g[r] = float(w @ P)
         ge[r] = float(w @ err) + 4 * U * g[r]
