@@ -9,7 +9,8 @@ README must name "snakemake" and "workflow", and the "standardized usage" listin
 definition named ``workflow/Snakefile``). This repository's workflow is the top-level
 ``Snakefile`` (which ``snakemake`` in the root picks first); ``workflow/Snakefile`` includes
 it, and the slow test checks that both schedule the same jobs on the smoke config (four dry
-runs; 30 s wall on the shared 2-core machine under a load of about 5).
+runs; 30 s wall on the shared 2-core machine under a load of about 5, 84 s when other
+sessions' jobs shared it).
 """
 
 from __future__ import annotations
