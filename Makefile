@@ -84,7 +84,7 @@ test: setup lint
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/snakefmt --check Snakefile workflow/rules/*.smk
+	$(VENV)/bin/snakefmt --check Snakefile workflow/Snakefile workflow/rules/*.smk
 
 test-fast: setup
 	$(VENV)/bin/pytest -q -m "not slow"

@@ -48,7 +48,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: why a documented command is not run by this test (written in the page, in the comment)
 TAGS = {
     "[cluster]": "needs a SLURM cluster (tests/test_slurm.py runs the profile on CI's cluster)",
-    "[paper config]": "the paper-scale build (23 min on 2 cores)",
+    "[paper config]": "the paper-scale build (its run time: docs/performance.md)",
     "[installs]": "installs packages (apt, pip, a venv): CI's `make setup` runs it",
     "[test suite]": "the test suite itself",
     "[archive replay]": "replays a run archive: tests/test_archive.py does",

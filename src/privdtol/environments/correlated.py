@@ -8,10 +8,10 @@ the best action and the others: X_{t,1} = 1{U < mu_1} and X_{t,j} = 1{1 - U < mu
 so that the best action tends to lose when the others win (negative dependence, which makes
 X_j - X_1 more variable: the dependence that can hurt).  Marginals are Bernoulli(mu_j) in every
 case and rounds are i.i.d.; Cov(X_i, X_j) = rho (min(mu_i, mu_j) - mu_i mu_j) for rho >= 0 and,
-for rho < 0, Cov(X_1, X_j) = |rho| (max(0, mu_1 + mu_j - 1) - mu_1 mu_j) (negative: -mu_1 mu_j
+for rho < 0, Cov(X_1, X_j) = ``|rho|`` (max(0, mu_1 + mu_j - 1) - mu_1 mu_j) (negative: -mu_1 mu_j
 on the standard instance, where mu_1 + mu_j = 1).
 
-Exact window sums: the number S of shared rounds is Binomial(m, |rho|); in the shared rounds the
+Exact window sums: the number S of shared rounds is Binomial(m, ``|rho|``); in the shared rounds the
 counts of U falling between consecutive breakpoints (the means, or for rho < 0 mu_1 and the
 1 - mu_j) are Multinomial(S, increments), and each coordinate's count is the sum over the
 intervals where it is 1; the other m - S rounds give Binomial(m - S, mu_j).
