@@ -165,8 +165,10 @@ def prefix_law(alg: BlockAlgorithm, cum: np.ndarray, r: int) -> tuple[np.ndarray
     return np.array([n], dtype=np.int64), np.zeros((B, 1))
 
 
-#: Gauss-Legendre nodes per integration segment (segments are at most one noise scale wide)
-_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(40)
+#: Gauss-Legendre nodes per integration segment (segments are at most one noise scale wide, the
+#: integrand analytic on each): 16 nodes give the same log-probabilities as 40 to 3e-14 over
+#: K = 2..8, eps = 0.01..8 and sums in 0..64 (tests/test_privacy.py), at 40% of the work
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(16)
 
 
 def laplace_noisy_min_logprob(sums: np.ndarray, scale: float) -> np.ndarray:
