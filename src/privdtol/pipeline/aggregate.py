@@ -134,7 +134,7 @@ def summarize_exact_cell(table: pd.DataFrame) -> pd.DataFrame:
             "se": err / Z95,
             "ci_low": reg - err,
             "ci_high": reg + err,
-            **{name: nan for name in QUANTILES},
+            **dict.fromkeys(QUANTILES, nan),
             "mean_realized": nan,
             "se_realized": nan,
             "tail_mean": reg[-1] - reg,
