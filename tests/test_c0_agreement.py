@@ -178,3 +178,24 @@ def test_rare_event_pairs_are_left_out():
     ok = pd.concat([tab, _rows("exact", low, 0 * h), _rows("fast", low + 9 * se, se)])
     rec = check_agreement(ok, Z_MAX, min_events=10)
     assert rec["verdict"] == "FAIL" and "Left out: 10 pairs" in rec["summary"]
+
+
+def test_explicit_reference_agrees_with_the_exact_engine_at_k_1024():
+    """The round-by-round simulator (estimator per_round, every round's loss vector drawn) and
+    the exact engine on rps at K = 1024, gap 1/2, eps 1, T = 2^10 - 1 (60 runs, ~0.5 s), where
+    rps identifies the best action; the exact values of another algorithm (rps_uncapped,
+    eta = 1/2 instead of 1/8) are not accepted for it."""
+    kw = dict(K=1024, gap=0.5, horizon=(1 << 10) - 1)
+    cell = {"cell_id": "c", "instance": "standard", "rho": np.nan, "kappa": np.nan}
+    mc = run_cell(make_spec("rps", 1.0, runs=60, seed=5, mode="explicit", **kw))[0]
+    mc = summarize_cell(mc.assign(**cell))
+    assert (mc["estimator"] == "per_round").all()
+    ex = summarize_cell(exact_table(make_spec("rps", 1.0, runs=0, **kw)).assign(**cell))
+    rec = check_agreement(pd.concat([mc, ex], ignore_index=True), Z_MAX, min_events=10)
+    assert rec["verdict"] == "PASS", rec["summary"]
+    assert rec["cells"][0]["estimator"] == "per_round"
+    wrong = summarize_cell(
+        exact_table(make_spec("rps_uncapped", 1.0, runs=0, **kw)).assign(**cell)
+    ).assign(algorithm="rps")
+    bad = check_agreement(pd.concat([mc, wrong], ignore_index=True), Z_MAX, min_events=10)
+    assert bad["verdict"] == "FAIL", bad["summary"]
