@@ -103,7 +103,7 @@ def test_notebook_index_titles_are_mathml_and_it_links_the_explorer(tmp_path):
     for row in html.split("<tr>")[2:]:
         for cid in diagnostics():
             if f"{cid}: " in row:
-                assert f'diagnostic</span> {cid}: ' in row, cid
+                assert f"diagnostic</span> {cid}: " in row, cid
         for cid in paper_claims():
             if f" {cid}: " in row:
                 assert f"claim {cid}: " in row, cid
