@@ -35,7 +35,8 @@ CLAIMS: dict[str, Claim] = {
             "The expected pseudoregret up to horizon T is Reg_T = E[sum_(t=1)^T (X_(t,I_t) - "
             "X_(t,1))] = sum_(t=1)^T E[Delta_(I_t)].",
             "largest |Monte Carlo mean - exact value| in standard errors over the cells computed "
-            "both ways and their checkpoint horizons",
+            "both ways (block sums and round by round) and their checkpoint horizons; pairs "
+            "with s.e. 0 within a stated bound",
             ("agreement",),
             ("agreement_z_max", "agreement_min_events"),
             f"{_C}.c0_agreement:check",
