@@ -36,6 +36,19 @@ DEVIATIONS: tuple[dict, ...] = (
         "T = 7; every other pair within 3.39)",
     },
     {
+        "claim": "C0",
+        "change": "issue 22: pairs with s.e. 0 compared by a bound (error bound + 1e-9 relative "
+        "rounding + (1 - alpha^(1/n)) T max gap, what n equal runs allow by chance) instead of "
+        "z = 0 or infinity; the round-by-round simulator added as a second Monte Carlo engine "
+        "at K = 1024 and K = 2^14 (slices with exact: explicit)",
+        "why": "a z of 0 hid how those pairs were compared, and equal runs can be chance (every "
+        "run of a Laplace competitor suboptimal at large K), not a deterministic law; the two "
+        "engines compared before shared the block-sum code and stopped at K = 64",
+        "first_result": "PASS on the default run (48 pairs with s.e. 0, all at T = 1, all "
+        "equal to the exact value); the new K = 2^14 cell (eps 2^(-5)) FAILs under both rules "
+        "(regret 1.5 at T = 3 in every run, exact 0.5: a defect of the exact Laplace law)",
+    },
+    {
         "claim": "C3",
         "change": "plateau scale L = 1 + log K instead of log K in T0",
         "why": "log K vanishes as K approaches 1: at K = 2, T0 fell before identification and "
