@@ -199,3 +199,20 @@ def test_explicit_reference_agrees_with_the_exact_engine_at_k_1024():
     ).assign(algorithm="rps")
     bad = check_agreement(pd.concat([mc, wrong], ignore_index=True), Z_MAX, min_events=10)
     assert bad["verdict"] == "FAIL", bad["summary"]
+
+
+def test_float_noise_of_a_deterministic_law_is_no_disagreement():
+    """The default run's case: rps_full_prefix on deterministic losses, runs equal but for
+    their last bits (se 4.8e-16), the mean 6.6e-15 beyond the exact error bound 8.8e-15: float
+    summation (1e-9 relative), not a distance of 13.7 standard errors."""
+    exact = np.full(len(HORIZONS), 0.763466)
+    tab = pd.concat(
+        [
+            _rows("exact", exact, np.full(exact.size, 8.77e-15 / 1.96)),
+            _rows("fast", exact + 1.54e-14, np.full(exact.size, 4.85e-16)),
+        ]
+    )
+    rec = check_agreement(tab, Z_MAX, min_events=None)
+    assert rec["verdict"] == "PASS" and rec["statistic"] == 0.0
+    far = tab.assign(mean=np.where(tab["estimator"] == "fast", exact[0] * (1 + 1e-6), tab["mean"]))
+    assert check_agreement(far, Z_MAX, min_events=None)["verdict"] == "FAIL"

@@ -234,8 +234,8 @@ def by_cell_note(row: dict) -> str:
     missed = [key for key, rate in cells.items() if rate < 0.5]
     ctrl = tex_escape(row.get("control", ""))
     text = (
-        rf"Power of {tex_escape(row['claim'])} per cell (the rate at which the control "
-        rf"\texttt{{{ctrl}}} FAILs there): " + "; ".join(parts) + ". "
+        rf"Power of {tex_escape(row['claim'])} per cell on the synthetic tables (the rate at "
+        rf"which the control \texttt{{{ctrl}}} FAILs there): " + "; ".join(parts) + ". "
     )
     if missed:
         text += (

@@ -10,7 +10,8 @@ every (cell, checkpoint horizon) pair,
 
     z = max(0, abs(MC mean - exact) - error_bound) / se_MC,
 
-the distance in standard errors beyond the exact value's numerical error bound.  The
+the distance in standard errors beyond the exact value's numerical error bound and float
+summation (``ROUNDING`` relative: the runs of a deterministic law differ in their last bits).  The
 statistic is max z over the pairs; the diagnostic PASSes when it is at most ``agreement_z_max``
 (4 in the schema) and no bounded pair (below) disagrees, and FAILs otherwise.  Under agreement
 each abs(z) > 4 has probability alpha = 2 Phi(-4) = 6.3e-5 (the Monte Carlo means are sums of
@@ -104,7 +105,10 @@ def pair_table(df: pd.DataFrame, z_max: float = 4.0) -> pd.DataFrame:
         pairs[k] = pairs[k].replace(-1.0, np.nan)
     diff = pairs["mean"] - pairs["mean_exact"]
     bounded = (pairs["se"] == 0).to_numpy()
-    excess = np.maximum(0.0, diff.abs() - pairs["error_bound_exact"])
+    # beyond the exact error bound and float summation (ROUNDING relative: a deterministic
+    # law's runs differ in their last bits, an s.e. of 1e-16 that must not count)
+    rounded = pairs["error_bound_exact"] + ROUNDING * pairs["mean_exact"].abs()
+    excess = np.maximum(0.0, diff.abs() - rounded)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(bounded, np.nan, excess / pairs["se"].where(~bounded, 1.0))
     pairs["comparison"] = np.where(bounded, BOUNDED, Z_COMPARED)
@@ -118,7 +122,7 @@ def pair_table(df: pd.DataFrame, z_max: float = 4.0) -> pd.DataFrame:
     top = pairs["horizon"].to_numpy(float) * largest_gaps(pairs)
     n = pairs["runs"].to_numpy(float)
     chance = -np.expm1(np.log(pair_level(z_max)) / np.maximum(n, 1)) * top
-    tol = pairs["error_bound_exact"] + ROUNDING * pairs["mean_exact"].abs() + chance
+    tol = rounded + chance
     pairs["tolerance"] = np.where(bounded, tol, np.nan)
     pairs["agree"] = np.where(bounded, diff.abs() <= tol, z <= z_max)
     return pairs
