@@ -87,14 +87,45 @@ def test_error_bound_is_subtracted():
     assert check_agreement(tab, Z_MAX, min_events=None)["statistic"] == 0.0
 
 
-def test_zero_standard_error_needs_equality():
+def test_zero_standard_error_is_compared_by_a_bound():
+    """Pairs with s.e. 0 get no z (not z = 0): they are compared by a bound, error bound +
+    rounding + (1 - alpha^(1/n)) T max gap (alpha = 2 Phi(-4), n = 1000 runs: 0.962% of
+    T max gap; max gap 0.125 on the standard K = 8 instance)."""
     exact = np.linspace(1, 10, len(HORIZONS))
     zero = np.zeros(exact.size)
     same = pd.concat([_rows("exact", exact, zero), _rows("fast", exact.copy(), zero)])
-    assert check_agreement(same, Z_MAX, min_events=None)["verdict"] == "PASS"
-    off = pd.concat([_rows("exact", exact, zero), _rows("fast", exact * (1 + 1e-6), zero)])
-    rec = check_agreement(off, Z_MAX, min_events=None)
-    assert rec["verdict"] == "FAIL" and rec["statistic"] is None  # infinite: JSON null
+    rec = check_agreement(same, Z_MAX, min_events=None)
+    assert rec["verdict"] == "PASS"
+    assert all(c["z"] is None and c["bounded"] == 10 for c in rec["cells"])
+    assert "10 with s.e. 0 compared by a bound" in rec["summary"] and "0 disagree" in rec["summary"]
+    pairs = pair_table(same)
+    assert (pairs["comparison"] == "bounded").all() and pairs["z"].isna().all()
+    # tolerance at T = 1: 1 - exp(log(6.334e-5) / 1000) = 0.009620 of 0.125
+    assert pairs["tolerance"].iloc[0] == pytest.approx(0.125 * 0.009620, rel=1e-3)
+    # a departure inside the tolerance agrees ...
+    near = pd.concat([_rows("exact", exact, zero), _rows("fast", exact + 0.001, zero)])
+    assert check_agreement(near, Z_MAX, min_events=None)["verdict"] == "PASS"
+
+
+def test_planted_disagreeing_zero_se_row_fails():
+    """One planted s.e.-0 pair off by more than its bound FAILs C0, although every z pair of
+    the table agrees: at T = 1 (A_0 uniform) the regret of every run is the mean gap 0.109375,
+    a Monte Carlo value of 0.2 there is a defect, not chance."""
+    tab = _synthetic(0.0, seed=1)
+    first = tab[(tab["estimator"] == "fast") & (tab["K"] == 2) & (tab["horizon"] == 1)].index
+    tab.loc[first, ["se", "mean"]] = [0.0, tab.loc[first, "mean"].iloc[0] + 0.2]
+    ex = tab[(tab["estimator"] == "exact") & (tab["K"] == 2) & (tab["horizon"] == 1)].index
+    tab.loc[first, "mean"] = tab.loc[ex, "mean"].iloc[0] + 0.2
+    rec = check_agreement(tab, Z_MAX, min_events=None)
+    assert rec["verdict"] == "FAIL"
+    assert rec["statistic"] < Z_MAX  # the z pairs alone would pass
+    bad = [c for c in rec["cells"] if c["verdict"] == "FAIL"]
+    assert len(bad) == 1 and bad[0]["K"] == 2 and bad[0]["bounded_disagree"] == 1
+    assert bad[0]["comparison"] == "bounded" and bad[0]["horizon"] == 1
+    assert "1 disagree" in rec["summary"]
+    # the same row inside its bound passes (the check is not FAILing on s.e. 0 as such)
+    tab.loc[first, "mean"] = tab.loc[ex, "mean"].iloc[0]
+    assert check_agreement(tab, Z_MAX, min_events=None)["verdict"] == "PASS"
 
 
 def test_no_pairs_is_inconclusive():
@@ -147,3 +178,41 @@ def test_rare_event_pairs_are_left_out():
     ok = pd.concat([tab, _rows("exact", low, 0 * h), _rows("fast", low + 9 * se, se)])
     rec = check_agreement(ok, Z_MAX, min_events=10)
     assert rec["verdict"] == "FAIL" and "Left out: 10 pairs" in rec["summary"]
+
+
+def test_explicit_reference_agrees_with_the_exact_engine_at_k_1024():
+    """The round-by-round simulator (estimator per_round, every round's loss vector drawn) and
+    the exact engine on rps at K = 1024, gap 1/2, eps 1, T = 2^10 - 1 (60 runs, ~0.5 s), where
+    rps identifies the best action; the exact values of another algorithm (rps_uncapped,
+    eta = 1/2 instead of 1/8) are not accepted for it."""
+    kw = dict(K=1024, gap=0.5, horizon=(1 << 10) - 1)
+    cell = {"cell_id": "c", "instance": "standard", "rho": np.nan, "kappa": np.nan}
+    mc = run_cell(make_spec("rps", 1.0, runs=60, seed=5, mode="explicit", **kw))[0]
+    mc = summarize_cell(mc.assign(**cell))
+    assert (mc["estimator"] == "per_round").all()
+    ex = summarize_cell(exact_table(make_spec("rps", 1.0, runs=0, **kw)).assign(**cell))
+    rec = check_agreement(pd.concat([mc, ex], ignore_index=True), Z_MAX, min_events=10)
+    assert rec["verdict"] == "PASS", rec["summary"]
+    assert rec["cells"][0]["estimator"] == "per_round"
+    wrong = summarize_cell(
+        exact_table(make_spec("rps_uncapped", 1.0, runs=0, **kw)).assign(**cell)
+    ).assign(algorithm="rps")
+    bad = check_agreement(pd.concat([mc, wrong], ignore_index=True), Z_MAX, min_events=10)
+    assert bad["verdict"] == "FAIL", bad["summary"]
+
+
+def test_float_noise_of_a_deterministic_law_is_no_disagreement():
+    """The default run's case: rps_full_prefix on deterministic losses, runs equal but for
+    their last bits (se 4.8e-16), the mean 6.6e-15 beyond the exact error bound 8.8e-15: float
+    summation (1e-9 relative), not a distance of 13.7 standard errors."""
+    exact = np.full(len(HORIZONS), 0.763466)
+    tab = pd.concat(
+        [
+            _rows("exact", exact, np.full(exact.size, 8.77e-15 / 1.96)),
+            _rows("fast", exact + 1.54e-14, np.full(exact.size, 4.85e-16)),
+        ]
+    )
+    rec = check_agreement(tab, Z_MAX, min_events=None)
+    assert rec["verdict"] == "PASS" and rec["statistic"] == 0.0
+    far = tab.assign(mean=np.where(tab["estimator"] == "fast", exact[0] * (1 + 1e-6), tab["mean"]))
+    assert check_agreement(far, Z_MAX, min_events=None)["verdict"] == "FAIL"

@@ -72,3 +72,28 @@ def test_models_reach_their_plateau_and_controls_differ():
     assert s[1] / s[0] > 40
     # uniform: linear in T
     assert control_regret("uniform", m, 4, 0.5, 1.0, T)[0] == pytest.approx(T[0] * 0.375)
+
+
+def test_c3_power_per_cell_is_lost_at_small_gaps():
+    """C3's control (ftl_egreedy, regret + gap (K - 1) ln T) is caught in the default config's
+    large-gap cells and in none of its small-gap ones (K = 2 and 16, gap 2^-5): its log-T slope
+    there is below (r - 1) Reg(T0)/ln(T_max/T0), the scope C3 states.  Only C3 (10 synthetic
+    tables, about 1 s)."""
+    from privdtol.analysis import power
+
+    config = load_config(ROOT / "config" / "config.yaml")
+    only_c3 = [(c, k) for c, k in power.controls_for(config) if c == "C3"]
+    original = power.controls_for
+    try:
+        power.controls_for = lambda cfg: only_c3
+        table = power_table(config, {**DEFAULT_MODEL, "source": "test"}, 10, seed=0)
+    finally:
+        power.controls_for = original
+    (row,) = table["rows"]
+    assert row["control_fail_rate"] == 1.0
+    assert row["control_fail_rate_by_cell"] == {
+        "K=2, gap=0.03125": 0.0,
+        "K=2, gap=0.25": 1.0,
+        "K=16, gap=0.03125": 0.0,
+        "K=16, gap=0.25": 1.0,
+    }

@@ -257,6 +257,26 @@ def test_horizon_free_growth_fails_and_flat_passes():
     assert c3_horizon_free.check_horizon_free(grow, 1.05, 16, 0.95)["verdict"] == "FAIL"
 
 
+def test_horizon_free_scope_is_the_smallest_visible_log_slope():
+    """C3's stated scope: in a reached cell an added beta ln(T/T0) beyond T0 is caught when
+    beta is above slope_min = (r - 1) Reg(T0)/ln(T_max/T0) and passes below it (exact cells,
+    r = 1.05); the record carries slope_min per cell."""
+    flat = table("rps", [(4, 0.25, 1.0)], 0.0, 0, "horizon")
+    rec = c3_horizon_free.check_horizon_free(flat, 1.05, 16, 0.95)
+    cell = rec["cells"][0]
+    T0, T_max = cell["T0"], cell["T_max"]
+    reg0 = float(flat.loc[flat["horizon"] == T0, "mean"].iloc[0])
+    span = np.log(T_max / T0)
+    assert cell["slope_min"] == pytest.approx(0.05 * reg0 / span, rel=1e-5)  # 6 digits
+    assert "Scope: a PASS excludes an added beta ln T only for beta above" in rec["summary"]
+    h = flat["horizon"].to_numpy(float)
+    for factor, verdict in ((0.8, "PASS"), (1.25, "FAIL")):
+        beta = factor * cell["slope_min"]
+        bent = flat.assign(mean=flat["mean"] + beta * np.log(np.maximum(h / T0, 1.0)))
+        out = c3_horizon_free.check_horizon_free(bent, 1.05, 16, 0.95)
+        assert out["verdict"] == verdict, (factor, out["summary"])
+
+
 def test_rate_form_fails_outside_the_factor():
     df = table("rps", GRID, 0.0, 0, "grid")
     bad = df.assign(mean=np.where(df["K"] == 512, df["mean"] * 3, df["mean"]))

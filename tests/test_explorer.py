@@ -97,6 +97,17 @@ def test_notebook_index_titles_are_mathml_and_it_links_the_explorer(tmp_path):
     assert "<script" not in html and "<math" in html
     assert not RAW_TEX.search(_visible_text(html))
     assert 'href="../explorer/index.html"' in html
+    # diagnostics are marked as such (the report's verdict/diagnostics split), claims as claims
+    from privdtol.analysis.registry import diagnostics, paper_claims
+
+    for row in html.split("<tr>")[2:]:
+        for cid in diagnostics():
+            if f"{cid}: " in row:
+                assert f"diagnostic</span> {cid}: " in row, cid
+        for cid in paper_claims():
+            if f" {cid}: " in row:
+                assert f"claim {cid}: " in row, cid
+    assert html.count('class="diagnostic" title=') == len(diagnostics())
 
 
 # ----------------------------------------------------------------------------- explorer

@@ -211,6 +211,44 @@ def test_cell_ids_are_stable_and_parameter_determined():
     assert grid.Cell(**{**cell.params(), "runs": 201}).cell_id != cell.cell_id
 
 
+def test_explicit_engine_cells(smoke):
+    """``exact: explicit`` (C0's round-by-round reference): Monte Carlo cells simulated by
+    privdtol.engine.explicit, with their own id and stream; every other cell keeps the id it
+    had before the field existed (pinned: computed before Cell.engine was added)."""
+    cell = grid.Cell("rps", "bernoulli", "standard", 2, 0.5, None, 1.0, T30, 200, None, None, 0)
+    assert cell.cell_id == "572a69445aeb57dc" and "engine" not in cell.params()
+    ref = grid.Cell(**{**cell.params(), "engine": "explicit"})
+    assert ref.cell_id != cell.cell_id and ref.params()["engine"] == "explicit"
+    assert ref.spec().mode == "explicit" and cell.spec().mode == "auto"
+    assert ref.spec().seed_params(ref.spec().build_env()) != cell.spec().seed_params(
+        cell.spec().build_env()
+    )
+    exp = minimal(
+        algorithms=["rps", "rnm_ftnl"],
+        K=[1024],
+        gap=[0.5],
+        epsilon=[1.0],
+        horizon=[1023],
+        runs=20,
+        slices=[{"name": "ref", "exact": "explicit"}, {"name": "exact", "exact": "auto"}],
+    )
+    cfg = load_config(exp)
+    cells = grid.expand_experiment(cfg["experiments"][0], cfg)
+    assert sorted((c.algorithm, c.runs, c.engine) for c in cells) == [
+        ("rnm_ftnl", 0, "auto"),
+        ("rnm_ftnl", 20, "explicit"),
+        ("rps", 0, "auto"),
+        ("rps", 20, "explicit"),
+    ]
+    # the batch JSON carries the engine only when a cell needs it, and round-trips
+    assert grid.cells_from_json(grid.cells_to_json(cells)) == cells
+    assert '"engine"' not in grid.cells_to_json([cell])
+    assert grid.cells_from_json(grid.cells_to_json([cell])) == [cell]
+    # costed as a per-round simulation, O(K T runs)
+    explicit = next(c for c in cells if c.engine == "explicit")
+    assert explicit.estimated_seconds() > 1024 * 1023 * 20 / 1e8
+
+
 def test_growing_a_list_keeps_existing_cell_ids(smoke):
     grown = copy.deepcopy(smoke)
     grown["experiments"][4]["K"].append(16)

@@ -155,9 +155,9 @@ class ClaimsTable(SphinxDirective):
     has_content = False
 
     def run(self):
-        from privdtol.analysis import registry
+        from privdtol.analysis import claims_list, registry
 
-        self.env.note_dependency(registry.__file__)
+        self.env.note_dependency(claims_list.__file__)
         rows = []
         for c in registry.CLAIMS.values():
             rows.append(
@@ -188,9 +188,9 @@ class NotebooksTable(SphinxDirective):
     has_content = False
 
     def run(self):
-        from privdtol.analysis import registry
+        from privdtol.analysis import registry, showing
 
-        self.env.note_dependency(registry.__file__)
+        self.env.note_dependency(showing.__file__)
         rows = []
         for n in registry.NOTEBOOKS.values():
             claims = registry.notebook_claims(n.name)

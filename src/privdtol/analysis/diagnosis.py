@@ -36,11 +36,37 @@ DEVIATIONS: tuple[dict, ...] = (
         "T = 7; every other pair within 3.39)",
     },
     {
+        "claim": "C0",
+        "change": "issue 22: pairs with s.e. 0 compared by a bound (error bound + 1e-9 relative "
+        "rounding + (1 - alpha^(1/n)) T max gap, what n equal runs allow by chance) instead of "
+        "z = 0 or infinity; the round-by-round simulator added as a second Monte Carlo engine "
+        "at K = 1024 and K = 2^14 (slices with exact: explicit)",
+        "why": "a z of 0 hid how those pairs were compared, and equal runs can be chance (every "
+        "run of a Laplace competitor suboptimal at large K), not a deterministic law; the two "
+        "engines compared before shared the block-sum code and stopped at K = 64",
+        "first_result": "PASS on the default run (48 pairs with s.e. 0, all at T = 1, all "
+        "equal to the exact value); the new K = 2^14 cell (eps 2^(-5)) FAILs under both rules "
+        "(regret 1.5 at T = 3 in every run, exact 0.5: a defect of the exact Laplace law)",
+    },
+    {
         "claim": "C3",
         "change": "plateau scale L = 1 + log K instead of log K in T0",
         "why": "log K vanishes as K approaches 1: at K = 2, T0 fell before identification and "
         "the exact regret still grew by 7% after it",
         "first_result": "FAIL (1.074 > 1.05 at K = 2, gap 2^(-7), eps 2^(-6))",
+    },
+    {
+        "claim": "C3",
+        "change": "scope stated (issue 22): a PASS excludes an added beta ln T only for beta "
+        "above (r - 1) Reg(T0) / ln(T_max/T0), recorded per cell; the control's power "
+        "reported per (K, gap) cell; no threshold moved and no verdict changed",
+        "why": "the control ftl_egreedy was caught only at large gaps: its log-T slope "
+        "gap (K - 1) vanishes with the gap while Reg(T0) grows like log K/gap, so its "
+        "small-gap ratios (1.01-1.04) lie inside the tolerance r - 1 = 0.05 of any ratio "
+        "test within the grid's horizons",
+        "first_result": "the same verdicts (C3 PASS, its control FAIL through its large-gap "
+        "cells); the control's small-gap cells pass (default run: K = 2, gap 2^(-5), ratio "
+        "1.041, upper limit 1.054)",
     },
     {
         "claim": "C4a",

@@ -20,7 +20,12 @@ exploration, Delta (K - 1) ln(T/K + 1).
 
 :func:`power_table` runs every claim check that has a negative control in the configuration
 ``replicates`` times under the null (the false-FAIL rate is the size) and under the control
-(the FAIL rate is the power) and returns ``results/checks/power.json``'s content.
+(the FAIL rate is the power) and returns ``results/checks/power.json``'s content.  For the
+checks of :data:`BY_GAP` it also gives the control's power per (K, gap) cell
+(``control_fail_rate_by_cell``, keyed "K=.., gap=..": the rate at which that cell FAILs): C3's
+control is caught where Delta (K - 1) is large only, because
+its log-T slope Delta (K - 1) vanishes with the gap while its plateau grows like 1/Delta (the
+scope of :mod:`privdtol.analysis.claims.c3_horizon_free`).
 """
 
 from __future__ import annotations
@@ -46,6 +51,8 @@ DEFAULT_MODEL = {"a": 1.2, "b": 3.6, "c": 1.0, "sigma": 0.05}
 #: Bonferroni size in its own record, and the proof claims (L4, L5, L5a, L5b) are exact values
 #: with numerical error bounds, not statistics of simulated runs
 EXCLUDED = ("C0", "C1", "L4", "L5", "L5a", "L5b")
+#: checks with per-cell verdicts whose control's power is also reported per (K, gap) cell
+BY_GAP = ("C3",)
 
 
 def fitted_model(tables: Mapping[str, pd.DataFrame]) -> dict:
@@ -178,6 +185,17 @@ def config_cells(config: dict, experiments, algorithm: str) -> dict[str, pd.Data
     return out
 
 
+def _fails_by_cell(record: dict) -> dict[tuple[float, float], int]:
+    """{(K, gap): 1 if a cell of that K and gap FAILs, else 0} over the record's cells with a
+    verdict (cells not reached are left out)."""
+    out: dict[tuple[float, float], int] = {}
+    for c in record.get("cells", []):
+        if c.get("gap") is not None and c.get("verdict") in ("PASS", "FAIL", "INCONCLUSIVE"):
+            key = (float(c["K"]), float(c["gap"]))
+            out[key] = max(out.get(key, 0), int(c["verdict"] == "FAIL"))
+    return out
+
+
 def power_table(config: dict, model: dict, replicates: int = 40, seed: int = 0) -> dict:
     """Size (false-FAIL rate of the check on the null) and power (FAIL rate on the control)
     of every claim check that has a negative control in ``config``, ``replicates`` synthetic
@@ -190,7 +208,7 @@ def power_table(config: dict, model: dict, replicates: int = 40, seed: int = 0) 
             continue
         claim = CLAIMS[claim_id]
         fn = claim.check_function()
-        rates = {}
+        rates, by_gap = {}, {}
         for alg in (NULL, control):
             cells = config_cells(config, claim.experiments, alg)
             synthetic = {e: SyntheticCells(alg, c, model, e) for e, c in cells.items()}
@@ -199,16 +217,22 @@ def power_table(config: dict, model: dict, replicates: int = 40, seed: int = 0) 
                 tables = {e: s.table(seed + i) for e, s in synthetic.items()}
                 rec = fn(tables, config["checks"], [], algorithm=alg)
                 fails += rec["verdict"] == "FAIL"
+                if alg == control and claim_id in BY_GAP:
+                    for key, hit in _fails_by_cell(rec).items():
+                        by_gap[key] = by_gap.get(key, 0) + hit
             rates[alg] = fails / replicates
-        rows.append(
-            {
-                "claim": claim_id,
-                "check": claim.statistic,
-                "control": control,
-                "false_fail_rate": rates[NULL],
-                "control_fail_rate": rates[control],
+        row = {
+            "claim": claim_id,
+            "check": claim.statistic,
+            "control": control,
+            "false_fail_rate": rates[NULL],
+            "control_fail_rate": rates[control],
+        }
+        if by_gap:
+            row["control_fail_rate_by_cell"] = {
+                f"K={k:g}, gap={g:g}": by_gap[(k, g)] / replicates for k, g in sorted(by_gap)
             }
-        )
+        rows.append(row)
     return plain(
         {
             "replicates": replicates,

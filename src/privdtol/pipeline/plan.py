@@ -74,9 +74,19 @@ class Cell:
     rho: float | None
     kappa: float | None
     seed: int
+    #: how a Monte Carlo cell is simulated: "auto" (:func:`privdtol.engine.fast.resolve_mode`:
+    #: block sums where the loss model has an exact law) or "explicit" (the round-by-round
+    #: reference :mod:`privdtol.engine.explicit`, a slice's ``exact: explicit``; C0 compares
+    #: it with the exact engine)
+    engine: str = "auto"
 
     def params(self) -> dict[str, Any]:
-        return {f: getattr(self, f) for f in self.__dataclass_fields__}
+        """The canonical parameters; ``engine`` only when it is not "auto", so that the ids,
+        files and proof records of every cell from before the field existed are unchanged."""
+        out = {f: getattr(self, f) for f in self.__dataclass_fields__}
+        if out["engine"] == "auto":
+            del out["engine"]
+        return out
 
     @property
     def cell_id(self) -> str:
@@ -95,7 +105,9 @@ class Cell:
         return self.runs == 0
 
     def spec(self) -> CellSpec:
-        return make_spec(**self.params(), mode="exact" if self.exact else "auto")
+        params = self.params()
+        mode = "exact" if self.exact else params.pop("engine", "auto")
+        return make_spec(**params, mode=mode)
 
     def sort_key(self) -> tuple:
         nan_last = lambda v: (v is None, -1.0 if v is None else v)  # noqa: E731
@@ -112,6 +124,7 @@ class Cell:
             self.horizon,
             self.runs,
             self.seed,
+            self.engine,
         )
 
     def estimated_seconds(self) -> float:
@@ -126,8 +139,10 @@ class Cell:
         alg = ALGORITHMS[self.algorithm]
         elements = self.runs * self.K
         # no exact block sums (beta), or a small per-round problem: O(K T) per run
-        explicit = self.env == "beta" or (
-            alg.kind == "round" and self.horizon * elements <= (1 << 24)
+        explicit = (
+            self.env == "beta"
+            or self.engine == "explicit"
+            or (alg.kind == "round" and self.horizon * elements <= (1 << 24))
         )
         if explicit:
             return SECONDS_PER_CELL + elements * self.horizon / EXPLICIT_ELEMENTS_PER_SECOND
@@ -154,7 +169,8 @@ def expand_experiment(exp: dict, config: dict) -> list[Cell]:
         for alg in part["algorithms"]:
             epsilons = part["epsilon"] if ALGORITHMS[alg].private else [None]
             # exact cells: no runs and no seed (their value does not depend on either)
-            exact = part.get("exact", config["exact"]) == "auto" and exact_available(alg, env)
+            how = part.get("exact", config["exact"])
+            exact = how == "auto" and exact_available(alg, env)
             for K, gap, eps, T, rho, kappa in itertools.product(
                 part["K"], part["gap"], epsilons, part["horizon"], rhos, kappas
             ):
@@ -171,6 +187,7 @@ def expand_experiment(exp: dict, config: dict) -> list[Cell]:
                     rho=_opt_float(rho),
                     kappa=_opt_float(kappa),
                     seed=0 if exact else int(config["seed"]),
+                    engine="explicit" if how == "explicit" else "auto",
                 )
                 cells.setdefault(cell.cell_id, cell)
     return sorted(cells.values(), key=Cell.sort_key)
@@ -214,7 +231,11 @@ class Batch:
 
 
 def cells_to_json(cells) -> str:
+    """Column-wise JSON of ``cells``; the ``engine`` column only when a cell is not "auto"
+    (a batch's JSON, a rule's params, is then what it was before the field existed)."""
     fields = list(Cell.__dataclass_fields__)
+    if all(c.engine == "auto" for c in cells):
+        fields.remove("engine")
     return json.dumps(
         {f: [getattr(c, f) for c in cells] for f in fields}, sort_keys=True, separators=(",", ":")
     )
@@ -226,6 +247,8 @@ def cells_from_json(text: str) -> list[Cell]:
     if isinstance(data, list):
         return [Cell.from_params(c) for c in data]
     fields = list(Cell.__dataclass_fields__)
+    if set(data) == set(fields) - {"engine"}:
+        fields.remove("engine")
     if set(data) != set(fields):
         raise ValueError(f"fields {sorted(data)} != {sorted(fields)}")
     n = len(data[fields[0]])

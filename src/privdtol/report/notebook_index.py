@@ -1,7 +1,10 @@
 """The index of the executed notebooks (``results/notebooks/index.html``): every notebook of
 the registry in figure order, with its figure number (the report's), the claims it shows and
 their verdicts from the check records (controls under their claim), its link and the rule that
-rebuilds it; links to the report and the explorer.  Self-contained and offline: the titles'
+rebuilds it; links to the report and the explorer.  The pipeline's diagnostics (engine
+agreement C0, the exponent fits C4a-C4c: :func:`privdtol.analysis.registry.diagnostics`) are
+marked as diagnostics, not claims, with the reason the registry gives, as the report's verdict
+and diagnostics tables split them.  Self-contained and offline: the titles'
 TeX is MathML (:mod:`privdtol.report.mathml`), no script.
 
     python -m privdtol.report.notebook_index --results results --out results/notebooks/index.html
@@ -40,6 +43,7 @@ def index_context(results: Path) -> list[dict]:
                     "title": title,
                     "verdict": record["verdict"] if record else None,
                     "controls": controls,
+                    "diagnostic": c.diagnostic,
                 }
             )
         html = Path(results) / "notebooks" / f"{name}.html"

@@ -16,6 +16,21 @@ with the paired-tail columns ``tail_mean``/``tail_se`` use the paired interval o
 conservative delta-method interval of :func:`privdtol.analysis.stats.ratio_ci`.
 
 Negative control: an algorithm whose regret grows like log T (``ftl_egreedy``) must FAIL.
+
+Scope (what a PASS excludes, issue 22).  A regret that is horizon-free up to an added
+``beta ln T`` passes a reached cell whenever ``beta ln(T_max/T0) <= (r - 1) Reg(T0)``, r the
+config's ``horizon_free_ratio_max``: the check cannot see a log-T slope below
+
+    slope_min = (r - 1) Reg(T0) / ln(T_max/T0),
+
+recorded per cell (``slope_min``) and summarised in the record.  The control's slope is its
+exploration's, ``beta = Delta (K - 1)`` (sum_t min(1, K/t) mean_j Delta_j), which vanishes with
+the gap while Reg(T0) grows like log K/Delta: beta/slope_min ~ Delta^2 ln(T_max/T0), so at small
+gaps neither this check nor any check of horizon-freeness with a relative tolerance catches it
+within the grid's horizons (at K = 2, gap 2^-5, T0 = 2^15 it would need T_max near 2^34).  The
+power analysis (:mod:`privdtol.analysis.power`) reports the control's power per gap; no
+threshold was moved for it (a disclosed change of the design's stated scope,
+:data:`privdtol.analysis.diagnosis.DEVIATIONS`).
 """
 
 from __future__ import annotations
@@ -163,11 +178,21 @@ def plateau_table(
         out["increment"], out["increment_se"], out["mean_low"], out["se_low"], conf_adj
     )
     use = (out["interval"] == PAIRED).to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["log_span"] = np.log(out["h_high"].to_numpy(float) / out["h_low"].to_numpy(float))
     out["ratio"] = np.where(use, p_ratio, ratio)
     out["ratio_se"] = np.where(use, p_se, se)
     out["ratio_high"] = np.where(use, p_high, high)
     out["ratio_low_adj"] = np.where(use, p_low_adj, low_adj)
     return out
+
+
+def slope_min(reg_low, log_span, ratio_max: float):
+    """(r - 1) Reg(T0) / ln(T_max/T0): the smallest slope beta of an added beta ln T that can
+    raise Reg(T_max)/Reg(T0) above ``ratio_max`` = r (module docstring, Scope)."""
+    reg_low, log_span = np.asarray(reg_low, float), np.asarray(log_span, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(log_span > 0, (ratio_max - 1) * reg_low / log_span, np.nan)
 
 
 def check_horizon_free(
@@ -193,6 +218,7 @@ def check_horizon_free(
     if tab.empty:
         return no_data(head, f"No {algorithm} cells in the input.", inputs, algorithm)
     cells, verdicts = [], []
+    tab["slope_min"] = slope_min(tab["mean_low"], tab["log_span"], ratio_max)
     for _, r in tab.iterrows():
         v = upper_verdict(r["ratio_low_adj"], r["ratio_high"], ratio_max) if r["reached"] else None
         if v is not None:
@@ -206,6 +232,7 @@ def check_horizon_free(
                 "interval": r["interval"],
                 "ratio": r["ratio"],
                 "ratio_high": r["ratio_high"],
+                "slope_min": r["slope_min"],
                 "verdict": v if v is not None else "NOT REACHED",
             }
         )
@@ -232,7 +259,10 @@ def check_horizon_free(
         f"Reg(T_max)/Reg(T0) = {fmt(reached['ratio'].max(), 4)} (largest upper limit "
         f"{fmt(reached['ratio_high'].max(), 4)} at K={fmt(reached.at[i, 'K'])}, "
         f"gap={fmt(reached.at[i, 'gap'])}, eps={fmt(reached.at[i, 'epsilon'])}, "
-        f"T0={fmt(reached.at[i, 'h_low'])}); threshold {ratio_max}. Intervals ({methods})."
+        f"T0={fmt(reached.at[i, 'h_low'])}); threshold {ratio_max}. Intervals ({methods}). "
+        f"Scope: a PASS excludes an added beta ln T only for beta above (r - 1) Reg(T0) / "
+        f"ln(T_max/T0), from {fmt(reached['slope_min'].min())} to "
+        f"{fmt(reached['slope_min'].max())} over the reached cells."
     )
     stat = [reached[col].max() for col in ("ratio", "ratio_low_adj", "ratio_high")]
     verdict = combine_verdicts(verdicts)

@@ -1,0 +1,72 @@
+"""The records of the claims registry: a claim of the paper (or a diagnostic of the
+pipeline) with how it is checked, a finding shown beside the verdicts, and a notebook
+(:mod:`privdtol.analysis.registry` describes how they are used)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of the paper and how the pipeline tests it."""
+
+    id: str
+    #: short statement, as the verdict table shows it
+    title: str
+    #: where the paper states it ("Theorem 1, eq. (1)")
+    source: str
+    #: the paper's statement, verbatim (mathematics in plain text)
+    quote: str
+    #: what the check computes, in words
+    statistic: str
+    #: aggregated experiments (``results/agg/<name>.parquet``) the check reads
+    experiments: tuple[str, ...]
+    #: keys of the config's ``checks:`` block the check uses
+    thresholds: tuple[str, ...]
+    #: ``module:function`` of the check, ``check(tables, thresholds, inputs, algorithm="rps")``
+    check: str
+    #: the notebook (key of :data:`NOTEBOOKS`) whose figure shows the claim
+    notebook: str
+    #: negative controls: algorithms the check must FAIL (records ``<ID>--<control>.json``),
+    #: or loss models of :data:`ENV_CONTROLS` (rps run on a process outside the claim's
+    #: hypothesis); C1's are the privacy audit's own controls, inside its record
+    controls: tuple[str, ...] = ()
+    #: why this is a diagnostic of the pipeline and not a claim of the paper (empty: a claim
+    #: of the paper, counted in the verdict table); diagnostics have their own table
+    diagnostic: str = ""
+
+    def check_function(self) -> Callable[..., dict]:
+        module, _, name = self.check.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A number the report shows beside the verdicts but that is not a claim of the paper (out
+    of the verdict count): written to ``results/findings.json`` by ``privdtol findings``."""
+
+    id: str
+    title: str
+    experiments: tuple[str, ...]
+    #: ``module:function``, ``function(tables) -> dict``
+    function: str
+
+    def finding_function(self) -> Callable[..., dict]:
+        module, _, name = self.function.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class Notebook:
+    """A notebook of ``notebooks/``: one figure and its table(s); it plots and tabulates only."""
+
+    name: str
+    #: the figure's number in the report (and in the notebook's title)
+    figure: int
+    #: aggregated experiments read
+    experiments: tuple[str, ...]
+    #: tables written as data (``results/tables/<name>.csv``)
+    tables: tuple[str, ...]
