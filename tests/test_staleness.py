@@ -161,8 +161,9 @@ def test_bumping_the_engine_version_reschedules_every_simulation(built):
     engine = repo / "src" / "privdtol" / "engine" / "__init__.py"
 
     def bump(text):
-        assert re.search(r"^ENGINE_VERSION = 1$", text, re.M), "ENGINE_VERSION = 1 not found"
-        return re.sub(r"^ENGINE_VERSION = 1$", "ENGINE_VERSION = 2", text, flags=re.M)
+        found = re.search(r"^ENGINE_VERSION = (\d+)$", text, re.M)
+        assert found, "ENGINE_VERSION = <n> not found"
+        return text.replace(found.group(0), f"ENGINE_VERSION = {int(found.group(1)) + 1}")
 
     with edited(engine, bump):
         jobs = planned_jobs(repo)

@@ -199,30 +199,8 @@ def competitors(tables: Mapping[str, pd.DataFrame]) -> dict:
         "regime_definitions": {k: v for k, v in REGIMES.items() if k in per},
         "table": rows,
         "identical": same,
-        "laplace_large_k": laplace_large_k(df),
         "text": text + ".",
     }
-
-
-#: from this K on, the exact engine's report-noisy-min (Laplace) law was found wrong in the
-#: first blocks (issue 22: P(best) = 1 with an error bound below 1e-13 where an independent
-#: quadrature gives 6.2e-5 at K = 2^14, eps = 2^-5, one round; the Gauss-Kronrod rule on the
-#: left half-line misses an integrand concentrated below its first node and reports
-#: convergence), so the Laplace competitors' exact regret there is too small
-LAPLACE_EXACT_K_LIMIT = 1 << 14
-
-
-def laplace_large_k(df: pd.DataFrame) -> dict:
-    """The exact cells of the Laplace competitors (rnm_ftnl, wu_wang) with K >=
-    :data:`LAPLACE_EXACT_K_LIMIT` among ``df``'s (their values are too small: the report says
-    so beside the competitor comparison)."""
-    laplace = select(df, ["rnm_ftnl", "wu_wang"])
-    if "runs" in laplace.columns:
-        laplace = laplace[laplace["runs"] == 0]
-    big = laplace[laplace["K"] >= LAPLACE_EXACT_K_LIMIT].drop_duplicates(
-        ["algorithm", "K", "gap", "epsilon"]
-    )
-    return {"n": len(big), "K": sorted(int(k) for k in big["K"].unique())}
 
 
 def dependent_rate(tables: Mapping[str, pd.DataFrame]) -> dict:

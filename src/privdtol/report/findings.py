@@ -98,24 +98,6 @@ def competitors_sentence(item: dict) -> TeX | None:
         f"ratio {per}; at worst \\num{{{worst:.3g}}}$\\times$"
         + (r" (Table~\ref{tab:competitors}). " if item.get("table") else ". ")
         + identical_sentence(item)
-        + large_k_sentence(item)
-    )
-
-
-def large_k_sentence(item: dict) -> str:
-    """The caveat on the exact Laplace-competitor cells at K >= 2^14 (empty when there are
-    none): their exact values are too small
-    (:data:`privdtol.analysis.findings.LAPLACE_EXACT_K_LIMIT`), which is the flattening of
-    their curves in Figure 3 (explained in its section)."""
-    big = item.get("laplace_large_k") or {}
-    if not big.get("n"):
-        return ""
-    ks = ", ".join(rf"$2^{{{int(k).bit_length() - 1}}}$" for k in big["K"])
-    return (
-        rf" Caveat: {big['n']} of the exact Laplace-competitor cells have $K \ge 2^{{14}}$ "
-        rf"($K$ = {ks}), where the exact engine's report-noisy-min law is wrong in the first "
-        r"blocks and their regret too small (the flattening of Figure~\ref{fig:actions}, "
-        r"\S\ref{sec:actions}); the ratios there overstate RPS's cost."
     )
 
 

@@ -82,6 +82,16 @@ def _laplace(ys, Pm, db, ns, b, c_rec):
     keep = bound.max(axis=0) >= PRUNE
     err += bound[:, ~keep].sum(axis=1)
     lo, hi, cl, cr = lo[keep], hi[keep], cl[keep], cr[keep]
+    if lo.size and cl[0] < 0:
+        # the left half-line, v = e^((y - y_0)/b) in (0, 1]: with n actions the integrand sits
+        # near v ~ 1/n (there every other action's cdf is ~1/n), below the first Gauss-Kronrod
+        # node (0.0043) from n ~ 2^8 on, where one piece would see zeros at all 15 nodes and
+        # stop with no error; dyadic pieces down to 1/(256 n) put nodes where it sits
+        J = math.ceil(math.log2(ns.sum())) + 8
+        edges = np.concatenate([[0.0], 2.0 ** -np.arange(J, -1, -1.0)])  # 0, 2^-J, ..., 1/2, 1
+        lo, hi = np.concatenate([edges[:-1], lo[1:]]), np.concatenate([edges[1:], hi[1:]])
+        cl = np.concatenate([np.full(J + 1, -1), cl[1:]])
+        cr = np.concatenate([np.zeros(J + 1, dtype=cr.dtype), cr[1:]])
     Lc, Cc = np.hstack([np.zeros((G, 1)), L]), np.hstack([np.zeros((G, 1)), CDF])
 
     def gk(lo, hi, cl, cr):  # Gauss-Kronrod (7, 15) on pieces
