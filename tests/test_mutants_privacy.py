@@ -1,0 +1,1 @@
+"""Guards found by mutation testing (``make mutation``, docs/testing.md) of privacy."""
