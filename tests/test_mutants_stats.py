@@ -170,3 +170,77 @@ def test_logk_fit_chi2_and_a_zero_standard_error():
     assert fit["chi2"] > 0.1
     pinned = stats.logk_fit(K, mean, [0.5, 0.0, 0.5], "log K")
     assert pinned["a"] * np.log(4.0) + pinned["b"] == pytest.approx(2.5, abs=1e-9)
+
+
+# ----------------------------------------------------------------------------- form_fit
+
+#: usable cells on the exact law mean = 2 x_gap + 0.5 x_eta - 0.5 (one with mean < 1), then
+#: cells it must leave out: x_gap infinite, x_eta NaN, mean = 0, mean < 0
+GAP = [1.0, 2.0, 3.0, 1.0, 0.3, np.inf, 1.0, 2.0, 1.0]
+ETA = [1.0, 1.0, 2.0, 3.0, 0.4, 1.0, np.nan, 1.0, 1.0]
+LAW = [2 * g + 0.5 * e - 0.5 for g, e in zip(GAP[:5], ETA[:5], strict=True)]
+MEAN = [*LAW, 4.0, 4.0, 0.0, -1.0]
+
+
+def test_form_fit_by_hand():
+    fit = stats.form_fit(GAP, ETA, MEAN)
+    assert LAW[4] == pytest.approx(0.3)  # a usable cell below 1
+    assert fit["n"] == 5
+    assert fit["a"] == pytest.approx(2.0, rel=1e-10)
+    assert fit["b"] == pytest.approx(0.5, rel=1e-10)
+    assert fit["c"] == pytest.approx(-0.5, rel=1e-10)
+    fitted = fit["fitted"]
+    np.testing.assert_allclose(fitted[:5], LAW, rtol=1e-10)
+    assert fitted[5] == np.inf and np.isnan(fitted[6])
+    np.testing.assert_allclose(fitted[7:], [4.0, 2.0], rtol=1e-10)  # computed, though left out
+    ratio = fit["ratio"]
+    assert ratio.dtype == float
+    np.testing.assert_allclose(ratio[:5], 1.0, rtol=1e-10)
+    assert np.isnan(ratio[5:]).all()
+
+
+def test_form_fit_with_two_usable_cells_and_with_fewer():
+    """Two cells: the minimum-norm solution fits both exactly (ratio 1); one cell: NaN
+    coefficients and ratios, as floats."""
+    two = stats.form_fit([1.0, 2.0, np.nan], [1.0, 3.0, 1.0], [2.0, 5.0, 1.0])
+    assert two["n"] == 2
+    assert np.isfinite([two["a"], two["b"], two["c"]]).all()
+    np.testing.assert_allclose(two["ratio"][:2], 1.0, rtol=1e-10)
+    one = stats.form_fit([1.0, np.nan], [1.0, 1.0], [2.0, 1.0])
+    assert set(one) == {"a", "b", "c", "n", "fitted", "ratio"}
+    assert one["n"] == 1
+    assert all(isinstance(one[k], float) and math.isnan(one[k]) for k in "abc")
+    assert one["fitted"].dtype == float and np.isnan(one["fitted"]).all()
+    assert one["ratio"].dtype == float and np.isnan(one["ratio"]).all()
+
+
+def test_form_fit_of_object_columns():
+    fit = stats.form_fit(_objects(GAP[:5]), ETA[:5], _objects(LAW))
+    assert fit["a"] == pytest.approx(2.0, rel=1e-10)
+    assert fit["ratio"].dtype == float
+    with_gap = stats.form_fit([*GAP[:5], None], [*ETA[:5], 1.0], [*LAW, 3.0])
+    assert with_gap["n"] == 5 and np.isnan(with_gap["ratio"][5])
+
+
+# ----------------------------------------------------------------------------- the rest
+
+
+def test_normal_ci_of_object_columns():
+    low, high = stats.normal_ci(_objects([1.0, None]), _objects([0.5, 0.5]), 0.95)
+    assert low.dtype == float and high.dtype == float
+    assert low[0] == pytest.approx(1.0 - Z95 * 0.5, rel=1e-12) and np.isnan(low[1])
+    low, high = stats.normal_ci(_objects([1.0, 1.0]), _objects([0.5, None]), 0.95)
+    assert high[0] == pytest.approx(1.0 + Z95 * 0.5, rel=1e-12) and np.isnan(high[1])
+
+
+@pytest.mark.parametrize("confidence", [0.0, 1.0])
+def test_z_value_refuses_the_ends(confidence):
+    with pytest.raises(ValueError, match="confidence must be in"):
+        stats.z_value(confidence)
+
+
+def test_power_fit_of_an_object_column_with_a_gap():
+    x = [1.0, 2.0, 4.0, 8.0]
+    fit = stats.power_fit(x, _objects([1.0, 2.0, 4.0, None]), [0.01, 0.02, 0.04, 0.1], 0.95)
+    assert fit["n"] == 3
+    assert fit["slope"] == pytest.approx(1.0, rel=1e-9)
