@@ -25,8 +25,10 @@ from __future__ import annotations
 import argparse
 import ast
 import difflib
+import functools
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -104,13 +106,39 @@ def open_mutants(name: str) -> list[str]:
     return names
 
 
-def run(name: str, group: dict, workers: int, mutants: list[str] | None = None) -> float:
-    """``mutmut run`` over the group (resuming), or over ``mutants`` only (run again)."""
+#: a mutant name that matches nothing: ``mutmut run`` then generates the mutants and records
+#: the tests of each function, and stops before running any mutant
+NO_MUTANT = "privdtol.no_such_module.x_none__mutmut_0"
+
+
+def sample(name: str, per_module: int) -> list[str]:
+    """Up to ``per_module`` of each module's mutants not run yet, drawn uniformly at random
+    (seeded by the group and module names, so a rerun draws the same ones)."""
+    src = WORK / name / "mutants" / "src"
+    names = []
+    for meta in sorted(src.rglob("*.py.meta")):
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        todo = sorted(k for k, c in codes.items() if c is None)
+        done = sum(c is not None for c in codes.values())
+        rng = random.Random(f"{name}:{meta.relative_to(src)}")
+        names += rng.sample(todo, max(0, min(len(todo), per_module - done)))
+    return names
+
+
+def run(
+    name: str, group: dict, workers: int, mutants: list[str] | None = None, per_module: int = 0
+) -> float:
+    """``mutmut run`` over the group (resuming), over ``mutants`` only (run again), or over a
+    random sample of ``per_module`` mutants of each module."""
+    if per_module:
+        seconds = run(name, group, workers, [NO_MUTANT])
+        mutants = sample(name, per_module)
+        return seconds + (run(name, group, workers, mutants) if mutants else 0.0)
     work = prepare(name, group)
     stamp, commit = work / "commit.txt", commit_measured()
-    if mutants and stamp.exists():  # the others keep the verdicts of the first run's commit
-        first = stamp.read_text().strip().split(";")[0]
-        commit = f"{first}; survivors re-run at {commit}" if first != commit else commit
+    if stamp.exists():  # a resumed run: the earlier verdicts were measured at the first commit
+        first = stamp.read_text().strip().split(", then ")[0]
+        commit = f"{first}, then {commit}" if first != commit else commit
     stamp.write_text(commit + "\n")
     # the tests' subprocesses (python -m privdtol) import the mutated copy too; the directory
     # must exist before mutmut starts, or Python caches its absence and imports the original
@@ -128,22 +156,28 @@ def run(name: str, group: dict, workers: int, mutants: list[str] | None = None) 
             stderr=subprocess.STDOUT,
         )
     seconds = time.perf_counter() - start
-    if proc.returncode != 0:
+    if proc.returncode != 0 and mutants != [NO_MUTANT]:
         print(f"{name}: mutmut exited {proc.returncode}; see {log}", file=sys.stderr)
     return seconds
+
+
+@functools.cache
+def _defs(path: Path) -> tuple[list[str], dict]:
+    """The lines of a mutated file and its functions by name (parsed once per file)."""
+    text = path.read_text()
+    defs = {n.name: n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef)}
+    return text.splitlines(), defs
 
 
 def mutant_diff(src: Path, key: str) -> str:
     """The changed lines of mutant ``key`` (e.g. ``privdtol.core.bounds.x_eta__mutmut_7``):
     mutmut keeps each mutant as a copy of the function, beside ``..._mutmut_orig``."""
     module, func = key.rsplit(".", 1)
-    path = src.joinpath(*module.split(".")).with_suffix(".py")
-    text = path.read_text()
-    defs = {n.name: n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef)}
+    lines, defs = _defs(src.joinpath(*module.split(".")).with_suffix(".py"))
     orig, mutant = (defs.get(f) for f in (func.rsplit("__mutmut_", 1)[0] + "__mutmut_orig", func))
     if orig is None or mutant is None:
         return ""
-    a, b = (ast.get_source_segment(text, n).splitlines()[1:] for n in (orig, mutant))
+    a, b = (lines[n.lineno : n.end_lineno] for n in (orig, mutant))
     return "\n".join(
         line
         for line in difflib.unified_diff(a, b, lineterm="", n=0)
@@ -265,6 +299,13 @@ def main(argv=None) -> int:
         action="store_true",
         help="run again only the survivors and untested mutants of earlier runs (after new tests)",
     )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run a seeded random sample of N mutants per module (what is not run is 'not run')",
+    )
     args = parser.parse_args(argv)
     chosen = [g for arg in args.groups for g in arg.split(",") if g]
     unknown = sorted(set(chosen) - set(groups))
@@ -279,7 +320,7 @@ def main(argv=None) -> int:
                     run(name, groups[name], args.workers, again)
                 summarise(name, None)
             else:
-                summarise(name, run(name, groups[name], args.workers))
+                summarise(name, run(name, groups[name], args.workers, per_module=args.sample))
     records = [summarise(name, None) for name in groups if (WORK / name / "mutants").is_dir()]
     data = summary(records)
     (OUT / "summary.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")

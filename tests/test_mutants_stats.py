@@ -244,3 +244,13 @@ def test_power_fit_of_an_object_column_with_a_gap():
     fit = stats.power_fit(x, _objects([1.0, 2.0, 4.0, None]), [0.01, 0.02, 0.04, 0.1], 0.95)
     assert fit["n"] == 3
     assert fit["slope"] == pytest.approx(1.0, rel=1e-9)
+
+
+def test_form_fit_is_silent_about_the_cells_it_leaves_out():
+    """A cell left out with infinite mean and x_gap has fitted = inf and mean/fitted = inf/inf:
+    NaN, silently (no RuntimeWarning)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit = stats.form_fit([*GAP[:5], np.inf], [*ETA[:5], 1.0], [*LAW, np.inf])
+    assert fit["fitted"][5] == np.inf
+    assert np.isnan(fit["ratio"][5])
