@@ -13,10 +13,18 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from privdtol.analysis.claims import c5_dependent, lemmas
+from privdtol.analysis.claims import (
+    c0_agreement,
+    c2_theorem1,
+    c3_horizon_free,
+    c5_dependent,
+    lemmas,
+)
 
 #: Theorem 1 at K = 8, gap = 1/2, eps = 2 (eta = 1/8): 1 + 800 log 8 / (1/2) + 16 log 8 / (1/8)
 BOUND_8 = 1 + 1728 * math.log(8)
+#: C0's thresholds (the schema's defaults are 4 and 10; 3 puts the edge at a round number)
+THRESHOLDS_C0 = {"agreement_z_max": 3.0, "agreement_min_events": 10}
 
 
 def _z(confidence):
@@ -217,3 +225,201 @@ def test_lemma_without_proof_rows_says_so():
     assert rec["inputs"] == ["agg/proof.parquet"]
     assert rec["algorithm"] == "hedge"
     assert rec["verdict"] == "INCONCLUSIVE"
+
+
+# ----------------------------------------------------------------------------- C0
+
+
+def _agreement(mc_mean, mc_se, exact_mean, error_bound, runs=20, instance="standard", K=2):
+    """One cell (rps, K, gap 1/2, eps 1) at T = 8, computed exactly and by Monte Carlo."""
+    base = {
+        "algorithm": "rps",
+        "env": "bernoulli",
+        "instance": instance,
+        "K": K,
+        "gap": 0.5,
+        "epsilon": 1.0,
+        "mu_best": np.nan,
+        "rho": np.nan,
+        "kappa": np.nan,
+        "horizon": 8,
+    }
+    return pd.DataFrame(
+        [
+            {**base, "estimator": "exact", "runs": 0, "mean": exact_mean, "se": 0.0}
+            | {"ci_high": exact_mean + error_bound},
+            {**base, "estimator": "mc", "runs": runs, "mean": mc_mean, "se": mc_se}
+            | {"ci_high": mc_mean + 1.96 * mc_se},
+        ]
+    )
+
+
+def test_c0_at_its_edge_passes():
+    """|2 - 0| beyond the error bound 0.5 is 1.5 = 3 se: exactly z_max = 3, which passes."""
+    df = _agreement(2.0, 0.5, 0.0, 0.5)
+    rec = c0_agreement.check({"agreement": df}, THRESHOLDS_C0, ["agg/agreement.parquet"])
+    assert rec["statistic"] == 3.0
+    assert rec["verdict"] == "PASS"
+    assert rec["threshold"] == "<= 3 standard errors in every pair (Bonferroni over the pairs)"
+    assert rec["inputs"] == ["agg/agreement.parquet"]
+    (cell,) = rec["cells"]
+    assert cell == {
+        "algorithm": "rps",
+        "env": "bernoulli",
+        "instance": "standard",
+        "K": 2,
+        "gap": 0.5,
+        "epsilon": 1.0,
+        "runs": 20,
+        "pairs": 1,
+        "horizon": 8,
+        "mc_mean": 2.0,
+        "mc_se": 0.5,
+        "exact": 0.0,
+        "error_bound": 0.5,
+        "z": 3.0,
+        "verdict": "PASS",
+    }
+    false_fail = 2 * sps.norm.sf(3.0)  # one pair
+    assert rec["summary"] == (
+        "1 cells (rps) computed both ways, 1 (cell, horizon) pairs: the largest distance is 3 "
+        f"standard errors (mean signed distance 3); under agreement a distance above 3 "
+        f"somewhere has probability at most {false_fail:.2g} (Bonferroni)."
+    )
+    beyond = c0_agreement.check(
+        {"agreement": _agreement(2.0 + 1e-6, 0.5, 0.0, 0.5)}, THRESHOLDS_C0, []
+    )
+    assert beyond["verdict"] == "FAIL" and beyond["cells"][0]["verdict"] == "FAIL"
+
+
+@pytest.mark.parametrize(("runs", "kept"), [(20, True), (18, False)])
+def test_c0_rare_events_edge_on_the_staircase(runs, kept):
+    """Staircase K = 3, gap 1/2: means 0.25, 0.75, 1, so a run's regret is at most
+    M = 8 * 0.75 = 6; with the exact regret 3, runs * (6 - 3) / 6 runs are expected below M:
+    10 for 20 runs (kept: not fewer than 10), 9 for 18 (left out)."""
+    df = _agreement(3.1, 0.5, 3.0, 0.0, runs=runs, instance="staircase", K=3)
+    rec = c0_agreement.check({"agreement": df}, THRESHOLDS_C0, [])
+    if kept:
+        assert rec["verdict"] == "PASS" and "Left out" not in rec["summary"]
+    else:
+        assert rec["verdict"] == "INCONCLUSIVE"
+        assert rec["summary"] == "No cell was computed both exactly and by Monte Carlo."
+    pairs = c0_agreement.pair_table(df)
+    np.testing.assert_allclose(c0_agreement.expected_departures(pairs), [runs / 2])
+
+
+# ----------------------------------------------------------------------------- C2
+
+
+def test_c2_cells_in_parameter_order_and_eq2_names_its_claim():
+    df = pd.DataFrame(_rows("bernoulli", [50.0, 100.0], 2.0))
+    df2 = df.assign(K=4, cell_id="k4", mean=df["mean"] / 2)
+    both = pd.concat([df, df2], ignore_index=True)  # K = 8 first, K = 4 second
+    rec = c2_theorem1.check({"grid": both}, {"confidence": 0.95}, ["g.parquet"])
+    assert [c["K"] for c in rec["cells"]] == [4, 8]
+    eq2 = c2_theorem1.check_eq2({"grid": both}, {"confidence": 0.95}, ["g.parquet"])
+    assert eq2["claim"] == "C2b"
+    assert eq2["title"] == "Theorem 1, eq. (2): regret below 1000 (log K/gap + log K/eps)"
+    # eq. (2) at K = 8, gap 1/2, eps 2: 1000 (2 log 8 + log 8 / 2) = 2500 log 8
+    assert eq2["statistic"] == pytest.approx(100 / (2500 * math.log(8)), rel=1e-5)
+
+
+def test_c2_without_cells_names_the_algorithm():
+    rec = c2_theorem1.check_theorem1(
+        pd.DataFrame(_rows("bernoulli", [1.0, 2.0], 0.1)), 0.95, "hedge", inputs=["a"]
+    )
+    assert rec["summary"] == "No hedge cells in the input."
+    assert rec["algorithm"] == "hedge" and rec["inputs"] == ["a"]
+    assert rec["verdict"] == "INCONCLUSIVE"
+
+
+# ----------------------------------------------------------------------------- C3
+
+#: C3's thresholds for the cells below: ratio at most 1.5, c = 1
+THRESHOLDS_C3 = {"horizon_free_ratio_max": 1.5, "horizon_free_c": 1.0, "confidence": 0.95}
+
+
+def _c3_cell(gap, means, algorithm="rps", horizons=(7, 15, 31, 8191)):
+    return [
+        {
+            "experiment": "horizon",
+            "cell_id": f"{algorithm}-{gap}",
+            "algorithm": algorithm,
+            "env": "bernoulli",
+            "instance": "standard",
+            "K": 2,
+            "gap": gap,
+            "epsilon": 2.0,
+            "mu_best": 0.5 - gap / 2,
+            "rho": np.nan,
+            "kappa": np.nan,
+            "horizon": h,
+            "runs": 0,
+            "mean": m,
+            "se": 0.01,
+        }
+        for h, m in zip(horizons, means, strict=True)
+    ]
+
+
+def test_c3_record_by_hand():
+    """K = 2, gap 1/2, eps 2 (eta 1/8): T0 >= (1 + log 2) / (eta gap) = 27.1, so T0 = 31, and
+    31 * 2^8 <= 8191: reached, ratio 12/10.  Under the first design (L = log 2: T0 >= 11.1)
+    T0 = 15 and the ratio is 12/9.  Gap 0.01: T0 >= 1.69 / 1e-4 > 8191, no checkpoint, not
+    reached."""
+    df = pd.DataFrame(_c3_cell(0.5, [5.0, 9.0, 10.0, 12.0]) + _c3_cell(0.01, [1.0, 2.0, 3.0, 4.0]))
+    rec = c3_horizon_free.check({"horizon": df}, THRESHOLDS_C3, ["h.parquet"])
+    se = 1.2 * math.sqrt((0.01 / 12) ** 2 + (0.01 / 10) ** 2)
+    high = 1.2 + _z(0.95) * se
+    assert rec["threshold"] == "upper 95% limit of the ratio <= 1.5 in every cell (c = 1.0)"
+    assert rec["inputs"] == ["h.parquet"]
+    assert rec["verdict"] == "PASS"
+    assert rec["statistic"] == pytest.approx(1.2, rel=1e-5)
+    assert rec["ci_high"] == pytest.approx(high, rel=1e-5)
+    not_reached, reached = rec["cells"]  # by gap
+    assert reached == {
+        "env": "bernoulli",
+        "K": 2,
+        "gap": 0.5,
+        "epsilon": 2.0,
+        "T0": 31,
+        "T_max": 8191,
+        "reached": True,
+        "interval": "exact",
+        "ratio": pytest.approx(1.2, rel=1e-5),
+        "ratio_high": pytest.approx(high, rel=1e-5),
+        "verdict": "PASS",
+    }
+    assert not_reached["T0"] is None and not_reached["reached"] is False
+    assert not_reached["verdict"] == "NOT REACHED"
+    assert rec["summary"] == (
+        "1 of 2 rps cells reach their plateau T0 (c = 1.0); 1 not reached (T0 > T_max/2^8), "
+        f"left out. Largest Reg(T_max)/Reg(T0) = 1.2 (largest upper limit {high:.4g} at K=2, "
+        "gap=0.5, eps=2, T0=31); threshold 1.5. Intervals (exact: 1). Under the first design "
+        f"(L = log K): PASS, largest ratio {12 / 9:.4g}."
+    )
+    assert rec["first_design"]["statistic"] == pytest.approx(12 / 9, rel=1e-5)
+    tab = c3_horizon_free.plateau_table(df, 1.0, 0.95)
+    assert tab["ratio_se"].to_numpy(float)[1] == pytest.approx(se, rel=1e-9)
+    assert np.isnan(tab["h_low"].to_numpy(float)[0])
+
+
+def test_c3_of_another_algorithm_checks_it_in_both_designs():
+    df = pd.DataFrame(
+        _c3_cell(0.5, [5.0, 9.0, 10.0, 12.0], "hedge") + _c3_cell(0.5, [1.0, 1.0, 1.0, 9.0])
+    )
+    rec = c3_horizon_free.check({"horizon": df}, THRESHOLDS_C3, [], "hedge")
+    assert rec["algorithm"] == "hedge"
+    assert rec["first_design"]["statistic"] == pytest.approx(12 / 9, rel=1e-5)
+
+
+def test_paired_ratio_ci_se_by_hand_and_nan_where_not_usable():
+    """se = sqrt((se_inc/den)^2 + (inc se_den/den^2)^2): inc 2 (se 0.5), den 4 (se 1):
+    sqrt(1/64 + 1/64)."""
+    ratio, se, low, high = c3_horizon_free.paired_ratio_ci(
+        [2.0, 1.0], [0.5, 0.1], [4.0, 0.0], [1.0, 0.1], 0.95
+    )
+    assert ratio[0] == pytest.approx(1.5)
+    assert se[0] == pytest.approx(math.sqrt(2 / 64), rel=1e-12)
+    assert high.dtype == float and low.dtype == float
+    assert np.isnan([ratio[1], se[1], low[1], high[1]]).all()
