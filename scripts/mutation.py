@@ -112,13 +112,14 @@ NO_MUTANT = "privdtol.no_such_module.x_none__mutmut_0"
 
 
 def sample(name: str, per_module: int) -> list[str]:
-    """Up to ``per_module`` of each module's mutants not run yet, drawn uniformly at random
-    (seeded by the group and module names, so a rerun draws the same ones)."""
+    """Up to ``per_module`` of each module's mutants not run yet (dead functions left out),
+    drawn uniformly at random (seeded by the group and module names: a rerun draws the same)."""
     src = WORK / name / "mutants" / "src"
+    _, dead = load_dispositions()
     names = []
     for meta in sorted(src.rglob("*.py.meta")):
         codes = json.loads(meta.read_text())["exit_code_by_key"]
-        todo = sorted(k for k, c in codes.items() if c is None)
+        todo = sorted(k for k, c in codes.items() if c is None and function_of(k) not in dead)
         done = sum(c is not None for c in codes.values())
         rng = random.Random(f"{name}:{meta.relative_to(src)}")
         names += rng.sample(todo, max(0, min(len(todo), per_module - done)))

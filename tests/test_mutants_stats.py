@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pytest
 
-from privdtol.analysis import stats
+from privdtol.analysis import stats, verdict
 
 Z95 = 1.959963984540054  # Phi^-1(0.975)
 
@@ -254,3 +254,20 @@ def test_form_fit_is_silent_about_the_cells_it_leaves_out():
         fit = stats.form_fit([*GAP[:5], np.inf], [*ETA[:5], 1.0], [*LAW, np.inf])
     assert fit["fitted"][5] == np.inf
     assert np.isnan(fit["ratio"][5])
+
+
+# ----------------------------------------------------------------------------- verdict
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "lo", "hi"),
+    [
+        (2.0, np.inf, 0.0, 1.0),  # above the range, upper end infinite
+        (-np.inf, 0.5, -np.inf, 1.0),  # upper_verdict's form: lower end -inf, below 1
+        (np.nan, 0.5, 0.0, 1.0),
+    ],
+)
+def test_an_interval_with_one_end_not_finite_is_inconclusive(low, high, lo, hi):
+    """The decision rule (analysis/verdict.py): an interval that is not finite gives
+    INCONCLUSIVE, even when its finite end lies beyond a limit (a conservative rule)."""
+    assert verdict.interval_verdict(low, high, lo, hi) == verdict.INCONCLUSIVE
