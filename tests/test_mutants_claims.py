@@ -18,6 +18,7 @@ from privdtol.analysis.claims import (
     c1_privacy,
     c2_theorem1,
     c3_horizon_free,
+    c4_rate,
     c5_dependent,
     lemmas,
 )
@@ -502,3 +503,56 @@ def test_c1_fails_on_a_loss_over_its_bound_and_an_uncaught_control():
     empty = c1_privacy.check({"privacy": pd.DataFrame()}, {}, ["p"])
     assert empty["summary"] == "No privacy audit in the input."
     assert (empty["verdict"], empty["inputs"]) == ("INCONCLUSIVE", ["p"])
+
+
+# ----------------------------------------------------------------------------- C4
+
+
+def _gap_series(Ks, gaps=(0.5, 0.25, 0.125, 0.0625), eps=8.0):
+    """Exact cells on Reg = 2 log K/gap + 5 (exponent p = 1), K in ``Ks`` (descending)."""
+    rows = []
+    for K in Ks:
+        for gap in gaps:
+            m = 2 * math.log(K) / gap + 5
+            rows.append(
+                {
+                    "experiment": "gap",
+                    "cell_id": f"{K}-{gap}",
+                    "algorithm": "rps",
+                    "env": "bernoulli",
+                    "instance": "standard",
+                    "K": K,
+                    "gap": gap,
+                    "epsilon": eps,
+                    "mu_best": 0.5 - gap / 2,
+                    "rho": np.nan,
+                    "kappa": np.nan,
+                    "horizon": 1023,
+                    "runs": 0,
+                    "mean": m,
+                    "se": 1e-6 * m,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_c4_exponent_lists_six_series_in_order_then_dots():
+    df = _gap_series([128, 64, 32, 16, 8, 4, 2])
+    rec = c4_rate.check_exponent(df, "C4a", "p", (0.9, 1.1), 0.95, plateau=None)
+    assert rec["verdict"] == "PASS"
+    assert [s["K"] for s in rec["cells"]] == [2, 4, 8, 16, 32, 64, 128]
+    assert all(s["epsilon"] == 8.0 and s["n"] == 4 for s in rec["cells"])
+    assert rec["statistic"] == pytest.approx(1.0, abs=1e-6)
+    assert rec["summary"].startswith("7 rps series (statistical regime); exponent p: 1 [")
+    assert rec["summary"].count("over 4 cells") == 6
+    assert " over 4 cells ...; required inside [0.9, 1.1]." in rec["summary"]
+
+
+def test_c4_exponent_without_a_series_says_so():
+    df = _gap_series([8], gaps=(0.5, 0.25))  # two cells: no power fit
+    rec = c4_rate.check_exponent(
+        df, "C4a", "p", (0.9, 1.1), 0.95, "rps", inputs=["g.parquet"], plateau=None
+    )
+    assert rec["verdict"] == "INCONCLUSIVE"
+    assert rec["summary"] == "No series of at least three rps cells in the statistical regime."
+    assert rec["inputs"] == ["g.parquet"]
