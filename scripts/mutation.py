@@ -59,7 +59,11 @@ def tool_config(group: dict) -> str:
         "[tool.mutmut]",
         'source_paths = ["src"]',
         f"only_mutate = {json.dumps(group['mutate'])}",
-        'pytest_add_cli_args = ["-m", "not slow", "-q", "-p", "no:cacheprovider"]',
+        "pytest_add_cli_args = "
+        + json.dumps(
+            ["-m", "not slow", "-q", "-p", "no:cacheprovider"]
+            + [f"--deselect={test}" for test in group.get("deselect", [])]
+        ),
         f"pytest_add_cli_args_test_selection = {json.dumps(group['tests'])}",
         "timeout_multiplier = 5.0",
         f"also_copy = {json.dumps([*COPY, *COPY_FILES])}",
