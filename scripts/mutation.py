@@ -199,14 +199,19 @@ def function_of(key: str) -> str:
     return f"{module}.{func.replace('ǁ', '.')}"
 
 
+#: the lists of dispositions.yaml whose functions' mutants are not counted (column "dead")
+DEAD_KINDS = ("dead", "import_time")
+
+
 def load_dispositions(path: Path = DISPOSITIONS) -> tuple[dict, dict]:
-    """``({(function, diff): reason}, {function: reason})``: the equivalent survivors and the
-    dead functions of tests/mutants/dispositions.yaml."""
+    """``({(function, diff): reason}, {function: reason})``: the equivalent survivors, and the
+    functions of tests/mutants/dispositions.yaml whose mutants are not counted (dead code, and
+    code that runs only at import, before mutmut switches a mutant on)."""
     data = yaml.safe_load(path.read_text()) if path.exists() else {}
     equivalent = {
         (e["function"], e["diff"].strip()): e["reason"] for e in data.get("equivalent") or []
     }
-    dead = {e["function"]: e["reason"] for e in data.get("dead") or []}
+    dead = {e["function"]: e["reason"] for kind in DEAD_KINDS for e in data.get(kind) or []}
     return equivalent, dead
 
 

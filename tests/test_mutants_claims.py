@@ -155,9 +155,12 @@ def _proof(**columns):
 
 
 def test_lemma5_record_by_hand():
-    """Ratios 50/100, 80/90, 30/20 with errors 0.5, 2, 0.3: PASS, PASS, FAIL (29.7/20 > 1)."""
+    """Ratios 45.678/100, 80/90, 30/20 with relative errors 0.01, 0.0123456, 0.01: PASS, PASS,
+    FAIL (29.7/20 > 1)."""
     df = _proof(
-        sum_F=[50.0, 80.0, 30.0], sum_F_err=[0.5, 2.0, 0.3], bound_lemma5=[100.0, 90.0, 20.0]
+        sum_F=[45.678, 80.0, 30.0],
+        sum_F_err=[0.45678, 80 * 0.0123456, 0.3],
+        bound_lemma5=[100.0, 90.0, 20.0],
     )
     other = _proof(sum_F=[1.0], sum_F_err=[0.0], bound_lemma5=[100.0]).assign(
         algorithm="hedge", cell_id="h0"
@@ -176,8 +179,8 @@ def test_lemma5_record_by_hand():
     assert rec["ci_high"] == pytest.approx(30.3 / 20)
     assert rec["summary"] == (
         "Over 3 exact rps cells the largest exact left side / bound is 1.5 (K=16, gap=0.125, "
-        "eps=0.25); the smallest is 0.5; 1 cells exceed the bound beyond their numerical error "
-        "bounds; the largest relative error bound is 0.025."
+        "eps=0.25); the smallest is 0.4568; 1 cells exceed the bound beyond their numerical "
+        "error bounds; the largest relative error bound is 0.012."
     )
     first, second, third = rec["cells"]  # by decreasing ratio
     assert first == {
@@ -193,7 +196,7 @@ def test_lemma5_record_by_hand():
         "ratio_high": pytest.approx(30.3 / 20),
         "verdict": "FAIL",
     }
-    assert (second["ratio"], third["ratio"]) == (pytest.approx(80 / 90), 0.5)
+    assert (second["ratio"], third["ratio"]) == (pytest.approx(80 / 90), 0.45678)
     assert (second["verdict"], third["verdict"]) == ("PASS", "PASS")
 
 
@@ -456,7 +459,8 @@ def test_c1_record_by_hand_with_a_loss_at_its_bound():
             _audit("negative_control", "leaky", "exact_selection", 3.0, True, K=2, block=1),
         ]
     )
-    rec = c1_privacy.check({"privacy": df}, {}, ["agg/privacy.parquet"])
+    unrelated = pd.DataFrame([_audit("private", "rps", "exact_selection", 9.0, True)])
+    rec = c1_privacy.check({"privacy": df, "grid": unrelated}, {}, ["agg/privacy.parquet"])
     assert rec["verdict"] == "PASS"
     assert rec["inputs"] == ["agg/privacy.parquet"]
     assert rec["statistic"] == 0.25
@@ -556,3 +560,28 @@ def test_c4_exponent_without_a_series_says_so():
     assert rec["verdict"] == "INCONCLUSIVE"
     assert rec["summary"] == "No series of at least three rps cells in the statistical regime."
     assert rec["inputs"] == ["g.parquet"]
+
+
+def test_c1_without_private_cells_fails():
+    df = pd.DataFrame([_audit("negative_control", "leaky", "exact_selection", 3.0, True)])
+    rec = c1_privacy.check_c1(df)
+    assert rec["verdict"] == "FAIL"
+    assert rec["statistic"] is None
+
+
+def test_c3_none_reached_keeps_the_algorithm():
+    df = pd.DataFrame(_c3_cell(0.01, [1.0, 2.0, 3.0, 4.0], "hedge"))
+    rec = c3_horizon_free.check_horizon_free(df, 1.5, 1.0, 0.95, "hedge", ["h"])
+    assert rec["verdict"] == "INCONCLUSIVE"
+    assert (rec["algorithm"], rec["inputs"]) == ("hedge", ["h"])
+    assert rec["summary"] == (
+        "None of the 1 hedge cells reaches its plateau horizon T0 before T_max/2^8."
+    )
+
+
+def test_c5_with_dependent_cells_but_no_private_ones():
+    """Correlated cells without eps: C2 ignores them (no data), so C5 has no statistic."""
+    df = pd.DataFrame(_rows("correlated", [50.0, 100.0], 2.0)).assign(epsilon=np.nan)
+    rec = c5_dependent.check_dependent(df, 0.95)
+    assert rec["statistic"] is None and rec["ci_low"] is None and rec["ci_high"] is None
+    assert rec["verdict"] == "INCONCLUSIVE"

@@ -10,12 +10,16 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 import mutation  # noqa: E402
 
-EQUIVALENT, DEAD = mutation.load_dispositions()
+EQUIVALENT, _ = mutation.load_dispositions()
+_DATA = yaml.safe_load(mutation.DISPOSITIONS.read_text())
+DEAD = {e["function"] for e in _DATA["dead"]}
+IMPORT_TIME = {e["function"] for e in _DATA.get("import_time") or []}
 
 
 def _function_source(function: str) -> str:
@@ -90,3 +94,8 @@ def test_group_arguments_accept_commas_and_refuse_unknown_names(capsys):
         mutation.main(["core,no_such_group", "--summary-only"])
     assert err.value.code == 2
     assert "unknown group 'no_such_group'; allowed: core, verdict" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("function", sorted(IMPORT_TIME))
+def test_each_import_time_function_exists(function):
+    _function_source(function)
