@@ -62,7 +62,7 @@ def tool_config(group: dict) -> str:
         "pytest_add_cli_args = "
         + json.dumps(
             ["-m", "not slow", "-q", "-p", "no:cacheprovider"]
-            + [f"--deselect={test}" for test in group.get("deselect", [])]
+            + list(group.get("pytest_args", []))
         ),
         f"pytest_add_cli_args_test_selection = {json.dumps(group['tests'])}",
         "timeout_multiplier = 5.0",
