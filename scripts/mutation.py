@@ -61,8 +61,7 @@ def tool_config(group: dict) -> str:
         f"only_mutate = {json.dumps(group['mutate'])}",
         "pytest_add_cli_args = "
         + json.dumps(
-            ["-m", "not slow", "-q", "-p", "no:cacheprovider"]
-            + list(group.get("pytest_args", []))
+            ["-m", "not slow", "-q", "-p", "no:cacheprovider", *group.get("pytest_args", [])]
         ),
         f"pytest_add_cli_args_test_selection = {json.dumps(group['tests'])}",
         "timeout_multiplier = 5.0",
