@@ -1,1 +1,47 @@
-"""Guards found by mutation testing (``make mutation``, docs/testing.md) of privacy."""
+"""Guards found by mutation testing of ``privdtol.privacy`` (``make mutation GROUPS=privacy``,
+docs/testing.md): the audit grid's one-line input errors, word for word, and the statistical
+audit's pair of neighbouring loss matrices written out by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from privdtol.errors import InputError
+from privdtol.privacy import audit_grid, statistical
+
+
+@pytest.mark.parametrize(
+    ("grid", "message"),
+    [
+        (
+            {"nope": 1},
+            "privacy.nope: unknown key (allowed: seed, epsilons, K, blocks, algorithms, "
+            "negative_controls, exact, sequence, statistical)",
+        ),
+        ({"exact": 3}, "privacy.exact: got 3 (allowed: a mapping)"),
+        (
+            {"exact": {"bad": 1}},
+            "privacy.exact.bad: unknown key (allowed: n_random, max_steps, laplace_max_K)",
+        ),
+        ({"epsilons": [0.5, -1]}, "privacy.epsilons: got -1 (allowed: numbers > 0)"),
+    ],
+)
+def test_merge_grid_refuses_in_one_line(grid, message):
+    with pytest.raises(InputError) as err:
+        audit_grid.merge_grid(grid)
+    assert str(err.value) == message
+
+
+def test_neighbouring_matrices_by_hand():
+    """block 2 (r = 1): T = 4 * 2 - 1 = 7 rows; block r is rows 1-2; with lead 1 row 2 is all
+    zeros; x' changes row 1 from (0, 1, 1) to (1, 0, 0)."""
+    x, xp, row, r = statistical.neighbouring_matrices(3, 2, lead=1)
+    expected = np.array(
+        [[0, 1, 1], [0, 1, 1], [0, 0, 0], [0, 1, 1], [0, 1, 1], [0, 1, 1], [0, 1, 1]]
+    )
+    np.testing.assert_array_equal(x, expected)
+    assert (row, r) == (1, 1)
+    changed = expected.copy()
+    changed[1] = [1, 0, 0]
+    np.testing.assert_array_equal(xp, changed)
