@@ -45,3 +45,16 @@ def test_neighbouring_matrices_by_hand():
     changed = expected.copy()
     changed[1] = [1, 0, 0]
     np.testing.assert_array_equal(xp, changed)
+
+
+@pytest.mark.parametrize(("x", "y"), [([0, 0], [3, 4]), ([1, 2], [3, 4, 5])])
+def test_loss_bounds_refuses_an_empty_or_mismatched_sample(x, y):
+    with pytest.raises(InputError) as err:
+        statistical.loss_bounds(x, y)
+    assert str(err.value) == "runs: empty sample or mismatched outcome sets (allowed: runs >= 1)"
+
+
+def test_loss_bounds_reports_the_sample_sizes():
+    out = statistical.loss_bounds([3, 7], [6, 4])
+    assert (out["runs_x"], out["runs_y"]) == (10, 10)
+    assert out["point"] == pytest.approx(np.log(2))  # max(log(0.6/0.3), log(0.7/0.4))
