@@ -1,1 +1,0 @@
-"""Guards found by mutation testing (``make mutation``, docs/testing.md) of algorithms."""
