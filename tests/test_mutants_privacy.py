@@ -58,3 +58,35 @@ def test_loss_bounds_reports_the_sample_sizes():
     out = statistical.loss_bounds([3, 7], [6, 4])
     assert (out["runs_x"], out["runs_y"]) == (10, 10)
     assert out["point"] == pytest.approx(np.log(2))  # max(log(0.6/0.3), log(0.7/0.4))
+
+
+def test_exact_verdict_at_the_lemma3_bound_and_over_eps():
+    """rps at eps = 1: Lemma 3's bound is 2 eta = 1/4; a loss exactly at bound + TOL is within
+    it, a loss over eps is a violation, named so."""
+    from privdtol.privacy import mechanisms, result
+
+    alg = mechanisms.make_audited("rps", 1.0)
+    edge = result.exact_verdict(alg, 0.25 + result.TOL)
+    assert edge["within_selection_bound"] is True and edge["violation"] is False
+    assert edge["verdict"] == "within eps"
+    over = result.exact_verdict(alg, 1.5)
+    assert (over["violation"], over["verdict"]) == (True, "violation")
+    assert over["within_selection_bound"] is False
+
+
+def test_audit_stream_keys_and_law_kinds():
+    from privdtol.privacy import mechanisms
+    from privdtol.privacy.exact_selection import SelectionAudit
+
+    alg = mechanisms.make_audited("rps", 1.0)
+    assert SelectionAudit.stream_key(alg, K=4) == {
+        "audit": "exact_selection",
+        "algorithm": "rps",
+        "epsilon": 1.0,
+        "K": 4,
+    }
+    assert mechanisms.law_kind(alg) == "softmax_mixture"
+    assert mechanisms.law_kind(mechanisms.make_audited("rps_full_prefix", 1.0)) == ("softmax_point")
+    with pytest.raises(InputError) as err:
+        mechanisms.block_index(3)
+    assert str(err.value) == "block: got 3 (allowed: powers of two 1, 2, 4, ..., 1024)"
