@@ -177,7 +177,10 @@ def mutant_diff(src: Path, key: str) -> str:
     """The changed lines of mutant ``key`` (e.g. ``privdtol.core.bounds.x_eta__mutmut_7``):
     mutmut keeps each mutant as a copy of the function, beside ``..._mutmut_orig``."""
     module, func = key.rsplit(".", 1)
-    lines, defs = _defs(src.joinpath(*module.split(".")).with_suffix(".py"))
+    path = src.joinpath(*module.split(".")).with_suffix(".py")
+    if not path.exists():  # a package's __init__.py
+        path = src.joinpath(*module.split("."), "__init__.py")
+    lines, defs = _defs(path)
     orig, mutant = (defs.get(f) for f in (func.rsplit("__mutmut_", 1)[0] + "__mutmut_orig", func))
     if orig is None or mutant is None:
         return ""
