@@ -5,8 +5,8 @@
 #                 (pytest -m "not slow"; about a minute on 2 cores)
 #   make docs     the documentation (Sphinx, warnings are errors) in docs/_build/html
 #   make lint     ruff (lint + format check) and snakefmt --check; part of make test
-#   make mutation mutation testing (mutmut) of the package, GROUPS= a subset of
-#                 tests/mutants/groups.yaml; summary in results/mutation/summary.md (hours)
+#   make mutation mutation testing (mutmut) of the package, GROUPS= (or MODULES=) a subset of
+#                 tests/mutants/groups.yaml; summary in results/mutation/summary.{json,md} (hours)
 #   make lock     regenerate requirements.lock (+ requirements-docs.lock) from pyproject.toml
 #   make archive  the run archive results/archive/privdtol-<commit>-<config hash>.tar.gz
 #   make arxiv    the report's sources as one tar.gz for arXiv or a journal (pdflatex alone)
@@ -91,9 +91,13 @@ test-fast: setup
 
 # Mutation testing (docs/testing.md): mutmut in a scratch tree per module group
 # (mutants-work/<group>), each mutant against the fast-tier tests that reach its function.
+# GROUPS= (or MODULES=) a subset, space- or comma-separated: make mutation MODULES=core,verdict;
+# MUTATION_ARGS=--rerun runs again only the survivors of earlier runs (after new tests).
 GROUPS ?=
+MODULES ?=
+MUTATION_ARGS ?=
 mutation: setup
-	PATH=$(abspath $(VENV))/bin:$$PATH $(PY) scripts/mutation.py $(GROUPS)
+	PATH=$(abspath $(VENV))/bin:$$PATH nice -n 19 $(PY) scripts/mutation.py $(MUTATION_ARGS) $(GROUPS) $(MODULES)
 
 report: setup
 	PATH=$(abspath $(VENV))/bin:$$PATH snakemake --cores $(CORES) $(SNAKEMAKE_ARGS)

@@ -7,7 +7,17 @@ then a summary: killed / survived / timed out / no tests per module, the survivo
 the commit measured, in ``results/mutation/<group>.json`` and ``results/mutation/summary.md``.
 A second run of a group resumes where the first stopped (mutmut keeps its results).
 
-    python scripts/mutation.py [group ...]    # default: every group
+A survivor listed in tests/mutants/dispositions.yaml (its function and its diff) counts as
+``equivalent`` (no test can tell it from the original) instead of ``survived``; the mutants of a
+function listed there as dead code (no caller in the package, the notebooks or the workflow)
+count as ``dead``.  The score of a module is (killed + timeout) / (killed + timeout + survived +
+no tests): equivalent and dead mutants are left out, untested ones count against it.  Every group
+measured so far (each ``mutants-work/<group>/``) goes into ``results/mutation/summary.json``
+(machine-readable: per module the counts and the score, per group the commit and the seconds)
+and ``summary.md``.
+
+    python scripts/mutation.py [group ...]    # default: every group; "core,verdict" works too
+    python scripts/mutation.py --summary-only # re-summarise what has been measured
 """
 
 from __future__ import annotations
@@ -15,8 +25,10 @@ from __future__ import annotations
 import argparse
 import ast
 import difflib
+import functools
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -29,6 +41,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUPS = ROOT / "tests" / "mutants" / "groups.yaml"
+DISPOSITIONS = ROOT / "tests" / "mutants" / "dispositions.yaml"
 WORK = ROOT / "mutants-work"
 OUT = ROOT / "results" / "mutation"
 #: what the tests read besides src/ and tests/
@@ -37,7 +50,7 @@ COPY_FILES = ("Snakefile", "Makefile", "README.md", "environment.yml", "requirem
 #: mutmut's exit codes (mutmut/stats.py) folded into the summary's columns
 STATUS = {1: "killed", 3: "killed", 0: "survived", 36: "timeout", -24: "timeout", 24: "timeout"}
 STATUS |= {152: "timeout", 255: "timeout", 33: "no tests", 5: "no tests", None: "not run"}
-COLUMNS = ("killed", "survived", "timeout", "no tests", "not run", "other")
+COLUMNS = ("killed", "survived", "timeout", "no tests", "not run", "other", "equivalent", "dead")
 
 
 def tool_config(group: dict) -> str:
@@ -46,7 +59,10 @@ def tool_config(group: dict) -> str:
         "[tool.mutmut]",
         'source_paths = ["src"]',
         f"only_mutate = {json.dumps(group['mutate'])}",
-        'pytest_add_cli_args = ["-m", "not slow", "-q", "-p", "no:cacheprovider"]',
+        "pytest_add_cli_args = "
+        + json.dumps(
+            ["-m", "not slow", "-q", "-p", "no:cacheprovider", *group.get("pytest_args", [])]
+        ),
         f"pytest_add_cli_args_test_selection = {json.dumps(group['tests'])}",
         "timeout_multiplier = 5.0",
         f"also_copy = {json.dumps([*COPY, *COPY_FILES])}",
@@ -77,9 +93,57 @@ def commit_measured() -> str:
     return head.stdout.strip() + (" (dirty)" if dirty.stdout.strip() else "")
 
 
-def run(name: str, group: dict, workers: int) -> float:
+def open_mutants(name: str) -> list[str]:
+    """The mutants of an earlier run of group ``name`` that survived or had no tests (not the
+    equivalent and dead ones): what ``--rerun`` runs again after new tests were added."""
+    path = OUT / f"{name}.json"
+    if not path.exists():
+        return []
+    record = json.loads(path.read_text())
+    _, dead = load_dispositions()
+    src = WORK / name / "mutants" / "src"
+    names = list(record["survivors"])
+    for meta in sorted(src.rglob("*.py.meta")):
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        names += [k for k, c in codes.items() if c == 33 and function_of(k) not in dead]
+    return names
+
+
+#: a mutant name that matches nothing: ``mutmut run`` then generates the mutants and records
+#: the tests of each function, and stops before running any mutant
+NO_MUTANT = "privdtol.no_such_module.x_none__mutmut_0"
+
+
+def sample(name: str, per_module: int) -> list[str]:
+    """Up to ``per_module`` of each module's mutants not run yet (dead functions left out),
+    drawn uniformly at random (seeded by the group and module names: a rerun draws the same)."""
+    src = WORK / name / "mutants" / "src"
+    _, dead = load_dispositions()
+    names = []
+    for meta in sorted(src.rglob("*.py.meta")):
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        todo = sorted(k for k, c in codes.items() if c is None and function_of(k) not in dead)
+        done = sum(c is not None for c in codes.values())
+        rng = random.Random(f"{name}:{meta.relative_to(src)}")
+        names += rng.sample(todo, max(0, min(len(todo), per_module - done)))
+    return names
+
+
+def run(
+    name: str, group: dict, workers: int, mutants: list[str] | None = None, per_module: int = 0
+) -> float:
+    """``mutmut run`` over the group (resuming), over ``mutants`` only (run again), or over a
+    random sample of ``per_module`` mutants of each module."""
+    if per_module:
+        seconds = run(name, group, workers, [NO_MUTANT])
+        mutants = sample(name, per_module)
+        return seconds + (run(name, group, workers, mutants) if mutants else 0.0)
     work = prepare(name, group)
-    (work / "commit.txt").write_text(commit_measured() + "\n")
+    stamp, commit = work / "commit.txt", commit_measured()
+    if stamp.exists():  # a resumed run: the earlier verdicts were measured at the first commit
+        first = stamp.read_text().strip().split(", then ")[0]
+        commit = f"{first}, then {commit}" if first != commit else commit
+    stamp.write_text(commit + "\n")
     # the tests' subprocesses (python -m privdtol) import the mutated copy too; the directory
     # must exist before mutmut starts, or Python caches its absence and imports the original
     (work / "mutants" / "src").mkdir(parents=True, exist_ok=True)
@@ -89,16 +153,24 @@ def run(name: str, group: dict, workers: int) -> float:
     log = OUT / f"{name}.log"
     with open(log, "w") as fh:
         proc = subprocess.run(
-            [str(mutmut), "run", "--max-children", str(workers)],
+            [str(mutmut), "run", "--max-children", str(workers), *(mutants or [])],
             cwd=work,
             env=env,
             stdout=fh,
             stderr=subprocess.STDOUT,
         )
     seconds = time.perf_counter() - start
-    if proc.returncode != 0:
+    if proc.returncode != 0 and mutants != [NO_MUTANT]:
         print(f"{name}: mutmut exited {proc.returncode}; see {log}", file=sys.stderr)
     return seconds
+
+
+@functools.cache
+def _defs(path: Path) -> tuple[list[str], dict]:
+    """The lines of a mutated file and its functions by name (parsed once per file)."""
+    text = path.read_text()
+    defs = {n.name: n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef)}
+    return text.splitlines(), defs
 
 
 def mutant_diff(src: Path, key: str) -> str:
@@ -106,12 +178,13 @@ def mutant_diff(src: Path, key: str) -> str:
     mutmut keeps each mutant as a copy of the function, beside ``..._mutmut_orig``."""
     module, func = key.rsplit(".", 1)
     path = src.joinpath(*module.split(".")).with_suffix(".py")
-    text = path.read_text()
-    defs = {n.name: n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef)}
+    if not path.exists():  # a package's __init__.py
+        path = src.joinpath(*module.split("."), "__init__.py")
+    lines, defs = _defs(path)
     orig, mutant = (defs.get(f) for f in (func.rsplit("__mutmut_", 1)[0] + "__mutmut_orig", func))
     if orig is None or mutant is None:
         return ""
-    a, b = (ast.get_source_segment(text, n).splitlines()[1:] for n in (orig, mutant))
+    a, b = (lines[n.lineno : n.end_lineno] for n in (orig, mutant))
     return "\n".join(
         line
         for line in difflib.unified_diff(a, b, lineterm="", n=0)
@@ -119,49 +192,112 @@ def mutant_diff(src: Path, key: str) -> str:
     )
 
 
+def function_of(key: str) -> str:
+    """``privdtol.core.clock.x_checkpoints__mutmut_7`` -> ``privdtol.core.clock.checkpoints``
+    (methods: ``...xǁClassǁmethod__mutmut_3`` -> ``....Class.method``)."""
+    module, func = key.rsplit(".", 1)
+    func = func.rsplit("__mutmut_", 1)[0]
+    func = func[2:] if func.startswith(("x_", "xǁ")) else func
+    return f"{module}.{func.replace('ǁ', '.')}"
+
+
+#: the lists of dispositions.yaml whose functions' mutants are not counted (column "dead")
+DEAD_KINDS = ("dead", "import_time")
+
+
+def load_dispositions(path: Path = DISPOSITIONS) -> tuple[dict, dict]:
+    """``({(function, diff): reason}, {function: reason})``: the equivalent survivors, and the
+    functions of tests/mutants/dispositions.yaml whose mutants are not counted (dead code, and
+    code that runs only at import, before mutmut switches a mutant on)."""
+    data = yaml.safe_load(path.read_text()) if path.exists() else {}
+    equivalent = {
+        (e["function"], e["diff"].strip()): e["reason"] for e in data.get("equivalent") or []
+    }
+    dead = {e["function"]: e["reason"] for kind in DEAD_KINDS for e in data.get(kind) or []}
+    return equivalent, dead
+
+
 def summarise(name: str, seconds: float | None) -> dict:
     """Per module: the count of each status, and the surviving mutants with their diffs."""
     work = WORK / name
-    modules, survivors = {}, []
-    for meta in sorted((work / "mutants" / "src").rglob("*.py.meta")):
+    src = work / "mutants" / "src"
+    equivalent, dead = load_dispositions()
+    modules, survivors, equivalents = {}, {}, {}
+    for meta in sorted(src.rglob("*.py.meta")):
         codes = json.loads(meta.read_text())["exit_code_by_key"]
         if not codes:
             continue
-        module = str(meta.relative_to(work / "mutants" / "src"))[: -len(".py.meta")]
-        counts = Counter(STATUS.get(c, "other") for c in codes.values())
-        modules[module.replace("/", ".")] = {k: counts.get(k, 0) for k in COLUMNS}
-        survivors += [k for k, c in codes.items() if c == 0]
-    diffs = {key: mutant_diff(work / "mutants" / "src", key) for key in survivors}
+        module = str(meta.relative_to(src))[: -len(".py.meta")].replace("/", ".")
+        counts = Counter()
+        for key, code in codes.items():
+            status = STATUS.get(code, "other")
+            function = function_of(key)
+            if function in dead:
+                status = "dead"
+            elif status == "survived":
+                diff = mutant_diff(src, key)
+                if (function, diff.strip()) in equivalent:
+                    status = "equivalent"
+                    equivalents[key] = diff
+                else:
+                    survivors[key] = diff
+            counts[status] += 1
+        modules[module] = {k: counts.get(k, 0) for k in COLUMNS} | {"score": score(counts)}
     stamp = work / "commit.txt"
     commit = stamp.read_text().strip() if stamp.exists() else "unknown"
+    if seconds is None and (OUT / f"{name}.json").exists():
+        seconds = json.loads((OUT / f"{name}.json").read_text()).get("seconds")
     record = {
         "group": name,
         "commit": commit,
         "seconds": seconds,
         "modules": modules,
-        "survivors": diffs,
+        "survivors": survivors,
+        "equivalent": equivalents,
     }
     (OUT / f"{name}.json").write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
     return record
 
 
-def markdown(records: list[dict]) -> str:
-    head = "| module | " + " | ".join(COLUMNS) + " | killed / (killed + survived) |"
-    lines = [head, "|---" * (len(COLUMNS) + 2) + "|"]
+def score(counts) -> float | None:
+    """(killed + timeout) / (killed + timeout + survived + no tests), None if nothing counts."""
+    caught = counts.get("killed", 0) + counts.get("timeout", 0)
+    total = caught + counts.get("survived", 0) + counts.get("no tests", 0)
+    return caught / total if total else None
+
+
+def summary(records: list[dict]) -> dict:
+    """The machine-readable summary of every measured group (results/mutation/summary.json)."""
     total = Counter()
+    modules = {}
     for rec in records:
         for module, counts in rec["modules"].items():
-            total.update(counts)
-            k, s = counts["killed"], counts["survived"]
-            score = f"{k / (k + s):.0%}" if k + s else "-"
-            lines.append(
-                f"| {module} | " + " | ".join(str(counts[c]) for c in COLUMNS) + f" | {score} |"
-            )
-    k, s = total["killed"], total["survived"]
-    score = f"{k / (k + s):.1%}" if k + s else "-"
-    lines.append("| **total** | " + " | ".join(str(total[c]) for c in COLUMNS) + f" | {score} |")
-    commits = sorted({r["commit"] for r in records})
-    return f"Measured at {', '.join(commits)}.\n\n" + "\n".join(lines) + "\n"
+            modules[module] = dict(counts, group=rec["group"], commit=rec["commit"])
+            total.update({k: counts[k] for k in COLUMNS})
+    return {
+        "groups": {r["group"]: {"commit": r["commit"], "seconds": r["seconds"]} for r in records},
+        "modules": modules,
+        "total": {k: total.get(k, 0) for k in COLUMNS} | {"score": score(total)},
+    }
+
+
+def markdown(data: dict) -> str:
+    def pct(value, digits=0):
+        return "-" if value is None else f"{100 * value:.{digits}f}%"
+
+    head = "| module | " + " | ".join(COLUMNS) + " | score |"
+    lines = [head, "|---" * (len(COLUMNS) + 2) + "|"]
+    for module, counts in data["modules"].items():
+        cells = " | ".join(str(counts[c]) for c in COLUMNS)
+        lines.append(f"| {module} | {cells} | {pct(counts['score'])} |")
+    total = data["total"]
+    cells = " | ".join(str(total[c]) for c in COLUMNS)
+    lines.append(f"| **total** | {cells} | {pct(total['score'], 1)} |")
+    groups = ", ".join(
+        f"{g} at {v['commit']}" + (f" ({v['seconds'] / 60:.0f} min)" if v["seconds"] else "")
+        for g, v in data["groups"].items()
+    )
+    return f"Measured: {groups}.\n\n" + "\n".join(lines) + "\n"
 
 
 def main(argv=None) -> int:
@@ -170,18 +306,37 @@ def main(argv=None) -> int:
     parser.add_argument("groups", nargs="*", help=f"groups (default: all): {', '.join(groups)}")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--summary-only", action="store_true", help="summarise earlier runs")
+    parser.add_argument(
+        "--rerun",
+        action="store_true",
+        help="run again only the survivors and untested mutants of earlier runs (after new tests)",
+    )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run a seeded random sample of N mutants per module (what is not run is 'not run')",
+    )
     args = parser.parse_args(argv)
-    unknown = sorted(set(args.groups) - set(groups))
+    chosen = [g for arg in args.groups for g in arg.split(",") if g]
+    unknown = sorted(set(chosen) - set(groups))
     if unknown:
         parser.error(f"unknown group {unknown[0]!r}; allowed: {', '.join(groups)}")
-    args.groups = args.groups or list(groups)
     OUT.mkdir(parents=True, exist_ok=True)
-    records = []
-    for name in args.groups:
-        seconds = None if args.summary_only else run(name, groups[name], args.workers)
-        if (WORK / name / "mutants").is_dir():
-            records.append(summarise(name, seconds))
-    (OUT / "summary.md").write_text(markdown(records))
+    if not args.summary_only:
+        for name in chosen or list(groups):
+            if args.rerun:
+                again = open_mutants(name)
+                if again:
+                    run(name, groups[name], args.workers, again)
+                summarise(name, None)
+            else:
+                summarise(name, run(name, groups[name], args.workers, per_module=args.sample))
+    records = [summarise(name, None) for name in groups if (WORK / name / "mutants").is_dir()]
+    data = summary(records)
+    (OUT / "summary.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    (OUT / "summary.md").write_text(markdown(data))
     print((OUT / "summary.md").read_text())
     return 0
 

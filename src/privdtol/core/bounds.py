@@ -52,6 +52,7 @@ def rate(K, gap, epsilon):
 
 def lower_shape(K, gap, epsilon):
     """log K / min(gap, eps): the lower-bound shape of Hu et al. 2021 (constants unknown)."""
+    gap, epsilon = (np.asarray(v, dtype=float) for v in (gap, epsilon))
     return np.log(np.asarray(K, dtype=float)) / np.minimum(gap, epsilon)
 
 

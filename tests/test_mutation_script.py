@@ -1,0 +1,101 @@
+"""``make mutation``'s bookkeeping (scripts/mutation.py, tests/mutants/dispositions.yaml): every
+equivalent mutant listed still matches a line of its function, every function listed as dead
+really has no caller, and the score counts what it says (docs/testing.md)."""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import mutation  # noqa: E402
+
+EQUIVALENT, _ = mutation.load_dispositions()
+_DATA = yaml.safe_load(mutation.DISPOSITIONS.read_text())
+DEAD = {e["function"] for e in _DATA["dead"]}
+IMPORT_TIME = {e["function"] for e in _DATA.get("import_time") or []}
+
+
+def _function_source(function: str) -> str:
+    """The source of ``privdtol.a.b.f`` or ``privdtol.a.b.Class.method``."""
+    parts = function.split(".")
+    for cut in (len(parts) - 1, len(parts) - 2):
+        path = ROOT / "src" / Path(*parts[:cut]).with_suffix(".py")
+        if path.exists():
+            break
+    else:
+        raise AssertionError(f"{function}: no module")
+    text = path.read_text()
+    node = ast.parse(text)
+    for name in parts[cut:]:
+        node = next(
+            (
+                n
+                for n in ast.iter_child_nodes(node)
+                if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == name
+            ),
+            None,
+        )
+        assert node is not None, f"{function}: no {name} in {path.name}"
+    return ast.get_source_segment(text, node)
+
+
+@pytest.mark.parametrize(("function", "diff"), sorted(EQUIVALENT))
+def test_each_equivalent_mutant_matches_its_function(function, diff):
+    """The removed lines of the diff are lines of the function now: a stale entry (the line
+    rewritten) fails here instead of silently matching nothing."""
+    source = _function_source(function).splitlines()
+    removed = [line[1:] for line in diff.splitlines() if line.startswith("-")]
+    assert removed, f"{function}: the diff removes no line"
+    for line in removed:
+        assert line.strip() in (s.strip() for s in source), f"{function}: {line.strip()!r}"
+
+
+@pytest.mark.parametrize("function", sorted(DEAD))
+def test_each_dead_function_has_no_caller(function):
+    """No use of the name outside its own ``def`` line and string literals (a seed key's
+    ``"what"``) in the package, the notebooks, the workflow or the Snakefile."""
+    name = function.rsplit(".", 1)[1]
+    _function_source(function)  # it exists
+    use = re.compile(rf"(?<!def )(?<![\"'])\b{re.escape(name)}\b(?![\"'])")
+    files = [ROOT / "Snakefile"] + [
+        path
+        for folder in ("src", "notebooks", "workflow")
+        for path in sorted((ROOT / folder).rglob("*"))
+        if path.suffix in {".py", ".smk"}
+    ]
+    callers = [str(p.relative_to(ROOT)) for p in files if use.search(p.read_text())]
+    assert callers == [], f"{function} is used in {callers}: not dead"
+
+
+def test_function_of_mutmut_keys():
+    assert mutation.function_of("privdtol.core.clock.x_checkpoints__mutmut_7") == (
+        "privdtol.core.clock.checkpoints"
+    )
+    assert mutation.function_of("privdtol.engine.runner.xǁCellSpecǁseed_params__mutmut_12") == (
+        "privdtol.engine.runner.CellSpec.seed_params"
+    )
+
+
+def test_score_counts_untested_mutants_against_and_leaves_out_equivalent_ones():
+    counts = {"killed": 80, "timeout": 5, "survived": 10, "no tests": 5, "equivalent": 7}
+    assert mutation.score(counts) == pytest.approx(85 / 100)
+    assert mutation.score({"equivalent": 3, "dead": 4}) is None
+
+
+def test_group_arguments_accept_commas_and_refuse_unknown_names(capsys):
+    with pytest.raises(SystemExit) as err:
+        mutation.main(["core,no_such_group", "--summary-only"])
+    assert err.value.code == 2
+    assert "unknown group 'no_such_group'; allowed: core, verdict" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("function", sorted(IMPORT_TIME))
+def test_each_import_time_function_exists(function):
+    _function_source(function)
