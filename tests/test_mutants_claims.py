@@ -265,7 +265,10 @@ def test_c0_at_its_edge_passes():
     rec = c0_agreement.check({"agreement": df}, THRESHOLDS_C0, ["agg/agreement.parquet"])
     assert rec["statistic"] == 3.0
     assert rec["verdict"] == "PASS"
-    assert rec["threshold"] == "<= 3 standard errors in every pair (Bonferroni over the pairs)"
+    assert rec["threshold"] == (
+        "<= 3 standard errors in every pair (Bonferroni over the pairs); pairs with s.e. 0 "
+        "within their bound"
+    )
     assert rec["inputs"] == ["agg/agreement.parquet"]
     (cell,) = rec["cells"]
     assert cell == {
@@ -275,21 +278,27 @@ def test_c0_at_its_edge_passes():
         "K": 2,
         "gap": 0.5,
         "epsilon": 1.0,
+        "estimator": "mc",
         "runs": 20,
         "pairs": 1,
         "horizon": 8,
+        "comparison": "z",
         "mc_mean": 2.0,
         "mc_se": 0.5,
         "exact": 0.0,
         "error_bound": 0.5,
         "z": 3.0,
+        "bounded": 0,
+        "bounded_disagree": 0,
         "verdict": "PASS",
     }
     false_fail = 2 * sps.norm.sf(3.0)  # one pair
     assert rec["summary"] == (
-        "1 cells (rps) computed both ways, 1 (cell, horizon) pairs: the largest distance is 3 "
-        f"standard errors (mean signed distance 3); under agreement a distance above 3 "
-        f"somewhere has probability at most {false_fail:.2g} (Bonferroni)."
+        "1 cells (rps; Monte Carlo estimators mc) computed both ways, 1 (cell, horizon) pairs. "
+        "1 compared in standard errors: the largest distance is 3 (mean signed distance 3). 0 "
+        "with s.e. 0 compared by a bound (error bound + rounding + what n equal runs allow by "
+        f"chance): 0 disagree. Under agreement a FAIL has probability at most {false_fail:.2g} "
+        "(Bonferroni)."
     )
     beyond = c0_agreement.check(
         {"agreement": _agreement(2.0 + 1e-6, 0.5, 0.0, 0.5)}, THRESHOLDS_C0, []
@@ -393,6 +402,8 @@ def test_c3_record_by_hand():
         "interval": "exact",
         "ratio": pytest.approx(1.2, rel=1e-5),
         "ratio_high": pytest.approx(high, rel=1e-5),
+        # the smallest log-T slope a PASS excludes: (r - 1) Reg(T0) / ln(T_max / T0)
+        "slope_min": pytest.approx(0.5 * 10 / math.log(8191 / 31), rel=1e-5),
         "verdict": "PASS",
     }
     assert not_reached["T0"] is None and not_reached["reached"] is False
@@ -400,7 +411,9 @@ def test_c3_record_by_hand():
     assert rec["summary"] == (
         "1 of 2 rps cells reach their plateau T0 (c = 1.0); 1 not reached (T0 > T_max/2^8), "
         f"left out. Largest Reg(T_max)/Reg(T0) = 1.2 (largest upper limit {high:.4g} at K=2, "
-        "gap=0.5, eps=2, T0=31); threshold 1.5. Intervals (exact: 1). Under the first design "
+        "gap=0.5, eps=2, T0=31); threshold 1.5. Intervals (exact: 1). Scope: a PASS excludes "
+        "an added beta ln T only for beta above (r - 1) Reg(T0) / ln(T_max/T0), from 0.897 to "
+        "0.897 over the reached cells. Under the first design "
         f"(L = log K): PASS, largest ratio {12 / 9:.4g}."
     )
     assert rec["first_design"]["statistic"] == pytest.approx(12 / 9, rel=1e-5)

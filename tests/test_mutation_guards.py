@@ -235,7 +235,7 @@ BOUND_ARGS = {
     "theorem1": (10, 0.5, 0.1),
     "corollary": (10, 0.5, 0.1),
     "rate": (10, 0.5, 0.1),
-    "lower_shape": (10,),  # gap and eps go through np.minimum unconverted
+    "lower_shape": (10,),  # K only: its gap and eps are tested in test_mutants_core
     "wu_wang_shape": (10, 0.5, 0.1),
     "small_gap": (0.3, 0.125),
     "lemma4": (2.5,),
