@@ -28,6 +28,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_exact_results():
+    """Each test computes its exact cells anew: the exact engine keeps its last results per
+    law (privdtol.engine.exact._RECENT), which a test that patches the engine must not get."""
+    from privdtol.engine import exact
+
+    exact._RECENT.clear()
+    yield
+    exact._RECENT.clear()
+
+
 @pytest.fixture(scope="session")
 def smoke_run(tmp_path_factory) -> Path:
     """The whole pipeline on the smoke config (``snakemake --cores 2``) in a copy of the

@@ -33,7 +33,7 @@ from privdtol.algorithms import ALGORITHMS
 from privdtol.core import clock
 from privdtol.core.seeding import stable_digest
 from privdtol.engine import ENGINE_VERSION
-from privdtol.engine.exact import cost_units, exact_available
+from privdtol.engine.exact import cost_units, exact_available, law_family
 from privdtol.engine.runner import CellSpec, make_spec
 from privdtol.environments import instance_means
 from privdtol.errors import InputError
@@ -110,9 +110,13 @@ class Cell:
         return make_spec(**params, mode=mode)
 
     def sort_key(self) -> tuple:
+        """Batch order: exact cells by the kind of their rule first and their algorithm
+        last, so that cells whose laws may coincide (``rnm_ftnl`` and ``wu_wang`` on Bernoulli
+        losses, ``rps`` at eps >= 1/4) are neighbours, whose regret the exact engine then
+        computes once (:func:`privdtol.engine.exact.regret_and_averager`)."""
         nan_last = lambda v: (v is None, -1.0 if v is None else v)  # noqa: E731
         return (
-            self.algorithm,
+            f"exact {law_family(self.algorithm)}" if self.exact else self.algorithm,
             self.env,
             self.instance,
             self.K,
@@ -125,6 +129,7 @@ class Cell:
             self.runs,
             self.seed,
             self.engine,
+            self.algorithm,
         )
 
     def estimated_seconds(self) -> float:

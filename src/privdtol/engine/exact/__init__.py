@@ -39,12 +39,14 @@ and equal means share one factor raised to a power (K = 2^16 costs what K = 2 co
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import numpy as np
 
 from privdtol.engine.exact.averaging import _Averager
 from privdtol.engine.exact.heap import retain_freed_heap
 from privdtol.engine.exact.numerics import U
-from privdtol.engine.exact.spec import EXACT_ALGORITHMS, EXACT_ENVS, _Spec
+from privdtol.engine.exact.spec import EXACT_ALGORITHMS, EXACT_ENVS, _Spec, law_family
 
 __all__ = [
     "EXACT_ALGORITHMS",
@@ -54,6 +56,7 @@ __all__ = [
     "cost_units",
     "exact_available",
     "expected_regret",
+    "law_family",
     "regret_and_averager",
 ]
 
@@ -108,14 +111,36 @@ def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli", tol=RE
     return regret, error
 
 
+#: the last results of :func:`regret_and_averager` in this process, by law key, horizons and
+#: tolerance (the pipeline sorts a batch's cells so that cells of one law are neighbours)
+_RECENT: OrderedDict = OrderedDict()
+RECENT_MAX = 4
+
+
 def regret_and_averager(algorithm, means, epsilon, horizons, env="bernoulli", tol=REGRET_TOL):
     """:func:`expected_regret` and the M-averager that computed it (its selection laws and
-    panels, which the proof terms of :mod:`.proof` reuse instead of computing them again)."""
+    panels, which the proof terms of :mod:`.proof` reuse instead of computing them again).
+    A cell whose laws equal those of one of the last :data:`RECENT_MAX` cells computed
+    (:meth:`.spec._Spec.law_key`: e.g. ``wu_wang`` after ``rnm_ftnl``) gets that cell's
+    numbers, which the same operations would give again, and its averager."""
     spec = _Spec(algorithm, means, epsilon, env)
-    retain_freed_heap()
     hs = [int(T) for T in np.atleast_1d(horizons)]
     if min(hs) < 1:
         raise ValueError("horizons must be positive integers")
+    key = (spec.law_key(), tuple(hs), float(tol))
+    if key in _RECENT:
+        _RECENT.move_to_end(key)
+        reg, eb, avg = _RECENT[key]
+        return reg.copy(), eb.copy(), avg
+    reg, eb, avg = _regret_and_averager(spec, hs, tol)
+    _RECENT[key] = reg.copy(), eb.copy(), avg
+    while len(_RECENT) > RECENT_MAX:
+        _RECENT.popitem(last=False)
+    return reg, eb, avg
+
+
+def _regret_and_averager(spec, hs, tol):
+    retain_freed_heap()
     R = max(hs).bit_length()  # blocks 0..R-1 meet [1, max T]
     w = spec.ns * spec.delta
     g, ge = np.zeros(R), np.zeros(R)

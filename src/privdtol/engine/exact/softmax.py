@@ -73,6 +73,40 @@ def _grid(eta):
     return p, Q, K, h, _trap_rel(h), (toeplitz(Kt) if p <= 8 and Kt.shape[1] >= 64 else None)
 
 
+#: largest dense Toeplitz matrix kept per temperature (bytes); a larger one is built per call
+DENSE_CACHE_BYTES = 48e6
+
+
+@lru_cache(maxsize=4)
+def _dense_full(eta):
+    """The dense Toeplitz matrices of :func:`_rows_conv` for DENSE_N lattice points, built
+    once per temperature (or None when larger than :data:`DENSE_CACHE_BYTES`): the matrix for
+    N <= DENSE_N points is its leading (N rows, first columns) block, a view, since row k of
+    either holds the kernel at columns k + d (p == 1) or k // p + e (polyphase)."""
+    p, Q, K, *_ = _grid(eta)
+    N = DENSE_N
+    if p == 1:
+        W = K.shape[2]
+        if 8.0 * Q * 3 * N * (N + W - 1) > DENSE_CACHE_BYTES:
+            return None
+        return _dense_matrix(K, p, N, N + W - 1)
+    E = K.shape[1] - 1
+    return _dense_matrix(K, p, N, -(-N // p) + E)
+
+
+def _dense_matrix(K, p, N, width):
+    """p == 1: T[q, t, k, k + d] = K[q, t, d]; else T[t, k, k // p + e] = K[t, e, k % p]."""
+    k = np.arange(N)[:, None]
+    if p == 1:
+        T = np.zeros((K.shape[0], 3, N, width))
+        for q in range(K.shape[0]):
+            T[q][:, k, k + np.arange(K.shape[2])] = K[q][:, None, :]
+        return T
+    T = np.zeros((3, N, width))
+    T[:, k, k // p + np.arange(K.shape[1])] = K[:, :, k[:, 0] % p].transpose(0, 2, 1)
+    return T
+
+
 def _tails(X):
     """(CSp, SSp) of the rows of X (nonnegative): CSp[:, i] = sum_(k < i) X[:, k] (exactly 1
     from i = N + 1), SSp[:, i] = sum_(k >= i) X[:, k] (0 at i = N); relative error of each
@@ -90,7 +124,6 @@ def _rows_conv(B, eta, sup=None):
     R, N = B.shape
     p, Q, K, h, tr, TS = _grid(eta)
     sup = [(0, N - 1)] * R if sup is None or N <= DENSE_N else sup
-    k = np.arange(N)[:, None]
     if p == 1:  # direct convolutions, Q node offsets
         CSp, SSp = _tails(B)
         c_sum = _c_sum(N)
@@ -103,9 +136,9 @@ def _rows_conv(B, eta, sup=None):
                         for t in range(3):
                             out[t, r, q, lo : hi + W] = np.convolve(B[r, lo : hi + 1], K[q, t])
                     continue
-                T = np.zeros((3, N, N + W - 1))  # one Toeplitz GEMM per kernel
-                T[:, k, k + np.arange(W)] = K[q][:, None, :]
-                out[:, :, q] = B @ T
+                full = _dense_full(eta)  # one Toeplitz GEMM per kernel
+                T = _dense_matrix(K[q : q + 1], p, N, N + W - 1)[0] if full is None else full[q]
+                out[:, :, q] = B @ T[:, :N, : N + W - 1]
         else:  # all rows at once: chunked block-Toeplitz GEMM
             out = batched_conv(B[:, :, None], sup, TS, 3 * Q, N + W - 1)
             out = out.reshape(3, Q, R, -1).transpose(0, 2, 1, 3)
@@ -121,9 +154,7 @@ def _rows_conv(B, eta, sup=None):
         Bp[:, :N] = B
         out = np.zeros((3, R, 1, nj + E))
         if N <= DENSE_N:
-            T = np.zeros((3, N, nj + E))
-            T[:, k, k // p + np.arange(E + 1)] = K[:, :, k[:, 0] % p].transpose(0, 2, 1)
-            out[:, :, 0] = B @ T
+            out[:, :, 0] = B @ _dense_full(eta)[:, :N, : nj + E]
         elif TS is not None:  # all rows at once: chunked block-Toeplitz GEMM
             sj = [(lo // p, hi // p) for lo, hi in sup]
             out[:, :, 0] = batched_conv(Bp.reshape(R, nj, p), sj, TS, 3, nj + E)

@@ -5,6 +5,7 @@ law from m rounds (Section 4 of Cesari & Colomboni; the proof of Lemma 4, Sectio
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -49,6 +50,13 @@ def rule(alg, K: int) -> tuple[bool, float]:
     if isinstance(alg, ReportNoisyMin):
         return False, float(alg.noise_scale)
     raise ValueError(f"{alg.name!r}: no exact selection rule")
+
+
+@lru_cache(maxsize=64)
+def law_family(algorithm: str) -> str:
+    """The kind, "softmax" or "laplace", of the algorithm's selection rule (:func:`rule`);
+    cells whose laws can coincide (:meth:`_Spec.law_key`) share it."""
+    return "softmax" if rule(make_algorithm(algorithm, 1.0), 2)[0] else "laplace"
 
 
 class _Spec:
@@ -97,6 +105,24 @@ class _Spec:
         if self.softmax:  # no penalty: min_theta m lmgf = m min_theta lmgf, once per group
             lm, pen = np.min(lm, axis=1, keepdims=True), pen[:1]
         self.lmgf, self.pen = lm, pen  # log E e^(-theta (X_g - X_best)) per round
+
+    def law_key(self) -> tuple:
+        """Everything the selection laws of every block depend on: the rule (softmax
+        temperature or Laplace scale), the prefix rule, atoms or Binomial sums, and the groups.
+        Two cells with one key have identical regret (``wu_wang`` and ``rnm_ftnl`` on
+        Bernoulli losses, whose resampled losses have the same law; ``rps`` at every
+        eps >= 1/4, where eta = 1/8), computed by identical operations."""
+        fn = type(self.alg).prefix_lengths
+        return (
+            self.softmax,
+            self.eta,
+            self.b,
+            self.det,
+            self.random_prefix,
+            f"{fn.__module__}.{fn.__qualname__}",
+            self.mu.tobytes(),
+            self.ns.tobytes(),
+        )
 
     def m_range(self, r: int) -> tuple[int, int]:
         """Support {lo..hi} of the number of rounds of block r the selection of A_(r+1) reads:
