@@ -88,10 +88,10 @@ def test_another_law_is_computed_not_reused():
     assert reg[-1] != _fresh("rps", 1.0)[0]  # and the two laws' regrets differ
 
 
-def _cell(eps):
+def _cell(algorithm, eps):
     return plan.Cell.from_params(
         dict(
-            algorithm="rps",
+            algorithm=algorithm,
             env="bernoulli",
             K=8,
             gap=0.125,
@@ -113,20 +113,28 @@ def _terms(cell):
     return table.to_json(), json.dumps(terms, sort_keys=True)
 
 
-@pytest.mark.parametrize("order", [(2.0, 4.0), (4.0, 2.0)])
+@pytest.mark.parametrize(
+    "order",
+    [
+        (("rps", 2.0), ("rps", 4.0)),  # one law
+        (("rps", 4.0), ("rps", 2.0)),
+        (("rps", 8.0), ("rps_short_prefix", 8.0)),  # one temperature, two prefix rules
+        (("rps_short_prefix", 8.0), ("rps", 8.0)),
+    ],
+)
 def test_proof_terms_do_not_depend_on_the_cell_before(order, monkeypatch):
     from privdtol.pipeline import proof
 
     alone = {}
-    for eps in order:
+    for cell in order:
         exact._RECENT.clear()
         monkeypatch.setattr(proof, "_SUMS", {})
-        alone[eps] = _terms(_cell(eps))
+        alone[cell] = _terms(_cell(*cell))
     exact._RECENT.clear()
     monkeypatch.setattr(proof, "_SUMS", {})
-    together = {eps: _terms(_cell(eps)) for eps in order}
+    together = {cell: _terms(_cell(*cell)) for cell in order}
     assert together == alone
-    assert alone[2.0][1] != alone[4.0][1]  # Theorem 1's bound depends on eps
+    assert alone[order[0]][1] != alone[order[1]][1]  # eps or the prefix rule matters
 
 
 def test_the_planner_makes_same_law_cells_neighbours():

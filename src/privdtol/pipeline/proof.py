@@ -82,20 +82,24 @@ def horizon_regret(table: pd.DataFrame, cell) -> tuple[float, float]:
     return float(row["regret"].iloc[0]), float(row["error_bound"].iloc[0])
 
 
-#: Lemma 5's terms of the instances computed in this process, by (means, eps, eta, env)
+#: Lemma 5's terms of the instances computed in this process, by (means, eps, eta, env, the
+#: law key of the averager they reused)
 _SUMS: dict[tuple, dict] = {}
 
 
 def cell_terms(cell, regret=None, base=None) -> dict:
     """The proof terms of one cell (``regret``: its (Reg_T, error bound), else computed;
     ``base``: the averager of its exact regret, whose laws the m-sums reuse); the sums of
-    Lemma 5 are computed once per instance and temperature in a process."""
+    Lemma 5 are computed once per instance, temperature and base law in a process.  The base's
+    law is part of the key: sums computed on another prefix rule's averager (``rps`` for
+    ``rps_short_prefix``) agree only to their error bounds, and a cell's terms must not depend
+    on which cells its batch computed before it."""
     from privdtol.engine.exact.proof import proof_terms, sum_terms
     from privdtol.engine.exact.spec import _Spec
 
     env = cell.spec().build_env()
     eta = _Spec(cell.algorithm, env.means, cell.epsilon, env.name).eta
-    key = (tuple(env.means), cell.epsilon, eta, env.name)
+    key = (tuple(env.means), cell.epsilon, eta, env.name, base and base.spec.law_key())
     if key not in _SUMS:
         if len(_SUMS) > 64:
             _SUMS.clear()
