@@ -1,6 +1,6 @@
-"""Fits behind the claim checks: log-log slopes, ``log K`` against ``log^2 K``, and the constants of
-Theorem 1.  Pure numpy/scipy functions of arrays; the claim modules of
-:mod:`privdtol.analysis.claims` turn them into verdicts (:mod:`privdtol.analysis.verdict`).
+"""Fits behind the claim checks: log-log slopes and ``log K`` (or ``log^2 K``) fits.  Pure
+numpy/scipy functions of arrays; the claim modules of :mod:`privdtol.analysis.claims` turn them
+into verdicts (:mod:`privdtol.analysis.verdict`).
 
 Statistical conventions (used throughout :mod:`privdtol.analysis.claims`):
 
@@ -12,16 +12,12 @@ Statistical conventions (used throughout :mod:`privdtol.analysis.claims`):
   standard error treats those variances as known (``(X'WX)^-1``), i.e. it measures Monte-Carlo
   noise only, not lack of fit; the residual chi-square is reported alongside so a curved
   relation can be seen.
-- Bootstraps draw from :func:`privdtol.core.seeding.generator` keyed by the fitted data, so the same
-  inputs always give the same interval.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from scipy import special  # its quantiles import in a fraction of scipy.stats' time
-
-from privdtol.core.seeding import generator
 
 #: smallest relative standard error used as a weight (a cell with se = 0 is not infinitely sure)
 MIN_REL_SE = 1e-9
@@ -126,102 +122,6 @@ def logk_fit(K, mean, se, form: str) -> dict:
         "n": int(K.size),
         "dof": int(K.size) - 2,
     }
-
-
-def compare_logk_fits(
-    K, mean, se, confidence: float, n_boot: int = 2000, seed_key: dict | None = None
-) -> dict:
-    """Compare ``a·log K + b`` with ``a·log² K + b`` (same number of parameters, so the
-    residual chi-square decides).  The statistic is ``Δχ² = χ²(log² K) − χ²(log K)``: positive
-    when ``log K`` fits better.  Its interval is a parametric-bootstrap percentile interval:
-    the means are redrawn from ``N(mean, se²)`` and both fits repeated.  Returns both fits, the
-    statistic, its interval and ``better`` (the form with the smaller chi-square)."""
-    K, mean, se = (np.asarray(v, dtype=float) for v in (K, mean, se))
-    fits = {form: logk_fit(K, mean, se, form) for form in LOGK_FORMS}
-    delta = fits["log² K"]["chi2"] - fits["log K"]["chi2"]
-    key = {
-        "what": "compare_logk_fits",
-        "K": K,
-        "mean": mean,
-        "se": se,
-        "n_boot": n_boot,
-        **(seed_key or {}),
-    }
-    rng = generator(key)
-    draws = mean[None, :] + se[None, :] * rng.standard_normal((n_boot, K.size))
-    boot = np.array(
-        [logk_fit(K, d, se, "log² K")["chi2"] - logk_fit(K, d, se, "log K")["chi2"] for d in draws]
-    )
-    alpha = 1 - confidence
-    low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
-    return {
-        "fits": fits,
-        "delta_chi2": float(delta),
-        "ci_low": float(low),
-        "ci_high": float(high),
-        "better": "log K" if delta > 0 else "log² K",
-        "n_boot": n_boot,
-    }
-
-
-def fit_constants(
-    x_gap, x_eta, regret, confidence: float, n_boot: int = 2000, seed_key: dict | None = None
-) -> dict:
-    """Constants of Theorem 1's form: ``regret − 1 ≈ c_gap·(log K/gap) + c_eta·(log K/eta)``.
-
-    Non-negative least squares on the *relative* scale (each cell's equation divided by its
-    regret, so cells spanning orders of magnitude weigh alike), with a case bootstrap over cells
-    for the intervals (percentile, seeded).  Returns ``c_gap``, ``c_eta`` with their intervals
-    and the bootstrap draws' count."""
-    x_gap, x_eta, regret = (np.asarray(v, dtype=float) for v in (x_gap, x_eta, regret))
-    ok = regret > 0
-    x_gap, x_eta, regret = x_gap[ok], x_eta[ok], regret[ok]
-    n = regret.size
-    if n < 2:
-        nan = float("nan")
-        return {
-            "c_gap": nan,
-            "c_eta": nan,
-            "c_gap_ci": (nan, nan),
-            "c_eta_ci": (nan, nan),
-            "n": n,
-            "n_boot": 0,
-        }
-
-    def solve(idx):
-        X = np.column_stack([x_gap[idx], x_eta[idx]]) / regret[idx, None]
-        y = (regret[idx] - 1.0) / regret[idx]
-        from scipy.optimize import nnls
-
-        coef, _ = nnls(X, y)
-        return coef
-
-    coef = solve(np.arange(n))
-    rng = generator(
-        {
-            "what": "fit_constants",
-            "x_gap": x_gap,
-            "x_eta": x_eta,
-            "regret": regret,
-            "n_boot": n_boot,
-            **(seed_key or {}),
-        }
-    )
-    boot = np.array([solve(rng.integers(0, n, size=n)) for _ in range(n_boot)])
-    alpha = 1 - confidence
-    q = np.quantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
-    return {
-        "c_gap": float(coef[0]),
-        "c_eta": float(coef[1]),
-        "c_gap_ci": (float(q[0, 0]), float(q[1, 0])),
-        "c_eta_ci": (float(q[0, 1]), float(q[1, 1])),
-        "boot": boot,
-        "n": n,
-        "n_boot": n_boot,
-    }
-
-
-# ----------------------------------------------------------------------------- rate form
 
 
 def t_value(confidence: float, dof: int) -> float:

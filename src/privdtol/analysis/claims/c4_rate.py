@@ -415,25 +415,6 @@ def slope_series(
     return out
 
 
-def verdict_series(series: list[dict], lo: float, hi: float) -> tuple[str, dict | None]:
-    """Verdict per series (INCONCLUSIVE if too few points; stored in each series' ``verdict``),
-    then the combined verdict and the series that decides it (first FAIL, else first
-    INCONCLUSIVE, else the smallest margin)."""
-    for s in series:
-        s["verdict"] = (
-            interval_verdict(s["ci_low"], s["ci_high"], lo, hi) if s["enough"] else INCONCLUSIVE
-        )
-    if not series:
-        return INCONCLUSIVE, None
-    verdict = combine_verdicts(s["verdict"] for s in series)
-    for target in (FAIL, INCONCLUSIVE):
-        for s in series:
-            if s["verdict"] == target:
-                return verdict, s
-    margin = [min(s["ci_low"] - lo, hi - s["ci_high"]) for s in series]
-    return verdict, series[int(np.argmin(margin))]
-
-
 def rate_ratio_table(df: pd.DataFrame) -> pd.DataFrame:
     """Final rows with ``ratio = regret / (log K/gap + log K/eps)`` and its standard error."""
     out = final_rows(df).copy()
