@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
+from test_mutants_claims import _gap_series  # the exact gap series of the C4 tests
 
 from privdtol.analysis.claims import c4_rate
 
@@ -18,29 +20,12 @@ GAPS = (0.5, 0.25, 0.125, 0.0625, 0.03125)
 
 def _cells() -> pd.DataFrame:
     """Exact cells: Reg = 2 log K/gap + 5 where eps > gap, 2 log K/eps + 5 where eps <= gap."""
-    rows = []
-    for gap in GAPS:
-        m = 2 * math.log(K) / (gap if gap < EPS else EPS) + 5
-        rows.append(
-            {
-                "experiment": "gap",
-                "cell_id": f"{K}-{gap}",
-                "algorithm": "rps",
-                "env": "bernoulli",
-                "instance": "standard",
-                "K": K,
-                "gap": gap,
-                "epsilon": EPS,
-                "mu_best": 0.5 - gap / 2,
-                "rho": float("nan"),
-                "kappa": float("nan"),
-                "horizon": 1023,
-                "runs": 0,
-                "mean": m,
-                "se": 1e-6 * m,
-            }
-        )
-    return pd.DataFrame(rows)
+    rows = _gap_series([K], gaps=GAPS, eps=EPS)
+    privacy = rows["gap"] >= EPS
+    return rows.assign(
+        mean=np.where(privacy, 2 * math.log(K) / EPS + 5, rows["mean"]),
+        se=np.where(privacy, 1e-6 * (2 * math.log(K) / EPS + 5), rows["se"]),
+    )
 
 
 def test_the_gap_exponent_leaves_the_privacy_regime_out():

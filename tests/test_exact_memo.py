@@ -88,13 +88,13 @@ def test_another_law_is_computed_not_reused():
     assert reg[-1] != _fresh("rps", 1.0)[0]  # and the two laws' regrets differ
 
 
-def _cell(algorithm, eps):
+def _cell(algorithm, eps, gap=0.125):
     return plan.Cell.from_params(
         dict(
             algorithm=algorithm,
             env="bernoulli",
             K=8,
-            gap=0.125,
+            gap=gap,
             epsilon=eps,
             horizon=(1 << 20) - 1,
             runs=0,
@@ -138,20 +138,8 @@ def test_proof_terms_do_not_depend_on_the_cell_before(order, monkeypatch):
 
 
 def test_the_planner_makes_same_law_cells_neighbours():
-    base = dict(
-        env="bernoulli",
-        K=8,
-        gap=0.125,
-        horizon=(1 << 20) - 1,
-        runs=0,
-        seed=0,
-        instance="standard",
-        mu_best=None,
-        rho=None,
-        kappa=None,
-    )
     cells = [
-        plan.Cell.from_params({**base, "algorithm": a, "epsilon": e, "gap": g})
+        _cell(a, e, g)
         for a in ("rnm_ftnl", "rps", "wu_wang", "wu_wang_gumbel")
         for e in (0.5, 1.0)
         for g in (0.125, 0.25)
