@@ -117,6 +117,9 @@ CUM = np.array(
 
 def test_data_chosen_prefix_maximises_the_leader_margin():
     np.testing.assert_array_equal(data_chosen_prefix(CUM, 2), [3, 3, 4])
+    # any number of leading indices: the maximum is over the support, the last axis
+    np.testing.assert_array_equal(data_chosen_prefix(CUM[None], 2), [[3, 3, 4]])
+    np.testing.assert_array_equal(data_chosen_prefix(CUM[0], 2), 3)
 
 
 def test_data_dependent_prefix_needs_the_window_sums():
