@@ -79,6 +79,14 @@ def prepare(name: str, group: dict) -> Path:
         shutil.copytree(ROOT / sub, work / sub, ignore=shutil.ignore_patterns("__pycache__"))
     for f in COPY_FILES:
         shutil.copy2(ROOT / f, work / f)
+    # mutmut rewrites the .py files of mutants/src on every run but copies the package's other
+    # files (config.schema.yaml, templates) only once: refresh them, or a resumed run tests
+    # today's code against an old schema
+    for path in (ROOT / "src").rglob("*"):
+        if path.is_file() and path.suffix != ".py" and "__pycache__" not in path.parts:
+            target = work / "mutants" / path.relative_to(ROOT)
+            if target.parent.is_dir():
+                shutil.copy2(path, target)
     text = (ROOT / "pyproject.toml").read_text()
     text = re.sub(r"\n\[tool\.mutmut\]\n.*?(?=\n\[|\Z)", "\n", text, flags=re.S)
     (work / "pyproject.toml").write_text(text.rstrip() + "\n\n" + tool_config(group))
