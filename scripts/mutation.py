@@ -65,6 +65,10 @@ def tool_config(group: dict) -> str:
         ),
         f"pytest_add_cli_args_test_selection = {json.dumps(group['tests'])}",
         "timeout_multiplier = 5.0",
+        # fork each mutant's worker from a fork server that has only collected the tests, not
+        # from mutmut's main process, which ran them all to record the stats: forked from there,
+        # every lru_cache of the package is warm and a cached function's mutant never runs
+        'process_isolation = "forkserver"',
         f"also_copy = {json.dumps([*COPY, *COPY_FILES])}",
     ]
     return "\n".join(lines) + "\n"

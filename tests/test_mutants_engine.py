@@ -4,6 +4,7 @@ docs/testing.md), with values written out by hand."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from privdtol.algorithms import make_algorithm
 from privdtol.engine.selection import select_next
@@ -20,3 +21,48 @@ def test_select_next_charges_a_point_mass_where_the_law_is_not_explicit():
     act, law, explicit = select_next(make_algorithm("rps", 1.0), rng, np.zeros((2, 3)), 2)
     assert explicit is True
     np.testing.assert_allclose(law, np.full((2, 3), 1 / 3), rtol=1e-15)
+
+
+def test_check_exact_lists_what_it_accepts():
+    from privdtol.engine.exact import check_exact
+    from privdtol.errors import InputError
+
+    with pytest.raises(InputError) as err:
+        check_exact("rps", "beta")
+    assert str(err.value) == "env: 'beta' has no exact engine (allowed: bernoulli, deterministic)"
+    with pytest.raises(InputError) as err:
+        check_exact("ftl_egreedy", "bernoulli")
+    assert str(err.value) == (
+        "algorithm: 'ftl_egreedy' has no exact engine (allowed: rps, rps_full_prefix, "
+        "rps_uncapped, rnm_ftnl, wu_wang, wu_wang_gumbel, rps_eta_logk, rps_eta_sq, "
+        "rps_short_prefix)"
+    )
+
+
+def test_auto_mode_simulates_inexact_sums_round_by_round():
+    """Beta losses have no exact block sums: small cells run the explicit per-round engine;
+    Bernoulli block sums are exact, so a block algorithm takes the fast engine at any size;
+    a round algorithm runs explicitly up to T runs K = 2^24, then fast."""
+    from privdtol.engine.fast import resolve_mode
+    from privdtol.environments.bernoulli import BernoulliProduct
+    from privdtol.environments.beta import BetaLosses
+
+    rps, hedge = make_algorithm("rps", 1.0), make_algorithm("hedge", None)
+    beta, bern = BetaLosses([0.4, 0.5]), BernoulliProduct([0.4, 0.5])
+    assert resolve_mode(rps, beta, 1023, 100, "auto") == "explicit"
+    assert resolve_mode(rps, bern, 1023, 100, "auto") == "fast"
+    assert resolve_mode(hedge, bern, 2**19, 16, "auto") == "explicit"  # 2^19 x 16 x 2 = 2^24
+    assert resolve_mode(hedge, bern, 2**19 + 1, 16, "auto") == "fast"
+    assert resolve_mode(rps, beta, 2**19, 16, "auto") == "explicit"
+    assert resolve_mode(rps, beta, 2**19 + 1, 16, "auto") == "fast"
+    assert resolve_mode(rps, bern, 1023, 100, "explicit") == "explicit"
+
+
+@pytest.mark.parametrize(
+    ("K", "gap", "budget"), [(1, 0.1, 10), (2, 0.0, 10), (2, 1.0, 10), (2, 0.1, 3)]
+)
+def test_worst_case_search_refuses_degenerate_instances(K, gap, budget):
+    from privdtol.engine.worst_case import search
+
+    with pytest.raises(ValueError, match="need K >= 2, 0 < gap < 1 and budget >= 4"):
+        search("rps", K, gap, 1.0, budget=budget)
