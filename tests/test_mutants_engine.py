@@ -66,3 +66,31 @@ def test_worst_case_search_refuses_degenerate_instances(K, gap, budget):
 
     with pytest.raises(ValueError, match="need K >= 2, 0 < gap < 1 and budget >= 4"):
         search("rps", K, gap, 1.0, budget=budget)
+
+
+def test_run_table_records_eps_and_eta_of_each_algorithm():
+    """rps at eps = 1: eta = min(1/2, 1/8) = 1/8; ftl is not private: no eps, no eta."""
+    from privdtol.engine.fast import simulate
+    from privdtol.engine.run_tables import run_table
+    from privdtol.environments.bernoulli import BernoulliProduct
+
+    env = BernoulliProduct([0.25, 0.5])
+    for name, eps, eta in (("rps", 1.0, 0.125), ("ftl", None, None)):
+        alg = make_algorithm(name, eps)
+        res = simulate(alg, env, 3, 2, {"test": name}, mode="fast")
+        tab = run_table(res, alg, env)
+        assert tab["horizon"].tolist() == [1, 3, 1, 3]
+        assert tab["gap"].tolist() == [0.25] * 4 and tab["mu_best"].tolist() == [0.25] * 4
+        if eps is None:
+            assert tab["epsilon"].isna().all() and tab["eta"].isna().all()
+        else:
+            assert tab["epsilon"].tolist() == [eps] * 4 and tab["eta"].tolist() == [eta] * 4
+
+
+def test_cell_spec_builds_its_loss_model_with_every_parameter():
+    from privdtol.engine.runner import CellSpec
+
+    spec = CellSpec("rps", 1.0, 3, 1, env="beta", means=(0.4, 0.5), kappa=5.0)
+    assert spec.build_env().kappa == 5.0
+    spec = CellSpec("rps", 1.0, 3, 1, env="correlated", means=(0.4, 0.5), rho=0.25)
+    assert spec.build_env().rho == 0.25
