@@ -116,3 +116,23 @@ def test_final_rows_keep_cells_with_gaps_in_their_keys():
     assert list(out.columns) == list(df.columns)
     assert out.index.tolist() == [0, 1]
     assert out["mean"].tolist() == [2.0, 3.0]
+
+
+def test_a_diagnosed_cell_is_labelled_by_its_loss_model_too():
+    cell = {"env": "beta", "K": 2, "gap": 0.5, "kappa": 5.0, "verdict": "FAIL"}
+    rec = dict(_record("FAIL"), cells=[cell])
+    assert diagnosis.diagnose(rec)["cells"] == "1 of 1: env=beta, K=2, gap=0.5, kappa=5"
+
+
+def test_null_regret_plateaus_at_the_papers_time_scale():
+    """Reg_T = min(T gap, R (1 - exp(-T / t*))), t* = 2 max(log K / gap^2, log K / (eta gap))
+    (the power model's null): K = 4, gap = 1/2; without privacy R = log 4 / gap = 2 log 4 and
+    t* = 8 log 4; at eps = 1 (eta = 1/8) R = 2 log 4 + 8 log 4 and t* = 32 log 4."""
+    from privdtol.analysis.power import null_regret
+
+    lk = np.log(4.0)
+    T = np.array([1.0, 10.0, 100.0])
+    got = null_regret({"a": 1.0, "b": 0.0, "c": 0.0}, 4, 0.5, np.inf, T)
+    np.testing.assert_allclose(got, np.minimum(T / 2, 2 * lk * -np.expm1(-T / (8 * lk))))
+    got = null_regret({"a": 1.0, "b": 1.0, "c": 0.0}, 4, 0.5, 1.0, T)
+    np.testing.assert_allclose(got, np.minimum(T / 2, 10 * lk * -np.expm1(-T / (32 * lk))))
