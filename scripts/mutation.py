@@ -65,6 +65,10 @@ def tool_config(group: dict) -> str:
         ),
         f"pytest_add_cli_args_test_selection = {json.dumps(group['tests'])}",
         "timeout_multiplier = 5.0",
+        # a worker's limits are (recorded test time + constant) x multiplier (x 2 for CPU): with
+        # mutmut's constant of 1 s the wall limit of a 0.1 s test is 5.5 s, which the shared
+        # machine's load (or a cold cache) exceeds for mutants that fail at once
+        "timeout_constant = 10.0",
         # fork each mutant's worker from a fork server that has only collected the tests, not
         # from mutmut's main process, which ran them all to record the stats: forked from there,
         # every lru_cache of the package is warm and a cached function's mutant never runs
