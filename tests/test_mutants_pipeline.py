@@ -118,3 +118,24 @@ def test_cells_json_is_compact_and_canonical():
     text = plan.cells_to_json(cells)
     assert text == json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"))
     assert plan.cells_from_json(text) == cells
+
+
+def test_output_directories_stay_inside_the_working_directory(tmp_path):
+    cfg = {"sim_dir": "results/sim", "agg_dir": "../elsewhere"}
+    with pytest.raises(InputError) as err:
+        config.check_out_dirs(cfg, cwd=tmp_path)
+    assert str(err.value) == (
+        f"agg_dir: '../elsewhere' lies outside the working directory {tmp_path.resolve()} "
+        "(allowed: a path inside it, or allow_outside: true (--config allow_outside=true))"
+    )
+    config.check_out_dirs({**cfg, "allow_outside": True}, cwd=tmp_path)
+    config.check_out_dirs({**cfg, "agg_dir": "results/agg"}, cwd=tmp_path)
+
+
+def test_an_unknown_experiment_lists_the_configured_ones():
+    from privdtol.pipeline import plan
+
+    cfg = config.load_config(_one(**SMALL))
+    with pytest.raises(InputError) as err:
+        plan.experiment(cfg, "nope")
+    assert str(err.value) == "experiment: unknown experiment 'nope' (allowed: x)"
