@@ -94,3 +94,18 @@ def test_cell_spec_builds_its_loss_model_with_every_parameter():
     assert spec.build_env().kappa == 5.0
     spec = CellSpec("rps", 1.0, 3, 1, env="correlated", means=(0.4, 0.5), rho=0.25)
     assert spec.build_env().rho == 0.25
+
+
+def test_fast_engine_names_its_estimator_and_keeps_actions_on_request():
+    """rps's laws are explicit: the Rao-Blackwellised block estimator; rnm_ftnl's Laplace noise
+    has none: the realised one."""
+    from privdtol.engine.fast import simulate
+    from privdtol.environments.bernoulli import BernoulliProduct
+
+    env = BernoulliProduct([0.25, 0.5])
+    rps = simulate(make_algorithm("rps", 1.0), env, 7, 3, {"test": "rb"}, mode="fast")
+    assert rps.estimator == "block_rb" and rps.actions is None
+    rnm = simulate(
+        make_algorithm("rnm_ftnl", 1.0), env, 7, 3, {"test": "re"}, mode="fast", keep_actions=True
+    )
+    assert rnm.estimator == "block_realized" and rnm.actions.shape == (3, 3)
