@@ -153,3 +153,10 @@ def test_noisy_min_law_of_more_actions_matches_the_privacy_quadrature(sums, scal
     np.testing.assert_allclose(
         laplace_noisy_min_law(np.array(sums), scale), reference, rtol=0, atol=1e-12
     )
+
+
+def test_a_non_private_algorithm_keeps_the_eps_it_is_given():
+    """ftl is not private: no eps is needed, and one given is kept as a float (not checked)."""
+    assert ALGORITHMS["ftl"]().epsilon is None
+    assert ALGORITHMS["ftl"](2).epsilon == 2.0
+    assert isinstance(ALGORITHMS["ftl"](2).epsilon, float)
