@@ -81,6 +81,7 @@ def test_run_table_records_eps_and_eta_of_each_algorithm():
         tab = run_table(res, alg, env)
         assert tab["horizon"].tolist() == [1, 3, 1, 3]
         assert tab["gap"].tolist() == [0.25] * 4 and tab["mu_best"].tolist() == [0.25] * 4
+        assert tab["epsilon"].dtype == np.float64 and tab["eta"].dtype == np.float64
         if eps is None:
             assert tab["epsilon"].isna().all() and tab["eta"].isna().all()
         else:
