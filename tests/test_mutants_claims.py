@@ -386,6 +386,7 @@ def test_c3_record_by_hand():
     se = 1.2 * math.sqrt((0.01 / 12) ** 2 + (0.01 / 10) ** 2)
     high = 1.2 + _z(0.95) * se
     assert rec["threshold"] == "upper 95% limit of the ratio <= 1.5 in every cell (c = 1.0)"
+    assert rec["title"] == "Horizon-free regret after identification"
     assert rec["inputs"] == ["h.parquet"]
     assert rec["verdict"] == "PASS"
     assert rec["statistic"] == pytest.approx(1.2, rel=1e-5)
