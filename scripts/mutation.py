@@ -65,6 +65,14 @@ def tool_config(group: dict) -> str:
         ),
         f"pytest_add_cli_args_test_selection = {json.dumps(group['tests'])}",
         "timeout_multiplier = 5.0",
+        # a worker's limits are (recorded test time + constant) x multiplier (x 2 for CPU): with
+        # mutmut's constant of 1 s the wall limit of a 0.1 s test is 5.5 s, which the shared
+        # machine's load (or a cold cache) exceeds for mutants that fail at once
+        "timeout_constant = 10.0",
+        # fork each mutant's worker from a fork server that has only collected the tests, not
+        # from mutmut's main process, which ran them all to record the stats: forked from there,
+        # every lru_cache of the package is warm and a cached function's mutant never runs
+        'process_isolation = "forkserver"',
         f"also_copy = {json.dumps([*COPY, *COPY_FILES])}",
     ]
     return "\n".join(lines) + "\n"
@@ -79,6 +87,14 @@ def prepare(name: str, group: dict) -> Path:
         shutil.copytree(ROOT / sub, work / sub, ignore=shutil.ignore_patterns("__pycache__"))
     for f in COPY_FILES:
         shutil.copy2(ROOT / f, work / f)
+    # mutmut rewrites the .py files of mutants/src on every run but copies the package's other
+    # files (config.schema.yaml, templates) only once: refresh them, or a resumed run tests
+    # today's code against an old schema
+    for path in (ROOT / "src").rglob("*"):
+        if path.is_file() and path.suffix != ".py" and "__pycache__" not in path.parts:
+            target = work / "mutants" / path.relative_to(ROOT)
+            if target.parent.is_dir():
+                shutil.copy2(path, target)
     text = (ROOT / "pyproject.toml").read_text()
     text = re.sub(r"\n\[tool\.mutmut\]\n.*?(?=\n\[|\Z)", "\n", text, flags=re.S)
     (work / "pyproject.toml").write_text(text.rstrip() + "\n\n" + tool_config(group))

@@ -386,6 +386,7 @@ def test_c3_record_by_hand():
     se = 1.2 * math.sqrt((0.01 / 12) ** 2 + (0.01 / 10) ** 2)
     high = 1.2 + _z(0.95) * se
     assert rec["threshold"] == "upper 95% limit of the ratio <= 1.5 in every cell (c = 1.0)"
+    assert rec["title"] == "Horizon-free regret after identification"
     assert rec["inputs"] == ["h.parquet"]
     assert rec["verdict"] == "PASS"
     assert rec["statistic"] == pytest.approx(1.2, rel=1e-5)
@@ -598,3 +599,56 @@ def test_c5_with_dependent_cells_but_no_private_ones():
     rec = c5_dependent.check_dependent(df, 0.95)
     assert rec["statistic"] is None and rec["ci_low"] is None and rec["ci_high"] is None
     assert rec["verdict"] == "INCONCLUSIVE"
+
+
+def test_c4_slope_series_by_hand():
+    """The rates notebook's series: per K (sorted), the log-log slope of the mean against 1/gap
+    over the 3 largest 1/gap.  K = 2: mean = 3 x^2 at x = 2, 4, 8, 16 -> slope 2 over x = 4, 8,
+    16, intercept log 3; K = 4 (listed first): mean = 5 x -> slope 1; K = 8: two points only,
+    not enough for 3."""
+    from privdtol.analysis.claims.c4_rate import slope_series
+
+    rows = [(4, x, 5.0 * x) for x in (2.0, 4.0, 8.0, 16.0)]
+    rows += [(2, x, 3.0 * x**2) for x in (16.0, 2.0, 8.0, 4.0)]
+    rows += [(8, x, 7.0) for x in (2.0, 4.0)]
+    df = pd.DataFrame(rows, columns=["K", "x", "mean"])
+    df["gap"] = 1 / df.pop("x")
+    df["epsilon"] = 1.0
+    df["se"] = 0.1 * df["mean"]
+    out = slope_series(df, "1/gap", ["K"], 3, 0.95)
+    assert [s["K"] for s in out] == [2, 4, 8]
+    assert [s["axis"] for s in out] == ["1/gap"] * 3
+    assert out[0]["x"] == [4.0, 8.0, 16.0] and out[0]["y"] == [48.0, 192.0, 768.0]
+    assert out[1]["x"] == [4.0, 8.0, 16.0] and out[1]["y"] == [20.0, 40.0, 80.0]
+    assert [s["n"] for s in out] == [3, 3, 2]
+    assert [s["enough"] for s in out] == [True, True, False]
+    assert out[0]["slope"] == pytest.approx(2.0, abs=1e-12)
+    assert out[0]["intercept"] == pytest.approx(np.log(3.0), abs=1e-12)
+    assert out[1]["slope"] == pytest.approx(1.0, abs=1e-12)
+    assert out[2]["slope"] == pytest.approx(0.0, abs=1e-12)
+    assert out[0]["chi2"] == pytest.approx(0.0, abs=1e-12)
+    assert out[0]["ci_low"] <= 2.0 <= out[0]["ci_high"]
+
+
+def test_c4_rate_ratio_table_by_hand():
+    """rate = log K / gap + log K / eps: K = 4, gap 1/2, eps 1 gives 3 log 4; a mean of
+    6 log 4 with se 0.3 log 4 is a ratio of 2 with se 0.1 (the cell's largest horizon)."""
+    from privdtol.analysis.claims.c4_rate import rate_ratio_table
+
+    log4 = np.log(4.0)
+    df = pd.DataFrame(
+        {
+            "algorithm": ["rps", "rps"],
+            "K": [4, 4],
+            "gap": [0.5, 0.5],
+            "epsilon": [1.0, 1.0],
+            "horizon": [7, 15],
+            "mean": [1.0, 6 * log4],
+            "se": [1.0, 0.3 * log4],
+        }
+    )
+    out = rate_ratio_table(df)
+    assert out["horizon"].tolist() == [15]
+    assert out["rate"].tolist() == pytest.approx([3 * log4], rel=1e-12)
+    assert out["ratio"].tolist() == pytest.approx([2.0], rel=1e-12)
+    assert out["ratio_se"].tolist() == pytest.approx([0.1], rel=1e-12)
