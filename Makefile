@@ -92,7 +92,8 @@ test-fast: setup
 # Mutation testing (docs/testing.md): mutmut in a scratch tree per module group
 # (mutants-work/<group>), each mutant against the fast-tier tests that reach its function.
 # GROUPS= (or MODULES=) a subset, space- or comma-separated: make mutation MODULES=core,verdict;
-# MUTATION_ARGS=--rerun runs again only the survivors of earlier runs (after new tests).
+# MUTATION_ARGS=--rerun runs again only the survivors of earlier runs (after new tests);
+# MUTATION_ARGS="--fresh 20" 20 more per module that no run has run (an unbiased score).
 GROUPS ?=
 MODULES ?=
 MUTATION_ARGS ?=

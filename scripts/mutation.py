@@ -130,29 +130,53 @@ def open_mutants(name: str) -> list[str]:
 NO_MUTANT = "privdtol.no_such_module.x_none__mutmut_0"
 
 
-def sample(name: str, per_module: int) -> list[str]:
+def sample(name: str, per_module: int, fresh: bool = False) -> list[str]:
     """Up to ``per_module`` of each module's mutants not run yet (dead functions left out),
-    drawn uniformly at random (seeded by the group and module names: a rerun draws the same)."""
+    drawn uniformly at random (seeded by the group and module names: a rerun draws the same).
+
+    ``fresh``: ``per_module`` more of each module, drawn (with another seed) among the mutants
+    that no earlier run of the group has run (``seen``, kept across mutmut's resets), and
+    recorded in ``<group>-fresh.json``: a sample that no test was written against, whose score
+    is an unbiased estimate of the module's (docs/testing.md)."""
     src = WORK / name / "mutants" / "src"
     _, dead = load_dispositions()
+    seen = set(_read(OUT / f"{name}-seen.json", []))
     names = []
     for meta in sorted(src.rglob("*.py.meta")):
         codes = json.loads(meta.read_text())["exit_code_by_key"]
         todo = sorted(k for k, c in codes.items() if c is None and function_of(k) not in dead)
+        if fresh:
+            todo = [k for k in todo if k not in seen]
+            rng = random.Random(f"{name}:{meta.relative_to(src)}:fresh")
+            names += rng.sample(todo, min(len(todo), per_module))
+            continue
         done = sum(c is not None for c in codes.values())
         rng = random.Random(f"{name}:{meta.relative_to(src)}")
         names += rng.sample(todo, max(0, min(len(todo), per_module - done)))
+    if fresh:
+        drawn = set(_read(OUT / f"{name}-fresh.json", [])) | set(names)
+        (OUT / f"{name}-fresh.json").write_text(json.dumps(sorted(drawn), indent=0) + "\n")
     return names
 
 
+def _read(path: Path, default):
+    """A JSON file's content, ``default`` if there is none."""
+    return json.loads(path.read_text()) if path.exists() else default
+
+
 def run(
-    name: str, group: dict, workers: int, mutants: list[str] | None = None, per_module: int = 0
+    name: str,
+    group: dict,
+    workers: int,
+    mutants: list[str] | None = None,
+    per_module: int = 0,
+    fresh: bool = False,
 ) -> float:
     """``mutmut run`` over the group (resuming), over ``mutants`` only (run again), or over a
-    random sample of ``per_module`` mutants of each module."""
+    random sample of ``per_module`` mutants of each module (``fresh``: see :func:`sample`)."""
     if per_module:
         seconds = run(name, group, workers, [NO_MUTANT])
-        mutants = sample(name, per_module)
+        mutants = sample(name, per_module, fresh)
         return seconds + (run(name, group, workers, mutants) if mutants else 0.0)
     work = prepare(name, group)
     stamp, commit = work / "commit.txt", commit_measured()
@@ -238,13 +262,16 @@ def summarise(name: str, seconds: float | None) -> dict:
     work = WORK / name
     src = work / "mutants" / "src"
     equivalent, dead = load_dispositions()
-    modules, survivors, equivalents = {}, {}, {}
+    modules, survivors, equivalents, fresh_counts = {}, {}, {}, {}
+    fresh = set(_read(OUT / f"{name}-fresh.json", []))
+    seen = set(_read(OUT / f"{name}-seen.json", []))
     for meta in sorted(src.rglob("*.py.meta")):
         codes = json.loads(meta.read_text())["exit_code_by_key"]
         if not codes:
             continue
         module = str(meta.relative_to(src))[: -len(".py.meta")].replace("/", ".")
-        counts = Counter()
+        counts, in_fresh = Counter(), Counter()
+        seen |= {k for k, c in codes.items() if c is not None}
         for key, code in codes.items():
             status = STATUS.get(code, "other")
             function = function_of(key)
@@ -258,7 +285,11 @@ def summarise(name: str, seconds: float | None) -> dict:
                 else:
                     survivors[key] = diff
             counts[status] += 1
+            in_fresh[status] += key in fresh
         modules[module] = {k: counts.get(k, 0) for k in COLUMNS} | {"score": score(counts)}
+        if any(in_fresh.values()):
+            fresh_counts[module] = {k: in_fresh.get(k, 0) for k in COLUMNS}
+    (OUT / f"{name}-seen.json").write_text(json.dumps(sorted(seen), indent=0) + "\n")
     stamp = work / "commit.txt"
     commit = stamp.read_text().strip() if stamp.exists() else "unknown"
     if seconds is None and (OUT / f"{name}.json").exists():
@@ -268,6 +299,7 @@ def summarise(name: str, seconds: float | None) -> dict:
         "commit": commit,
         "seconds": seconds,
         "modules": modules,
+        "fresh": fresh_counts,
         "survivors": survivors,
         "equivalent": equivalents,
     }
@@ -290,8 +322,16 @@ def summary(records: list[dict]) -> dict:
         for module, counts in rec["modules"].items():
             modules[module] = dict(counts, group=rec["group"], commit=rec["commit"])
             total.update({k: counts[k] for k in COLUMNS})
+    fresh = {}
+    for rec in records:
+        counts = Counter()
+        for module_counts in rec.get("fresh", {}).values():
+            counts.update(module_counts)
+        if counts:
+            fresh[rec["group"]] = {k: counts.get(k, 0) for k in COLUMNS} | {"score": score(counts)}
     return {
         "groups": {r["group"]: {"commit": r["commit"], "seconds": r["seconds"]} for r in records},
+        "fresh": fresh,
         "modules": modules,
         "total": {k: total.get(k, 0) for k in COLUMNS} | {"score": score(total)},
     }
@@ -313,7 +353,17 @@ def markdown(data: dict) -> str:
         f"{g} at {v['commit']}" + (f" ({v['seconds'] / 60:.0f} min)" if v["seconds"] else "")
         for g, v in data["groups"].items()
     )
-    return f"Measured: {groups}.\n\n" + "\n".join(lines) + "\n"
+    text = f"Measured: {groups}.\n\n" + "\n".join(lines) + "\n"
+    if data.get("fresh"):
+        text += "\nFresh samples (no test written against them; score with its standard error):\n\n"
+        text += "| group | killed | survived | timeout | no tests | equivalent | score |\n"
+        text += "|---|---|---|---|---|---|---|\n"
+        for group, c in data["fresh"].items():
+            n = c["killed"] + c["timeout"] + c["survived"] + c["no tests"]
+            se = "" if not n else f" ± {100 * (c['score'] * (1 - c['score']) / n) ** 0.5:.0f}"
+            cells = " | ".join(str(c[k]) for k in ("killed", "survived", "timeout", "no tests"))
+            text += f"| {group} | {cells} | {c['equivalent']} | {pct(c['score'])}{se} |\n"
+    return text
 
 
 def main(argv=None) -> int:
@@ -334,6 +384,13 @@ def main(argv=None) -> int:
         metavar="N",
         help="run a seeded random sample of N mutants per module (what is not run is 'not run')",
     )
+    parser.add_argument(
+        "--fresh",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run N more mutants per module, drawn among those no earlier run has run",
+    )
     args = parser.parse_args(argv)
     chosen = [g for arg in args.groups for g in arg.split(",") if g]
     unknown = sorted(set(chosen) - set(groups))
@@ -347,6 +404,10 @@ def main(argv=None) -> int:
                 if again:
                     run(name, groups[name], args.workers, again)
                 summarise(name, None)
+            elif args.fresh:
+                summarise(
+                    name, run(name, groups[name], args.workers, per_module=args.fresh, fresh=True)
+                )
             else:
                 summarise(name, run(name, groups[name], args.workers, per_module=args.sample))
     records = [summarise(name, None) for name in groups if (WORK / name / "mutants").is_dir()]

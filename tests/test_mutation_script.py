@@ -5,6 +5,7 @@ really has no caller, and the score counts what it says (docs/testing.md)."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 import sys
 from pathlib import Path
@@ -99,3 +100,62 @@ def test_group_arguments_accept_commas_and_refuse_unknown_names(capsys):
 @pytest.mark.parametrize("function", sorted(IMPORT_TIME))
 def test_each_import_time_function_exists(function):
     _function_source(function)
+
+
+def _fake_group(tmp_path, monkeypatch, codes):
+    """A scratch group ``g`` whose module ``privdtol.m`` has mutants with the given exit codes
+    (mutant ``..._mutmut_1`` survives with a diff, the others carry no source)."""
+    monkeypatch.setattr(mutation, "WORK", tmp_path / "work")
+    monkeypatch.setattr(mutation, "OUT", tmp_path / "out")
+    (tmp_path / "out").mkdir()
+    src = tmp_path / "work" / "g" / "mutants" / "src" / "privdtol"
+    src.mkdir(parents=True)
+    (src / "m.py").write_text(
+        "def x_f__mutmut_orig(a):\n    return a + 1\n\n\ndef x_f__mutmut_1(a):\n    return a - 1\n"
+    )
+    meta = {"exit_code_by_key": {f"privdtol.m.x_f__mutmut_{i}": c for i, c in codes.items()}}
+    (src / "m.py.meta").write_text(json.dumps(meta))
+    return src / "m.py.meta"
+
+
+def test_a_fresh_sample_skips_every_mutant_an_earlier_run_has_run(tmp_path, monkeypatch):
+    codes = {1: 0, 2: 1, 3: None} | dict.fromkeys(range(4, 24))
+    meta = _fake_group(tmp_path, monkeypatch, codes)
+    mutation.summarise("g", None)  # records mutants 1 and 2 as seen
+    assert json.loads((tmp_path / "out" / "g-seen.json").read_text()) == [
+        "privdtol.m.x_f__mutmut_1",
+        "privdtol.m.x_f__mutmut_2",
+    ]
+    # mutmut resets every verdict when the group's test selection changes: seen survives that
+    meta.write_text(
+        json.dumps(
+            {"exit_code_by_key": dict.fromkeys(json.loads(meta.read_text())["exit_code_by_key"])}
+        )
+    )
+    unseen = sorted(f"privdtol.m.x_f__mutmut_{i}" for i in range(3, 24))
+    out = tmp_path / "out" / "g-fresh.json"
+    assert sorted(mutation.sample("g", 100, fresh=True)) == unseen  # all the unseen, only them
+    out.unlink()
+    drawn = mutation.sample("g", 5, fresh=True)
+    assert len(set(drawn)) == 5 and set(drawn) <= set(unseen)
+    assert mutation.sample("g", 5, fresh=True) == drawn  # seeded by the names: the same draw
+    assert sorted(json.loads(out.read_text())) == sorted(drawn)
+    # the plain sample draws with its own seed, so it is not the fresh one
+    assert sorted(mutation.sample("g", 5)) != sorted(drawn)
+
+
+def test_only_the_fresh_mutants_enter_the_fresh_score(tmp_path, monkeypatch):
+    codes = {1: 0, 2: 1, 3: 1, 4: 1, 5: 0, 6: None}
+    _fake_group(tmp_path, monkeypatch, codes)
+    fresh = ["privdtol.m.x_f__mutmut_1", "privdtol.m.x_f__mutmut_2", "privdtol.m.x_f__mutmut_6"]
+    (tmp_path / "out" / "g-fresh.json").write_text(json.dumps(fresh))
+    record = mutation.summarise("g", None)
+    assert record["modules"]["privdtol.m"]["killed"] == 3
+    assert record["fresh"]["privdtol.m"] == dict.fromkeys(mutation.COLUMNS, 0) | {
+        "killed": 1,
+        "survived": 1,
+        "not run": 1,
+    }
+    data = mutation.summary([record])
+    assert data["fresh"]["g"]["score"] == pytest.approx(1 / 2)
+    assert "| g | 1 | 1 | 0 | 0 | 0 | 50% ± 35 |" in mutation.markdown(data)
