@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from test_mutants_claims import _gap_series  # the exact gap series of the C4 tests
+from test_mutants_claims_rates import _gap_series  # the exact gap series of the C4 tests
 
 from privdtol.analysis.claims import c4_rate
 
