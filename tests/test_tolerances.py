@@ -1,0 +1,93 @@
+"""The module-level tolerances and minimum sizes that decide a verdict, each at its edge
+(docs/testing.md, "hidden mutants": mutmut does not mutate module constants, so a planted
+``TOL = 1e-3`` or ``MIN_FORM_CELLS = 3`` survived every other test).
+
+- C1 (Proposition 1, Lemma 3): an exact loss may exceed its bound 2 eta only by rounding
+  (1e-9); 1e-7 over it is a FAIL.
+- The privacy audits (``privacy.result.exact_verdict``): a loss 1e-7 over eps is a violation.
+- C4's form fit ``a log K/gap + b log K/eta + c`` has three parameters: it needs four cells
+  (one residual), and three are INCONCLUSIVE.
+- The worst-case search ranks its candidates with regrets to 1e-6 relative (the module's
+  docstring) and reports its best one computed to the engine's default accuracy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from synthetic_regret import GRID, table
+from test_mutants_claims import _audit
+
+from privdtol.algorithms import make_algorithm
+from privdtol.analysis.claims import c1_privacy, c4_rate
+from privdtol.privacy.result import exact_verdict
+
+# ----------------------------------------------------------------------------- C1
+
+
+@pytest.mark.parametrize(
+    ("excess", "verdict"), [(0.0, "PASS"), (1e-12, "PASS"), (1e-7, "FAIL"), (1e-4, "FAIL")]
+)
+def test_c1_allows_only_rounding_over_lemma_3s_bound(excess, verdict):
+    # the helper's cell: eps = 1, bound 2 eta = 0.25, no audit flagged a violation of eps
+    df = pd.DataFrame(
+        [
+            _audit("private", "rps", "exact_selection", 0.25 + excess, False),
+            _audit("negative_control", "leaky", "exact_selection", 3.0, True),
+        ]
+    )
+    rec = c1_privacy.check_c1(df)
+    assert rec["verdict"] == verdict
+    assert [c["verdict"] for c in rec["cells"]] == ["caught", verdict]
+
+
+# ----------------------------------------------------------------------------- audits
+
+
+@pytest.mark.parametrize(
+    ("excess", "violation"), [(0.0, False), (1e-12, False), (1e-7, True), (1e-4, True)]
+)
+def test_an_exact_audit_flags_any_loss_beyond_rounding_over_eps(excess, violation):
+    alg = make_algorithm("rnm_ftnl", 0.5)  # Laplace report-noisy-min: the bound is eps itself
+    out = exact_verdict(alg, 0.5 + excess)
+    assert out["violation"] is violation
+    assert out["within_selection_bound"] is not violation
+    assert out["verdict"] == ("violation" if violation else "within eps")
+    rps = exact_verdict(make_algorithm("rps", 1.0), 0.25 + excess)  # 2 eta = 1/4 < eps = 1
+    assert (rps["violation"], rps["within_selection_bound"]) == (False, not violation)
+
+
+# ----------------------------------------------------------------------------- C4
+
+
+def test_c4s_form_fit_needs_four_cells():
+    cells = [c for c in GRID if c[1] == GRID[0][1]][:4]
+    assert len(cells) == 4
+    df = table("rps", cells, 0.0, 0, "grid")
+    three = df[df["cell_id"] != "rps3"]
+    rec = c4_rate.check_rate_form(three, 1.5, 0.95)
+    assert rec["verdict"] == "INCONCLUSIVE"
+    assert rec["summary"] == "3 rps cells; the form fit needs 4."
+    assert c4_rate.check_rate_form(df, 1.5, 0.95)["verdict"] == "PASS"
+
+
+# ----------------------------------------------------------------------------- search
+
+
+def test_the_search_ranks_at_1e_6_and_reports_its_best_accurately(monkeypatch):
+    from privdtol.engine import exact
+    from privdtol.engine.worst_case import search
+
+    calls, real = [], exact.expected_regret
+
+    def spy(*args, **kw):
+        calls.append(kw.get("tol"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(exact, "expected_regret", spy)
+    res, _ = search("rps", 2, 0.5, 1.0, budget=4, horizon=1000, env="deterministic")
+    assert calls[0] is None  # the standard instance, at the engine's default accuracy
+    ranked = [t for t in calls[1:] if t is not None]
+    assert ranked and set(ranked) == {1e-6}
+    assert calls[-1] is None  # the best one, computed again accurately
+    assert np.isfinite(res["value"])
