@@ -314,6 +314,24 @@ def score(counts) -> float | None:
     return caught / total if total else None
 
 
+def weighted_score(rec: dict) -> dict:
+    """A group's score from its fresh sample, stratified by module: each module's sample score
+    weighted by the module's number of mutants (dead ones left out), with its standard error
+    sqrt(sum w^2 s(1 - s)/n) (the sample draws as many mutants from a small module as from a
+    large one, so the plain pooled score over-weights the small ones)."""
+    est, var, total = 0.0, 0.0, 0
+    for module, counts in rec.get("fresh", {}).items():
+        n = sum(counts[k] for k in ("killed", "timeout", "survived", "no tests"))
+        size = sum(v for k, v in rec["modules"][module].items() if k not in ("score", "dead"))
+        if not n:
+            continue
+        s = score(counts)
+        est, var, total = est + size * s, var + size**2 * s * (1 - s) / n, total + size
+    if not total:
+        return {"weighted": None, "weighted_se": None}
+    return {"weighted": est / total, "weighted_se": var**0.5 / total}
+
+
 def summary(records: list[dict]) -> dict:
     """The machine-readable summary of every measured group (results/mutation/summary.json)."""
     total = Counter()
@@ -328,7 +346,10 @@ def summary(records: list[dict]) -> dict:
         for module_counts in rec.get("fresh", {}).values():
             counts.update(module_counts)
         if counts:
-            fresh[rec["group"]] = {k: counts.get(k, 0) for k in COLUMNS} | {"score": score(counts)}
+            fresh[rec["group"]] = {k: counts.get(k, 0) for k in COLUMNS} | {
+                "score": score(counts),
+                **weighted_score(rec),
+            }
     return {
         "groups": {r["group"]: {"commit": r["commit"], "seconds": r["seconds"]} for r in records},
         "fresh": fresh,
@@ -356,13 +377,18 @@ def markdown(data: dict) -> str:
     text = f"Measured: {groups}.\n\n" + "\n".join(lines) + "\n"
     if data.get("fresh"):
         text += "\nFresh samples (no test written against them; score with its standard error):\n\n"
-        text += "| group | killed | survived | timeout | no tests | equivalent | score |\n"
-        text += "|---|---|---|---|---|---|---|\n"
+        text += (
+            "| group | killed | survived | timeout | no tests | equivalent | score | weighted |\n"
+        )
+        text += "|---|---|---|---|---|---|---|---|\n"
         for group, c in data["fresh"].items():
             n = c["killed"] + c["timeout"] + c["survived"] + c["no tests"]
             se = "" if not n else f" ± {100 * (c['score'] * (1 - c['score']) / n) ** 0.5:.0f}"
             cells = " | ".join(str(c[k]) for k in ("killed", "survived", "timeout", "no tests"))
-            text += f"| {group} | {cells} | {c['equivalent']} | {pct(c['score'])}{se} |\n"
+            weighted = f"{pct(c['weighted'])} ± {100 * c['weighted_se']:.0f}"
+            text += (
+                f"| {group} | {cells} | {c['equivalent']} | {pct(c['score'])}{se} | {weighted} |\n"
+            )
     return text
 
 

@@ -159,3 +159,26 @@ def test_only_the_fresh_mutants_enter_the_fresh_score(tmp_path, monkeypatch):
     data = mutation.summary([record])
     assert data["fresh"]["g"]["score"] == pytest.approx(1 / 2)
     assert "| g | 1 | 1 | 0 | 0 | 0 | 50% ± 35 |" in mutation.markdown(data)
+
+
+def test_the_weighted_fresh_score_weights_each_module_by_its_size():
+    zero = dict.fromkeys(mutation.COLUMNS, 0)
+    # module a: 100 mutants (10 drawn, 9 killed) and 5 dead; module b: 10 (10 drawn, 5 killed)
+    big = zero | {"killed": 9, "survived": 1, "not run": 90, "dead": 5, "score": 0.9}
+    small = zero | {"killed": 5, "survived": 5, "score": 0.5}
+    rec = {
+        "group": "g",
+        "commit": "c",
+        "seconds": None,
+        "modules": {"a": big, "b": small},
+        "fresh": {
+            "a": zero | {"killed": 9, "survived": 1},
+            "b": zero | {"killed": 5, "survived": 5},
+        },
+    }
+    got = mutation.summary([rec])["fresh"]["g"]
+    assert got["score"] == pytest.approx(14 / 20)  # pooled
+    assert got["weighted"] == pytest.approx((100 * 0.9 + 10 * 0.5) / 110)
+    assert got["weighted_se"] == pytest.approx(
+        (100**2 * 0.09 / 10 + 10**2 * 0.25 / 10) ** 0.5 / 110
+    )
