@@ -91,3 +91,26 @@ def test_the_search_ranks_at_1e_6_and_reports_its_best_accurately(monkeypatch):
     assert ranked and set(ranked) == {1e-6}
     assert calls[-1] is None  # the best one, computed again accurately
     assert np.isfinite(res["value"])
+
+
+# ----------------------------------------------------------------------------- proof sums
+
+
+@pytest.mark.parametrize("k", [20, 40])
+def test_lemma_5s_sum_reaches_its_tail_at_tiny_gaps(k):
+    """sum_(m >= 1) F_m of rps at K = 2 on deterministic losses, eps = 1 (eta = 1/8), gap
+    Delta = 2^-k: F_m = Delta / (1 + e^(c m)), c = eta Delta, and by Euler-Maclaurin
+    sum_(m >= 1) f(m) = int_0^oo f - f(0)/2 - f'(0)/12 + O(Delta c^3)
+                     = ln 2/eta - Delta/4 + Delta c/48 (to 1e-50 here).
+    At Delta = 2^-40 the sum's mass lies near m ~ 1/c = 2^43: the m-sum must run through the
+    blocks up to 2^62 (R_MAX) and stop only when its rest is below 1e-13 of it (STOP), so the
+    error bound stays near 1e-9 of the sum."""
+    from privdtol.engine.exact.proof import sum_terms
+
+    gap = 2.0**-k
+    s = sum_terms("rps", [0.5 - gap / 2, 0.5 + gap / 2], 1.0, "deterministic")
+    ref = 8 * np.log(2) - gap / 4 + gap * (gap / 8) / 48
+    err = s["error_bound"]["sum_F"]
+    assert abs(s["sum_F"] - ref) <= err + 1e-12
+    assert err <= 1e-8 * ref
+    assert s["tail_bound"] <= 1e-12 * ref
