@@ -114,3 +114,40 @@ def test_lemma_5s_sum_reaches_its_tail_at_tiny_gaps(k):
     assert abs(s["sum_F"] - ref) <= err + 1e-12
     assert err <= 1e-8 * ref
     assert s["tail_bound"] <= 1e-12 * ref
+
+
+# ----------------------------------------------------------------------------- C4's Bonferroni
+
+
+def test_c4_fails_a_cell_only_when_its_bonferroni_interval_is_beyond_the_factor():
+    """One cell of the grid at twice the form (the others on it): the form fit (relative least
+    squares over the means only, so not moved by the standard errors; recomputed here with
+    numpy) gives its fitted value F.  With se = (m - 1.5 F)/2.5 the cell's nominal 95%
+    interval (z = 1.96) lies beyond the factor 1.5, but its Bonferroni interval over the n cells
+    (z > 2.5 for n >= 10) does not: the cell, hence C4, is INCONCLUSIVE, not FAIL."""
+    from privdtol.analysis.claims.c4_rate import form_columns
+
+    df = table("rps", GRID, 0.0, 0, "grid")
+    last = df["horizon"] == df["horizon"].max()
+    odd = last & (df["cell_id"] == "rps0")
+    df.loc[odd, "mean"] *= 2
+    rows = form_columns(df[last].reset_index(drop=True))
+    assert len(rows) >= 10
+    X = np.column_stack([rows["x_gap"], rows["x_eta"], np.ones(len(rows))]) / rows[["mean"]].values
+    coef = np.linalg.lstsq(X, np.ones(len(rows)), rcond=None)[0]
+    i = int(np.flatnonzero(rows["cell_id"] == "rps0")[0])
+    m = float(rows["mean"].iloc[i])
+    F = float(coef @ [rows["x_gap"].iloc[i], rows["x_eta"].iloc[i], 1.0])
+    assert m / F > 1.6
+    df.loc[odd, "se"] = (m - 1.5 * F) / 2.5
+    rec = c4_rate.check_rate_form(df, 1.5, 0.95)
+    fit, *cells = rec["cells"]
+    assert fit["kind"] == "fit" and fit["n"] == len(rows)
+    by_cell = {(c["K"], c["gap"], c["epsilon"]): c for c in cells}
+    K, gap, eps = GRID[0]
+    cell = by_cell[(K, gap, eps)]
+    assert cell["ratio"] == pytest.approx(m / F, rel=1e-5)  # the record's 6 digits
+    assert cell["verdict"] == "INCONCLUSIVE"
+    assert rec["verdict"] == "INCONCLUSIVE"
+    df.loc[odd, "se"] = (m - 1.5 * F) / 4.0  # beyond the factor at the Bonferroni level too
+    assert c4_rate.check_rate_form(df, 1.5, 0.95)["verdict"] == "FAIL"
