@@ -151,3 +151,23 @@ def test_c4_fails_a_cell_only_when_its_bonferroni_interval_is_beyond_the_factor(
     assert rec["verdict"] == "INCONCLUSIVE"
     df.loc[odd, "se"] = (m - 1.5 * F) / 4.0  # beyond the factor at the Bonferroni level too
     assert c4_rate.check_rate_form(df, 1.5, 0.95)["verdict"] == "FAIL"
+
+
+# ----------------------------------------------------------------------------- chunk streams
+
+
+@pytest.mark.parametrize("algorithm", ["rps", "hedge"])
+def test_each_chunk_of_runs_draws_from_its_own_stream(monkeypatch, algorithm):
+    """The runs of a cell are simulated in chunks of CHUNK_ELEMENTS / K runs, each chunk from
+    its own spawned stream: with chunks of 2 runs, six runs are three chunks whose draws differ
+    (one shared stream would repeat runs 0-1 in runs 2-3 and 4-5 exactly)."""
+    from privdtol.engine import fast
+    from privdtol.environments import BernoulliProduct
+
+    monkeypatch.setattr(fast, "CHUNK_ELEMENTS", 4)
+    alg = make_algorithm(algorithm, 1.0 if algorithm == "rps" else None)
+    res = fast.simulate(alg, BernoulliProduct([0.25, 0.75]), 255, 6, {"t": 1}, mode="fast")
+    assert res.info["chunks"] == 3
+    real = res.regret_realized
+    for a, b in ((0, 2), (0, 4), (2, 4)):
+        assert not np.array_equal(real[a : a + 2], real[b : b + 2])
