@@ -125,6 +125,14 @@ def open_mutants(name: str) -> list[str]:
     return names
 
 
+def _selection(pyproject: Path) -> list[str]:
+    """The lines of a scratch tree's ``[tool.mutmut]`` that decide which tests run (mutmut
+    resets every result when they change)."""
+    if not pyproject.exists():
+        return []
+    return [ln for ln in pyproject.read_text().splitlines() if ln.startswith("pytest_add_cli_args")]
+
+
 #: a mutant name that matches nothing: ``mutmut run`` then generates the mutants and records
 #: the tests of each function, and stops before running any mutant
 NO_MUTANT = "privdtol.no_such_module.x_none__mutmut_0"
@@ -178,9 +186,12 @@ def run(
         seconds = run(name, group, workers, [NO_MUTANT])
         mutants = sample(name, per_module, fresh)
         return seconds + (run(name, group, workers, mutants) if mutants else 0.0)
+    before = _selection(WORK / name / "pyproject.toml")
     work = prepare(name, group)
     stamp, commit = work / "commit.txt", commit_measured()
-    if stamp.exists():  # a resumed run: the earlier verdicts were measured at the first commit
+    # mutmut forgets every verdict of a group whose test selection changed: measured anew
+    if stamp.exists() and before == _selection(work / "pyproject.toml"):
+        # a resumed run: the earlier verdicts were measured at the first commit
         first = stamp.read_text().strip().split(", then ")[0]
         commit = f"{first}, then {commit}" if first != commit else commit
     stamp.write_text(commit + "\n")

@@ -182,3 +182,18 @@ def test_the_weighted_fresh_score_weights_each_module_by_its_size():
     assert got["weighted_se"] == pytest.approx(
         (100**2 * 0.09 / 10 + 10**2 * 0.25 / 10) ** 0.5 / 110
     )
+
+
+def test_the_test_selection_is_read_from_a_groups_tool_config(tmp_path):
+    """The lines whose change makes mutmut forget a group's verdicts (and the commit stamp
+    restart): the pytest arguments and the selection, not the timeouts."""
+    groups = yaml.safe_load(mutation.GROUPS.read_text())
+    path = tmp_path / "pyproject.toml"
+    path.write_text("[project]\nname = 'x'\n\n" + mutation.tool_config(groups["core"]))
+    lines = mutation._selection(path)
+    assert [ln.split(" = ")[0] for ln in lines] == [
+        "pytest_add_cli_args",
+        "pytest_add_cli_args_test_selection",
+    ]
+    assert '"tests/test_paper_constants.py"' in lines[1]
+    assert mutation._selection(tmp_path / "none.toml") == []
