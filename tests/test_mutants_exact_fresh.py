@@ -94,9 +94,9 @@ def _stub_averager(logp):
 @pytest.mark.parametrize(("degree", "accepted"), [(1, True), (8, False)])
 def test_try_refuses_a_panel_whose_coefficients_do_not_decay(degree, accepted):
     """log P(m) = -1 + 0.01 T_d(x), x the panel's map of log m onto [-1, 1], at the rounded
-    Chebyshev-Lobatto nodes of degree 8 on [100, 800]: for d = 8 the last coefficient is 0.01
-    and the two before it are 0 (not decaying: refused, however loose the tolerance); d = 1
-    decays (accepted)."""
+    Chebyshev-Lobatto nodes of degree 8 on [100, 800]: for d = 8 the last two coefficients sum
+    to 0.01 and the two before them to 0 (not decaying: refused, however loose the tolerance);
+    d = 1 decays (accepted, and its sum matches the law's)."""
     lo, hi, deg = 100, 800, 8
     u0, u1 = math.log(lo), math.log(hi)
 
@@ -130,13 +130,13 @@ def test_conv_terms_is_the_summation_tree_height(p, E, h):
     assert conv_terms(p, E) == h
 
 
-@pytest.mark.parametrize("N", [1, 256, 257, 3000, 1 << 16, 1 << 20])
+@pytest.mark.parametrize("N", [1, 256, 257, 3000, 1 << 16, 344064, 1 << 20])
 def test_c_sum_covers_the_blocked_cumsums_tree_height(N):
     """_cumsum sums in blocks of 256 (<= 255 additions), then adds the running sum of the
     nb = ceil(N / 256) earlier block totals (<= nb - 1 additions, and 1 more): an output's
     relative error is <= gamma_n, n = 255 + nb (Higham, Sec. 4.2); _c_sum(N) U must cover it
-    (windows of 10^5..10^6 points occur at m ~ 2^28..2^30). At N = 3000, against exact
-    rationals."""
+    (N = 344064: the window 2 (10.5 sd + 30) of Binomial(2^30, 1/2); lattices spanning several
+    groups are wider). At N = 3000, against exact rationals."""
     from privdtol.engine.exact.numerics import _c_sum, _cumsum
 
     n = 255 + -(-N // 256)
