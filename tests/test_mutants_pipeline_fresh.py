@@ -76,3 +76,48 @@ def test_cells_json_with_other_fields_names_them():
         "fields ['K', 'gap'] != ['K', 'algorithm', 'engine', 'env', 'epsilon', 'gap', "
         "'horizon', 'instance', 'kappa', 'mu_best', 'rho', 'runs', 'seed']"
     )
+
+
+# ----------------------------------------------------------------------------- second sample
+
+
+def test_an_empty_list_names_its_minimum_length_and_an_unknown_key_is_named():
+    assert _message(_one(**{**SMALL, "algorithms": []})) == (
+        "experiments[0].algorithms: got [] (allowed: lists with at least 1 items)"
+    )
+    assert _message(_one(**SMALL, nope=1)).startswith("experiments[0].nope: unknown key (allowed: ")
+
+
+def test_an_experiment_off_the_exact_engine_is_sized_as_monte_carlo():
+    """rps at K = 2 is exact by default (its memory tiny); with ``exact: off`` its 10^9 runs
+    are Monte Carlo runs, whose estimate exceeds the limit."""
+    cfg = _one(**SMALL, runs=10**9)
+    config.load_config(cfg)
+    off = _one(**SMALL, runs=10**9, exact="off")
+    assert _message(off).startswith("experiments[0].runs: rps at K=2, T=1023, runs=1000000000")
+
+
+def test_an_experiments_mu_best_reaches_its_cells():
+    cfg = config.load_config(_one(**SMALL, mu_best=0.125))
+    cells, _ = plan.plan(cfg)["x"]
+    assert [c.mu_best for c in cells] == [0.125]
+
+
+def test_config_files_are_validated_against_the_schema_given(tmp_path):
+    import yaml
+
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(_one(**SMALL)))
+    schema = config.load_schema()
+    schema["properties"]["runs"]["maximum"] = 10
+    with pytest.raises(InputError) as err:
+        config.load_config_files([path], schema)
+    assert str(err.value) == "runs: got 20 (allowed: integers >= 1 and <= 10)"
+
+
+def test_the_plan_summary_counts_cells_and_batches():
+    cfg = config.load_config(_one(**{**SMALL, "epsilon": [1.0, 0.5]}))
+    rows = plan.summary(cfg)
+    assert [(r["experiment"], r["cells"], r["batches"], r["max_horizon"]) for r in rows] == [
+        ("x", 2, 1, 1023)
+    ]
