@@ -1,7 +1,7 @@
 """Guards from the fresh mutation sample of ``privdtol.pipeline``'s config and plan
 (docs/testing.md): the schema's type message, the memory limit's edge, ``allow_outside`` as
 Snakemake's string ``"true"``, the private algorithms of a missing epsilon listed, the
-checks' defaults, the privacy block validated alone, and the cells JSON's field error."""
+privacy block validated alone, and the cells JSON's field error."""
 
 from __future__ import annotations
 
@@ -42,23 +42,6 @@ def test_a_missing_epsilon_lists_every_private_algorithm():
         "experiments[0].epsilon: missing for private algorithms rps, rnm_ftnl "
         "(allowed: a list of numbers > 0)"
     )
-
-
-def test_the_checks_defaults_are_the_schemas():
-    """The pre-registered thresholds of config.schema.yaml's ``checks:`` block, by hand."""
-    defaults = config.check_defaults()
-    assert {k: v for k, v in defaults.items() if k != "multiverse"} == {
-        "power_replicates": 40,
-        "agreement_z_max": 4,
-        "agreement_min_events": 10,
-        "horizon_free_ratio_max": 1.05,
-        "horizon_free_c": 16,
-        "plateau_octaves": 4,
-        "rate_form_factor": 1.5,
-        "exponent_range": [0.8, 1.2],
-        "confidence": 0.95,
-    }
-    assert defaults["multiverse"]["confidence"] == [0.9, 0.95, 0.99]
 
 
 def test_the_privacy_block_is_validated_alone():
