@@ -28,6 +28,8 @@ def _function_source(function: str) -> str:
     parts = function.split(".")
     for cut in (len(parts) - 1, len(parts) - 2):
         path = ROOT / "src" / Path(*parts[:cut]).with_suffix(".py")
+        if not path.exists():  # a package's __init__.py
+            path = ROOT / "src" / Path(*parts[:cut]) / "__init__.py"
         if path.exists():
             break
     else:
