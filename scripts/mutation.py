@@ -146,8 +146,9 @@ def sample(name: str, per_module: int, fresh: bool = False) -> list[str]:
 
     ``fresh``: ``per_module`` more of each module, drawn (with another seed) among the mutants
     that no earlier run of the group has run (``seen``, kept across mutmut's resets), and
-    recorded in ``<group>-fresh.json``: a sample that no test was written against, whose score
-    is an unbiased estimate of the module's (docs/testing.md)."""
+    recorded in ``<group>-fresh.json`` as a new round (the earlier round's record is replaced):
+    a sample that no test was written against, whose score is an unbiased estimate of the
+    module's (docs/testing.md)."""
     src = WORK / name / "mutants" / "src"
     _, dead = load_dispositions()
     seen = set(_read(OUT / f"{name}-seen.json", []))
@@ -164,14 +165,21 @@ def sample(name: str, per_module: int, fresh: bool = False) -> list[str]:
         rng = random.Random(f"{name}:{meta.relative_to(src)}")
         names += rng.sample(todo, max(0, min(len(todo), per_module - done)))
     if fresh:
-        drawn = set(_read(OUT / f"{name}-fresh.json", [])) | set(names)
-        (OUT / f"{name}-fresh.json").write_text(json.dumps(sorted(drawn), indent=0) + "\n")
+        record = {"mutants": sorted(names), "counts": None}
+        (OUT / f"{name}-fresh.json").write_text(json.dumps(record, indent=0) + "\n")
     return names
 
 
 def _read(path: Path, default):
     """A JSON file's content, ``default`` if there is none."""
     return json.loads(path.read_text()) if path.exists() else default
+
+
+def _fresh_round(name: str) -> dict:
+    """The group's fresh round: its mutants and, once every one has a verdict, the counts
+    frozen at that first measurement (later runs with new tests do not change them)."""
+    data = _read(OUT / f"{name}-fresh.json", {"mutants": [], "counts": None})
+    return {"mutants": data, "counts": None} if isinstance(data, list) else data
 
 
 def run(
@@ -276,7 +284,8 @@ def summarise(name: str, seconds: float | None) -> dict:
     src = work / "mutants" / "src"
     equivalent, dead = load_dispositions()
     modules, survivors, equivalents, fresh_counts = {}, {}, {}, {}
-    fresh = set(_read(OUT / f"{name}-fresh.json", []))
+    fresh_round = _fresh_round(name)
+    fresh = set(fresh_round["mutants"])
     seen = set(_read(OUT / f"{name}-seen.json", []))
     for meta in sorted(src.rglob("*.py.meta")):
         codes = json.loads(meta.read_text())["exit_code_by_key"]
@@ -303,6 +312,11 @@ def summarise(name: str, seconds: float | None) -> dict:
         if any(in_fresh.values()):
             fresh_counts[module] = {k: in_fresh.get(k, 0) for k in COLUMNS}
     (OUT / f"{name}-seen.json").write_text(json.dumps(sorted(seen), indent=0) + "\n")
+    if fresh_round["counts"] is not None:
+        fresh_counts = fresh_round["counts"]
+    elif fresh and not any(c["not run"] for c in fresh_counts.values()):
+        fresh_round["counts"] = fresh_counts  # measured once: frozen
+        (OUT / f"{name}-fresh.json").write_text(json.dumps(fresh_round, indent=0) + "\n")
     stamp = work / "commit.txt"
     commit = stamp.read_text().strip() if stamp.exists() else "unknown"
     if seconds is None and (OUT / f"{name}.json").exists():

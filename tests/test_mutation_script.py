@@ -141,7 +141,7 @@ def test_a_fresh_sample_skips_every_mutant_an_earlier_run_has_run(tmp_path, monk
     drawn = mutation.sample("g", 5, fresh=True)
     assert len(set(drawn)) == 5 and set(drawn) <= set(unseen)
     assert mutation.sample("g", 5, fresh=True) == drawn  # seeded by the names: the same draw
-    assert sorted(json.loads(out.read_text())) == sorted(drawn)
+    assert json.loads(out.read_text()) == {"mutants": sorted(drawn), "counts": None}
     # the plain sample draws with its own seed, so it is not the fresh one
     assert sorted(mutation.sample("g", 5)) != sorted(drawn)
 
@@ -161,6 +161,24 @@ def test_only_the_fresh_mutants_enter_the_fresh_score(tmp_path, monkeypatch):
     data = mutation.summary([record])
     assert data["fresh"]["g"]["score"] == pytest.approx(1 / 2)
     assert "| g | 1 | 1 | 0 | 0 | 0 | 50% ± 35 |" in mutation.markdown(data)
+
+
+def test_a_fresh_round_is_measured_once_and_a_new_draw_starts_the_next(tmp_path, monkeypatch):
+    """Once every mutant of the round has a verdict its counts are frozen: a later run (new
+    tests killing the survivor) does not raise the round's score; a new draw replaces it."""
+    meta = _fake_group(tmp_path, monkeypatch, {1: 0, 2: 1, 3: None, 4: None})
+    out = tmp_path / "out" / "g-fresh.json"
+    out.write_text(json.dumps({"mutants": [f"privdtol.m.x_f__mutmut_{i}" for i in (1, 2)]}))
+    out.write_text(json.dumps({**json.loads(out.read_text()), "counts": None}))
+    first = mutation.summarise("g", None)["fresh"]["privdtol.m"]
+    assert (first["killed"], first["survived"]) == (1, 1)
+    codes = json.loads(meta.read_text())
+    codes["exit_code_by_key"]["privdtol.m.x_f__mutmut_1"] = 1  # killed by a new test
+    meta.write_text(json.dumps(codes))
+    assert mutation.summarise("g", None)["fresh"]["privdtol.m"] == first
+    drawn = mutation.sample("g", 5, fresh=True)
+    assert sorted(drawn) == ["privdtol.m.x_f__mutmut_3", "privdtol.m.x_f__mutmut_4"]
+    assert json.loads(out.read_text()) == {"mutants": sorted(drawn), "counts": None}
 
 
 def test_the_weighted_fresh_score_weights_each_module_by_its_size():
