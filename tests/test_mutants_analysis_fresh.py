@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_mutants_findings import ABLATION, _search, _table
+from test_mutants_findings import _search, _table
 
 from privdtol.analysis import cells, diagnosis, findings, power, records, registry, worst
 from privdtol.errors import InputError
@@ -98,23 +98,6 @@ def test_theta_band_without_rps_cells():
     assert findings.theta_band({"grid": grid}) == {
         "available": False,
         "text": "No rps cells in the grid.",
-    }
-
-
-def test_prefix_cost_reads_the_ablations_experiment_on_any_loss_model():
-    """The ablations experiment of a config may use another loss model (``env: beta``): its
-    cells are still the ablation's (ratios 0.25, 0.75, 1.25, 2 of the fabricated table)."""
-    tables = {"ablations": _table("ablations", ABLATION, env="beta")}
-    assert findings.prefix_cost(tables) == {
-        "available": True,
-        "n": 4,
-        "min": 0.25,
-        "median": 1.0,
-        "max": 2.0,
-        "where": "",
-        "left_out": 0,
-        "text": "Cost of the random prefix: rps / rps_full_prefix over 4 cells: median 1 "
-        "(range [0.25, 2]).",
     }
 
 

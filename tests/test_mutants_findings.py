@@ -83,9 +83,11 @@ def test_cap_cost_counts_the_cells_where_the_cap_does_not_bind_apart():
     }
 
 
-def test_prefix_cost_is_the_ratio_over_every_common_cell():
-    # ratios 0.25, 0.75, 1.25, 2: median (0.75 + 1.25)/2 = 1
-    tables = {"ablations": _table("ablations", ABLATION)}
+@pytest.mark.parametrize("env", ["bernoulli", "beta"])
+def test_prefix_cost_is_the_ratio_over_every_common_cell(env):
+    """Ratios 0.25, 0.75, 1.25, 2: median (0.75 + 1.25)/2 = 1; the ablations experiment of a
+    config may use another loss model (``env: beta``): its cells are still the ablation's."""
+    tables = {"ablations": _table("ablations", ABLATION, env=env)}
     assert findings.prefix_cost(tables) == {
         "available": True,
         "n": 4,
