@@ -5,7 +5,9 @@ For each module group of tests/mutants/groups.yaml: a scratch copy of the tree i
 to mutate, the fast-tier test files to select from), then ``mutmut run`` there (two workers),
 then a summary: killed / survived / timed out / no tests per module, the survivors' diffs, and
 the commit measured, in ``results/mutation/<group>.json`` and ``results/mutation/summary.md``.
-A second run of a group resumes where the first stopped (mutmut keeps its results).
+A second run of a group resumes where the first stopped (mutmut keeps its results); a run of
+every mutant of a group is a census, frozen at its first complete measurement
+(scripts/mutation_census.py).
 
 A survivor listed in tests/mutants/dispositions.yaml (its function and its diff) counts as
 ``equivalent`` (no test can tell it from the original) instead of ``survived``; the mutants of a
@@ -40,6 +42,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import mutation_census
 from mutation_report import COLUMNS, markdown, score, summary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -279,46 +282,59 @@ def load_dispositions(path: Path = DISPOSITIONS) -> tuple[dict, dict]:
 
 
 def summarise(name: str, seconds: float | None) -> dict:
-    """Per module: the count of each status, and the surviving mutants with their diffs."""
+    """Per module: the count of each status, and the surviving mutants with their diffs (with
+    a census of the group, its verdicts for the mutants mutmut holds none for: see
+    scripts/mutation_census.py; ``census``: its counts as first measured)."""
     work = WORK / name
     src = work / "mutants" / "src"
     equivalent, dead = load_dispositions()
-    modules, survivors, equivalents, fresh_counts = {}, {}, {}, {}
+    modules, survivors, equivalents, fresh_counts, first = {}, {}, {}, {}, {}
     fresh_round = _fresh_round(name)
     fresh = set(fresh_round["mutants"])
     seen = set(_read(OUT / f"{name}-seen.json", []))
-    for meta in sorted(src.rglob("*.py.meta")):
-        codes = json.loads(meta.read_text())["exit_code_by_key"]
-        if not codes:
-            continue
-        module = str(meta.relative_to(src))[: -len(".py.meta")].replace("/", ".")
+    stamp = work / "commit.txt"
+    commit = stamp.read_text().strip() if stamp.exists() else "unknown"
+    held = {
+        str(meta.relative_to(src))[: -len(".py.meta")].replace("/", "."): codes
+        for meta in sorted(src.rglob("*.py.meta"))
+        if (codes := json.loads(meta.read_text())["exit_code_by_key"])
+    }
+    patterns = (yaml.safe_load(GROUPS.read_text()).get(name) or {}).get("mutate", [])
+    digest = mutation_census.source_digest(ROOT, patterns)
+    by_module, census = mutation_census.merge(
+        OUT / f"{name}-census.json", held, digest, commit.split(", then ")[0]
+    )
+
+    def status_of(key, code, record=False):
+        status, function = STATUS.get(code, "other"), function_of(key)
+        if function in dead:
+            return "dead"
+        if status == "survived":
+            diff = mutant_diff(src, key)
+            status = "equivalent" if (function, diff.strip()) in equivalent else status
+            if record:
+                (equivalents if status == "equivalent" else survivors)[key] = diff
+        return status
+
+    for module, codes in by_module.items():
         counts, in_fresh = Counter(), Counter()
         seen |= {k for k, c in codes.items() if c is not None}
         for key, code in codes.items():
-            status = STATUS.get(code, "other")
-            function = function_of(key)
-            if function in dead:
-                status = "dead"
-            elif status == "survived":
-                diff = mutant_diff(src, key)
-                if (function, diff.strip()) in equivalent:
-                    status = "equivalent"
-                    equivalents[key] = diff
-                else:
-                    survivors[key] = diff
+            status = status_of(key, code, record=True)
             counts[status] += 1
             in_fresh[status] += key in fresh
         modules[module] = {k: counts.get(k, 0) for k in COLUMNS} | {"score": score(counts)}
         if any(in_fresh.values()):
             fresh_counts[module] = {k: in_fresh.get(k, 0) for k in COLUMNS}
+    for module, codes in (census or {}).get("codes", {}).items():
+        counts = Counter(status_of(key, code) for key, code in codes.items())
+        first[module] = {k: counts.get(k, 0) for k in COLUMNS} | {"score": score(counts)}
     (OUT / f"{name}-seen.json").write_text(json.dumps(sorted(seen), indent=0) + "\n")
     if fresh_round["counts"] is not None:
         fresh_counts = fresh_round["counts"]
     elif fresh and not any(c["not run"] for c in fresh_counts.values()):
         fresh_round["counts"] = fresh_counts  # measured once: frozen
         (OUT / f"{name}-fresh.json").write_text(json.dumps(fresh_round, indent=0) + "\n")
-    stamp = work / "commit.txt"
-    commit = stamp.read_text().strip() if stamp.exists() else "unknown"
     if seconds is None and (OUT / f"{name}.json").exists():
         seconds = json.loads((OUT / f"{name}.json").read_text()).get("seconds")
     record = {
@@ -329,6 +345,7 @@ def summarise(name: str, seconds: float | None) -> dict:
         "fresh": fresh_counts,
         "survivors": survivors,
         "equivalent": equivalents,
+        "census": {"commit": census["commit"], "modules": first} if census else None,
     }
     (OUT / f"{name}.json").write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
     return record

@@ -53,7 +53,24 @@ def summary(records: list[dict]) -> dict:
                 "score": score(counts),
                 **weighted_score(rec),
             }
+    census = {}
+    for rec in records:
+        if rec.get("census"):
+            then, now = Counter(), Counter()
+            for module, counts in rec["census"]["modules"].items():
+                then.update({k: counts[k] for k in COLUMNS})
+                now.update({k: rec["modules"][module][k] for k in COLUMNS})
+            census[rec["group"]] = {
+                "commit": rec["census"]["commit"],
+                "first": {k: then.get(k, 0) for k in COLUMNS} | {"score": score(then)},
+                "now": {k: now.get(k, 0) for k in COLUMNS} | {"score": score(now)},
+                "modules": {
+                    m: {"first": c["score"], "now": rec["modules"][m]["score"]}
+                    for m, c in rec["census"]["modules"].items()
+                },
+            }
     return {
+        "census": census,
         "groups": {r["group"]: {"commit": r["commit"], "seconds": r["seconds"]} for r in records},
         "fresh": fresh,
         "modules": modules,
@@ -91,5 +108,19 @@ def markdown(data: dict) -> str:
             weighted = f"{pct(c['weighted'])} ± {100 * c['weighted_se']:.0f}"
             text += (
                 f"| {group} | {cells} | {c['equivalent']} | {pct(c['score'])}{se} | {weighted} |\n"
+            )
+    if data.get("census"):
+        text += (
+            "\nCensuses (every mutant of the group run; first complete measurement, and now):\n\n"
+        )
+        text += "| group | module | first measured at | score then | score now |\n"
+        text += "|---|---|---|---|---|\n"
+        for group, c in data["census"].items():
+            for module, s in c["modules"].items():
+                then, now = pct(s["first"]), pct(s["now"])
+                text += f"| {group} | {module} | {c['commit']} | {then} | {now} |\n"
+            text += (
+                f"| {group} | **all** | {c['commit']} | {pct(c['first']['score'], 1)} | "
+                f"{pct(c['now']['score'], 1)} |\n"
             )
     return text

@@ -16,6 +16,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 import mutation  # noqa: E402
+import mutation_census  # noqa: E402
 
 EQUIVALENT, _ = mutation.load_dispositions()
 _DATA = yaml.safe_load(mutation.DISPOSITIONS.read_text())
@@ -217,3 +218,51 @@ def test_the_test_selection_is_read_from_a_groups_tool_config(tmp_path):
     ]
     assert '"tests/test_paper_constants.py"' in lines[1]
     assert mutation._selection(tmp_path / "none.toml") == []
+
+
+def test_a_census_is_frozen_when_complete_and_outlives_mutmuts_reset(tmp_path, monkeypatch):
+    """Every mutant run (1 survived, 2 and 3 killed): the census is written; mutmut then forgets
+    every verdict (a new test file in the selection) and ``--rerun`` kills the survivor: the
+    counts now are 3 killed, the census's first measurement stays 2 of 3."""
+    meta = _fake_group(tmp_path, monkeypatch, {1: 0, 2: 1, 3: 1})
+    first = mutation.summarise("g", None)
+    census = json.loads((tmp_path / "out" / "g-census.json").read_text())
+    assert census["codes"] == {"privdtol.m": {f"privdtol.m.x_f__mutmut_{i}": c for i, c in
+                                              {1: 0, 2: 1, 3: 1}.items()}}  # fmt: skip
+    assert first["modules"]["privdtol.m"]["score"] == pytest.approx(2 / 3)
+    reset = dict.fromkeys(census["codes"]["privdtol.m"]) | {"privdtol.m.x_f__mutmut_1": 1}
+    meta.write_text(json.dumps({"exit_code_by_key": reset}))
+    now = mutation.summarise("g", None)
+    assert (now["modules"]["privdtol.m"]["killed"], now["modules"]["privdtol.m"]["not run"]) == (
+        3,
+        0,
+    )
+    assert now["survivors"] == {}
+    assert now["census"]["modules"]["privdtol.m"]["score"] == pytest.approx(2 / 3)
+    data = mutation.summary([now])["census"]["g"]
+    assert (data["first"]["score"], data["now"]["score"]) == (pytest.approx(2 / 3), 1.0)
+    assert "| g | **all** | unknown | 66.7% | 100.0% |" in mutation.markdown(
+        mutation.summary([now])
+    )
+
+
+def test_an_incomplete_run_makes_no_census_and_other_sources_void_one(tmp_path):
+    path = tmp_path / "c.json"
+    codes = {"m": {"a": 1, "b": None}}
+    assert mutation_census.merge(path, codes, "d1", "c1") == (codes, None)
+    assert not path.exists()
+    mutation_census.merge(path, {"m": {"a": 1, "b": 0}}, "d1", "c1")
+    merged, census = mutation_census.merge(path, codes, "d1", "c2")
+    assert merged == {"m": {"a": 1, "b": 0}} and census["commit"] == "c1"
+    # the sources changed (another digest): the old verdicts are not theirs
+    assert mutation_census.merge(path, codes, "d2", "c3") == (codes, None)
+
+
+def test_the_source_digest_changes_with_a_file_of_the_group_only(tmp_path):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "b.py").write_text("y = 1\n")
+    before = mutation_census.source_digest(tmp_path, ["a.py"])
+    (tmp_path / "b.py").write_text("y = 2\n")
+    assert mutation_census.source_digest(tmp_path, ["a.py"]) == before
+    (tmp_path / "a.py").write_text("x = 2\n")
+    assert mutation_census.source_digest(tmp_path, ["a.py"]) != before
