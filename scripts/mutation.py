@@ -168,6 +168,10 @@ def sample(name: str, per_module: int, fresh: bool = False) -> list[str]:
         rng = random.Random(f"{name}:{meta.relative_to(src)}")
         names += rng.sample(todo, max(0, min(len(todo), per_module - done)))
     if fresh:
+        earlier = _fresh_round(name)
+        if earlier["counts"] is not None:  # the measured round goes to the group's history
+            history = _read(OUT / f"{name}-rounds.json", [])
+            (OUT / f"{name}-rounds.json").write_text(json.dumps([*history, earlier]) + "\n")
         record = {"mutants": sorted(names), "counts": None}
         (OUT / f"{name}-fresh.json").write_text(json.dumps(record, indent=0) + "\n")
     return names
@@ -332,8 +336,12 @@ def summarise(name: str, seconds: float | None) -> dict:
     (OUT / f"{name}-seen.json").write_text(json.dumps(sorted(seen), indent=0) + "\n")
     if fresh_round["counts"] is not None:
         fresh_counts = fresh_round["counts"]
+        if "commit" not in fresh_round:  # the commit of the run that completed it
+            fresh_round["commit"] = commit.split(", then ")[-1]
+            (OUT / f"{name}-fresh.json").write_text(json.dumps(fresh_round, indent=0) + "\n")
     elif fresh and not any(c["not run"] for c in fresh_counts.values()):
         fresh_round["counts"] = fresh_counts  # measured once: frozen
+        fresh_round["commit"] = commit.split(", then ")[-1]
         (OUT / f"{name}-fresh.json").write_text(json.dumps(fresh_round, indent=0) + "\n")
     if seconds is None and (OUT / f"{name}.json").exists():
         seconds = json.loads((OUT / f"{name}.json").read_text()).get("seconds")
@@ -346,6 +354,9 @@ def summarise(name: str, seconds: float | None) -> dict:
         "survivors": survivors,
         "equivalent": equivalents,
         "census": {"commit": census["commit"], "modules": first} if census else None,
+        "rounds": [
+            r for r in [*_read(OUT / f"{name}-rounds.json", []), fresh_round] if r["counts"]
+        ],
     }
     (OUT / f"{name}.json").write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
     return record

@@ -35,6 +35,14 @@ def weighted_score(rec: dict) -> dict:
     return {"weighted": est / total, "weighted_se": var**0.5 / total}
 
 
+def _total(by_module: dict) -> dict:
+    """The counts of every module added up."""
+    total = Counter()
+    for counts in by_module.values():
+        total.update({k: counts.get(k, 0) for k in COLUMNS})
+    return {k: total.get(k, 0) for k in COLUMNS}
+
+
 def summary(records: list[dict]) -> dict:
     """The machine-readable summary of every measured group (results/mutation/summary.json)."""
     total = Counter()
@@ -69,8 +77,19 @@ def summary(records: list[dict]) -> dict:
                     for m, c in rec["census"]["modules"].items()
                 },
             }
+    rounds = {
+        rec["group"]: [
+            {"commit": r.get("commit"), "score": score(_total(r["counts"]))}
+            | weighted_score({"fresh": r["counts"], "modules": rec["modules"]})
+            | {"counts": _total(r["counts"])}
+            for r in rec.get("rounds") or []
+        ]
+        for rec in records
+        if rec.get("rounds")
+    }
     return {
         "census": census,
+        "rounds": rounds,
         "groups": {r["group"]: {"commit": r["commit"], "seconds": r["seconds"]} for r in records},
         "fresh": fresh,
         "modules": modules,

@@ -266,3 +266,22 @@ def test_the_source_digest_changes_with_a_file_of_the_group_only(tmp_path):
     assert mutation_census.source_digest(tmp_path, ["a.py"]) == before
     (tmp_path / "a.py").write_text("x = 2\n")
     assert mutation_census.source_digest(tmp_path, ["a.py"]) != before
+
+
+def test_a_measured_round_goes_to_the_history_when_the_next_is_drawn(tmp_path, monkeypatch):
+    """Round 1 (mutant 1 survived, 2 killed) is frozen with its commit; the next draw moves it
+    to ``g-rounds.json``, and the summary lists both rounds, the first at 50%."""
+    _fake_group(tmp_path, monkeypatch, {1: 0, 2: 1, 3: None, 4: None})
+    (tmp_path / "work" / "g" / "commit.txt").write_text("abc1234, then def5678\n")
+    out = tmp_path / "out" / "g-fresh.json"
+    out.write_text(json.dumps({"mutants": ["privdtol.m.x_f__mutmut_1", "privdtol.m.x_f__mutmut_2"],
+                               "counts": None}))  # fmt: skip
+    mutation.summarise("g", None)
+    assert json.loads(out.read_text())["commit"] == "def5678"
+    mutation.sample("g", 5, fresh=True)
+    history = json.loads((tmp_path / "out" / "g-rounds.json").read_text())
+    assert [r["mutants"] for r in history] == [
+        ["privdtol.m.x_f__mutmut_1", "privdtol.m.x_f__mutmut_2"]
+    ]
+    rounds = mutation.summary([mutation.summarise("g", None)])["rounds"]["g"]
+    assert [(r["commit"], r["score"]) for r in rounds] == [("def5678", 0.5)]  # round 2 not run
