@@ -336,9 +336,6 @@ def summarise(name: str, seconds: float | None) -> dict:
     (OUT / f"{name}-seen.json").write_text(json.dumps(sorted(seen), indent=0) + "\n")
     if fresh_round["counts"] is not None:
         fresh_counts = fresh_round["counts"]
-        if "commit" not in fresh_round:  # the commit of the run that completed it
-            fresh_round["commit"] = commit.split(", then ")[-1]
-            (OUT / f"{name}-fresh.json").write_text(json.dumps(fresh_round, indent=0) + "\n")
     elif fresh and not any(c["not run"] for c in fresh_counts.values()):
         fresh_round["counts"] = fresh_counts  # measured once: frozen
         fresh_round["commit"] = commit.split(", then ")[-1]
