@@ -64,14 +64,13 @@ def summary(records: list[dict]) -> dict:
     census = {}
     for rec in records:
         if rec.get("census"):
-            then, now = Counter(), Counter()
-            for module, counts in rec["census"]["modules"].items():
-                then.update({k: counts[k] for k in COLUMNS})
-                now.update({k: rec["modules"][module][k] for k in COLUMNS})
+            first = rec["census"]["modules"]
+            then = _total(first)
+            now = _total({m: rec["modules"][m] for m in first})
             census[rec["group"]] = {
                 "commit": rec["census"]["commit"],
-                "first": {k: then.get(k, 0) for k in COLUMNS} | {"score": score(then)},
-                "now": {k: now.get(k, 0) for k in COLUMNS} | {"score": score(now)},
+                "first": then | {"score": score(then)},
+                "now": now | {"score": score(now)},
                 "modules": {
                     m: {"first": c["score"], "now": rec["modules"][m]["score"]}
                     for m, c in rec["census"]["modules"].items()
