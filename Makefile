@@ -1,8 +1,8 @@
 # Two entry points that install whatever is missing first (idempotent; quick when all is there):
 #   make report   the whole pipeline: snakemake --cores 8 (ends in the replication report PDF)
-#   make test     the test suite (what CI runs, through .ci/run)
+#   make test     the test suite (what CI runs, through .ci/run), on TEST_WORKERS=2 workers
 #   make test-fast  the unit tests only: no pipeline, SLURM, notebook or install tests
-#                 (pytest -m "not slow"; about a minute on 2 cores)
+#                 (pytest -m "not slow"; run times: docs/performance.md)
 #   make docs     the documentation (Sphinx, warnings are errors) in docs/_build/html
 #   make lint     ruff (lint + format check) and snakefmt --check; part of make test
 #   make mutation mutation testing (mutmut) of the package, GROUPS= (or MODULES=) a subset of
@@ -78,8 +78,12 @@ lock:
 	$(LOCK_TOOLS)/bin/$(UV_COMPILE) --extra pipeline --extra test -o $(LOCK)
 	$(LOCK_TOOLS)/bin/$(UV_COMPILE) --extra pipeline --extra test --extra docs -c $(LOCK) -o $(DOCS_LOCK)
 
+# TEST_WORKERS: pytest-xdist workers, each test file on one (its module fixtures built once);
+# the workers share one smoke build (tests/conftest.py, smoke_run)
+TEST_WORKERS ?= 2
+
 test: setup lint
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 lint: setup
 	$(VENV)/bin/ruff check .
@@ -87,7 +91,7 @@ lint: setup
 	$(VENV)/bin/snakefmt --check Snakefile workflow/Snakefile workflow/rules/*.smk
 
 test-fast: setup
-	$(VENV)/bin/pytest -q -m "not slow"
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow"
 
 # Mutation testing (docs/testing.md): mutmut in a scratch tree per module group
 # (mutants-work/<group>), each mutant against the fast-tier tests that reach its function.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -43,8 +44,26 @@ def _fresh_exact_results():
 def smoke_run(tmp_path_factory) -> Path:
     """The whole pipeline on the smoke config (``snakemake --cores 2``) in a copy of the
     workflow, built once per session: tests/test_end_to_end.py reads its report, notebooks and
-    figures, tests/test_archive.py archives and replays it."""
-    wd = tmp_path_factory.mktemp("e2e")
+    figures, tests/test_archive.py archives and replays it.  Tests only read it (those that
+    change a build copy it first).  Under ``make test`` (pytest-xdist, two workers) the workers
+    share one build: the first to need it builds it under a lock, the other waits for it."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's directory, shared by its workers
+    wd, done = base / "e2e", base / "e2e.done"
+    with open(base / "e2e.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            done.write_text(_build_smoke(wd))
+    failure = done.read_text()
+    assert not failure, failure
+    return wd
+
+
+def _build_smoke(wd: Path) -> str:
+    """Build the smoke run in ``wd`` (made anew); '' on success, else snakemake's output tail."""
+    shutil.rmtree(wd, ignore_errors=True)
+    wd.mkdir()
     shutil.copy(ROOT / "Snakefile", wd / "Snakefile")
     for name in ("workflow", "config", "notebooks", "paper", "profiles"):
         shutil.copytree(ROOT / name, wd / name, symlinks=True)
@@ -56,8 +75,7 @@ def smoke_run(tmp_path_factory) -> Path:
         capture_output=True,
         text=True,
     )
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
-    return wd
+    return "" if proc.returncode == 0 else proc.stdout[-4000:] + proc.stderr[-4000:]
 
 
 #: two-sided tolerance in standard errors for mean comparisons (false-alarm rate ~6e-5 each)
