@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import P_MIN, chisquare_against
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy.special import softmax
+from support.stats import P_MIN, chisquare_against
 
 from privdtol.algorithms import ALGORITHMS, laplace_noisy_min_law, make_algorithm, random_prefix
 from privdtol.algorithms.base import sample_from

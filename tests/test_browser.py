@@ -214,7 +214,7 @@ def read_agg(results: Path) -> pd.DataFrame:
 # ----------------------------------------------------------------------------- tests
 def test_no_generated_page_references_the_network(smoke_run):
     """The grep: no script, style sheet, font or image from an http(s) address in any page."""
-    from offline_pages import external_references
+    from support.offline_pages import external_references
 
     pages = sorted((smoke_run / "results").rglob("*.html"))
     assert {p.parent.name for p in pages} >= {"notebooks", "explorer"}

@@ -34,8 +34,8 @@ from privdtol.pipeline.notebooks import strip_metadata
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
-from synthetic_regret import ACT, EPS, GAP, GRID, table  # noqa: E402
-from tiny_agg import build_tiny_agg  # noqa: E402
+from support.synthetic_regret import ACT, EPS, GAP, GRID, table  # noqa: E402
+from support.tiny_agg import build_tiny_agg  # noqa: E402
 
 PAIR = (1048575, 1073741823)
 

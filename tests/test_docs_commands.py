@@ -56,7 +56,7 @@ TAGS = {
 #: the worst-instance searches' budget of config/smoke.yaml (the docs show the default config's)
 SMOKE_BUDGET = 8
 #: inline commands the blocks rely on (docs/notebooks.md: the aggregated tables of /tmp/agg)
-PREPARE = ("python tests/tiny_agg.py /tmp/agg --runs 100",)
+PREPARE = ("python tests/support/tiny_agg.py /tmp/agg --runs 100",)
 #: the commands that set up the shell this test already runs in
 SHELL_SETUP = ("source .venv/bin/activate",)
 FENCE = re.compile(r"^```(bash|sh|shell)\s*\n(.*?)^```", re.S | re.M)

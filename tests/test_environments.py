@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import ALPHA_FW, assert_within_se, chisquare_against, two_sample_chisquare
 from scipy import stats
+from support.stats import ALPHA_FW, assert_within_se, chisquare_against, two_sample_chisquare
 
 from privdtol.environments import (
     BernoulliProduct,

@@ -9,11 +9,11 @@ import itertools
 import numpy as np
 import pytest
 from scipy.stats import binom
+from support.exact_k2 import rps_regret_k2
 
 from privdtol.algorithms import laplace_noisy_min_law, make_algorithm, softmax_law
 from privdtol.algorithms.controls import short_prefix
 from privdtol.engine.exact import EXACT_ALGORITHMS, block_law, expected_regret
-from privdtol.engine.exact_k2 import rps_regret_k2
 
 K2_CASES = [(0.4, 0.6, 1.0), (0.3, 0.55, 0.1), (0.45, 0.5, 4.0)]
 
@@ -98,7 +98,7 @@ CONTROLS = ("rps_eta_logk", "rps_eta_sq", "rps_short_prefix")
 @pytest.mark.parametrize("algorithm", CONTROLS)
 def test_rps_family_controls_match_monte_carlo(algorithm):
     """The negative controls against the fast Monte Carlo engine (4 standard errors)."""
-    from conftest import assert_mean_close
+    from support.stats import assert_mean_close
 
     from privdtol.engine.fast import simulate
     from privdtol.environments import BernoulliProduct

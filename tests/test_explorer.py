@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from bs4 import BeautifulSoup
-from offline_pages import external_references
+from support.offline_pages import external_references
 
 from privdtol.cli import main
 from privdtol.pipeline.aggregate import add_bounds

@@ -155,7 +155,7 @@ def test_rps_k2_regret_is_the_block_sum_of_the_walk_expectations(prefix):
     """Reg_T at T = 1, 3, 7, 15 (Lemma 4's accounting with equality): Delta/2 for the uniform
     A_0, then block r+1 (2^(r+1) rounds) charged Delta E[sigma(-eta D_M)] averaged over its
     prefix M: M_0 = 1, M_1 = 2, M_2 uniform on {3, 4} ("random", Section 4) or 4 ("full")."""
-    from privdtol.engine.exact_k2 import rps_regret_k2
+    from support.exact_k2 import rps_regret_k2
 
     eta = 0.125
     e = [_walk_mean(MU1, MU2, m, lambda d: _sigma(-eta * d)) for m in range(5)]
@@ -169,7 +169,7 @@ def test_round_k2_regret_sums_the_law_of_every_round(algorithm):
     """Reg_T = sum_(t <= T) Delta P(I_t = 2) at T = 1, 3, 7, with P(I_t = 2) = E[g(D_(t-1))]:
     FTL g(d) = 1 if d < 0, 1/2 if d = 0, else 0 (ties uniform); Decreasing Hedge
     g(d) = sigma(-eta_t d), eta_t = 2 sqrt(log 2 / t)."""
-    from privdtol.engine.exact_k2 import round_regret_k2
+    from support.exact_k2 import round_regret_k2
 
     def g(t):
         if algorithm == "ftl":

@@ -30,7 +30,7 @@ pytest.importorskip("jupytext")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
-from tiny_agg import build_tiny_agg  # noqa: E402
+from support.tiny_agg import build_tiny_agg  # noqa: E402
 
 #: a check record no check computes: what the notebook shows must come from this file
 #: the claim the heatmap notebook shows (the registry's)

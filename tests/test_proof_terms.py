@@ -21,7 +21,7 @@ from privdtol.engine.exact.proof import proof_terms, restricted_errors, selectio
 from privdtol.environments import instance_means
 
 sys.path.insert(0, str(Path(__file__).parent))
-import proof_reference as ref
+from support import proof_reference as ref
 
 #: the brief's tolerances: exact values within the library's error bound + REL_EXACT relative;
 #: the walks within REL_WALK relative; Monte Carlo within Z_MC standard errors (conftest Z_TOL)

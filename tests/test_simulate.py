@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import assert_mean_close, assert_means_equal
+from support.exact_k2 import _walk_expectations, round_regret_k2, rps_regret_k2
+from support.stats import assert_mean_close, assert_means_equal
 
 from privdtol.algorithms import ALGORITHMS, make_algorithm
 from privdtol.core import clock
 from privdtol.engine.exact import exact_available
-from privdtol.engine.exact_k2 import _walk_expectations, round_regret_k2, rps_regret_k2
 from privdtol.engine.fast import simulate
 from privdtol.environments import BernoulliProduct, BetaLosses, CorrelatedBernoulli, standard_means
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from synthetic_regret import GRID, table
+from support.synthetic_regret import GRID, table
 from test_mutants_claims import _audit
 
 from privdtol.algorithms import make_algorithm

@@ -1,6 +1,6 @@
 """Engine: expected regret of one cell, by Monte Carlo on exact block-sum laws
 (:mod:`~privdtol.engine.fast`), by an explicit per-round reference simulation
-(:mod:`~privdtol.engine.explicit`) or exactly (:mod:`~privdtol.engine.exact_k2`).
+(:mod:`~privdtol.engine.explicit`) or exactly (:mod:`~privdtol.engine.exact`).
 
 :data:`ENGINE_VERSION` is part of every pipeline cell's id: bump it whenever a simulated law
 changes (a new sampler, a fixed bug in an algorithm, a change of the proof terms of

@@ -4,7 +4,7 @@ Each cell is simulated with :func:`privdtol.engine.runner.run_cell` and reduced 
 pipeline's own :func:`privdtol.pipeline.aggregate.aggregate_tables` (one row per cell and
 checkpoint horizon).
 
-    python tests/tiny_agg.py OUT_DIR [--runs N] [--scale small|demo]
+    python tests/support/tiny_agg.py OUT_DIR [--runs N] [--scale small|demo]
 """
 
 from __future__ import annotations
