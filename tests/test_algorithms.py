@@ -1,4 +1,4 @@
-"""Every selection law against its exact law (chi-square on samples with fixed seeds)."""
+"""Tests of :mod:`privdtol.algorithms`."""
 
 from __future__ import annotations
 
@@ -10,11 +10,19 @@ from hypothesis.extra.numpy import arrays
 from scipy.special import softmax
 from support.stats import P_MIN, chisquare_against
 
-from privdtol.algorithms import ALGORITHMS, laplace_noisy_min_law, make_algorithm, random_prefix
-from privdtol.algorithms.base import sample_from
+from privdtol.algorithms import (
+    ALGORITHMS,
+    laplace_noisy_min_law,
+    make_algorithm,
+)
 from privdtol.errors import InputError
+from privdtol.privacy.result import exact_verdict
+
+# --- from tests/test_algorithms.py
 
 N = 40_000
+
+
 SUMS = np.array([3.0, 4.0, 5.0, 9.0, 4.5])
 
 
@@ -55,30 +63,10 @@ def test_laplace_noisy_min_matches_quadrature(name):
     assert chisquare_against(actions, exact, SUMS.size) > P_MIN
 
 
-def test_laplace_quadrature_two_actions_closed_form():
-    # P(S1 - Z1 < S2 - Z2) with Z1 - Z2 Laplace-difference: closed form for d = S2 - S1 >= 0
-    b, d = 1.5, 2.0
-    closed = 1 - 0.5 * np.exp(-d / b) * (1 + d / (2 * b)) / 1.0
-    law = laplace_noisy_min_law(np.array([0.0, d]), b)
-    np.testing.assert_allclose(law[0], closed, rtol=1e-8)
-
-
 def test_eta_is_capped_for_rps_only():
     assert make_algorithm("rps", 10).eta == 1 / 8
     assert make_algorithm("rps", 0.1).eta == 0.05
     assert make_algorithm("rps_uncapped", 10).eta == 5
-
-
-@pytest.mark.parametrize("r", [0, 1, 4, 7])
-def test_random_prefix_is_uniform_on_second_half(r):
-    m = random_prefix(np.random.default_rng(r), r, 30_000)
-    if r == 0:
-        assert np.all(m == 1)
-        return
-    lo, hi = (1 << (r - 1)) + 1, 1 << r
-    assert m.min() >= lo and m.max() <= hi
-    width = hi - lo + 1
-    assert chisquare_against(m - lo, np.full(width, 1 / width), width) > P_MIN
 
 
 def test_full_prefix_reads_whole_block():
@@ -96,13 +84,6 @@ def test_hedge_law_and_rate():
     L = np.array([[2.0, 1.0, 4.0]])
     eta = 2 * np.sqrt(np.log(3) / 7)
     np.testing.assert_allclose(alg.law(L, 7)[0], softmax(-eta * L[0]), rtol=1e-12)
-
-
-def test_sample_from_matches_law():
-    probs = np.array([0.1, 0.0, 0.6, 0.3])
-    draws = sample_from(np.random.default_rng(5), np.tile(probs, (N, 1)))
-    assert chisquare_against(draws, probs, 4) > P_MIN
-    assert not np.any(draws == 1)
 
 
 @settings(max_examples=60, deadline=None)
@@ -187,15 +168,6 @@ def test_ftl_egreedy_law_is_the_formula(cumulative, t):
         np.testing.assert_allclose(rows[i], ALGORITHMS["ftl_egreedy"]().law(L[i : i + 1], ti)[0])
 
 
-def test_ftl_egreedy_draws_match_law():
-    L = np.array([2.0, 1.0, 1.0, 3.0, 5.0])
-    alg = ALGORITHMS["ftl_egreedy"]()
-    law = alg.law(np.tile(L, (N, 1)), 9)
-    np.testing.assert_allclose(law[0], [5 / 45, 5 / 45 + 2 / 9, 5 / 45 + 2 / 9, 5 / 45, 5 / 45])
-    draws = sample_from(np.random.default_rng(3), law)
-    assert chisquare_against(draws, law[0], 5) > P_MIN
-
-
 @pytest.mark.parametrize("eps", [1e-3, 0.05, 0.25, 0.5, 0.9, 1.0, 1.7, 8.0])
 def test_rate_controls_stay_eps_dp(eps):
     # Lemma 3: a softmax selection with inverse temperature eta is 2 eta-DP, so eps-DP
@@ -209,10 +181,53 @@ def test_rate_controls_stay_eps_dp(eps):
         _ = alg.eta  # no single temperature: the audits must not use a wrong one
 
 
-def test_ftl_egreedy_exploration_closed_form():
-    from privdtol.algorithms.controls import exploration_regret
+# --- from tests/test_mutants_algorithms.py
 
-    gaps = np.array([0.0, 0.25, 0.5])
-    for T in (1, 2, 3, 4, 17, 1000):
-        direct = np.minimum(1.0, 3 / np.arange(1, T + 1)).sum() * gaps.mean()
-        np.testing.assert_allclose(exploration_regret(3, gaps, T), direct, rtol=1e-12)
+
+def test_make_algorithm_names_the_field_and_lists_the_registry_in_order():
+    with pytest.raises(InputError) as err:
+        make_algorithm("nope", 1.0)
+    assert str(err.value) == (
+        "algorithm: unknown algorithm 'nope' (allowed: rps, rnm_ftnl, wu_wang, wu_wang_gumbel, "
+        "rps_full_prefix, rps_uncapped, ftl, hedge, uniform, ftl_egreedy, rps_eta_logk, "
+        "rps_eta_sq, rps_short_prefix)"
+    )
+    assert err.value.field == "algorithm"
+
+
+# --- from tests/test_paper_constants.py
+
+#: relative tolerance of a literal against the formula: rounding only
+REL = 1e-12
+
+
+def test_the_competitors_noise_scales_and_temperatures():
+    for name in ("rnm_ftnl", "wu_wang", "wu_wang_gumbel"):
+        assert make_algorithm(name, 0.5).noise_scale == 4.0  # 2/eps
+        assert make_algorithm(name, 0.1).noise_scale == pytest.approx(20.0, rel=REL)
+    assert make_algorithm("rps", 1.0).eta == 0.125
+    assert make_algorithm("rps", 0.1).eta == pytest.approx(0.05, rel=REL)
+    assert make_algorithm("rps_uncapped", 1.0).eta == 0.5
+    # softmax(-eta S) at S = (0, 8), eta = 1/8, and Gumbel(2/eps = 1) at S = (0, 1):
+    # (1/(1 + e^-1), e^-1/(1 + e^-1))
+    law = [0.7310585786300049, 0.2689414213699951]
+    rps = make_algorithm("rps", 1.0).law(np.array([[0.0, 8.0]]), 3)
+    gumbel = make_algorithm("wu_wang_gumbel", 2.0).law(np.array([[0.0, 1.0]]), 3)
+    np.testing.assert_allclose(rps[0], law, rtol=REL)
+    np.testing.assert_allclose(gumbel[0], law, rtol=REL)
+
+
+# --- from tests/test_tolerances.py
+
+
+@pytest.mark.parametrize(
+    ("excess", "violation"), [(0.0, False), (1e-12, False), (1e-7, True), (1e-4, True)]
+)
+def test_an_exact_audit_flags_any_loss_beyond_rounding_over_eps(excess, violation):
+    alg = make_algorithm("rnm_ftnl", 0.5)  # Laplace report-noisy-min: the bound is eps itself
+    out = exact_verdict(alg, 0.5 + excess)
+    assert out["violation"] is violation
+    assert out["within_selection_bound"] is not violation
+    assert out["verdict"] == ("violation" if violation else "within eps")
+    rps = exact_verdict(make_algorithm("rps", 1.0), 0.25 + excess)  # 2 eta = 1/4 < eps = 1
+    assert (rps["violation"], rps["within_selection_bound"]) == (False, not violation)

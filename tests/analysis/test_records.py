@@ -1,0 +1,451 @@
+"""Tests of :mod:`privdtol.analysis.records`."""
+
+from __future__ import annotations
+
+import json
+import locale
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from support.paths import ROOT
+from support.tiny_agg import build_tiny_agg
+
+from privdtol.analysis import (
+    records,
+)
+from privdtol.analysis.claims import c2_theorem1
+from privdtol.analysis.registry import (
+    CLAIMS,
+)
+from privdtol.cli import main
+from privdtol.core import bounds
+from privdtol.errors import InputError
+from privdtol.pipeline.config import load_config_files
+
+# --- from tests/test_checks.py
+
+
+PAIR = (1048575, 1073741823)
+
+
+def agg(
+    cells,
+    horizons=PAIR,
+    rel_se=0.01,
+    algorithm="rps",
+    env="bernoulli",
+    experiment="x",
+    mean_fn=None,
+    tail_fn=None,
+):
+    """An agg table: one row per (cell, horizon); ``cells`` are dicts with K, gap, epsilon and
+    either ``mean`` or a ``mean_fn(cell, horizon)``; se = rel_se * mean unless given.  With
+    ``tail_fn(cell, horizon) -> (tail_mean, tail_se)`` the paired-tail columns are added."""
+    rows = []
+    for i, c in enumerate(cells):
+        for h in horizons:
+            m = mean_fn(c, h) if mean_fn else c["mean"]
+            se = c.get("se", rel_se * m)
+            tail = (
+                dict(zip(("tail_mean", "tail_se"), tail_fn(c, h), strict=True)) if tail_fn else {}
+            )
+            rows.append(
+                {
+                    **tail,
+                    "experiment": experiment,
+                    "cell_id": f"c{i}",
+                    "algorithm": c.get("algorithm", algorithm),
+                    "env": c.get("env", env),
+                    "instance": "standard",
+                    "K": c["K"],
+                    "gap": c["gap"],
+                    "epsilon": c["epsilon"],
+                    "eta": float(bounds.eta(c["epsilon"])),
+                    "mu_best": 0.5 - c["gap"] / 2,
+                    "rho": c.get("rho", np.nan),
+                    "kappa": np.nan,
+                    "horizon": h,
+                    "runs": 100,
+                    "mean": m,
+                    "se": se,
+                    "ci_low": m - 1.96 * se,
+                    "ci_high": m + 1.96 * se,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_write_check_is_deterministic_json(tmp_path):
+    c = records.make_check(
+        records.Heading("C9", "t", "s", "thr"),
+        1 / 3,
+        float("nan"),
+        np.float64(2.0),
+        "PASS",
+        "sum",
+        [{"b": np.int64(1), "a": np.nan}],
+        ["z", "a"],
+    )
+    p1 = records.write_check(c, tmp_path / "a.json")
+    p2 = records.write_check(dict(reversed(list(c.items()))), tmp_path / "b.json")
+    assert p1.read_bytes() == p2.read_bytes()
+    d = json.loads(p1.read_text())
+    assert d["statistic"] == 0.333333 and d["ci_low"] is None and d["inputs"] == ["a", "z"]
+    assert list(d) == sorted(d)
+    with pytest.raises(ValueError):
+        records.write_check({"claim": "x"}, tmp_path / "c.json")
+    assert records.read_check(tmp_path / "missing.json") is None
+
+
+SMOKE = ROOT / "config" / "smoke.yaml"
+
+
+@pytest.fixture(scope="module")
+def thresholds():
+    return load_config_files([SMOKE])["checks"]
+
+
+@pytest.fixture(scope="module")
+def tiny_agg(tmp_path_factory):
+    return build_tiny_agg(tmp_path_factory.mktemp("agg"), runs=20, experiments=("grid", "gap"))
+
+
+def _check(claim, out, *extra, agg_dir=None):
+    args = ["check", "--claim", claim, "--config", str(SMOKE), "--out", str(out), *extra]
+    return main(args + (["--agg-dir", str(agg_dir)] if agg_dir else []))
+
+
+def test_cli_check_writes_the_registry_record(tiny_agg, tmp_path, thresholds, capsys):
+    out = tmp_path / "checks" / "C2.json"
+    out.parent.mkdir()  # check --out never creates directories (as simulate, issue 23)
+    assert _check("C2", out, agg_dir=tiny_agg) == 0
+    rec = records.load_check(out)
+    # only grid and gap exist: the other experiments of C2 are skipped
+    assert rec["inputs"] == sorted(str(tiny_agg / f"{e}.parquet") for e in ("gap", "grid"))
+    # RPS is far below Theorem 1's bound (ratio < 0.2 on these cells): C2 must PASS
+    assert rec["verdict"] == "PASS" and rec["ci_high"] < 0.5
+    tables = records.load_agg(tiny_agg, CLAIMS["C2"].experiments)
+    expect = c2_theorem1.check(tables, thresholds, rec["inputs"])
+    assert out.read_text() == records.check_json(expect)
+    again = tmp_path / "again.json"
+    assert _check("C2", again, agg_dir=tiny_agg) == 0
+    assert again.read_bytes() == out.read_bytes()
+    assert "check C2: PASS" in capsys.readouterr().err
+
+
+def test_multiverse_recomputes_each_verdict_over_its_declared_range(tiny_agg, tmp_path):
+    """privdtol check --multiverse: one row per (check, threshold, value) of the schema's
+    pre-declared ranges; the configured value's row repeats the check's own verdict; a
+    threshold outside any sensible range (rate_form_factor 1.0001) turns C4 into a FAIL."""
+    from privdtol.analysis.multiverse import multiverse_table
+
+    config = load_config_files([str(SMOKE)])
+    out = tmp_path / "multiverse.json"
+    args = ["check", "--multiverse", "--config", str(SMOKE), "--agg-dir", str(tiny_agg)]
+    assert main([*args, "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    ranges = config["checks"]["multiverse"]
+    assert ranges["rate_form_factor"] == [1.25, 1.5, 2.0]  # the schema's declared default
+    rows = {(r["claim"], r["threshold"], json.dumps(r["value"])): r for r in data["rows"]}
+    for value in ranges["confidence"]:
+        assert ("C2", "confidence", json.dumps(value)) in rows
+    tables = records.load_agg(tiny_agg, CLAIMS["C2"].experiments)
+    own = c2_theorem1.check(tables, config["checks"], [])["verdict"]
+    assert rows[("C2", "confidence", "0.95")]["verdict"] == own
+    assert rows[("C2", "confidence", "0.95")]["configured"]
+    strict = {
+        **config,
+        "checks": {**config["checks"], "multiverse": {"rate_form_factor": [1.0001]}},
+    }
+    c4 = [r for r in multiverse_table(strict, tiny_agg)["rows"] if r["claim"] == "C4"]
+    assert c4 and c4[0]["verdict"] == "FAIL" and c4[0]["base_verdict"] != "FAIL"
+
+
+# --- from tests/test_mutants_analysis.py
+
+
+def _record(verdict="INCONCLUSIVE", **kw):
+    return records.make_check(
+        records.Heading("C2", "t", "s", "thr"),
+        1.5,
+        1.0,
+        2.0,
+        verdict,
+        "sum",
+        cells=[{"K": 2, "verdict": verdict}],
+        **kw,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (
+            "{",
+            "not readable JSON (Expecting property name enclosed in double quotes: "
+            "line 1 column 2 (char 1))",
+        ),
+        (
+            json.dumps({**_record(), "statistic": "x"}),
+            "key 'statistic' has type str (allowed: number or null)",
+        ),
+        (
+            json.dumps({**_record(), "verdict": "MAYBE"}),
+            "key 'verdict' is 'MAYBE' (allowed: PASS, FAIL, INCONCLUSIVE)",
+        ),
+    ],
+)
+def test_load_check_names_the_file_and_the_defect(tmp_path, text, problem):
+    path = tmp_path / "c.json"
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        records.load_check(path)
+    assert str(err.value) == f"results: {path}: {problem}"
+
+
+def test_a_sub_check_quotes_its_claim():
+    quote, source = records.claim_words("C5/C2/beta")
+    assert quote.startswith("Although the open problem is stated for the usual product-over")
+    assert source == "Section 1 (Contributions), on Theorem 1"
+
+
+# --- from tests/test_mutants_analysis_fresh.py
+
+
+def test_an_unreadable_parquet_file_is_one_line_on_the_agg_dir(tmp_path):
+    path = tmp_path / "grid.parquet"
+    path.write_text("not parquet")
+    with pytest.raises(InputError) as err:
+        records.load_agg(tmp_path, ["grid"])
+    assert err.value.field == "agg-dir"
+    assert str(err.value) == (
+        f"agg-dir: {path}: not a readable parquet file (Could not open Parquet input source "
+        f"'{path}': Parquet magic bytes not found in footer. Either the file is corrupted or "
+        "this is not a parquet file.)"
+    )
+
+
+def test_load_check_refuses_a_top_level_list(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text("[1]")
+    with pytest.raises(InputError) as err:
+        records.load_check(path, field="checks")
+    assert str(err.value) == f"checks: {path}: top level is not an object"
+
+
+def test_the_record_of_a_check_without_data():
+    head = records.Heading("C4", "Rate form", "largest factor", "within [1/2, 2]")
+    got = records.no_data(head, "2 rps cells; the form fit needs 4.", ["b.parquet", "a.parquet"])
+    quote, source = records.claim_words("C4")
+    assert got == {
+        "claim": "C4",
+        "title": "Rate form",
+        "quote": quote,
+        "source": source,
+        "algorithm": "rps",
+        "control_of": None,
+        "statistic_label": "largest factor",
+        "statistic": None,
+        "ci_low": None,
+        "ci_high": None,
+        "interval": [None, None],
+        "threshold": "within [1/2, 2]",
+        "verdict": "INCONCLUSIVE",
+        "summary": "2 rps cells; the form fit needs 4.",
+        "cells": [],
+        "inputs": ["a.parquet", "b.parquet"],
+    }
+    assert quote and source
+
+
+# --- from tests/test_mutants_analysis_round2.py
+
+HEAD = records.Heading("C4", "Rate form", "largest factor", "within [1/2, 2]")
+
+
+def _write(tmp_path, data):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_load_check_names_the_first_missing_key(tmp_path):
+    path = _write(tmp_path, {"title": "t"})
+    with pytest.raises(InputError) as err:
+        records.load_check(path)
+    assert err.value.field == "results"
+    assert str(err.value) == f"results: {path}: missing key 'claim'"
+
+
+def test_load_check_names_the_types_a_key_allows(tmp_path):
+    good = records.no_data(HEAD, "no cells")
+    path = _write(tmp_path, {**good, "claim": 3})
+    with pytest.raises(InputError) as err:
+        records.load_check(path)
+    assert str(err.value) == f"results: {path}: key 'claim' has type int (allowed: str)"
+    path = _write(tmp_path, {**good, "control_of": 5})
+    with pytest.raises(InputError) as err:
+        records.load_check(path)
+    assert str(err.value) == (
+        f"results: {path}: key 'control_of' has type int (allowed: str or NoneType)"
+    )
+
+
+def test_read_check_refuses_a_top_level_list(tmp_path):
+    path = _write(tmp_path, [1])
+    with pytest.raises(InputError) as err:
+        records.read_check(path)
+    assert str(err.value) == (
+        f"checks: {path}: top level is not an object (allowed: a check record)"
+    )
+
+
+def test_as_control_marks_the_record_with_its_claim():
+    rec = {"claim": "C2", "control_of": None, "verdict": "FAIL"}
+    assert records.as_control(rec, "C2") == {"claim": "C2", "control_of": "C2", "verdict": "FAIL"}
+
+
+def test_check_text_of_a_record_without_an_interval():
+    rec = records.no_data(HEAD, "2 rps cells; the form fit needs 4.")
+    assert records.check_text("C4", rec) == (
+        "**C4: INCONCLUSIVE**: Rate form\n"
+        "- statistic: largest factor = None\n"
+        "- threshold: within [1/2, 2]\n"
+        "- summary: 2 rps cells; the form fit needs 4."
+    )
+
+
+# --- from tests/test_mutants_census_records.py
+
+
+def test_check_text_shows_the_statistic_and_both_ends_of_its_interval():
+    """A record with statistic 1.5 and interval [1.25, 1.75] (all exact in 6 significant
+    digits, so :func:`records.plain` keeps them) prints the statistic, then the interval as
+    ``[low, high]`` in that order."""
+    rec = records.make_check(HEAD, 1.5, 1.25, 1.75, "PASS", "4 rps cells.")
+    assert records.check_text("C4", rec) == (
+        "**C4: PASS**: Rate form\n"
+        "- statistic: largest factor = 1.5 [1.25, 1.75]\n"
+        "- threshold: within [1/2, 2]\n"
+        "- summary: 4 rps cells."
+    )
+
+
+def test_check_text_shows_a_one_sided_interval():
+    """The interval is left out only when BOTH ends are missing: a record whose lower end is
+    not finite (NaN → null by :func:`records.plain`) and upper end 2.0 prints ``[None, 2.0]``."""
+    rec = records.make_check(HEAD, 1.0, float("nan"), 2.0, "INCONCLUSIVE", "one-sided.")
+    assert rec["ci_low"] is None
+    assert records.check_text("C4", rec).splitlines()[1] == (
+        "- statistic: largest factor = 1.0 [None, 2.0]"
+    )
+
+
+def test_read_check_names_the_checks_field_when_the_path_is_not_a_file(tmp_path):
+    """A path that exists but is a directory is not "absent": :func:`records.read_check`
+    raises the one-line defect of :func:`privdtol.pipeline.io.read_json` on field
+    ``checks`` (not the reader's default ``input``)."""
+    path = tmp_path / "C3.json"
+    path.mkdir()
+    with pytest.raises(InputError) as err:
+        records.read_check(path)
+    assert str(err.value) == f"checks: {path}: no such file (allowed: an existing JSON file)"
+
+
+@pytest.fixture
+def ascii_locale():
+    """The process's LC_CTYPE set to "C" (an ASCII locale) for the test, restored after: what
+    ``open()`` without an encoding decodes with when Python's UTF-8 mode is off."""
+    if sys.flags.utf8_mode:
+        pytest.skip("UTF-8 mode on: the locale does not choose the default encoding")
+    old = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    try:
+        assert locale.getencoding() == "ANSI_X3.4-1968"
+        yield
+    finally:
+        locale.setlocale(locale.LC_CTYPE, old)
+
+
+def test_load_check_reads_utf8_under_an_ascii_locale(tmp_path, ascii_locale):
+    """A check record whose summary holds U+03B5 written raw in UTF-8 (a hand-edited
+    results/checks file; the 2 bytes 0xCE 0xB5, neither ASCII) is read back as it was written:
+    :func:`records.load_check` decodes UTF-8, not the locale's ASCII."""
+    rec = {**records.no_data(HEAD, "no cells"), "summary": "\u03b5 = 1"}
+    path = tmp_path / "C4.json"
+    path.write_bytes(json.dumps(rec, ensure_ascii=False).encode("utf-8"))
+    assert records.load_check(path)["summary"] == "\u03b5 = 1"
+
+
+def test_check_json_is_sorted_indented_by_two_and_ends_with_a_newline():
+    """The JSON text of a record: keys sorted, every nesting level indented by 2 spaces, one
+    item a line, a final newline (written out by hand from ``json.dumps(..., indent=2)``)."""
+    text = records.check_json({"verdict": "PASS", "interval": [1.5, 2.0], "cells": []})
+    assert text == (
+        '{\n  "cells": [],\n  "interval": [\n    1.5,\n    2.0\n  ],\n  "verdict": "PASS"\n}\n'
+    )
+
+
+def test_write_check_names_the_missing_keys_in_record_order(tmp_path):
+    """A record without ``verdict`` and ``claim`` is refused before anything is written; the
+    message lists the missing keys in the order of :data:`records.CHECK_KEYS`."""
+    rec = records.no_data(HEAD, "no cells")
+    del rec["verdict"], rec["claim"]
+    path = tmp_path / "C4.json"
+    with pytest.raises(ValueError) as err:
+        records.write_check(rec, path)
+    assert str(err.value) == "check record lacks ['claim', 'verdict']"
+    assert not path.exists()
+
+
+def test_no_data_records_the_algorithm_it_was_given():
+    """The INCONCLUSIVE record of a check of the ablation ``rps_full_prefix`` says so (not the
+    default ``rps``), with no statistic, no interval and the reason as its summary."""
+    rec = records.no_data(HEAD, "No rps_full_prefix cells in the input.", [], "rps_full_prefix")
+    assert rec["algorithm"] == "rps_full_prefix"
+    assert (rec["verdict"], rec["statistic"], rec["interval"]) == (
+        "INCONCLUSIVE",
+        None,
+        [None, None],
+    )
+    assert rec["summary"] == "No rps_full_prefix cells in the input."
+
+
+def test_load_agg_names_a_reader_error_without_a_message_by_its_type(tmp_path, monkeypatch):
+    """A parquet reader that fails with an empty message (a bare ``MemoryError`` when a table
+    does not fit) is reported by the error's type name, on the field given."""
+
+    def out_of_memory(path):
+        raise MemoryError
+
+    (tmp_path / "grid.parquet").write_bytes(b"")
+    monkeypatch.setattr(records.pd, "read_parquet", out_of_memory)
+    with pytest.raises(InputError) as err:
+        records.load_agg(tmp_path, ["horizon", "grid"], field="results")
+    path = tmp_path / "grid.parquet"
+    assert str(err.value) == f"results: {path}: not a readable parquet file (MemoryError)"
+
+
+def test_make_check_defaults_to_rps_and_a_claim_outside_the_registry_quotes_nothing():
+    """Without ``algorithm`` a record is of ``rps``; a claim id the registry does not know
+    ("C9") has an empty quote and an empty source."""
+    rec = records.make_check(records.Heading("C9", "t", "s", "thr"), 1.0, 0.5, 1.5, "PASS", "x")
+    assert (rec["algorithm"], rec["quote"], rec["source"]) == ("rps", "", "")
+
+
+def test_make_check_refuses_a_verdict_outside_the_verdicts():
+    """A verdict not in :data:`~privdtol.analysis.verdict.VERDICTS` is refused, the message
+    quoting it."""
+    with pytest.raises(ValueError) as err:
+        records.make_check(HEAD, 1.0, 0.5, 1.5, "MAYBE", "x")
+    assert str(err.value) == "bad verdict 'MAYBE'"
+
+
+def test_plain_turns_pandas_missing_values_into_null():
+    """``pd.NA`` and ``pd.NaT`` (a missing cell of a nullable column) become None, at the top
+    level and inside a record."""
+    assert records.plain(pd.NA) is None
+    assert records.plain(pd.NaT) is None
+    assert records.plain({"a": [pd.NA, 1]}) == {"a": [None, 1]}

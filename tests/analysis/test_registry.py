@@ -1,0 +1,248 @@
+"""Tests of :mod:`privdtol.analysis.registry`."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from support.paths import ROOT
+
+from privdtol.analysis import (
+    registry,
+)
+from privdtol.analysis.claims.lemmas import STEPS
+from privdtol.analysis.registry import (
+    CLAIMS,
+    NOTEBOOKS,
+    claims_for,
+    controls_for,
+    notebook_claims,
+    proof_algorithms,
+)
+from privdtol.pipeline.config import check_defaults, load_config_files
+
+# --- from tests/test_checks.py
+
+
+SMOKE = ROOT / "config" / "smoke.yaml"
+
+
+@pytest.fixture(scope="module")
+def thresholds():
+    return load_config_files([SMOKE])["checks"]
+
+
+def test_every_claim_resolves_to_a_registry_check(thresholds):
+    for claim in CLAIMS.values():
+        fn = claim.check_function()
+        assert list(inspect.signature(fn).parameters)[:3] == ["tables", "thresholds", "inputs"]
+        assert set(claim.thresholds) <= set(thresholds), claim.id
+        assert claim.notebook in NOTEBOOKS and claim.id in notebook_claims(claim.notebook)
+
+
+def test_claims_for_follows_the_experiments():
+    assert claims_for(["gap"]) == ["C2", "C2b", "C3", "C4a"]
+    assert "C1" not in claims_for(["horizon", "grid"]) and claims_for(["privacy"]) == ["C1"]
+
+
+def test_controls_for_follows_the_config():
+    algs = ["rps", "ftl_egreedy", "uniform", "rps_short_prefix"]
+    cfg = {"experiments": [{"name": "gap", "algorithms": algs}]}
+    assert controls_for(cfg) == [
+        ("C2", "uniform"),
+        ("C2b", "uniform"),
+        ("C3", "ftl_egreedy"),
+        ("C4a", "rps_short_prefix"),
+        ("L4", "rps_short_prefix"),  # the proof claims read the gap experiment's cells too
+    ]
+
+
+@pytest.mark.pipeline
+def test_rules_are_generated_from_the_registry(tmp_path):
+    """One check_<ID> rule per claim of claims_for, one notebook_<name> per notebook of the
+    config's experiments; without a privacy block neither C1 nor the privacy notebook."""
+    import shutil
+    import subprocess
+
+    import yaml
+
+    pytest.importorskip("snakemake")
+    for d in ("workflow", "config", "notebooks", "paper"):
+        shutil.copytree(ROOT / d, tmp_path / d)
+    shutil.copy(ROOT / "Snakefile", tmp_path / "Snakefile")
+    cfg = yaml.safe_load(SMOKE.read_text())
+    cfg.pop("privacy")
+    # the Snakefile's default config file (merged under any --configfile) without privacy
+    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(cfg))
+    from privdtol.analysis.registry import proof_algorithms
+    from privdtol.pipeline import plan as grid
+    from privdtol.pipeline.config import load_config
+    from privdtol.pipeline.proof import proof_homes
+    from privdtol.pipeline.worst_case import searches
+
+    loaded = load_config(cfg)
+    # the tables this config produces: its experiments, the proof terms of its exact rps cells
+    # and the worst-instance searches of its worst_case block
+    exps = [e["name"] for e in cfg["experiments"]]
+    exps += ["proof"] if proof_homes(grid.plan(loaded), proof_algorithms()) else []
+    exps += ["worst_case", "searches"] if searches(loaded) else []
+    bindir = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    proc = subprocess.run(
+        [str(bindir / "snakemake"), "-n", "checks_all", "notebooks_all"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    jobs = {
+        line.split()[0]
+        for line in proc.stdout.splitlines()
+        if line[:6] in ("check_", "notebo") and len(line.split()) == 2
+    }
+    from privdtol.analysis.registry import controls_for
+
+    expected_checks = {f"check_{c}" for c in claims_for(exps)} | {
+        f"check_{c}__{a}" for c, a in controls_for(load_config(cfg))
+    }
+    assert {j for j in jobs if j.startswith("check_")} == expected_checks
+    assert "check_C1" not in jobs and len(claims_for(exps)) == len(CLAIMS) - 1
+    expected_nbs = {
+        f"notebook_{n}" for n, nb in NOTEBOOKS.items() if set(nb.experiments) & set(exps)
+    }
+    assert {j for j in jobs if j.startswith("notebook_")} == expected_nbs
+    assert "notebook_privacy" not in jobs and len(expected_nbs) == len(NOTEBOOKS) - 1
+
+
+# --- from tests/test_mutants_analysis.py
+
+
+def test_registry_reads_slices_and_a_config_without_experiments():
+    assert registry.experiment_algorithms({}) == {} and registry.experiment_envs({}) == {}
+    config = {
+        "experiments": [
+            {
+                "name": "x",
+                "algorithms": ["rps"],
+                "env": "bernoulli",
+                "slices": [{"algorithms": ["ftl"], "env": "beta"}, {"name": "plain"}],
+            }
+        ]
+    }
+    assert registry.experiment_algorithms(config) == {"x": {"rps", "ftl"}}
+    assert registry.experiment_envs(config) == {"x": {"bernoulli", "beta"}}
+
+
+# --- from tests/test_mutants_analysis_fresh.py
+
+
+def test_paper_claims_and_diagnostics_split_the_registry():
+    paper = ["C1", "C2", "C2b", "C3", "C4", "C5", "L4", "L5", "L5a", "L5b"]
+    assert registry.paper_claims() == paper
+    assert registry.diagnostics() == ["C0", "C4a", "C4b", "C4c"]
+    assert len(registry.CLAIMS) == 14
+
+
+# --- from tests/test_mutants_census_records.py
+
+
+def test_controls_for_finds_the_blocked_loss_model_of_a_slice():
+    """C5's controls are ``uniform`` (an algorithm) and ``blocked`` (a loss model of
+    ``ENV_CONTROLS``): a ``dependent`` experiment on Bernoulli losses with one slice on blocked
+    losses and no uniform play simulates the loss-model control only; the ``horizon``
+    experiment with rps alone simulates no control of C2, C2b or C3."""
+    config = {
+        "experiments": [
+            {"name": "horizon", "algorithms": ["rps"], "env": "bernoulli"},
+            {
+                "name": "dependent",
+                "algorithms": ["rps"],
+                "env": "bernoulli",
+                "slices": [{"name": "blocked", "env": "blocked"}],
+            },
+        ]
+    }
+    assert registry.controls_for(config) == [("C5", "blocked")]
+
+
+# --- from tests/test_mutants_findings.py
+
+
+def test_each_notebook_draws_the_thresholds_of_its_claims():
+    """From the claim list: horizon shows C3, rates C4a and C4b, actions C4c, heatmap C4,
+    bounds C2 and C2b, dependent C5, agreement C0; privacy (C1) and proof (L4, L5, ...) use
+    no threshold, ablations and worst show no claim."""
+    rate = ["confidence", "exponent_range", "plateau_octaves", "horizon_free_ratio_max"]
+    expected = {
+        "horizon": ["confidence", "horizon_free_ratio_max", "horizon_free_c"],
+        "rates": rate,
+        "actions": rate,
+        "heatmap": ["confidence", "rate_form_factor"],
+        "bounds": ["confidence"],
+        "dependent": ["confidence"],
+        "ablations": [],
+        "privacy": [],
+        "agreement": ["agreement_z_max", "agreement_min_events"],
+        "proof": [],
+        "worst": [],
+    }
+    assert {name: registry.notebook_thresholds(name) for name in registry.NOTEBOOKS} == expected
+    assert {k for keys in expected.values() for k in keys} <= set(check_defaults())
+
+
+# --- from tests/test_proof_checks.py
+
+
+def _row(i=0, algorithm="rps", **values):
+    base = {
+        "experiment": "grid",
+        "cell_id": f"c{i:03d}",
+        "algorithm": algorithm,
+        "K": 8,
+        "gap": 0.25,
+        "epsilon": 1.0,
+        "eta": 0.125,
+        "eta_selection": 0.125,
+        "n_small": 7,
+        "n_large": 0,
+        "regret": 99.0,
+        "regret_err": 1e-6,
+        "regret_limit": np.nan,
+        "regret_limit_err": np.nan,
+        "sum_F": 30.0,
+        "sum_F_err": 1e-6,
+        "small_gap": 30.0,
+        "small_gap_err": 1e-6,
+        "large_gap": 0.0,
+        "large_gap_err": 0.0,
+        "bound_lemma4": 121.0,
+        "bound_lemma5": 2000.0,
+        "bound_eq5": 1600.0,
+        "bound_eq6": 400.0,
+    }
+    return {**base, **values}
+
+
+def test_registry_wires_the_proof_claims_and_their_controls():
+    assert {"L4", "L5", "L5a", "L5b"} <= set(CLAIMS) and set(STEPS) == {"L4", "L5", "L5a", "L5b"}
+    for claim in STEPS:
+        assert CLAIMS[claim].experiments == ("proof",)
+        assert CLAIMS[claim].check_function()({"proof": pd.DataFrame([_row()])}, {}, [])
+    # the paper's numbers, verbatim in the quotes
+    assert "1 + 4 sum_(m>=1) F_m" in CLAIMS["L4"].quote
+    assert "200 log K/Delta_min + 4 log K/eta" in CLAIMS["L5"].quote
+    assert "(64 log(K+1) + 36)/Delta_min <= 200 log K/Delta_min, (5)" in CLAIMS["L5a"].quote
+    assert "<= 4 log K/eta. (6)" in CLAIMS["L5b"].quote
+    assert proof_algorithms() == ("rps", "rps_short_prefix", "rps_eta_logk")
+    cfg = {"experiments": [{"name": "actions", "algorithms": ["rps", "rps_eta_logk"]}]}
+    assert ("L5", "rps_eta_logk") in controls_for(cfg) and ("L5b", "rps_eta_logk") in controls_for(
+        cfg
+    )
+    assert CLAIMS["L5a"].controls == ()  # no natural control: the report shows its slack

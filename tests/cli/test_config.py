@@ -1,0 +1,210 @@
+"""Tests of :mod:`privdtol.cli.config`."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+import yaml
+from support.paths import ROOT
+
+from privdtol.cli import main
+from privdtol.errors import InputError
+from privdtol.pipeline.config import load_config, load_config_files
+
+# --- from tests/test_bad_input.py
+
+
+SMOKE = ROOT / "config" / "smoke.yaml"
+
+
+def smoke() -> dict:
+    return yaml.safe_load(SMOKE.read_text())
+
+
+def one_line(capsys, args, naming: str) -> str:
+    """Run the CLI; assert exit 2 with one stderr line that names ``naming``, no stdout."""
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert code == 2, (code, err)
+    assert len(lines) == 1, err
+    assert naming in lines[0], lines[0]
+    assert "Traceback" not in err and out == ""
+    return lines[0]
+
+
+def write(tmp_path, cfg, name="c.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(cfg) if isinstance(cfg, dict) else cfg)
+    return path
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+@pytest.mark.parametrize(
+    "where",
+    [
+        lambda c, v: c["experiments"][0].update(epsilon=[v]),
+        lambda c, v: c["experiments"][0].update(gap=[v], exact="off"),
+        lambda c, v: c["batching"].update(target_seconds=v),
+        lambda c, v: c["privacy"].update(epsilons=[v]),
+    ],
+)
+def test_nan_and_inf_refused_everywhere(tmp_path, capsys, value, where):
+    cfg = smoke()
+    where(cfg, value)
+    one_line(capsys, ["check-config", write(tmp_path, cfg)], "finite numbers")
+
+
+# ----------------------------------------------------------------- tracebacks instead of one line
+@pytest.mark.parametrize(
+    "text, naming",
+    [
+        (b"experiments: [1\n", "not valid YAML/JSON"),
+        (b"- 1\n- 2\n", "top level is a list"),
+        (b"seed: \xff\n", "not UTF-8"),
+        (b"seed: 1\nseed: 2\n", "duplicate key 'seed'"),
+        (b"a: &x [1]\nb: *x\n", "aliases are not allowed"),
+    ],
+)
+def test_broken_config_files(tmp_path, capsys, text, naming):
+    path = tmp_path / "bad.yaml"
+    path.write_bytes(text)
+    line = one_line(capsys, ["check-config", path], naming)
+    assert str(path) in line
+    with pytest.raises(InputError, match=re.escape(str(path))):
+        load_config_files([SMOKE, path])
+
+
+def test_missing_config_file(tmp_path, capsys):
+    one_line(capsys, ["check-config", tmp_path / "nope.yaml"], "nope.yaml: cannot read")
+
+
+def test_alias_bomb_refused_fast(tmp_path, capsys):
+    """Nine levels of nine aliases (under 500 bytes, ~10^8 values when walked): refused by the
+    loader, and, as a dict that already shares its lists, by the value count."""
+    lines = ["privacy:", "  K: &a0 [2, 2, 2, 2, 2, 2, 2, 2, 2]"]
+    lines += [f"  x{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+    text = "\n".join(lines) + "\n"
+    assert len(text.encode()) < 500
+    one_line(capsys, ["check-config", write(tmp_path, text)], "aliases are not allowed")
+    shared = yaml.safe_load(text)  # what Snakemake's own loader hands the workflow
+    with pytest.raises(InputError, match="more than 100000 values"):
+        load_config(shared)
+
+
+# ----------------------------------------------------------------- the engine's limits up front
+@pytest.mark.parametrize(
+    "change, key",
+    [
+        (dict(epsilon=[1.0e-6]), "experiments[0].epsilon"),  # eta below the exact floor
+        (dict(gap=[1.0e-300]), "experiments[0].gap"),  # best action not unique in float64
+        (dict(K=[1048576], instance="staircase"), "experiments[0].K"),  # ~45 TB theta grid
+        (dict(runs=10**9, exact="off"), "experiments[0].runs"),
+    ],
+)
+def test_engine_limits_at_parse_time(tmp_path, capsys, change, key):
+    cfg = smoke()
+    cfg["experiments"][0].update(change)
+    one_line(capsys, ["check-config", write(tmp_path, cfg)], key)
+
+
+def test_grid_size_refused_before_planning(tmp_path, capsys):
+    """A 330-byte config with 200 000 cells: counted from its list lengths, not planned."""
+    cfg = smoke()
+    exp = cfg["experiments"][0]
+    exp.update(algorithms=["rps"], gap=[0.5 - i / 1000 for i in range(400)])
+    exp.update(epsilon=[1 + i / 100 for i in range(500)])
+    line = one_line(capsys, ["check-config", write(tmp_path, cfg)], "limits.max_cells")
+    assert "'horizon'" in line and "200000" in line
+    small = smoke() | {"limits": {"max_cpu_hours": 1e-4}}  # the planned CPU time
+    line = one_line(capsys, ["check-config", write(tmp_path, small)], "limits.max_cpu_hours")
+    assert "CPU hours" in line and "experiment" in line
+
+
+# ----------------------------------------------------------------- output locations
+@pytest.mark.parametrize(
+    "change, naming",
+    [
+        ({"sim_dir": "/tmp/elsewhere"}, "sim_dir"),
+        ({"agg_dir": "../../up"}, "agg_dir"),
+        ({"agg_dir": "results/{x}"}, "agg_dir"),
+        ({"sim_dir": "results/a\nb"}, "sim_dir"),
+    ],
+)
+def test_output_directories(tmp_path, capsys, change, naming):
+    cfg = smoke() | change
+    one_line(capsys, ["check-config", write(tmp_path, cfg)], naming)
+    if "{" not in str(change) and "\n" not in str(change):
+        cfg["allow_outside"] = True
+        assert main(["check-config", str(write(tmp_path, cfg))]) == 0
+        capsys.readouterr()
+
+
+# ----------------------------------------------------------------- no unquoted path in a shell
+#: shell placeholders that are not single paths: strings the rule builds with shlex
+PREQUOTED = {"params.configs", "params.args"}
+
+
+def shell_strings(text: str) -> list[str]:
+    """The shell strings of a .smk file: the string literals after each ``shell:``."""
+    out, lines = [], text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == "shell:":
+            parts = []
+            for nxt in lines[i + 1 :]:
+                if not nxt.strip().startswith('"'):
+                    break
+                parts.append(nxt.strip())
+            out.append(" ".join(eval(p) for p in parts))  # string literals only
+    return out
+
+
+def param_definitions(text: str, key: str) -> list[str]:
+    """The source of each ``key=...`` of the file's ``params:`` blocks (up to the next key)."""
+    out = []
+    for block in re.findall(r"\n(\s+)params:\n(.*?)\n\1shell:", text, flags=re.S):
+        body = block[1]
+        for m in re.finditer(rf"^(\s+){key}=(.*?)(?=^\1\w+=|\Z)", body, flags=re.S | re.M):
+            out.append(m.group(2))
+    return out
+
+
+def test_no_unquoted_placeholder_in_any_shell_command():
+    rules = sorted((ROOT / "workflow" / "rules").glob("*.smk"))
+    seen = 0
+    for path in rules:
+        text = path.read_text()
+        for shell in shell_strings(text):
+            for name, quoted in re.findall(r"\{([^{}:]+)(:q)?\}", shell):
+                seen += 1
+                if name in PREQUOTED:
+                    defs = param_definitions(text, name.split(".")[1])
+                    assert defs and all("shlex." in d for d in defs), (path.name, name, defs)
+                else:
+                    assert quoted, f"{path.name}: {{{name}}} in a shell command without :q"
+    assert seen > 50  # the scan found the rules' placeholders
+
+
+def test_shell_strings_scan_catches_an_unquoted_path():
+    text = 'rule x:\n    shell:\n        "cat {input:q}"\n        " > {output}"\n'
+    assert re.findall(r"\{([^{}:]+)(:q)?\}", shell_strings(text)[0]) == [
+        ("input", ":q"),
+        ("output", ""),
+    ]
+
+
+def test_makefile_replay_does_not_word_split():
+    text = (ROOT / "Makefile").read_text()
+    replay = text[text.index("replay:") :]
+    assert "$$(cat" not in replay and 'mapfile -t configs < "$(RUN)/configfiles.txt"' in replay
+    assert '--configfile "$${configs[@]}"' in replay
+
+
+def test_prequoted_configs_survive_spaces_and_semicolons():
+    """The params of checks/report/archive rules: one shell word per config path."""
+    files = ["config/config.yaml", "my cfg;touch PWN.yaml"]
+    words = shlex.split(" ".join(f"--config {shlex.quote(f)}" for f in files))
+    assert words == ["--config", files[0], "--config", files[1]]

@@ -1,0 +1,130 @@
+"""Tests of :mod:`privdtol.environments.correlated`."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+from support.stats import ALPHA_FW, assert_within_se, chisquare_against, two_sample_chisquare
+
+from privdtol.environments import (
+    BernoulliProduct,
+    CorrelatedBernoulli,
+    standard_means,
+)
+
+# --- from tests/test_environments.py
+
+MEANS = np.array([0.3, 0.45, 0.45, 0.8])
+
+
+N = 20_000
+
+
+def _explicit(env, rng, start, lengths, resample=False):
+    return env._explicit_window_sums(rng, start, lengths, resample=resample)
+
+
+def _lengths(n, rng):
+    return rng.integers(3, 9, size=n)  # different window per run, as M_r gives
+
+
+def binomial_mixture_pmf(lengths, p):
+    """Law of one draw of Binomial(L, p) with L drawn uniformly from ``lengths``: the pooled law
+    of draws i ~ Binomial(lengths[i], p).  (A chi-square test of such draws against the pooled
+    law is conservative: their counts vary less than multinomial counts.)"""
+    values, counts = np.unique(np.asarray(lengths), return_counts=True)
+    k = np.arange(values.max() + 1)
+    pmf = sum(c * stats.binom.pmf(k, v, p) for v, c in zip(values, counts, strict=True))
+    return pmf / counts.sum()
+
+
+def assert_fits_binomial(sums, lengths, p, m, what):
+    """Integer window sums against their exact law Binomial(lengths[i], p) (level ALPHA_FW / m)."""
+    draws = np.asarray(sums)
+    assert np.array_equal(draws, np.round(draws)), f"{what}: sums are not integers"
+    pmf = binomial_mixture_pmf(lengths, p)
+    pvalue = chisquare_against(draws.astype(np.int64), pmf, pmf.size)
+    assert pvalue > ALPHA_FW / m, f"{what}: p = {pvalue:.3g} against the exact Binomial law"
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        BernoulliProduct(MEANS),
+        CorrelatedBernoulli(MEANS, rho=0.7),
+        CorrelatedBernoulli(MEANS, rho=1.0),
+        CorrelatedBernoulli(MEANS, rho=-0.7),
+        CorrelatedBernoulli(MEANS, rho=-1.0),
+    ],
+    ids=lambda e: f"{e.name}-{getattr(e, 'rho', '')}",
+)
+def test_exact_window_sums_match_explicit_joint_law(env):
+    rng = np.random.default_rng(11)
+    lengths = _lengths(N, rng)
+    fast = env.window_sums(np.random.default_rng(1), 0, lengths)
+    slow = _explicit(env, np.random.default_rng(2), 0, lengths)
+    pairs = [(0, 1), (1, 2), (0, 3)]
+    m = len(pairs) + env.K  # the family: pair laws (fast vs explicit) and each exact marginal
+    for i, j in pairs:  # joint law of pairs: catches missing dependence
+        pvalue = two_sample_chisquare(fast[:, [i, j]], slow[:, [i, j]])
+        assert pvalue > ALPHA_FW / m, f"actions {i},{j}: p = {pvalue:.3g}"
+    for j in range(env.K):  # every marginal is Binomial(L, mu_j), whatever the dependence
+        assert_fits_binomial(fast[:, j], lengths, MEANS[j], m, f"action {j}")
+
+
+def test_correlated_pair_laws_are_as_documented():
+    """X_i, X_j are Bernoulli(mu_i), Bernoulli(mu_j) with Cov = rho (min(mu) - mu_i mu_j): with
+    the marginals, the covariance fixes each pair's joint law.  Estimates with the known means,
+    whose exact variances follow from that joint law."""
+    rho, n = 0.6, 200_000
+    env = CorrelatedBernoulli(MEANS, rho=rho)
+    x = env.sample_rounds(np.random.default_rng(3), 1, 0, n)[0]
+    pairs = [(i, j) for i in range(env.K) for j in range(i + 1, env.K)]
+    m = env.K + len(pairs)
+    assert_within_se(x.mean(axis=0), MEANS, np.sqrt(MEANS * (1 - MEANS) / n), m, "means")
+    for i, j in pairs:
+        mi, mj = MEANS[i], MEANS[j]
+        cov = rho * (min(mi, mj) - mi * mj)
+        p11 = cov + mi * mj  # joint law of (X_i, X_j) on {0,1}^2
+        law = {(1, 1): p11, (1, 0): mi - p11, (0, 1): mj - p11, (0, 0): 1 - mi - mj + p11}
+        second = sum(p * ((a - mi) * (b - mj)) ** 2 for (a, b), p in law.items())
+        se = np.sqrt((second - cov**2) / n)
+        estimate = np.mean((x[:, i] - mi) * (x[:, j] - mj))
+        assert_within_se(estimate, cov, se, m, f"Cov(X_{i}, X_{j})")
+
+
+def test_anticorrelated_pair_laws_are_as_documented():
+    """rho < 0: the best action against the others, Cov(X_1, X_j) = |rho| (max(0, mu_1 + mu_j
+    - 1) - mu_1 mu_j) (negative here); the others among themselves as for rho = |rho|."""
+    rho, n = -0.6, 200_000
+    env = CorrelatedBernoulli(MEANS, rho=rho)
+    x = env.sample_rounds(np.random.default_rng(4), 1, 0, n)[0]
+    pairs = [(i, j) for i in range(env.K) for j in range(i + 1, env.K)]
+    m = env.K + len(pairs)
+    assert_within_se(x.mean(axis=0), MEANS, np.sqrt(MEANS * (1 - MEANS) / n), m, "means")
+    for i, j in pairs:
+        mi, mj = MEANS[i], MEANS[j]
+        # the best action (MEANS[0], the smallest) against another, or two others
+        both = max(0.0, mi + mj - 1) if i == 0 else min(mi, mj)
+        cov = -rho * (both - mi * mj)
+        p11 = cov + mi * mj
+        law = {(1, 1): p11, (1, 0): mi - p11, (0, 1): mj - p11, (0, 0): 1 - mi - mj + p11}
+        second = sum(p * ((a - mi) * (b - mj)) ** 2 for (a, b), p in law.items())
+        se = np.sqrt((second - cov**2) / n)
+        estimate = np.mean((x[:, i] - mi) * (x[:, j] - mj))
+        assert_within_se(estimate, cov, se, m, f"Cov(X_{i}, X_{j})")
+    # on the standard instance (mu_1 + mu_j = 1), rho = -1 makes X_j = 1 - X_1 in every round
+    full = CorrelatedBernoulli(standard_means(4, 0.25), rho=-1.0)
+    y = full.sample_rounds(np.random.default_rng(5), 2, 0, 500)
+    assert np.array_equal(y[..., 1:], np.repeat(1 - y[..., :1], 3, axis=-1))
+
+
+def test_huge_windows_do_not_overflow():
+    env = CorrelatedBernoulli(MEANS, rho=0.5)
+    lengths = np.array([1 << 40, 1 << 39])
+    sums = env.window_sums(np.random.default_rng(0), 0, lengths)
+    assert np.all(np.isfinite(sums))
+    # marginally Binomial(L, mu_j): the mean loss has standard error sqrt(mu (1 - mu) / L)
+    L = lengths[:, None].astype(float)
+    assert_within_se(sums / L, MEANS, np.sqrt(MEANS * (1 - MEANS) / L), sums.size, "window sum / L")

@@ -1,0 +1,337 @@
+"""Tests of :mod:`privdtol.pipeline.config`."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import pytest
+from support.paths import ROOT
+
+from privdtol.algorithms import ALGORITHMS
+from privdtol.errors import InputError
+from privdtol.pipeline import config, plan
+from privdtol.pipeline.config import load_config, load_schema
+from privdtol.pipeline.worst_case import searches
+
+# --- from tests/test_grid.py
+
+T30 = (1 << 30) - 1
+
+
+def minimal(**exp) -> dict:
+    base = {
+        "name": "e",
+        "algorithms": ["rps", "ftl"],
+        "K": [2, 4],
+        "gap": [0.5, 0.25],
+        "epsilon": [1.0, 0.5, 0.25],
+        "horizon": [T30],
+    }
+    base.update(exp)
+    return {"experiments": [base]}
+
+
+# --------------------------------------------------------------------------- schema
+def test_schema_fills_documented_defaults():
+    cfg = load_config(minimal())
+    assert cfg["seed"] == 0 and cfg["runs"] == 200
+    assert cfg["batching"] == {"target_seconds": 30, "max_cells": 500}
+    assert cfg["checks"] == {
+        "horizon_free_ratio_max": 1.05,
+        "horizon_free_c": 16,
+        "rate_form_factor": 1.5,
+        "exponent_range": [0.8, 1.2],
+        "plateau_octaves": 4,
+        "confidence": 0.95,
+        "agreement_z_max": 4,
+        "agreement_min_events": 10,
+        "power_replicates": 40,
+        "multiverse": {
+            "confidence": [0.9, 0.95, 0.99],
+            "agreement_z_max": [3, 4, 5],
+            "agreement_min_events": [5, 10, 20],
+            "horizon_free_ratio_max": [1.02, 1.05, 1.1],
+            "horizon_free_c": [8, 16, 32],
+            "plateau_octaves": [3, 4, 5],
+            "rate_form_factor": [1.25, 1.5, 2.0],
+            "exponent_range": [[0.9, 1.1], [0.8, 1.2], [0.7, 1.3]],
+        },
+    }
+    exp = cfg["experiments"][0]
+    assert exp["env"] == "bernoulli" and exp["instance"] == "standard"
+
+
+def test_every_schema_key_is_documented():
+    schema = load_schema()
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            for key, sub in node.get("properties", {}).items():
+                assert "description" in sub or "$ref" in sub, f"{path}.{key} undocumented"
+            for key, sub in node.items():
+                walk(sub, f"{path}.{key}")
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, path)
+
+    walk(schema, "schema")
+
+
+def test_load_config_does_not_mutate_its_input():
+    cfg = minimal()
+    before = copy.deepcopy(cfg)
+    load_config(cfg)
+    assert cfg == before
+
+
+@pytest.mark.parametrize(
+    "mutate, key, allowed",
+    [
+        # a wrong (misspelt) key, at top level and inside an experiment
+        (
+            lambda c: c.update(seeds=1),
+            "seeds",
+            "seed, runs, exact, sim_dir, agg_dir, allow_outside, limits, batching, checks",
+        ),
+        (
+            lambda c: c["experiments"][0].update(gaps=[0.5]),
+            "experiments[0].gaps",
+            "name, description, algorithms, env, instance, K, gap, epsilon, horizon",
+        ),
+        # a negative epsilon
+        (
+            lambda c: c["experiments"][0].update(epsilon=[1.0, -0.5]),
+            "experiments[0].epsilon[1]",
+            "numbers > 0",
+        ),
+        # a gap above 1
+        (
+            lambda c: c["experiments"][0].update(gap=[1.5]),
+            "experiments[0].gap[0]",
+            "numbers > 0 and <= 1",
+        ),
+        # K < 2
+        (lambda c: c["experiments"][0].update(K=[1, 4]), "experiments[0].K[0]", "integers >= 2"),
+        # an unknown algorithm
+        (
+            lambda c: c["experiments"][0].update(algorithms=["rps", "exp3"]),
+            "experiments[0].algorithms[1]",
+            ", ".join(ALGORITHMS),
+        ),
+        # an unknown loss model, a bad slice key, a bad check threshold
+        (lambda c: c["experiments"][0].update(env="gaussian"), "experiments[0].env", "bernoulli"),
+        (
+            lambda c: c["experiments"][0].update(slices=[{"epsilons": [1.0]}]),
+            "experiments[0].slices[0].epsilons",
+            "algorithms",
+        ),
+        (lambda c: c.update(checks={"confidence": 1.5}), "checks.confidence", "< 1"),
+    ],
+)
+def test_bad_config_one_message_naming_key_and_allowed_values(mutate, key, allowed):
+    cfg = minimal()
+    mutate(cfg)
+    with pytest.raises(InputError) as info:
+        load_config(cfg)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(key + ":"), message
+    assert "(allowed: " in message and allowed in message, message
+
+
+def test_semantic_errors():
+    with pytest.raises(InputError, match=r"experiments\[0\].epsilon: missing .* rps"):
+        load_config(minimal(epsilon=[]))
+    with pytest.raises(InputError, match=r"experiments\[0\].mu_best"):
+        load_config(minimal(mu_best=0.9))
+    with pytest.raises(InputError, match=r"experiments\[0\].gap: Beta losses"):
+        load_config(minimal(env="beta", gap=[1.0]))
+    cfg = minimal()
+    cfg["experiments"].append(copy.deepcopy(cfg["experiments"][0]))
+    with pytest.raises(InputError, match=r"experiments\[1\].name: duplicate"):
+        load_config(cfg)
+
+
+# --- from tests/test_mutants_pipeline.py
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf, math.nan])
+def test_check_values_refuses_a_non_finite_number_in_one_line(value):
+    with pytest.raises(InputError) as err:
+        config.check_values({"thresholds": {"z_max": value}})
+    assert str(err.value) == f"thresholds.z_max: got {value!r} (allowed: finite numbers)"
+
+
+def test_check_values_counts_every_value_once():
+    """The root mapping, the list and its values: MAX_VALUES in all passes, one more fails,
+    naming the first value over the limit."""
+    n = config.MAX_VALUES
+    config.check_values({"a": [0] * (n - 2)})
+    with pytest.raises(InputError) as err:
+        config.check_values({"a": [0] * (n - 1)})
+    assert str(err.value) == (
+        f"a[{n - 2}]: the config holds more than {n} values (allowed: a small config)"
+    )
+
+
+def test_check_values_refuses_a_key_that_is_not_a_string():
+    with pytest.raises(InputError) as err:
+        config.check_values({"a": {2: 2}})
+    assert str(err.value) == "a: key 2 is not a string (allowed: names)"
+
+
+def _one(**exp) -> dict:
+    """The smoke config with one experiment ``x`` of the keys given."""
+    cfg = config.read_config_files([ROOT / "config" / "smoke.yaml"])
+    cfg["experiments"] = [{"name": "x", **exp}]
+    return cfg
+
+
+SMALL = {"algorithms": ["rps"], "K": [2], "gap": [0.5], "epsilon": [1.0], "horizon": [1023]}
+
+
+def _message(cfg) -> str:
+    with pytest.raises(InputError) as err:
+        config.load_config(cfg)
+    return str(err.value)
+
+
+def test_config_messages_name_the_key_and_what_it_allows():
+    cfg = _one(**SMALL)
+    del cfg["experiments"][0]["K"]
+    assert _message(cfg) == "experiments[0].K: missing (allowed: a value for it)"
+    beta = _one(**{**SMALL, "gap": [0.9], "mu_best": 0.1, "env": "beta"})
+    assert _message(beta) == (
+        "experiments[0].gap: Beta losses need means inside (0, 1); gap 0.9 gives 0.1..1 "
+        "(allowed: gap < 1 with mu_best > 0)"
+    )
+    sliced = _one(**SMALL, slices=[{"name": "a"}, {"name": "b", "epsilon": []}])
+    assert _message(sliced) == (
+        "experiments[0].slices[1].epsilon: missing for private algorithms rps "
+        "(allowed: a list of numbers > 0)"
+    )
+    small_memory = _one(**SMALL)
+    small_memory["limits"] = {"max_memory_gb": 1e-9}
+    assert _message(small_memory).startswith("experiments[0].horizon: rps at K=2, T=1023 needs")
+
+
+def test_max_cells_is_an_inclusive_limit():
+    """rps at 2 K x 2 eps and ftl at 2 K (no eps): 6 cells."""
+    cfg = _one(**{**SMALL, "algorithms": ["rps", "ftl"], "K": [2, 4], "epsilon": [1.0, 0.5]})
+    cfg["limits"] = {"max_cells": 6}
+    config.load_config(cfg)
+    cfg["limits"] = {"max_cells": 5}
+    assert _message(cfg) == (
+        "limits.max_cells: the grid has 6 cells (experiment 'x': 6) "
+        "(allowed: <= 5; raise limits.max_cells or shrink the experiment)"
+    )
+
+
+def test_output_directories_stay_inside_the_working_directory(tmp_path):
+    cfg = {"sim_dir": "results/sim", "agg_dir": "../elsewhere"}
+    with pytest.raises(InputError) as err:
+        config.check_out_dirs(cfg, cwd=tmp_path)
+    assert str(err.value) == (
+        f"agg_dir: '../elsewhere' lies outside the working directory {tmp_path.resolve()} "
+        "(allowed: a path inside it, or allow_outside: true (--config allow_outside=true))"
+    )
+    config.check_out_dirs({**cfg, "allow_outside": True}, cwd=tmp_path)
+    config.check_out_dirs({**cfg, "agg_dir": "results/agg"}, cwd=tmp_path)
+
+
+def test_an_unknown_experiment_lists_the_configured_ones():
+    from privdtol.pipeline import plan
+
+    cfg = config.load_config(_one(**SMALL))
+    with pytest.raises(InputError) as err:
+        plan.experiment(cfg, "nope")
+    assert str(err.value) == "experiment: unknown experiment 'nope' (allowed: x)"
+
+
+# --- from tests/test_mutants_pipeline_fresh.py
+
+
+def test_a_wrong_type_names_the_type_allowed():
+    cfg = _one(**SMALL)
+    cfg["runs"] = "ten"
+    assert _message(cfg) == "runs: got 'ten' (allowed: type integer)"
+
+
+@pytest.mark.parametrize("value", [True, "true"])
+def test_allow_outside_accepts_snakemakes_string_true(tmp_path, value):
+    cfg = {"sim_dir": "results/sim", "agg_dir": "../elsewhere", "allow_outside": value}
+    config.check_out_dirs(cfg, cwd=tmp_path)
+    with pytest.raises(InputError):
+        config.check_out_dirs({**cfg, "allow_outside": "TRUE"}, cwd=tmp_path)
+
+
+def test_a_missing_epsilon_lists_every_private_algorithm():
+    cfg = _one(**{**SMALL, "algorithms": ["rps", "ftl", "rnm_ftnl"], "epsilon": []})
+    assert _message(cfg) == (
+        "experiments[0].epsilon: missing for private algorithms rps, rnm_ftnl "
+        "(allowed: a list of numbers > 0)"
+    )
+
+
+def test_the_privacy_block_is_validated_alone():
+    grid = _one(**SMALL)["privacy"]
+    assert config.validate_privacy(grid) is grid
+    with pytest.raises(InputError) as err:
+        config.validate_privacy({**grid, "nope": 1})
+    assert str(err.value).startswith("privacy.nope: ")
+
+
+def test_an_empty_list_names_its_minimum_length_and_an_unknown_key_is_named():
+    assert _message(_one(**{**SMALL, "algorithms": []})) == (
+        "experiments[0].algorithms: got [] (allowed: lists with at least 1 items)"
+    )
+    assert _message(_one(**SMALL, nope=1)).startswith("experiments[0].nope: unknown key (allowed: ")
+
+
+def test_an_experiment_off_the_exact_engine_is_sized_as_monte_carlo():
+    """rps at K = 2 is exact by default (its memory tiny); with ``exact: off`` its 10^9 runs
+    are Monte Carlo runs, whose estimate exceeds the limit."""
+    cfg = _one(**SMALL, runs=10**9)
+    config.load_config(cfg)
+    off = _one(**SMALL, runs=10**9, exact="off")
+    assert _message(off).startswith("experiments[0].runs: rps at K=2, T=1023, runs=1000000000")
+
+
+def test_an_experiments_mu_best_reaches_its_cells():
+    cfg = config.load_config(_one(**SMALL, mu_best=0.125))
+    cells, _ = plan.plan(cfg)["x"]
+    assert [c.mu_best for c in cells] == [0.125]
+
+
+def test_config_files_are_validated_against_the_schema_given(tmp_path):
+    import yaml
+
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(_one(**SMALL)))
+    schema = config.load_schema()
+    schema["properties"]["runs"]["maximum"] = 10
+    with pytest.raises(InputError) as err:
+        config.load_config_files([path], schema)
+    assert str(err.value) == "runs: got 20 (allowed: integers >= 1 and <= 10)"
+
+
+def test_the_plan_summary_counts_cells_and_batches():
+    cfg = config.load_config(_one(**{**SMALL, "epsilon": [1.0, 0.5]}))
+    rows = plan.summary(cfg)
+    assert [(r["experiment"], r["cells"], r["batches"], r["max_horizon"]) for r in rows] == [
+        ("x", 2, 1, 1023)
+    ]
+
+
+# --- from tests/test_worst_case.py
+
+
+def test_config_block_gives_one_search_per_point_and_objective():
+    cfg = load_config(ROOT / "config/config.yaml")
+    got = searches(cfg)
+    block = cfg["worst_case"]
+    n = len(block["K"]) * len(block["gap"]) * len(block["epsilon"]) * len(block["objectives"])
+    assert len(got) == n and len({s.search_id for s in got}) == n
+    minimal = {"experiments": cfg["experiments"][:1]}
+    assert searches(load_config(minimal)) == []

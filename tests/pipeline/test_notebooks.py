@@ -1,0 +1,37 @@
+"""Tests of :mod:`privdtol.pipeline.notebooks`."""
+
+from __future__ import annotations
+
+from privdtol.pipeline.notebooks import strip_metadata
+
+# --- from tests/test_checks.py
+
+
+def test_strip_metadata_removes_timing():
+    nb = {
+        "metadata": {
+            "papermill": {
+                "start_time": "x",
+                "end_time": "y",
+                "duration": 1.0,
+                "input_path": "/a/b/n.input.ipynb",
+                "parameters": {},
+            }
+        },
+        "cells": [
+            {
+                "metadata": {
+                    "execution": {"iopub.status.busy": "t"},
+                    "papermill": {
+                        "duration": 0.1,
+                        "status": "completed",
+                        "start_time": "s",
+                        "end_time": "e",
+                    },
+                }
+            }
+        ],
+    }
+    out = strip_metadata(nb)
+    assert out["metadata"]["papermill"] == {"input_path": "n.input.ipynb", "parameters": {}}
+    assert out["cells"][0]["metadata"] == {"papermill": {"status": "completed"}}

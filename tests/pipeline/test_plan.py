@@ -1,0 +1,597 @@
+"""Tests of :mod:`privdtol.pipeline.plan`."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from support.paths import ROOT
+
+from privdtol.analysis.claims.lemmas import check_step
+from privdtol.cli import main
+from privdtol.cli.batch import cell_table
+from privdtol.errors import InputError
+from privdtol.pipeline import aggregate, config, plan
+from privdtol.pipeline import plan as grid
+from privdtol.pipeline.config import load_config
+from privdtol.pipeline.proof import (
+    flat_row,
+)
+
+# --- from tests/test_aggregate.py
+
+T30 = (1 << 30) - 1
+
+
+def test_cli_on_real_cells_is_byte_deterministic(tmp_path):
+    cells = [
+        grid.Cell("rps", "bernoulli", "standard", 4, 0.25, None, 1.0, T30, 20, None, None, 0),
+        grid.Cell("hedge", "correlated", "standard", 4, 0.25, None, None, T30, 20, 0.5, None, 0),
+    ]
+    files = []
+    for c in cells:
+        path = tmp_path / f"{c.cell_id}.parquet"
+        cell_table(c).to_parquet(path, index=False)
+        files.append(str(path))
+    outs = []
+    for i, order in enumerate((files, files[::-1])):
+        out = tmp_path / f"agg{i}.parquet"
+        csv = tmp_path / f"agg{i}.csv"
+        assert (
+            main(["aggregate", "--experiment", "x", "--out", str(out), "--out", str(csv), *order])
+            == 0
+        )
+        outs.append((out.read_bytes(), csv.read_bytes()))
+    assert outs[0] == outs[1]
+    df = pd.read_parquet(tmp_path / "agg0.parquet")
+    assert list(df.columns) == aggregate.COLUMNS
+    assert set(df.cell_id) == {c.cell_id for c in cells}
+    hedge = df[df.algorithm == "hedge"]
+    assert hedge.rho.eq(0.5).all() and hedge.epsilon.isna().all() and hedge.kappa.isna().all()
+    assert df.horizon.max() == T30
+
+
+# --- from tests/test_exact_memo.py
+
+
+def _cell(algorithm, eps, gap=0.125):
+    return plan.Cell.from_params(
+        dict(
+            algorithm=algorithm,
+            env="bernoulli",
+            K=8,
+            gap=gap,
+            epsilon=eps,
+            horizon=(1 << 20) - 1,
+            runs=0,
+            seed=0,
+            instance="standard",
+            mu_best=None,
+            rho=None,
+            kappa=None,
+        )
+    )
+
+
+def test_the_planner_makes_same_law_cells_neighbours():
+    cells = [
+        _cell(a, e, g)
+        for a in ("rnm_ftnl", "rps", "wu_wang", "wu_wang_gumbel")
+        for e in (0.5, 1.0)
+        for g in (0.125, 0.25)
+    ]
+    order = sorted(cells, key=plan.Cell.sort_key)
+    names = [(c.algorithm, c.gap, c.epsilon) for c in order]
+    for gap in (0.125, 0.25):
+        for eps in (0.5, 1.0):
+            i = names.index(("rnm_ftnl", gap, eps))
+            assert names[i + 1] == ("wu_wang", gap, eps)
+    rps = [i for i, c in enumerate(order) if c.algorithm == "rps" and c.gap == 0.125]
+    assert np.ptp(rps) <= 2  # eps 0.5 and 1 (eta 1/8 both), at most a Gumbel cell between
+
+
+# --- from tests/test_grid.py
+
+
+CONFIGS = {name: ROOT / "config" / f"{name}.yaml" for name in ("config", "paper", "smoke")}
+
+
+def minimal(**exp) -> dict:
+    base = {
+        "name": "e",
+        "algorithms": ["rps", "ftl"],
+        "K": [2, 4],
+        "gap": [0.5, 0.25],
+        "epsilon": [1.0, 0.5, 0.25],
+        "horizon": [T30],
+    }
+    base.update(exp)
+    return {"experiments": [base]}
+
+
+@pytest.fixture(scope="module")
+def smoke():
+    return load_config(CONFIGS["smoke"])
+
+
+# --------------------------------------------------------------------------- expansion
+def test_non_private_algorithms_are_not_multiplied_over_epsilon():
+    cfg = load_config(minimal())
+    cells = grid.expand_experiment(cfg["experiments"][0], cfg)
+    rps = [c for c in cells if c.algorithm == "rps"]
+    ftl = [c for c in cells if c.algorithm == "ftl"]
+    assert len(rps) == 2 * 2 * 3
+    assert len(ftl) == 2 * 2 and all(c.epsilon is None for c in ftl)
+
+
+def test_slices_union_and_model_parameters():
+    cfg = load_config(
+        minimal(
+            algorithms=["rps"],
+            K=[4],
+            gap=[0.5],
+            epsilon=[1.0],
+            slices=[
+                {"env": "bernoulli"},
+                {"env": "correlated", "rho": [0.5, 1.0]},
+                {"env": "beta", "kappa": [2.0], "horizon": [1023], "runs": 5},
+                {"env": "bernoulli"},  # duplicate: deduplicated
+            ],
+        )
+    )
+    cells = grid.expand_experiment(cfg["experiments"][0], cfg)
+    assert len(cells) == 4
+    by_env = {}
+    for c in cells:
+        by_env.setdefault(c.env, []).append(c)
+    assert [c.rho for c in by_env["correlated"]] == [0.5, 1.0]
+    assert all(c.kappa is None for c in by_env["correlated"])
+    (beta,) = by_env["beta"]
+    assert beta.kappa == 2.0 and beta.rho is None and beta.horizon == 1023 and beta.runs == 5
+    (bern,) = by_env["bernoulli"]
+    assert bern.rho is None and bern.kappa is None
+    assert bern.runs == (0 if bern.algorithm == "rps" else 200)  # rps on Bernoulli: exact
+
+
+def test_cell_ids_are_stable_and_parameter_determined():
+    cfg = load_config(minimal())
+    a = grid.expand_experiment(cfg["experiments"][0], cfg)
+    b = grid.expand_experiment(copy.deepcopy(cfg)["experiments"][0], cfg)
+    assert [c.cell_id for c in a] == [c.cell_id for c in b]
+    assert len({c.cell_id for c in a}) == len(a)
+    # a pinned id: changing it would orphan every computed cell file
+    cell = grid.Cell("rps", "bernoulli", "standard", 2, 0.5, None, 1.0, T30, 200, None, None, 0)
+    assert cell.cell_id == grid.Cell(**cell.params()).cell_id
+    assert len(cell.cell_id) == grid.CELL_ID_LENGTH
+    # the seed and the runs are part of the identity
+    assert grid.Cell(**{**cell.params(), "seed": 1}).cell_id != cell.cell_id
+    assert grid.Cell(**{**cell.params(), "runs": 201}).cell_id != cell.cell_id
+
+
+def test_explicit_engine_cells(smoke):
+    """``exact: explicit`` (C0's round-by-round reference): Monte Carlo cells simulated by
+    privdtol.engine.explicit, with their own id and stream; every other cell keeps the id it
+    had before the field existed (pinned: computed before Cell.engine was added)."""
+    cell = grid.Cell("rps", "bernoulli", "standard", 2, 0.5, None, 1.0, T30, 200, None, None, 0)
+    # the digest of the parameters is the one from before the field existed (engine version 1's
+    # id); the id itself adds the engine version (2: the fixed exact Laplace law)
+    assert grid.stable_digest(cell.params())[: grid.CELL_ID_LENGTH] == "572a69445aeb57dc"
+    assert cell.cell_id == "27e52e27e3b8898e" and "engine" not in cell.params()
+    ref = grid.Cell(**{**cell.params(), "engine": "explicit"})
+    assert ref.cell_id != cell.cell_id and ref.params()["engine"] == "explicit"
+    assert ref.spec().mode == "explicit" and cell.spec().mode == "auto"
+    assert ref.spec().seed_params(ref.spec().build_env()) != cell.spec().seed_params(
+        cell.spec().build_env()
+    )
+    exp = minimal(
+        algorithms=["rps", "rnm_ftnl"],
+        K=[1024],
+        gap=[0.5],
+        epsilon=[1.0],
+        horizon=[1023],
+        runs=20,
+        slices=[{"name": "ref", "exact": "explicit"}, {"name": "exact", "exact": "auto"}],
+    )
+    cfg = load_config(exp)
+    cells = grid.expand_experiment(cfg["experiments"][0], cfg)
+    assert sorted((c.algorithm, c.runs, c.engine) for c in cells) == [
+        ("rnm_ftnl", 0, "auto"),
+        ("rnm_ftnl", 20, "explicit"),
+        ("rps", 0, "auto"),
+        ("rps", 20, "explicit"),
+    ]
+    # the batch JSON carries the engine only when a cell needs it, and round-trips
+    assert grid.cells_from_json(grid.cells_to_json(cells)) == cells
+    assert '"engine"' not in grid.cells_to_json([cell])
+    assert grid.cells_from_json(grid.cells_to_json([cell])) == [cell]
+    # costed as a per-round simulation, O(K T runs)
+    explicit = next(c for c in cells if c.engine == "explicit")
+    assert explicit.estimated_seconds() > 1024 * 1023 * 20 / 1e8
+
+
+def test_growing_a_list_keeps_existing_cell_ids(smoke):
+    grown = copy.deepcopy(smoke)
+    grown["experiments"][4]["K"].append(16)
+    old = {c.cell_id for c in grid.expand_experiment(smoke["experiments"][4], smoke)}
+    new = {c.cell_id for c in grid.expand_experiment(grown["experiments"][4], grown)}
+    assert old < new
+
+
+def test_cell_spec_matches_the_library_instance():
+    cell = grid.Cell("rps", "correlated", "staircase", 5, 0.1, None, 0.5, 1023, 3, 0.5, None, 7)
+    spec = cell.spec()
+    assert spec.rho == 0.5 and spec.seed == 7 and spec.env == "correlated"
+    assert len(spec.means) == 5 and min(spec.means) == pytest.approx(0.45)
+
+
+# --------------------------------------------------------------------------- batching
+def test_batches_partition_the_cells_deterministically(smoke):
+    for name, (cells, batches) in grid.plan(smoke).items():
+        flat = [c for b in batches for c in b.cells]
+        assert flat == cells, name
+        assert [b.index for b in batches] == list(range(len(batches)))
+        assert grid.plan(copy.deepcopy(smoke))[name][1] == batches
+
+
+@pytest.mark.parametrize("target, max_cells", [(1e-9, 100), (1e9, 3), (1e9, 10_000)])
+def test_batch_limits(smoke, target, max_cells):
+    cells = grid.expand_experiment(smoke["experiments"][3], smoke)
+    batches = grid.make_batches(cells, "actions", target, max_cells)
+    assert all(len(b.cells) <= max_cells for b in batches)
+    if target < 1:
+        assert len(batches) == len(cells)  # one cell per batch
+    assert [c for b in batches for c in b.cells] == cells
+
+
+def test_cells_json_round_trip_and_size(smoke):
+    for _, (_, batches) in grid.plan(smoke).items():
+        for b in batches:
+            assert grid.cells_from_json(b.cells_json()) == list(b.cells)
+    big = [
+        grid.Cell(
+            "wu_wang_gumbel",
+            "correlated",
+            "staircase",
+            4096,
+            0.0009765625,
+            0.123456,
+            0.0078125,
+            T30,
+            1000,
+            0.9,
+            None,
+            123,
+        )
+        for _ in range(5000)
+    ]
+    for b in grid.make_batches(big, "x", 1e12, 10_000):
+        assert len(b.cells_json()) < 128 * 1024
+
+
+# --------------------------------------------------------------------------- shipped configs
+def test_exact_switch_per_slice():
+    """``exact`` set per experiment or slice overrides the global switch (claim C0 runs the
+    same cells both ways); a bare YAML ``off`` reads as "off"."""
+    cfg = minimal(algorithms=["rps"], epsilon=[1.0], slices=[{"exact": False}, {"exact": "auto"}])
+    cfg = load_config(cfg)
+    exp = cfg["experiments"][0]
+    cells = grid.expand_experiment(exp, cfg)
+    assert sorted(c.runs for c in cells)[0] == 0 and sorted(c.runs for c in cells)[-1] > 0
+    assert len(cells) == 2 * len(exp["K"]) * len(exp["gap"]) * len(exp["horizon"])
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_shipped_configs_are_valid(name):
+    cfg = load_config(CONFIGS[name])
+    names = grid.experiment_names(cfg)
+    assert names == [
+        "horizon",
+        "gap",
+        "epsilon",
+        "actions",
+        "grid",
+        "dependent",
+        "ablations",
+        "agreement",
+    ]
+    for exp_name, (cells, _) in grid.plan(cfg).items():
+        for c in cells:
+            # every horizon reaches 2^30 - 1, except Beta losses (no exact block sums) and the
+            # engine-agreement cells (their Monte Carlo half)
+            ok = c.horizon >= T30 or c.env == "beta" or exp_name == "agreement"
+            assert ok, (name, exp_name, c)
+        if exp_name != "agreement":
+            assert max(c.horizon for c in cells) >= T30
+    checks = cfg["checks"]
+    assert checks["horizon_free_c"] == 16 and checks["exponent_range"] == [0.8, 1.2]
+
+
+def test_paper_config_scale_and_job_count():
+    cfg = load_config(CONFIGS["paper"])
+    plan = grid.plan(cfg)
+    cells = [c for cs, _ in plan.values() for c in cs]
+    exact = [c for c in cells if c.exact]
+    assert max(c.K for c in exact) == 2**16 and max(c.horizon for c in exact) == 2**40 - 1
+    assert min(c.gap for c in exact) == 2.0**-16
+    assert min(c.epsilon for c in exact) == 2.0**-12
+    mc = [c for c in cells if not c.exact]
+    assert max(c.horizon for c in mc if c.env != "beta") == 2**30 - 1
+    assert min(c.runs for c in cells if not c.exact) >= 200
+    assert all(c.runs == 0 and c.seed == 0 for c in cells if c.exact)
+    jobs = sum(len(b) for _, b in plan.values()) + len(plan) + 1  # simulate + aggregate + all
+    assert jobs <= 500
+
+
+def test_smoke_config_is_small():
+    """CI builds the smoke config several times: its cells must stay well under a minute of
+    CPU (its exact rps cells cost about a second each, measured)."""
+    cfg = load_config(CONFIGS["smoke"])
+    est = sum(c.estimated_seconds() for cs, _ in grid.plan(cfg).values() for c in cs)
+    assert est < 45
+
+
+def test_yaml_configs_parse_as_plain_yaml():
+    for path in CONFIGS.values():
+        assert isinstance(yaml.safe_load(path.read_text()), dict)
+
+
+# --------------------------------------------------------------------------- CLI
+def test_simulate_batch_cli_writes_skips_and_forces(tmp_path, capsys):
+    from privdtol.cli import main
+
+    out = tmp_path / "sim"
+    args = [
+        "simulate-batch",
+        "--config",
+        str(CONFIGS["smoke"]),
+        "--experiment",
+        "horizon",
+        "--batch",
+        "0",
+        "--out-dir",
+        str(out),
+    ]
+    assert main(args) == 0
+    files = sorted(out.glob("*.parquet"))
+    cfg = load_config(CONFIGS["smoke"])
+    cells = grid.plan(cfg)["horizon"][1][0].cells
+    assert [f.stem for f in files] == sorted(c.cell_id for c in cells)
+    first = {f: f.read_bytes() for f in files}
+    assert f"{len(cells)} cells computed, 0 skipped" in capsys.readouterr().err
+    assert main(args) == 0  # everything exists: skipped
+    assert f"0 cells computed, {len(cells)} skipped" in capsys.readouterr().err
+    files[0].write_bytes(b"PAR1 truncated")  # an untrustworthy file
+    assert main(args) == 0
+    assert f"1 cells computed, {len(cells) - 1} skipped" in capsys.readouterr().err
+    assert main([*args, "--force"]) == 0
+    assert {f: f.read_bytes() for f in files} == first  # same bytes, recomputed
+    # the pipeline's --cells form gives the same files
+    other = tmp_path / "other"
+    batch = grid.plan(cfg)["horizon"][1][0]
+    assert main(["simulate-batch", "--cells", batch.cells_json(), "--out-dir", str(other)]) == 0
+    assert {f.name: f.read_bytes() for f in files} == {
+        f.name: f.read_bytes() for f in sorted(other.glob("*.parquet"))
+    }
+
+
+# --- from tests/test_mutants_batches.py
+
+#: one Monte Carlo cell; its JSON estimate is, per value, len(json.dumps(value)) + 1:
+#: "rps" 6, "bernoulli" 12, "standard" 11, 8 2, 0.5 4, null 5, 1.0 4, 1023 5, 100 4, null 5,
+#: null 5, 0 2 (the "auto" engine is left out): 65, or 66 with a 5-digit horizon
+CELL = plan.Cell(
+    algorithm="rps",
+    env="bernoulli",
+    instance="standard",
+    K=8,
+    gap=0.5,
+    mu_best=None,
+    epsilon=1.0,
+    horizon=1023,
+    runs=100,
+    rho=None,
+    kappa=None,
+    seed=0,
+)
+
+
+def _full_batch(seed: int, five_digit: int = 30) -> list[plan.Cell]:
+    """1538 cells of 100 000 JSON characters with the default 30 five-digit horizons:
+    1508 x 65 + 30 x 66 = 98 020 + 1 980."""
+    short = [
+        dataclasses.replace(CELL, horizon=1000 + i, seed=seed) for i in range(1538 - five_digit)
+    ]
+    long = [dataclasses.replace(CELL, horizon=10_000 + i, seed=seed) for i in range(five_digit)]
+    return short + long
+
+
+def test_batches_of_exactly_max_json_chars_stay_whole():
+    assert plan.MAX_JSON_CHARS == 100_000
+    assert plan._json_chars(CELL) == 65
+    assert plan._json_chars(dataclasses.replace(CELL, horizon=10_000)) == 66
+    cells = _full_batch(0) + _full_batch(1)
+    batches = plan.make_batches(cells, "x", target_seconds=1e6, max_cells=10_000)
+    assert [len(b.cells) for b in batches] == [1538, 1538]
+    assert [b.name for b in batches] == ["x_000", "x_001"]
+    assert batches[1].cells[0] == dataclasses.replace(CELL, horizon=1000, seed=1)
+    # one character more in the second batch (a 31st five-digit horizon): its last cell moves on
+    over = plan.make_batches(
+        _full_batch(0) + _full_batch(1, five_digit=31), "x", target_seconds=1e6, max_cells=10_000
+    )
+    assert [len(b.cells) for b in over] == [1538, 1537, 1]
+
+
+# --- from tests/test_mutants_pipeline.py
+
+
+def _one(**exp) -> dict:
+    """The smoke config with one experiment ``x`` of the keys given."""
+    cfg = config.read_config_files([ROOT / "config" / "smoke.yaml"])
+    cfg["experiments"] = [{"name": "x", **exp}]
+    return cfg
+
+
+SMALL = {"algorithms": ["rps"], "K": [2], "gap": [0.5], "epsilon": [1.0], "horizon": [1023]}
+
+
+def test_plan_checks_the_limits_and_sorts_cells_by_epsilon():
+    from privdtol.pipeline import plan
+
+    cfg = config.load_config(_one(**{**SMALL, "epsilon": [1.0, 0.25, 0.5]}))
+    cells, _ = plan.plan(cfg)["x"]
+    assert [c.epsilon for c in cells] == [0.25, 0.5, 1.0]
+    cfg["limits"]["max_jobs"] = 0.5  # fewer than the one batch
+    with pytest.raises(InputError) as err:
+        plan.plan(cfg)
+    assert str(err.value).startswith("limits.max_jobs: the grid has about 1 simulation jobs")
+
+
+def test_batches_close_only_past_their_target():
+    """Two cells of estimated cost a and b: one batch at a target of exactly a + b, two below."""
+    from privdtol.pipeline import plan
+
+    cfg = config.load_config(_one(**{**SMALL, "epsilon": [1.0, 0.5]}))
+    cells, _ = plan.plan(cfg)["x"]
+    total = cells[0].estimated_seconds() + cells[1].estimated_seconds()
+    assert len(plan.make_batches(cells, "x", total, 10)) == 1
+    assert len(plan.make_batches(cells, "x", total * (1 - 1e-9), 10)) == 2
+
+
+def test_cells_json_is_compact_and_canonical():
+    import json
+
+    from privdtol.pipeline import plan
+
+    cells, _ = plan.plan(config.load_config(_one(**SMALL)))["x"]
+    text = plan.cells_to_json(cells)
+    assert text == json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"))
+    assert plan.cells_from_json(text) == cells
+
+
+# --- from tests/test_mutants_pipeline_fresh.py
+
+
+def test_cells_json_with_other_fields_names_them():
+    with pytest.raises(ValueError) as err:
+        plan.cells_from_json('{"K": [2], "gap": [0.5]}')
+    assert str(err.value) == (
+        "fields ['K', 'gap'] != ['K', 'algorithm', 'engine', 'env', 'epsilon', 'gap', "
+        "'horizon', 'instance', 'kappa', 'mu_best', 'rho', 'runs', 'seed']"
+    )
+
+
+# --- from tests/test_proof_checks.py
+
+
+def _row(i=0, algorithm="rps", **values):
+    base = {
+        "experiment": "grid",
+        "cell_id": f"c{i:03d}",
+        "algorithm": algorithm,
+        "K": 8,
+        "gap": 0.25,
+        "epsilon": 1.0,
+        "eta": 0.125,
+        "eta_selection": 0.125,
+        "n_small": 7,
+        "n_large": 0,
+        "regret": 99.0,
+        "regret_err": 1e-6,
+        "regret_limit": np.nan,
+        "regret_limit_err": np.nan,
+        "sum_F": 30.0,
+        "sum_F_err": 1e-6,
+        "small_gap": 30.0,
+        "small_gap_err": 1e-6,
+        "large_gap": 0.0,
+        "large_gap_err": 0.0,
+        "bound_lemma4": 121.0,
+        "bound_lemma5": 2000.0,
+        "bound_eq5": 1600.0,
+        "bound_eq6": 400.0,
+    }
+    return {**base, **values}
+
+
+def _verdict(claim, *rows):
+    return check_step(pd.DataFrame(list(rows)), claim)["verdict"]
+
+
+@pytest.mark.parametrize(
+    ("values", "verdict"),
+    [
+        ({"regret": 120.0}, "PASS"),
+        ({"regret": 122.0}, "FAIL"),
+        # the error bounds straddle the bound: neither side can be asserted
+        ({"regret": 121.0, "regret_err": 0.5}, "INCONCLUSIVE"),
+        # exactly at the bound once both error bounds are counted: <= holds
+        ({"regret": 121.0 - 2e-6, "regret_err": 1e-6, "sum_F_err": 0.25e-6}, "PASS"),
+        # the limit over T, when known, is the left side (not Reg_T at the horizon)
+        ({"regret": 100.0, "regret_limit": 121.5, "regret_limit_err": 1e-6}, "FAIL"),
+    ],
+)
+def test_lemma4_verdicts_at_and_around_the_bound(values, verdict):
+    assert _verdict("L4", _row(**values)) == verdict
+
+
+@pytest.mark.parametrize(
+    ("claim", "column", "bound"),
+    [
+        ("L5", "sum_F", "bound_lemma5"),
+        ("L5a", "small_gap", "bound_eq5"),
+        ("L5b", "large_gap", "bound_eq6"),
+    ],
+)
+def test_lemma5_and_its_halves_pass_below_and_fail_above(claim, column, bound):
+    at = _row()[bound]
+    assert _verdict(claim, _row(**{column: 0.5 * at})) == "PASS"
+    assert _verdict(claim, _row(**{column: at * (1 + 1e-4)})) == "FAIL"
+    assert _verdict(claim, _row(**{column: at, f"{column}_err": 1e-3})) == "INCONCLUSIVE"
+
+
+def test_flat_row_carries_every_number_and_its_error_bound():
+    from privdtol.pipeline.proof import cell_terms
+
+    cell = grid.Cell("rps", "bernoulli", "standard", 4, 0.5, None, 0.0625, 1023, 0, None, None, 0)
+    row = flat_row(cell_terms(cell))
+    for key in ("sum_F", "small_gap", "large_gap", "sum_V", "regret", "regret_limit"):
+        assert np.isfinite(row[key]) and 0 <= row[f"{key}_err"] < 1e-6 * max(1.0, row[key])
+    assert row["n_small"] == 0 and row["n_large"] == 3 and row["groups"] == 0
+    assert row["bound_eq6"] == pytest.approx(4 * math.log(4) / (1 / 32), rel=1e-12)
+    assert row["large_gap"] <= row["sum_V"] <= row["bound_drift"] <= row["bound_eq6"]
+    assert row["drift_max"] <= row["drift_max_err"]
+
+
+def test_simulate_batch_writes_the_proof_cells_terms(tmp_path, capsys):
+    """``simulate-batch --proof-dir --proof-cells`` writes the terms of the proof cells only,
+    with Reg_T at the horizon taken from the cell's own exact table, and skips a cell only when
+    both of its files exist."""
+    from privdtol.cli import main
+    from privdtol.pipeline.proof import read_terms
+
+    cells = [
+        grid.Cell("rps", "bernoulli", "standard", 4, 0.25, None, 1.0, 1023, 0, None, None, 0),
+        grid.Cell("rnm_ftnl", "bernoulli", "standard", 4, 0.25, None, 1.0, 1023, 0, None, None, 0),
+    ]
+    cells_json = grid.Batch("x", 0, tuple(cells)).cells_json()
+    ids = cells[0].cell_id
+    args = ["simulate-batch", "--cells", cells_json, "--out-dir", str(tmp_path / "sim")]
+    assert main([*args, "--proof-dir", str(tmp_path / "proof"), "--proof-cells", ids]) == 0
+    assert sorted(p.name for p in (tmp_path / "proof").iterdir()) == [f"{ids}.json"]
+    terms = read_terms(tmp_path / "proof" / f"{ids}.json")
+    table = pd.read_parquet(tmp_path / "sim" / f"{ids}.parquet")
+    assert terms["regret"] == float(table.loc[table["horizon"] == 1023, "regret"].iloc[0])
+    assert terms["cell_id"] == ids and terms["sum_F"] > 0
+    (tmp_path / "proof" / f"{ids}.json").unlink()
+    capsys.readouterr()
+    assert main([*args, "--proof-dir", str(tmp_path / "proof"), "--proof-cells", ids]) == 0
+    log = capsys.readouterr().err
+    assert "1 cells computed, 1 skipped" in log and (tmp_path / "proof" / f"{ids}.json").exists()
+    assert main([*args, "--proof-cells", ids]) == 2  # no --proof-dir
+    assert main([*args, "--proof-dir", str(tmp_path), "--proof-cells", "0" * 16]) == 2
+    assert "--proof-cells: not cells of the batch" in capsys.readouterr().err

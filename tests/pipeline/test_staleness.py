@@ -1,0 +1,66 @@
+"""Tests of :mod:`privdtol.pipeline.staleness`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import privdtol
+from privdtol.errors import InputError
+from privdtol.pipeline import staleness
+
+# --- from tests/test_code_stamp.py
+
+PACKAGE = Path(privdtol.__file__).resolve().parent
+
+
+@pytest.fixture
+def copy(tmp_path):
+    """The package copied elsewhere, every file with another modification time."""
+    root = tmp_path / "other" / "privdtol"
+    shutil.copytree(PACKAGE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in root.rglob("*"):
+        os.utime(path, (1_000_000_000, 1_000_000_000))
+    return root
+
+
+def test_the_digest_follows_the_content_not_the_location_or_the_time(copy):
+    layers = ("analysis", "core")
+    assert staleness.layer_digest(layers, copy) == staleness.layer_digest(layers)
+    (copy / "analysis" / "stats.py").write_text(
+        (copy / "analysis" / "stats.py").read_text() + "\n# an edit\n"
+    )
+    assert staleness.layer_digest(layers, copy) != staleness.layer_digest(layers)
+    assert staleness.layer_digest(("core",), copy) == staleness.layer_digest(("core",))
+
+
+def test_the_report_stamp_covers_its_templates_and_no_cache(copy):
+    files = [p.relative_to(copy).as_posix() for p in staleness.layer_files(["report"], copy)]
+    assert "report/templates/claims.tex.j2" in files and "report/latex.py" in files
+    (copy / "report" / "__pycache__").mkdir(exist_ok=True)
+    (copy / "report" / "__pycache__" / "latex.cpython-311.py").write_text("cache")
+    before = staleness.layer_digest(["report"], copy)
+    (copy / "report" / "templates" / "claims.tex.j2").write_text("edited")
+    assert staleness.layer_digest(["report"], copy) != before
+    assert staleness.layer_digest(["report"]) == staleness.layer_digest(["report"], PACKAGE)
+
+
+def test_a_stamp_is_written_once_and_names_no_absolute_path(copy, tmp_path):
+    stamps = tmp_path / "results" / "code"
+    first = Path(staleness.code_stamp(stamps, ["analysis", "core"], copy))
+    assert first.name.startswith("analysis+core-") and first.suffix == ".sha256"
+    os.utime(first, (1_000, 1_000))
+    again = Path(staleness.code_stamp(stamps, ["analysis", "core"]))  # the installed package
+    assert again == first and first.stat().st_mtime == 1_000, "an existing stamp was rewritten"
+    text = first.read_text()
+    assert "privdtol/analysis/stats.py" in text and str(tmp_path) not in text
+    assert str(PACKAGE) not in text
+    assert len(text.splitlines()) == len(staleness.layer_files(["analysis", "core"]))
+
+
+def test_an_unknown_layer_is_one_clear_error(copy):
+    with pytest.raises(InputError, match="'analysiz' is not a subpackage"):
+        staleness.layer_files(["analysiz"], copy)

@@ -1,0 +1,98 @@
+"""Tests of :mod:`privdtol.report.claims`."""
+
+from __future__ import annotations
+
+from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX
+from privdtol.environments import MODELS
+from privdtol.report.claims import claim_context, failure_items, power_tex
+from privdtol.report.config_tables import models_tex
+
+# --- from tests/test_report_style.py
+
+
+def test_every_claim_and_model_is_typeset_once():
+    for claim in CLAIMS:  # a claim without an entry (a new one) falls back to escaped text
+        ctx = claim_context(claim, None)
+        assert ctx["title"] and ctx["quote"] and ctx["stat_label"]
+    for claim, tex in CLAIMS_TEX.items():
+        assert claim in CLAIMS
+        assert "eps" not in tex.title.replace(r"\varepsilon", "")
+    table = models_tex()
+    assert all(getattr(cls, "law_tex", "") in table for cls in MODELS.values())
+
+
+def test_power_record_and_diagnosis_are_rendered():
+    power = {
+        "noise": 0.05,
+        "replicates": 200,
+        "rows": [
+            {
+                "claim": "C4a",
+                "check": "exponent of 1/gap",
+                "control": "rps_short_prefix",
+                "false_fail_rate": 0.015,
+                "control_fail_rate": 0.98,
+            }
+        ],
+    }
+    text = power_tex(power)
+    assert r"\num{0.015}" in text and r"\num{0.98}" in text and "200 synthetic tables" in text
+    assert "1/$\\Delta_{\\min}$" in text
+    assert "not available" in power_tex(None)
+    record = {
+        "verdict": "FAIL",
+        "statistic": 0.7,
+        "ci_low": 0.6,
+        "ci_high": 0.8,
+        "threshold": "CI within [0.8, 1.2]",
+        "summary": "Slope 0.7.",
+        "cells": [],
+        "diagnosis": {"cells": "K=2, gap=0.5", "cause": "eta <= 1/8 binds", "follow_up": ""},
+    }
+    items = failure_items([claim_context("C4a", record)], [], {"C4a": record})
+    assert set(items[0]["diagnosis"]) == {"cells", "cause"}
+    assert r"$\eta$ $\le$" in items[0]["diagnosis"]["cause"]
+    # a control not caught is listed with its own diagnosis and refers to its claim's statement
+    from privdtol.report.claims import control_context
+
+    missed = {**record, "verdict": "PASS", "control_of": "C4a", "diagnosis": {"cause": "x"}}
+    ctrl = control_context("C4a", "rps_short_prefix", missed)
+    items = failure_items([], [ctrl], {"C4a--rps_short_prefix": missed})
+    assert items[0]["ref"] == "C4a" and items[0]["diagnosis"] == {"cause": "x"}
+
+
+def test_a_new_claim_is_handled_from_the_registry(monkeypatch):
+    """A claim the registry gains (here a made-up C9) without a typeset entry or a
+    figure: its plain text is typeset, and nothing refers to a missing figure."""
+    from privdtol.analysis.registry import Claim
+    from privdtol.report.claims import claim_context
+    from privdtol.report.tables import verdict_table
+    from privdtol.report.templating import fill_template
+
+    claim = Claim(
+        "C9",
+        "Exact and Monte Carlo values agree (eps <= 1)",
+        "engine",
+        "exact == MC within 4 se",
+        "largest |exact - MC| / se",
+        ("grid",),
+        ("confidence",),
+        "x:y",
+        "no_such_notebook",
+    )
+    monkeypatch.setitem(CLAIMS, "C9", claim)
+    record = {
+        "verdict": "PASS",
+        "statistic": 2.1,
+        "ci_low": None,
+        "ci_high": None,
+        "threshold": "<= 4",
+        "summary": "ok.",
+        "cells": [],
+    }
+    ctx = claim_context("C9", record)
+    assert r"$\varepsilon$ $\le$ 1" in ctx["title"] and ctx["figure"] is None
+    ctx["controls"], ctx["quote_of"] = [], "C9"
+    text = fill_template("claims.tex.j2", claims=[ctx])
+    assert r"\label{claim:C9}" in text and "fig:" not in text
+    assert "fig:" not in verdict_table([ctx])

@@ -1,0 +1,25 @@
+"""Tests of :mod:`privdtol.report.compile`."""
+
+from __future__ import annotations
+
+from privdtol.report.compile import log_problems
+
+# --- from tests/test_report.py
+
+
+def test_log_problems_are_caught():
+    log = (
+        "LaTeX Warning: Reference `fig:x' on page 2 undefined on input line 4.\n"
+        "LaTeX Warning: There were undefined references.\n"
+        "! LaTeX Error: File `missing.tex' not found.\n"
+        "Missing character: There is no ^^Y in font cmr10!\n"
+        "./x.tex:3: Missing $ inserted.\n"
+    )
+    assert len(log_problems(log)) == 5
+    assert (
+        log_problems(
+            "Output written on report.pdf (3 pages).\n"
+            "Package hyperref Info: Link coloring OFF on input line 5."
+        )
+        == []
+    )

@@ -1,0 +1,76 @@
+"""Tests of :mod:`privdtol.report.explorer`."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import numpy as np
+import pandas as pd
+from support.offline_pages import external_references
+
+from privdtol.pipeline.aggregate import add_bounds
+from privdtol.report.explorer import build_explorer
+
+# --- from tests/test_explorer.py
+
+
+# ----------------------------------------------------------------------------- explorer
+def _table() -> pd.DataFrame:
+    """Two cells as privdtol aggregate writes them: an exact RPS cell (error bound 1e-9) and a
+    Monte Carlo FTL cell (no ε)."""
+    rows = []
+    for cell, alg, eps, runs, est in (
+        ("aaaa", "rps", 1.0, 0, "exact"),
+        ("bbbb", "ftl", np.nan, 20, "block_rb"),
+    ):
+        for T, mean in ((1, 0.125), (3, 0.375), (1023, 7.5)):
+            err = 1e-9 if est == "exact" else 0.25
+            rows.append(
+                dict(experiment="horizon", cell_id=cell, algorithm=alg, env="bernoulli",
+                     instance="standard", K=8, gap=0.25, epsilon=eps, eta=np.nan, rho=np.nan,
+                     kappa=np.nan, mu_best=0.375, horizon=T, runs=runs, estimator=est,
+                     mean=mean, ci_low=mean - err, ci_high=mean + err)
+            )  # fmt: skip
+    return add_bounds(pd.DataFrame(rows))
+
+
+def _data(html: str) -> dict:
+    m = re.search(r'<script id="explorer-data" type="application/json">(.*?)</script>', html, re.S)
+    return json.loads(m.group(1))
+
+
+def test_explorer_page_carries_every_cell_of_the_table(tmp_path):
+    _table().to_parquet(tmp_path / "horizon.parquet")
+    (tmp_path / "checks").mkdir()
+    out = build_explorer([tmp_path / "horizon.parquet"], tmp_path / "checks", tmp_path / "e.html")
+    html = out.read_text()
+    assert external_references(html) == []
+    assert "Plotly" in html and 'href="../report/replication_report.pdf"' in html
+    assert 'href="../notebooks/index.html"' in html
+    cells = {c["id"]: c for c in _data(html)["cells"]}
+    rps, ftl = cells["aaaa"], cells["bbbb"]
+    assert rps["exact"] and not ftl["exact"] and ftl["runs"] == 20
+    assert rps["T"] == [1, 3, 1023] and rps["mean"] == [0.125, 0.375, 7.5]
+    assert ftl["lo"] == [-0.125, 0.125, 7.25] and ftl["hi"] == [0.375, 0.625, 7.75]
+    assert ftl["epsilon"] is None and rps["epsilon"] == 1.0
+    # Theorem 1 at K = 8, Δ = 1/4, ε = 1 (η = 1/8): 1 + 800 ln 8 / (1/4) + 16 ln 8 / (1/8)
+    assert math.isclose(rps["bound_thm1"], 6921.38145, rel_tol=1e-8)
+    # deterministic: the same tables give the same bytes
+    again = build_explorer([tmp_path / "horizon.parquet"], tmp_path / "checks", tmp_path / "f.html")
+    assert again.read_bytes() == out.read_bytes()
+
+
+def test_explorer_lists_the_check_records(tmp_path):
+    _table().to_parquet(tmp_path / "horizon.parquet")
+    checks = tmp_path / "checks"
+    checks.mkdir()
+    (checks / "C3.json").write_text(json.dumps({"verdict": "PASS"}))
+    (checks / "C3--ftl_egreedy.json").write_text(json.dumps({"verdict": "FAIL"}))
+    html = build_explorer([tmp_path / "horizon.parquet"], checks, tmp_path / "e.html").read_text()
+    claims = {c["id"]: c for c in _data(html)["claims"]}
+    assert set(claims) == {"C3", "C3--ftl_egreedy"}
+    assert claims["C3"]["href"] == "../checks/C3.json" and claims["C3"]["verdict"] == "PASS"
+    assert claims["C3--ftl_egreedy"]["control"] == "ftl_egreedy"
+    assert "horizon" in claims["C3"]["experiments"]

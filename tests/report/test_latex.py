@@ -1,0 +1,98 @@
+"""Tests of :mod:`privdtol.report.latex`."""
+
+from __future__ import annotations
+
+import pytest
+
+from privdtol.analysis.registry import (
+    CLAIMS,
+)
+from privdtol.report.assets import (
+    claim_prefix,
+)
+from privdtol.report.latex import (
+    TeX,
+    fmt_int_or_pow2,
+    fmt_num,
+    macro_name,
+    mathify,
+    plain_num,
+    tex_escape,
+)
+
+# --- from tests/test_report.py
+
+
+def test_macro_names_are_letters_only():
+    for claim in CLAIMS:
+        for key in ("Verdict", "CILow", "ci_high"):
+            assert macro_name(claim, key).isalpha()
+    assert macro_name("C4a", "Verdict") == "CfouraVerdict"
+    assert macro_name("C4a", "ci_low") == "CfouraCiLow"
+    assert macro_name("constants", "") == "Constants"
+    assert claim_prefix("C4c") == "Cfourc"
+
+
+def test_escape_handles_specials_and_unicode():
+    text = tex_escape("a_b & 50% ≤ Δ ε $x$ #1 ~{}^\\ Kotłowski")
+    assert "\\_" in text and "\\&" in text and "\\%" in text and "$\\le$" in text
+    # accented Latin letters reach pdflatex as UTF-8 (T1 fonts); Greek and symbols in math
+    assert text.endswith("Kotłowski") and "Δ" not in text and isinstance(text, TeX)
+
+
+# --- from tests/test_report_style.py
+
+#: ASCII stand-ins that must not survive mathify (outside \texttt)
+ASCII = ("eps", "eta", "<=", ">=", "log K/gap", "mu_", "kappa", "1073741823")
+
+
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (0.03125, r"\ensuremath{2^{-5}}"),
+        (0.0078125, r"\ensuremath{2^{-7}}"),
+        (0.25, r"\num{0.25}"),  # 1/2 and 1/4 stay decimals
+        ((1 << 30) - 1, r"\ensuremath{2^{30}-1}"),
+        (16383, r"\ensuremath{2^{14}-1}"),
+        (3780, r"\num{3780}"),  # a count: exact
+        (2921.79, r"\num{2920}"),  # a statistic: three figures
+        (130697.0, r"\num{131000}"),
+        (0.1446243, r"\num{0.145}"),
+        (1.004, r"\num{1.00}"),  # figures kept when they carry information
+        (None, "n/a"),
+    ],
+)
+def test_one_number_style(value, text):
+    assert fmt_num(value) == text
+
+
+def test_horizons_and_plain_numbers():
+    assert fmt_int_or_pow2(511) == r"\num{511}"  # below 2^10 written out
+    assert plain_num(0.03125) == "2⁻⁵" and plain_num(1073741823, horizon=True) == "2³⁰−1"
+    assert plain_num(0.141234) == "0.141" and plain_num(8) == "8"
+
+
+@pytest.mark.parametrize(
+    "text, wanted",
+    [
+        ("1.000000 x eps", [r"\num{1} $\times$ $\varepsilon$"]),
+        ("loss <= bound, eta = eps/2", [r"$\le$", r"$\eta$", r"$\varepsilon$/2"]),
+        ("1 + 800 log K/gap + 16 log K/eta", [r"$\log K$/$\Delta_{\min}$"]),
+        ("at K=2, gap=0.00781, eps=0.0156, T0=5.24e+05", [r"$\Delta_{\min} = 2^{-7}$"]),
+        ("ratio T=1073741823 / T=1048575", [r"$T = \ensuremath{2^{30}-1}$"]),
+        (
+            "M_r = 2^r; X_{t,j} mu_j kappa",
+            [r"$M_r$", r"$X_{t,j}$", r"$2^{r}$", r"$\mu_j$", r"$\kappa$"],
+        ),
+        ("2.92e+03 [2.71e+03, 3.13e+03]", [r"\num{2920} [\num{2710}, \num{3130}]"]),
+    ],
+)
+def test_mathify_typesets_ascii_mathematics(text, wanted):
+    out = mathify(text)
+    for piece in wanted:
+        assert piece in out, (out, piece)
+    bare = out
+    for symbol in (r"\varepsilon", r"\eta", r"\kappa", r"\mu"):
+        bare = bare.replace(symbol, "")
+    for ascii_ in ASCII:
+        assert ascii_ not in bare, (ascii_, out)

@@ -1,0 +1,57 @@
+"""Tests of :mod:`privdtol.report.mathml`."""
+
+from __future__ import annotations
+
+import nbformat
+from support.offline_pages import external_references
+
+from privdtol.report.mathml import render_math, tex_to_mathml, text_to_html
+
+# --- from tests/test_explorer.py
+
+
+# ----------------------------------------------------------------------------- MathML
+def test_tex_becomes_mathml_and_text_is_escaped():
+    html = str(text_to_html(r"Linear in $1/\Delta_{\min}$ & <b>, eq.~(5)"))
+    assert "$" not in html and "<math" in html and "<msub>" in html
+    assert "&amp; &lt;b&gt;" in html  # the text around the formula is escaped
+    assert "eq.\u00a0(5)" in html  # TeX's tie
+    # TeX's conventions: \log followed by a thin space, capital Greek upright, slash unspaced
+    m = tex_to_mathml(r"\log K/\Delta")
+    assert '<mi>log</mi><mspace width="0.1667em"></mspace><mi>K</mi>' in m
+    assert '<mi mathvariant="normal">&#x00394;</mi>' in m
+    assert '</msup><mspace width="0.1667em"></mspace><mi>K</mi>' in tex_to_mathml(r"\log^2 K")
+    assert '<mo lspace="0em" rspace="0em">&#x0002F;</mo>' in m
+    assert 'display="block"' in tex_to_mathml("x", display=True)
+
+
+def test_render_math_converts_text_but_not_code_or_literal_dollars():
+    page = (
+        r"<p>regret $\mathrm{Reg}_T$ and $$\sum_m F_m$$ cost \$5</p>"
+        r'<pre>ax.set_xlabel("$T$")</pre><code>$x$</code><script>var s = "$y$";</script>'
+    )
+    out = render_math(page)
+    assert out.count("<math") == 2 and 'display="block"' in out
+    assert r"\$5" in out  # a literal dollar stays
+    assert '<pre>ax.set_xlabel("$T$")</pre>' in out and "<code>$x$</code>" in out
+    assert 'var s = "$y$";' in out
+
+
+def _notebook(path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(r"# Figure 2 — regret against $1/\Delta_{\min}$"),
+        nbformat.v4.new_code_cell('label = r"$\\varepsilon$"', execution_count=1),
+    ]
+    nbformat.write(nb, path)
+    return path
+
+
+def test_the_reference_grep_flags_nbconvert_s_stock_page(tmp_path):
+    """Negative control of the grep: the stock lab template loads require.js, MathJax and
+    mermaid from CDNs, and external_references finds them."""
+    from nbconvert import HTMLExporter
+
+    body, _ = HTMLExporter(template_name="lab").from_filename(str(_notebook(tmp_path / "t.ipynb")))
+    found = " ".join(external_references(body))
+    assert "require" in found and "mathjax" in found.lower()

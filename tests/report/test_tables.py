@@ -1,0 +1,78 @@
+"""Tests of :mod:`privdtol.report.tables`."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from privdtol.report.layout import HEADERS
+from privdtol.report.tables import constant_columns, dyadic_column, result_table, shape_table
+
+# --- from tests/test_report.py
+
+
+def table_frame(name: str) -> pd.DataFrame:
+    """A small results table with the kinds of columns the notebooks write."""
+    return pd.DataFrame(
+        {
+            "algorithm": ["rps", "wu_wang", "rps_data_prefix"],
+            "K": [2, 8, 1024],
+            "gap": [0.25, 0.0625, np.nan],
+            "epsilon": [1.0, 0.125, 4.0],
+            "horizon": [1023, (1 << 30) - 1, 16383],
+            "role": ["private", "private", "negative_control"],
+            "env": ["bernoulli", "correlated", "beta"],
+            "slope": [12.345, 0.000123, -0.5],
+            "ci_low": [1.0, np.nan, -1.0],
+            "ci_high": [1.5, 2.0, np.inf],
+            f"{name}_note": ["a_b & 50%", "ρ = 0.5", ""],
+        }
+    )
+
+
+def test_result_table_is_siunitx_booktabs_with_headers_from_the_layout():
+    tex = result_table(table_frame("t"), digits=3)
+    lines = tex.splitlines()
+    assert lines[0] == r"\begin{tabular}{lSSSSllSSSl}"
+    assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex
+    head = lines[2]
+    for column in ("algorithm", "K", "gap", "epsilon", "slope", "ci_low"):
+        assert "{" + HEADERS[column] + "}" in head
+    assert "{t note}" in head  # an unmapped column shows its name
+    rows = lines[4:7]
+    assert rows[0].startswith(
+        r"RPS (this paper) & 2 & {$2^{-2}$} & 1 & {\ensuremath{2^{10}-1}} & "
+        r"private & independent & 12.3 & 1 & 1.5 & a\_b \& 50\%"
+    )
+    # an author named in a display name is a citation of the algorithm's reference
+    assert r"\citeauthor{wu2026} (Laplace)" in rows[1] and r"{\ensuremath{2^{30}-1}}" in rows[1]
+    assert "0.000123" in rows[1] and "$\\rho$ = 0.5" in rows[1] and "{--}" in rows[1]
+    # an id without a display name (a privacy control) in code font; integers exact
+    assert rows[2].startswith(r"\texttt{rps\_data\_prefix} & 1024 & {--}")
+    assert "negative control" in rows[2] and r"{$\infty$}" in rows[2]
+    assert tex.isascii()
+
+
+# --- from tests/test_report_style.py
+
+
+def test_tables_drop_constant_columns_sort_and_pivot():
+    df = pd.DataFrame(
+        {
+            "algorithm": ["rps_full_prefix", "rps_uncapped"] * 2,
+            "K": [8, 8, 8, 8],
+            "gap": [0.25, 0.25, 0.0625, 0.0625],
+            "epsilon": [1.0] * 4,
+            "regret": [1.0, 2.0, 3.0, 4.0],
+            "ratio_to_rps": [0.7, 0.5, 0.72, 0.9],
+            "ci_low": [0.6] * 4,
+            "ci_high": [0.8] * 4,
+        }
+    )
+    shown, const = shape_table(df, "ablations")
+    assert const == ["K", "epsilon"]  # stated once, in the caption
+    assert list(shown["gap"]) == [0.0625, 0.25]  # sorted, one row per cell
+    assert [c.split(":")[0] for c in shown.columns[1:]] == ["ratio_to_rps"] * 2  # pivoted
+    assert constant_columns(df.head(1)) == []
+    # a gap or privacy axis: every fraction as a power of two once one is 1/8 or less
+    assert dyadic_column([0.25, 0.0625, 1.0]) and not dyadic_column([0.25, 0.5, 0.3])

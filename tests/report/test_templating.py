@@ -1,0 +1,23 @@
+"""Tests of :mod:`privdtol.report.templating`."""
+
+from __future__ import annotations
+
+import jinja2
+import pytest
+
+from privdtol.report.latex import TeX
+from privdtol.report.templating import environment
+
+# --- from tests/test_report.py
+
+
+def test_templates_escape_text_and_refuse_unformatted_values():
+    env = environment()
+    assert env.from_string(r"\VAR{x}").render(x="50% & a_b") == r"50\% \& a\_b"
+    assert env.from_string(r"\VAR{x}").render(x=TeX(r"\num{1}")) == r"\num{1}"
+    assert env.from_string(r"\VAR{x|num}").render(x=0.123456) == r"\num{0.123}"
+    assert env.from_string(r"\BLOCK{for i in xs}\VAR{i},\BLOCK{endfor}").render(xs=[1, 2]) == "1,2,"
+    with pytest.raises(TypeError, match="format it"):
+        env.from_string(r"\VAR{x}").render(x=0.5)
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string(r"\VAR{missing}").render()

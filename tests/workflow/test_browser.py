@@ -1,0 +1,322 @@
+"""Workflow-level tests (browser)."""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import tarfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from support.paths import ROOT
+
+from privdtol.cli import main
+
+# --- from tests/test_browser.py
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+
+SHOTS = ROOT / "results" / "screenshots"
+
+
+#: the two notebooks opened (both with formulas in text and tables)
+NOTEBOOKS = ("horizon", "rates")
+
+
+#: the page's text outside code, scripts and styles, and what of it looks like raw TeX
+VISIBLE_TEXT_JS = """
+const body = document.body.cloneNode(true);
+body.querySelectorAll('pre, code, script, style, textarea').forEach(e => e.remove());
+return body.innerText;
+"""
+
+
+RAW_TEX = re.compile(r"(?<!\\)\$[^$\n]{1,200}\$|\\(?:Delta|varepsilon|mathrm|log|frac)\b")
+
+
+MATH_JS = """
+return [...document.querySelectorAll('math')].map(m => {
+  const r = m.getBoundingClientRect();
+  return [getComputedStyle(m).display, r.width, r.height];
+});
+"""
+
+
+RESOURCES_JS = "return performance.getEntriesByType('resource').map(e => e.name);"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",  # root in CI
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1400",
+        # no network: every host unresolvable, every request through a proxy that is not there
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+        "--proxy-server=http://127.0.0.1:9",
+        "--proxy-bypass-list=<-loopback>",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+    ):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd(
+        "Network.emulateNetworkConditions",
+        {"offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0},
+    )
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+
+
+def open_page(driver, path: Path) -> None:
+    """Load a page from file://, wait for it, and assert what every page must satisfy."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    assert path.is_file(), path
+    driver.get_log("browser")  # drop what an earlier page left
+    driver.get(path.as_uri())
+    WebDriverWait(driver, 30).until(
+        lambda d: d.execute_script("return document.readyState") == "complete"
+    )
+    local = ("file:", "data:", "blob:")
+    remote = [u for u in driver.execute_script(RESOURCES_JS) if not u.startswith(local)]
+    assert remote == [], f"{path.name} fetched {remote}"
+    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], f"{path.name}: console errors {errors}"
+    text = driver.execute_script(VISIBLE_TEXT_JS)
+    raw = RAW_TEX.search(text)
+    assert raw is None, f"{path.name} shows raw TeX: {text[max(raw.start() - 60, 0) :][:120]!r}"
+
+
+def assert_rendered_math(driver, name: str, at_least: int) -> None:
+    maths = driver.execute_script(MATH_JS)
+    assert len(maths) >= at_least, f"{name}: {len(maths)} formulas"
+    for display, width, height in maths:
+        assert display in ("math", "inline math", "block math"), (name, display)
+        assert width > 0 and height > 0, (name, width, height)
+
+
+def screenshot(driver, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    driver.save_screenshot(str(path))
+    assert path.stat().st_size > 10_000  # not blank
+    return path
+
+
+# ----------------------------------------------------------------------------- explorer helpers
+def plotted(driver) -> list[dict]:
+    """The traces Plotly draws: cell curves and bound lines, read back from the page."""
+    return driver.execute_script(
+        "return document.getElementById('plot').data.map(t => ({kind: t.meta.kind,"
+        " cell: t.meta.cell, name: t.name, x: Array.from(t.x), y: Array.from(t.y), mode: t.mode,"
+        " err: t.error_y && t.error_y.visible !== false ? [Array.from(t.error_y.array),"
+        " Array.from(t.error_y.arrayminus)] : null}));"
+    )
+
+
+def choose(driver, experiment: str, algorithms: set[str], **values) -> None:
+    """Pick an experiment, tick exactly ``algorithms``, and choose K, gap, ... as a user does."""
+    import json
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    def pick(key, value):  # the option whose (JSON) value is ``value``
+        select = Select(driver.find_element(By.ID, key))
+        values = [json.loads(o.get_attribute("value")) for o in select.options]
+        assert value in values, (key, value, values)
+        select.select_by_index(values.index(value))
+
+    pick("experiment", experiment)
+    for box in driver.find_elements(By.CSS_SELECTOR, "input[name=algorithm]"):
+        if box.is_selected() != (box.get_attribute("value") in algorithms):
+            box.click()
+    for key, value in values.items():
+        pick(key, value)
+
+
+def selected(driver, key: str):
+    import json
+
+    return json.loads(driver.execute_script(f"return document.getElementById('{key}').value"))
+
+
+def table_cell(agg: pd.DataFrame, **params) -> pd.DataFrame:
+    sel = pd.Series(True, index=agg.index)
+    for key, value in params.items():
+        column = agg[key]
+        sel &= column.isna() if value is None else (column == value)
+    return agg[sel]
+
+
+def check_curves(driver, agg: pd.DataFrame, experiment: str, algorithms: set[str]) -> list:
+    """Every drawn cell curve is the table's cell: horizons and means exactly, Monte Carlo
+    intervals as error bars, exact cells as lines; one drawn curve per matching table cell."""
+    env, K, gap, eps = (selected(driver, k) for k in ("env", "K", "gap", "epsilon"))
+    rows = agg[(agg.experiment == experiment) & agg.algorithm.isin(algorithms)]
+    rows = rows[(rows.env == env) & (rows.K == K) & (rows.gap == gap)]
+    rows = rows[(rows.epsilon == eps) | rows.epsilon.isna()]
+    curves = [t for t in plotted(driver) if t["kind"] == "cell"]
+    assert {t["cell"] for t in curves} == set(rows.cell_id), (experiment, algorithms, K)
+    for t in curves:
+        cell = rows[rows.cell_id == t["cell"]].sort_values("horizon")
+        assert t["x"] == cell.horizon.tolist()
+        assert t["y"] == cell["mean"].tolist()  # exactly: JSON carries the doubles
+        if (cell.estimator == "exact").all():
+            assert t["mode"] == "lines" and t["err"] is None
+        else:
+            up, down = t["err"]
+            assert all(
+                math.isclose(u, h - m, rel_tol=1e-12, abs_tol=1e-12)
+                for u, h, m in zip(up, cell.ci_high, cell["mean"], strict=True)
+            )
+            assert all(
+                math.isclose(d, m - lo, rel_tol=1e-12, abs_tol=1e-12)
+                for d, lo, m in zip(down, cell.ci_low, cell["mean"], strict=True)
+            )
+    return curves
+
+
+def read_agg(results: Path) -> pd.DataFrame:
+    from privdtol.report.explorer import REQUIRED
+
+    tables = [pd.read_parquet(p) for p in sorted((results / "agg").glob("*.parquet"))]
+    return pd.concat([t for t in tables if set(REQUIRED) <= set(t.columns)], ignore_index=True)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+    reason="needs Debian's chromium and chromium-driver (make setup installs them)",
+)
+# ----------------------------------------------------------------------------- tests
+def test_no_generated_page_references_the_network(smoke_run):
+    """The grep: no script, style sheet, font or image from an http(s) address in any page."""
+    from support.offline_pages import external_references
+
+    pages = sorted((smoke_run / "results").rglob("*.html"))
+    assert {p.parent.name for p in pages} >= {"notebooks", "explorer"}
+    found = {str(p.relative_to(smoke_run)): external_references(p.read_text()) for p in pages}
+    assert not {k: v for k, v in found.items() if v}, found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+    reason="needs Debian's chromium and chromium-driver (make setup installs them)",
+)
+def test_index_and_notebooks_render_their_mathematics_offline(browser, smoke_run):
+    pages = smoke_run / "results" / "notebooks"
+    open_page(browser, pages / "index.html")
+    assert_rendered_math(browser, "index", at_least=5)
+    links = browser.execute_script("return [...document.links].map(a => a.getAttribute('href'))")
+    assert "../explorer/index.html" in links
+    assert {f"{n}.html" for n in NOTEBOOKS} <= set(links)
+    screenshot(browser, "notebook-index")
+    for name in NOTEBOOKS:
+        open_page(browser, pages / f"{name}.html")
+        assert_rendered_math(browser, name, at_least=3)
+        images = browser.execute_script(
+            "return [...document.images].map(i => [i.complete, i.naturalWidth])"
+        )
+        assert images and all(done and width > 0 for done, width in images), name
+        screenshot(browser, f"notebook-{name}")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+    reason="needs Debian's chromium and chromium-driver (make setup installs them)",
+)
+def test_explorer_redraws_the_table_s_cells(browser, smoke_run):
+    results = smoke_run / "results"
+    agg = read_agg(results)
+    open_page(browser, results / "explorer" / "index.html")
+    assert_rendered_math(browser, "explorer", at_least=1)  # the claims' titles
+    assert [t for t in plotted(browser) if t["kind"] == "cell"]  # the first experiment's cells
+    screenshot(browser, "explorer")
+    claims = browser.execute_script(
+        "return [...document.querySelectorAll('#claims-table a')].map(a => a.getAttribute('href'))"
+    )
+    assert claims and all((results / "explorer" / h).resolve().is_file() for h in claims)
+    for href in ("../report/replication_report.pdf", "../notebooks/index.html"):
+        assert (results / "explorer" / href).resolve().is_file()
+
+    # the K sweep: one algorithm and one K, then another algorithm and another K
+    Ks = sorted(agg[agg.experiment == "actions"].K.unique())
+    assert len(Ks) >= 2
+    choose(browser, "actions", {"wu_wang"}, K=int(Ks[0]))
+    first = check_curves(browser, agg, "actions", {"wu_wang"})
+    assert first
+    choose(browser, "actions", {"rps"}, K=int(Ks[-1]))
+    second = check_curves(browser, agg, "actions", {"rps"})
+    assert second and [t["y"] for t in second] != [t["y"] for t in first]
+    bounds = [t for t in plotted(browser) if t["kind"] == "bound"]
+    cell = table_cell(agg, experiment="actions", cell_id=second[0]["cell"]).iloc[0]
+    assert bounds and bounds[0]["y"] == [cell.bound_thm1, cell.bound_thm1]
+    # the hover of a curve: parameters, value and whether it is exact
+    browser.execute_script(
+        "Plotly.Fx.hover('plot', [{curveNumber: 0, pointNumber: arguments[0]}]);",
+        len(second[0]["x"]) // 2,
+    )
+    hover = browser.execute_script(
+        "return [...document.querySelectorAll('.hoverlayer text')].map(t => t.textContent)"
+        ".join(' ')"
+    )
+    assert f"K = {int(Ks[-1])}" in hover and ("exact" in hover or "interval" in hover), hover
+    screenshot(browser, "explorer-hover")
+
+    # Monte Carlo cells (dependent losses): markers with their intervals
+    mc = agg[(agg.experiment == "dependent") & (agg.estimator != "exact")].iloc[0]
+    choose(browser, "dependent", {mc.algorithm}, env=mc.env, K=int(mc.K), gap=float(mc.gap),
+           epsilon=float(mc.epsilon))  # fmt: skip
+    curves = check_curves(browser, agg, "dependent", {mc.algorithm})
+    assert any(t["err"] is not None for t in curves)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+    reason="needs Debian's chromium and chromium-driver (make setup installs them)",
+)
+@pytest.mark.pipeline
+def test_the_unpacked_run_archive_renders_offline(browser, smoke_run, tmp_path):
+    """The archive of the smoke build, unpacked elsewhere: its notebook index and explorer
+    load with nothing beside them but the archive's own files."""
+    out = tmp_path / "archive"
+    rc = main(
+        ["archive", "--config", "config/smoke.yaml", "--repo", str(ROOT),
+         "--workdir", str(smoke_run), "--out-dir", str(out)]
+    )  # fmt: skip
+    assert rc == 0
+    (archive,) = out.glob("*.tar.gz")
+    with tarfile.open(archive) as tar:
+        tar.extractall(tmp_path / "unpacked", filter="data")
+    shutil.rmtree(out)
+    run = tmp_path / "unpacked" / archive.name.removesuffix(".tar.gz") / "run" / "results"
+    open_page(browser, run / "notebooks" / "index.html")
+    assert_rendered_math(browser, "archived index", at_least=5)
+    open_page(browser, run / "explorer" / "index.html")
+    traces = plotted(browser)
+    assert any(t["kind"] == "cell" and t["y"] for t in traces)
+    size = (run / "explorer" / "index.html").stat().st_size
+    assert size <= 10 * 2**20, size

@@ -1,0 +1,78 @@
+"""Workflow-level tests (end_to_end)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+# --- from tests/test_end_to_end.py
+
+needs_tex = pytest.mark.skipif(
+    shutil.which("latexmk") is None
+    or shutil.which("pdftotext") is None
+    or shutil.which("dot") is None,
+    reason="needs latexmk, pdftotext and graphviz (make setup installs them)",
+)
+
+
+@pytest.mark.slow
+@needs_tex
+def test_report_pdf_states_every_verdict(smoke_run):
+    from privdtol.analysis.registry import CLAIMS
+
+    pdf = smoke_run / "results" / "report" / "replication_report.pdf"
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    # every check record (power.json, the size and power of the checks, and multiverse.json,
+    # the verdicts over the threshold ranges, are not ones)
+    checks = sorted(
+        p
+        for p in (smoke_run / "results" / "checks").glob("*.json")
+        if p.stem not in ("power", "multiverse")
+    )
+    claims = {p.stem for p in checks if "--" not in p.stem}
+    assert claims == set(CLAIMS)  # the smoke config checks every claim
+    controls = {p.stem for p in checks if "--" in p.stem}
+    assert {f"{c}--{a}" for c in CLAIMS for a in CLAIMS[c].controls} >= controls
+    # every claim with controls has one in the smoke config (C1's live inside the audit's record)
+    with_controls = {c for c in CLAIMS if CLAIMS[c].controls and c != "C1"}
+    assert {c.partition("--")[0] for c in controls} == with_controls
+    table = text[: text.index("Setting")] if "Setting" in text else text
+    for path in checks:
+        check = json.loads(path.read_text())
+        # a claim's row starts with its id; its controls' rows follow it, each starting with
+        # "control" and the control's name (pdftotext renders the underscores as spaces)
+        label = rf"^\s*{check['claim']}\b"
+        if check["control_of"]:
+            name = r"[ _]".join(check["algorithm"].split("_"))
+            label += rf".*?^\s*control\s+{name}\b"
+        row = re.search(rf"{label}.*?(PASS|FAIL|INCONCLUSIVE|not run)", table, re.M | re.S)
+        assert row and row.group(1) == check["verdict"], (label, check["verdict"])
+
+
+@pytest.mark.slow
+@needs_tex
+def test_every_figure_table_and_executed_notebook_exists(smoke_run):
+    from privdtol.analysis.registry import NOTEBOOKS
+
+    res = smoke_run / "results"
+    pdf = res / "report" / "replication_report.pdf"
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    # every figure and table of every notebook is in the report
+    assert "not run: figure" not in text and "not run: table" not in text
+    for name, nb in NOTEBOOKS.items():
+        assert (res / "figures" / f"{name}.pdf").stat().st_size > 0
+        assert (res / "figures" / f"{name}.png").stat().st_size > 0
+        assert f"Figure {nb.figure}:" in text
+        for table in nb.tables:
+            assert (res / "tables" / f"{table}.csv").stat().st_size > 0
+        notebook = json.loads((res / "notebooks" / f"{name}.ipynb").read_text())
+        assert "start_time" not in json.dumps(notebook.get("metadata", {}).get("papermill", {}))
+        assert (res / "notebooks" / f"{name}.html").exists()

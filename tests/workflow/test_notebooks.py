@@ -1,0 +1,294 @@
+"""Workflow-level tests (notebooks)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from support.paths import ROOT
+from support.tiny_agg import build_tiny_agg
+
+from privdtol.analysis.cells import select
+from privdtol.analysis.claims import c4_rate
+from privdtol.analysis.claims.c4_rate import rate_ratio_table
+from privdtol.analysis.records import Heading, check_text, make_check, read_check, write_check
+from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims, notebook_thresholds
+from privdtol.cli import main
+from privdtol.pipeline.config import check_defaults, load_config
+from privdtol.pipeline.notebooks import strip_notebook_metadata
+
+# --- from tests/test_notebooks.py
+
+pytest.importorskip("papermill")
+
+
+pytest.importorskip("jupytext")
+
+
+#: a check record no check computes: what the notebook shows must come from this file
+#: the claim the heatmap notebook shows (the registry's)
+HEATMAP_CLAIM = notebook_claims("heatmap")[0]
+
+
+HAND_CHECK = make_check(
+    Heading(HEATMAP_CLAIM, "Hand-written record", "a statistic", "a threshold"),
+    0.123,
+    0.1,
+    0.2,
+    "FAIL",
+    "hand-written summary 7f3a9c",
+    [],
+    ["x"],
+)
+
+
+#: plain ASCII column names: snake_case, plus K
+COLUMN = re.compile(r"^(K|[a-z][a-z0-9_]*)$")
+
+
+@pytest.fixture(scope="module")
+def agg_dir(tmp_path_factory):
+    return build_tiny_agg(tmp_path_factory.mktemp("agg"), runs=30, experiments=("grid",))
+
+
+def _env():
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def _execute(name, workdir, params):
+    import jupytext
+    import papermill as pm
+
+    src = workdir / f"{name}.input.ipynb"
+    jupytext.write(jupytext.read(ROOT / "notebooks" / f"{name}.py"), src)
+    out = workdir / f"{name}.ipynb"
+    pm.execute_notebook(
+        str(src),
+        str(out),
+        parameters=params,
+        kernel_name="python3",
+        cwd=str(workdir),
+        progress_bar=False,
+    )
+    strip_notebook_metadata(out)
+    return out
+
+
+def _stdout(nb_path: Path) -> str:
+    nb = json.loads(nb_path.read_text())
+    return "".join(
+        "".join(o.get("text", ""))
+        for c in nb["cells"]
+        for o in c.get("outputs", [])
+        if o.get("name") == "stdout"
+    )
+
+
+def test_check_text_shows_the_record_or_not_run():
+    text = check_text(HEATMAP_CLAIM, HAND_CHECK)
+    assert f"**{HEATMAP_CLAIM}: FAIL**" in text and "hand-written summary 7f3a9c" in text
+    assert "0.123 [0.1, 0.2]" in text
+    assert "not run" in check_text(HEATMAP_CLAIM, None)
+
+
+@pytest.fixture(scope="module")
+def heatmap_run(agg_dir, tmp_path_factory):
+    """The heatmap notebook executed once on the tiny grid, with a hand-written record."""
+    base = tmp_path_factory.mktemp("heatmap")
+    checks_dir = base / "checks"
+    write_check(HAND_CHECK, checks_dir / f"{HEATMAP_CLAIM}.json")
+
+    def run(name):
+        work = base / name
+        work.mkdir()
+        nb = _execute(
+            "heatmap",
+            work,
+            {"agg_dir": str(agg_dir), "checks_dir": str(checks_dir), "out_dir": str(work / "res")},
+        )
+        return work, nb
+
+    return run, run("a"), checks_dir
+
+
+@pytest.mark.notebook
+def test_heatmap_notebook_shows_its_check_and_writes_data(agg_dir, heatmap_run):
+    _, (work, nb), checks_dir = heatmap_run
+    res = work / "res"
+    for f in ("figures/heatmap.pdf", "figures/heatmap.png", "tables/heatmap.csv"):
+        assert (res / f).stat().st_size > 0, f
+    # the notebook displays the record it was given, verbatim, and writes no check
+    assert check_text(HEATMAP_CLAIM, HAND_CHECK) in _stdout(nb)
+    assert not (res / "checks").exists()
+    assert read_check(checks_dir / f"{HEATMAP_CLAIM}.json") == HAND_CHECK
+    # the table is data: raw numbers under plain column names
+    table = pd.read_csv(res / "tables/heatmap.csv")
+    assert list(table.columns) == [
+        "K",
+        "form_min",
+        "form_max",
+        "ratio_min",
+        "ratio_median",
+        "ratio_max",
+    ]
+    rps = select(pd.read_parquet(agg_dir / "grid.parquet"), "rps", "bernoulli", "standard")
+    tab = rate_ratio_table(rps)
+    expect = tab.groupby("K")["ratio"].agg(["min", "median", "max"]).reset_index()
+    assert table["K"].tolist() == expect["K"].tolist()
+    assert table["ratio_max"].tolist() == expect["max"].tolist()  # shortest round-trip floats
+    # the residuals are C4's: regret over the form fitted by its check, per cell
+    c4 = c4_rate.check_rate_form(rps, 1.5, 0.95)
+    residuals = [c["ratio"] for c in c4["cells"] if "ratio" in c]
+    assert max(table["form_max"]) == pytest.approx(max(residuals), rel=1e-4)  # record: 5 digits
+    assert min(table["form_min"]) == pytest.approx(min(residuals), rel=1e-4)
+    meta = json.loads(nb.read_text())
+    assert "start_time" not in meta["metadata"]["papermill"]
+    assert all("execution" not in c["metadata"] for c in meta["cells"])
+    assert meta["cells"][0]["source"][0].startswith(f"# Figure {NOTEBOOKS['heatmap'].figure} ")
+
+
+@pytest.mark.notebook
+def test_heatmap_notebook_rerun_gives_identical_bytes(heatmap_run):
+    """Figures, tables, and the executed notebook up to the output directory parameter (which
+    differs between the two runs here) are byte-identical across reruns."""
+    run, (work, nb), _ = heatmap_run
+    other, nb_b = run("b")
+    for f in ("figures/heatmap.pdf", "figures/heatmap.png", "tables/heatmap.csv"):
+        assert (work / "res" / f).read_bytes() == (other / "res" / f).read_bytes(), f
+    assert nb.read_text().replace(str(work), "W") == nb_b.read_text().replace(str(other), "W")
+
+
+@pytest.mark.pipeline
+@pytest.mark.notebook
+def test_raising_notebook_fails_rule_and_keeps_partial_copy(agg_dir, tmp_path):
+    pytest.importorskip("snakemake")
+    work = tmp_path / "wf"
+    (work / "results/agg").mkdir(parents=True)
+    shutil.copy(ROOT / "config/smoke.yaml", work / "config.yaml")
+    empty = pd.read_parquet(agg_dir / "grid.parquet").iloc[:0]
+    empty.to_parquet(work / "results/agg/grid.parquet")  # no cells: the notebook raises
+    write_check(HAND_CHECK, work / "results/checks/C4c.json")  # newer than its inputs
+    (work / "notebooks").symlink_to(ROOT / "notebooks")
+    rules = ROOT / "workflow/rules"
+    (work / "Snakefile").write_text(
+        'configfile: "config.yaml"\n'
+        + "".join(
+            f'include: "{rules / f}.smk"\n'
+            for f in ("common", "worst_case", "proof", "checks", "notebooks")
+        )
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--cores", "1", "fig_heatmap"],
+        cwd=work,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode != 0
+    partial = work / "logs/notebooks/heatmap.ipynb"
+    assert partial.exists(), proc.stderr[-2000:]
+    nb = json.loads(partial.read_text())
+    assert nb["metadata"]["papermill"]["exception"] is True
+    assert not (work / "results/notebooks/heatmap.ipynb").exists()
+    assert not (work / "results/figures/heatmap.png").exists()
+    shutil.rmtree(work / ".snakemake", ignore_errors=True)
+
+
+PRIVACY_GRID = {
+    "epsilons": [0.5],
+    "K": [2],
+    "blocks": [1, 16],
+    "algorithms": ["rps"],
+    "negative_controls": ["rps_eta_eps", "rps_data_prefix"],
+    "exact": {"n_random": 20, "max_steps": 3},
+    "sequence": {"K": [2], "horizon": 7, "n_random": 1},
+    "statistical": {"algorithms": ["rps"], "K": [2], "runs": 500},
+}
+
+
+@pytest.mark.notebook
+def test_every_notebook_reads_its_checks_and_writes_its_registry_tables(tmp_path):
+    agg = build_tiny_agg(tmp_path / "agg", runs=20)
+    build_tiny_agg(agg, runs=20, experiments=["agreement"])
+    assert (
+        main(
+            [
+                "audit-grid",
+                "--grid-json",
+                json.dumps(PRIVACY_GRID),
+                "--out",
+                str(agg / "privacy.parquet"),
+            ]
+        )
+        == 0
+    )
+    checks_dir = tmp_path / "checks"
+    checks_dir.mkdir()  # privdtol check --out needs an existing directory
+    for claim in CLAIMS:
+        assert (
+            main(
+                [
+                    "check",
+                    "--claim",
+                    claim,
+                    "--config",
+                    str(ROOT / "config/smoke.yaml"),
+                    "--agg-dir",
+                    str(agg),
+                    "--out",
+                    str(checks_dir / f"{claim}.json"),
+                ]
+            )
+            == 0
+        )
+    for name, spec in NOTEBOOKS.items():
+        work = tmp_path / name
+        work.mkdir()
+        nb = _execute(
+            name, work, {"agg_dir": str(agg), "checks_dir": str(checks_dir), "out_dir": str(work)}
+        )
+        for ext in ("pdf", "png"):
+            assert (work / "figures" / f"{name}.{ext}").stat().st_size > 0
+        for table in spec.tables:
+            df = pd.read_csv(work / "tables" / f"{table}.csv")
+            assert len(df) > 0, table
+            assert all(COLUMN.match(c) for c in df.columns), (table, list(df.columns))
+        assert sorted(p.stem for p in (work / "tables").iterdir()) == sorted(spec.tables)
+        shown = _stdout(nb)
+        for claim in notebook_claims(name):
+            assert check_text(claim, read_check(checks_dir / f"{claim}.json")) in shown
+        title = json.loads(nb.read_text())["cells"][0]["source"][0]
+        assert title.startswith(f"# Figure {spec.figure} "), title
+
+
+def test_notebooks_draw_their_claims_thresholds():
+    """The notebook rule passes each notebook the config's thresholds of its claims (C0's limit
+    and rare-event rule, the plateau rule of C4a-C4c); run by hand, a notebook falls back to
+    the schema's defaults, which are the config loader's."""
+    assert notebook_thresholds("agreement") == ["agreement_z_max", "agreement_min_events"]
+    assert {"plateau_octaves", "horizon_free_ratio_max"} <= set(notebook_thresholds("rates"))
+    minimal = {
+        "experiments": [
+            {
+                "name": "e",
+                "algorithms": ["rps"],
+                "K": [2],
+                "gap": [0.5],
+                "epsilon": [1.0],
+                "horizon": [7],
+            }
+        ]
+    }
+    assert check_defaults() == load_config(minimal)["checks"]
+    for name in NOTEBOOKS:
+        assert set(notebook_thresholds(name)) <= set(check_defaults())

@@ -1,0 +1,194 @@
+"""Workflow-level tests (staleness)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from support.paths import ROOT
+
+# --- from tests/test_staleness.py
+
+
+BIN = Path(sys.executable).parent
+
+
+CONFIG = "config/smoke.yaml"
+
+
+#: not copied: environments, outputs and caches of the source checkout
+SKIP_TOP = {
+    ".venv",
+    "results",
+    "logs",
+    ".snakemake",
+    ".git",
+    ".pytest_cache",
+    ".hypothesis",
+    "build",
+    "dist",
+}
+
+
+def _ignore(directory, names):
+    skip = {n for n in names if n == "__pycache__" or n.endswith(".egg-info")}
+    if Path(directory) == ROOT:
+        skip |= SKIP_TOP & set(names)
+    if Path(directory) == ROOT / "docs":
+        skip |= {"_build"} & set(names)
+    return skip
+
+
+def _env(repo: Path, src: Path | None = None) -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(src if src is not None else repo / "src")
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def _snakemake(
+    repo: Path, *args: str, timeout: int = 600, src: Path | None = None
+) -> subprocess.CompletedProcess:
+    cmd = [str(BIN / "snakemake"), "--configfile", CONFIG, *args]
+    env = _env(repo, src)
+    proc = subprocess.run(
+        cmd, cwd=repo, env=env, capture_output=True, text=True, timeout=timeout, umask=0o022
+    )
+    assert proc.returncode == 0, (
+        f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    )
+    return proc
+
+
+def planned_jobs(repo: Path, src: Path | None = None) -> dict[str, int]:
+    """Rule name -> number of jobs that ``snakemake -n`` would run ({} when nothing to do), with
+    the package imported from ``src`` (default: the copy's own ``src``)."""
+    proc = _snakemake(repo, "-n", src=src)
+    out = proc.stdout + proc.stderr
+    table = re.search(r"^Job stats:\n.*?\n-+\s+-+\n(.*?)^total\s+\d+", out, re.S | re.M)
+    if table is None:
+        assert "Nothing to be done" in out, out[-4000:]
+        return {}
+    return {name: int(n) for name, n in re.findall(r"^(\S+)\s+(\d+)\s*$", table.group(1), re.M)}
+
+
+@contextmanager
+def edited(path: Path, edit):
+    """Apply ``edit`` (old text -> new text) to ``path``; restore its bytes and mtime after."""
+    before, times = path.read_bytes(), path.stat()
+    path.write_text(edit(before.decode()))
+    try:
+        yield
+    finally:
+        path.write_bytes(before)
+        os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, smoke_run):
+    """A copy of the repository, its dry run on an empty results dir, then its full build: the
+    session's smoke build (tests/conftest.py, built with the installed package) copied with its
+    results, logs and Snakemake metadata (modification times kept), the repository's files
+    (``src`` included) copied over it.  Its rules then run the copy's package, another
+    installation of the same code: nothing may be left to do (the code stamps are by content)."""
+    base = tmp_path_factory.mktemp("staleness")
+    fresh = base / "empty"
+    shutil.copytree(ROOT, fresh, symlinks=True, ignore=_ignore)
+    empty = planned_jobs(fresh)
+    repo = base / "repo"
+    shutil.copytree(smoke_run, repo, symlinks=True)
+    built_here = set(os.listdir(repo))  # the smoke build's copies of the workflow's files
+
+    def rest(directory, names):
+        top = built_here & set(names) if Path(directory) == ROOT else set()
+        return _ignore(directory, names) | top
+
+    shutil.copytree(ROOT, repo, symlinks=True, ignore=rest, dirs_exist_ok=True)
+    return repo, empty
+
+
+def _simulate_jobs(jobs: dict[str, int]) -> dict[str, int]:
+    return {name: n for name, n in jobs.items() if name.startswith("simulate_")}
+
+
+@pytest.mark.pipeline
+@pytest.mark.slow
+def test_full_build_leaves_nothing_to_do_and_readable_outputs(built):
+    repo, empty = built
+    assert _simulate_jobs(empty) and "compile_report" in empty, empty
+    assert planned_jobs(repo) == {}
+    assert (repo / "results" / "report" / "replication_report.pdf").is_file()
+    outputs = [
+        p
+        for pattern in ("results/agg/*.parquet", "results/checks/*.json")
+        for p in repo.glob(pattern)
+    ]
+    assert outputs, "no aggregated tables or check records"
+    modes = {str(p.relative_to(repo)): oct(stat.S_IMODE(p.stat().st_mode)) for p in outputs}
+    assert set(modes.values()) == {"0o644"}, modes
+
+
+@pytest.mark.pipeline
+@pytest.mark.slow
+def test_editing_the_analysis_layer_reruns_checks_and_report_but_no_simulation(built):
+    repo, empty = built
+    checks = sorted(name for name in empty if name.startswith("check_"))
+    assert checks, f"no check_ rule on an empty results dir: {sorted(empty)}"
+    module = repo / "src" / "privdtol" / "analysis" / "stats.py"
+    with edited(module, lambda text: text + "\n# a comment: the law of nothing changes\n"):
+        jobs = planned_jobs(repo)
+    assert not _simulate_jobs(jobs), f"simulations scheduled by an analysis edit: {jobs}"
+    assert "aggregate" not in jobs, f"aggregation scheduled by an analysis edit: {jobs}"
+    missing = [c for c in checks if c not in jobs]
+    assert not missing, f"checks not rescheduled by an analysis edit: {missing}; planned {jobs}"
+    assert "compile_report" in jobs, f"report not rescheduled by an analysis edit: {jobs}"
+    assert planned_jobs(repo) == {}, "restoring the module (bytes and mtime) leaves no work"
+
+
+@pytest.mark.pipeline
+@pytest.mark.slow
+def test_bumping_the_engine_version_reschedules_every_simulation(built):
+    repo, empty = built
+    engine = repo / "src" / "privdtol" / "engine" / "__init__.py"
+
+    def bump(text):
+        found = re.search(r"^ENGINE_VERSION = (\d+)$", text, re.M)
+        assert found, "ENGINE_VERSION = <n> not found"
+        return text.replace(found.group(0), f"ENGINE_VERSION = {int(found.group(1)) + 1}")
+
+    with edited(engine, bump):
+        jobs = planned_jobs(repo)
+    assert _simulate_jobs(jobs) == _simulate_jobs(empty), (
+        f"after the bump: {_simulate_jobs(jobs)}; on an empty results dir: {_simulate_jobs(empty)}"
+    )
+
+
+@pytest.mark.pipeline
+@pytest.mark.slow
+def test_another_installation_of_the_same_code_sees_nothing_to_do(built, tmp_path):
+    """Issue 25, item 6: the build above used the copy's ``src``; a second installation of the
+    same files elsewhere, every file with a new modification time, plans no job, and an edit
+    in *it* reschedules the checks and the report (and no simulation)."""
+    repo, _ = built
+    other = tmp_path / "elsewhere" / "site-packages"
+    shutil.copytree(repo / "src", other, ignore=shutil.ignore_patterns("__pycache__"))
+    later = time.time() + 60
+    for path in other.rglob("*"):
+        os.utime(path, (later, later))
+    assert planned_jobs(repo, src=other) == {}, "another installation reschedules jobs"
+    module = other / "privdtol" / "analysis" / "stats.py"
+    with edited(module, lambda text: text + "\n# an edit in the installation that runs\n"):
+        jobs = planned_jobs(repo, src=other)
+    assert not _simulate_jobs(jobs), f"simulations scheduled by an analysis edit: {jobs}"
+    assert "compile_report" in jobs and any(n.startswith("check_") for n in jobs), jobs
+    assert planned_jobs(repo) == {}, "the first installation has nothing to do after the undo"
+    stamps = "".join(p.read_text() for p in (repo / "results" / "code").glob("*.sha256"))
+    assert str(tmp_path) not in stamps and str(repo) not in stamps, "a stamp names a location"
