@@ -6,11 +6,11 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from support.paths import BIN, ROOT
+from support.workflow import copy_workflow, run_snakemake
 
 #: markers that imply ``slow``: `make test-fast` (``pytest -m "not slow"``) leaves them out
 IMPLY_SLOW = ("pipeline", "slurm", "notebook")
@@ -59,18 +59,8 @@ def smoke_run(tmp_path_factory) -> Path:
 def _build_smoke(wd: Path) -> str:
     """Build the smoke run in ``wd`` (made anew); '' on success, else snakemake's output tail."""
     shutil.rmtree(wd, ignore_errors=True)
-    wd.mkdir()
-    shutil.copy(ROOT / "Snakefile", wd / "Snakefile")
-    for name in ("workflow", "config", "notebooks", "paper", "profiles"):
-        shutil.copytree(ROOT / name, wd / name, symlinks=True)
-    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
-    proc = subprocess.run(
-        [str(BIN / "snakemake"), "--cores", "2", "--configfile", "config/smoke.yaml"],
-        cwd=wd,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    copy_workflow(wd)
+    proc = run_snakemake(wd, "--cores", "2", "--configfile", "config/smoke.yaml", check=False)
     return "" if proc.returncode == 0 else proc.stdout[-4000:] + proc.stderr[-4000:]
 
 

@@ -1,0 +1,75 @@
+"""Build a temporary copy of the workflow and run Snakemake in it: the one helper every
+pipeline-level test uses (the session's smoke build in ``conftest.py`` included)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+
+from support.paths import BIN, ROOT
+
+#: what a workflow run reads besides the installed package (``profiles`` links into workflow/)
+WORKFLOW_FILES = ("Snakefile",)
+WORKFLOW_DIRS = ("workflow", "config", "notebooks", "paper", "profiles")
+
+
+def copy_workflow(
+    dest: Path,
+    *,
+    dirs: Iterable[str] = WORKFLOW_DIRS,
+    files: Iterable[str] = WORKFLOW_FILES,
+    source: Path = ROOT,
+) -> Path:
+    """Copy the workflow's files and folders from ``source`` (default: the repository) into
+    ``dest`` (made if missing), symbolic links kept and modification times preserved."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in files:
+        shutil.copy2(source / name, dest / name)
+    for name in dirs:
+        shutil.copytree(source / name, dest / name, symlinks=True)
+    return dest
+
+
+def copy_build(build: Path, dest: Path) -> Path:
+    """A private copy of a finished build (the session's ``smoke_run``), modification times
+    kept so that Snakemake sees the same outputs as up to date."""
+    shutil.copytree(build, dest, symlinks=True)
+    return dest
+
+
+def snakemake_env(path: str | None = None, **extra: str) -> dict[str, str]:
+    """The environment of a Snakemake child: this interpreter's scripts first on ``PATH``
+    (or ``path`` as the whole ``PATH``), plus ``extra``."""
+    env = dict(os.environ)
+    env["PATH"] = path if path is not None else f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    env.update(extra)
+    return env
+
+
+def run_snakemake(
+    wd: Path,
+    *args: str,
+    check: bool = True,
+    env: dict[str, str] | None = None,
+    timeout: float | None = 900,
+) -> subprocess.CompletedProcess:
+    """``snakemake *args`` in ``wd`` with the environment of :func:`snakemake_env` (or ``env``),
+    output captured; with ``check`` a nonzero exit fails the test with the output's tail."""
+    cmd = [str(BIN / "snakemake"), *args]
+    proc = subprocess.run(
+        cmd,
+        cwd=wd,
+        env=env if env is not None else snakemake_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        umask=0o022,
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(
+            f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+        )
+    return proc
