@@ -69,7 +69,6 @@ def run_snakemake(
         umask=0o022,
     )
     if check and proc.returncode != 0:
-        raise AssertionError(
-            f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
-        )
+        tail = f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+        raise AssertionError(f"{' '.join(cmd)} exited {proc.returncode}:\n{tail}")
     return proc
