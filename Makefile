@@ -5,8 +5,8 @@
 #                 (pytest -m "not slow"; run times: docs/performance.md)
 #   make docs     the documentation (Sphinx, warnings are errors) in docs/_build/html
 #   make lint     ruff (lint + format check) and snakefmt --check; part of make test
-#   make mutation mutation testing (mutmut) of the package, GROUPS= (or MODULES=) a subset of
-#                 tests/mutants/groups.yaml; summary in results/mutation/summary.{json,md} (hours)
+#   make mutation GROUP=engine  mutation testing (mutmut) of src/privdtol/<group>/, a sample of
+#                 SAMPLE=12 mutants per module (0: all); results/mutation/ (docs/testing.md)
 #   make lock     regenerate requirements.lock (+ requirements-docs.lock) from pyproject.toml
 #   make archive  the run archive results/archive/privdtol-<commit>-<config hash>.tar.gz
 #   make arxiv    the report's sources as one tar.gz for arXiv or a journal (pdflatex alone)
@@ -93,16 +93,17 @@ lint: setup
 test-fast: setup
 	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow"
 
-# Mutation testing (docs/testing.md): mutmut in a scratch tree per module group
-# (mutants-work/<group>), each mutant against the fast-tier tests that reach its function.
-# GROUPS= (or MODULES=) a subset, space- or comma-separated: make mutation MODULES=core,verdict;
-# MUTATION_ARGS=--rerun runs again only the survivors of earlier runs (after new tests);
-# MUTATION_ARGS="--fresh 20" 20 more per module that no run has run (an unbiased score).
-GROUPS ?=
-MODULES ?=
-MUTATION_ARGS ?=
+# Mutation testing (docs/testing.md): mutmut ([tool.mutmut] of pyproject.toml) on one group,
+# src/privdtol/$(GROUP)/ against the fast-tier tests of tests/$(GROUP)/, in mutants-work/$(GROUP)/;
+# a seeded sample of SAMPLE mutants per module (SAMPLE=0: every one), SEED= another draw (default:
+# the commit); results/mutation/$(GROUP).json and summary.{json,md}.
+GROUP ?=
+SAMPLE ?= 12
+SEED ?=
 mutation: setup
-	PATH=$(abspath $(VENV))/bin:$$PATH nice -n 19 $(PY) scripts/mutation.py $(MUTATION_ARGS) $(GROUPS) $(MODULES)
+	@test -n "$(GROUP)" || { echo "make mutation GROUP=<a subpackage of src/privdtol>"; exit 2; }
+	PATH=$(abspath $(VENV))/bin:$$PATH nice -n 19 $(PY) scripts/mutation.py $(GROUP) \
+	  --sample $(SAMPLE) $(if $(SEED),--seed $(SEED))
 
 report: setup
 	PATH=$(abspath $(VENV))/bin:$$PATH snakemake --cores $(CORES) $(SNAKEMAKE_ARGS)

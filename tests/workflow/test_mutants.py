@@ -1,11 +1,11 @@
 """Mutation smoke test (slow tier, issue 24): curated one-line bugs on the lines that decide
-verdicts, bounds, laws and seeds (tests/mutants/curated.yaml), each planted alone in a scratch
-copy of ``src/``, must each make the fast-tier tests named for it fail.
+verdicts, bounds, laws and seeds (tests/workflow/mutants/curated.yaml), each planted alone in a
+scratch copy of ``src/``, must each make the fast-tier tests named for it fail.
 
 Per mutant only those tests run (``pytest -x -m "not slow"``, the copy first on PYTHONPATH), two
 mutants at a time; the whole set costs about 2-3 minutes on 2 cores (docs/testing.md).  The
 full, uncurated measurement is ``make mutation`` (mutmut).  By hand:
-``python tests/test_mutants.py [id ...]`` prints each mutant's outcome and time.
+``python tests/workflow/test_mutants.py [id ...]`` prints each mutant's outcome and time.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = Path(__file__).with_name("mutants") / "curated.yaml"
 #: pytest's exit code when tests ran and some failed (2-5: interrupted, usage, no tests...)
 TESTS_FAILED = 1
@@ -48,7 +48,9 @@ def plant(src: Path, mutant: dict) -> None:
 
 #: imported once by the fork server, so that each mutant's pytest starts without that cost
 PRELOAD = ("numpy", "scipy.stats", "scipy.special", "scipy.integrate", "pandas", "pyarrow.parquet")
+#: addopts emptied (no durations report); the import mode of pyproject.toml's addopts kept
 PYTEST_ARGS = ["-x", "-q", "-m", "not slow", "-p", "no:cacheprovider", "-o", "addopts="]
+PYTEST_ARGS += ["--import-mode=importlib"]
 
 
 def _child(src: Path, mutant: dict, log: Path) -> None:
