@@ -51,24 +51,27 @@ def snakemake_env(path: str | None = None, **extra: str) -> dict[str, str]:
 
 def run_snakemake(
     wd: Path,
-    *args: str,
+    *args: str | Path,
     check: bool = True,
     env: dict[str, str] | None = None,
     timeout: float | None = 900,
+    merge_output: bool = False,
 ) -> subprocess.CompletedProcess:
     """``snakemake *args`` in ``wd`` with the environment of :func:`snakemake_env` (or ``env``),
-    output captured; with ``check`` a nonzero exit fails the test with the output's tail."""
-    cmd = [str(BIN / "snakemake"), *args]
+    output captured (with ``merge_output`` both streams in order in ``stdout``); with ``check``
+    a nonzero exit fails the test with the output's tail."""
+    cmd = [str(BIN / "snakemake"), *map(str, args)]
     proc = subprocess.run(
         cmd,
         cwd=wd,
         env=env if env is not None else snakemake_env(),
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT if merge_output else subprocess.PIPE,
         text=True,
         timeout=timeout,
         umask=0o022,
     )
     if check and proc.returncode != 0:
-        tail = f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+        tail = f"{proc.stdout[-4000:]}\n{(proc.stderr or '')[-4000:]}"
         raise AssertionError(f"{' '.join(cmd)} exited {proc.returncode}:\n{tail}")
     return proc

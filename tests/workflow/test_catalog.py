@@ -1,22 +1,15 @@
-"""Workflow-level tests (catalog)."""
+"""The Snakemake workflow catalog's view of the repository: it finds workflow/Snakefile and the
+usage page, and both Snakefiles schedule the same jobs."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 from support.paths import ROOT
-
-# --- from tests/test_catalog.py
-
-
-BIN = Path(sys.executable).parent
+from support.workflow import WORKFLOW_FILES, copy_workflow, run_snakemake
 
 
 def catalog_problems(repo: Path) -> list[str]:
@@ -49,13 +42,10 @@ def catalog_problems(repo: Path) -> list[str]:
 
 
 def layout_copy(dest: Path) -> Path:
-    """The files a workflow run reads, copied as tests/conftest.py's smoke build does."""
-    dest.mkdir()
-    for name in ("Snakefile", "README.md", ".snakemake-workflow-catalog.yml"):
-        shutil.copy(ROOT / name, dest / name)
-    for name in ("workflow", "config", "notebooks", "paper", "profiles"):
-        shutil.copytree(ROOT / name, dest / name, symlinks=True)
-    return dest
+    """The files a workflow run reads, as tests/conftest.py's smoke build copies them, plus the
+    two the catalog reads."""
+    files = (*WORKFLOW_FILES, "README.md", ".snakemake-workflow-catalog.yml")
+    return copy_workflow(dest, files=files)
 
 
 def test_the_catalog_finds_the_workflow_and_its_usage_page(tmp_path):
@@ -80,12 +70,8 @@ def test_workflow_snakefile_only_includes_the_top_level_one():
 
 def dry_run_jobs(wd: Path, *args: str) -> dict[str, int]:
     """The job counts of ``snakemake -n`` (its job stats table) on the smoke config."""
-    proc = subprocess.run(
-        [str(BIN / "snakemake"), "-n", *args, "--cores", "1", "--configfile", "config/smoke.yaml"],
-        cwd=wd,
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"),
+    proc = run_snakemake(
+        wd, "-n", *args, "--cores", "1", "--configfile", "config/smoke.yaml", check=False
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     table = (proc.stdout + proc.stderr).split("Job stats:")[1].split("total")[0]

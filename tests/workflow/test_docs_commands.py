@@ -6,35 +6,31 @@ import copy
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from support.paths import ROOT
+from support.paths import BIN, ROOT, SRC
+from support.workflow import copy_build, snakemake_env
 
 from privdtol.cli import build_parser, main
 from privdtol.errors import InputError
 from privdtol.pipeline.config import load_config
-
-# --- from tests/test_docs_commands.py
-
-
-BIN = Path(sys.executable).parent
-
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
 #: why a documented command is not run by this test (written in the page, in the comment)
 TAGS = {
-    "[cluster]": "needs a SLURM cluster (tests/test_slurm.py runs the profile on CI's cluster)",
+    "[cluster]": (
+        "needs a SLURM cluster (tests/workflow/test_slurm.py runs the profile on CI's cluster)"
+    ),
     "[paper config]": "the paper-scale build (its run time: docs/performance.md)",
     "[installs]": "installs packages (apt, pip, a venv): CI's `make setup` runs it",
     "[test suite]": "the test suite itself",
-    "[archive replay]": "replays a run archive: tests/test_archive.py does",
+    "[archive replay]": "replays a run archive: tests/cli/test_archive.py does",
 }
 
 
@@ -173,7 +169,7 @@ def scratch(smoke_run, tmp_path_factory):
             os.utime(path, (946_684_800, 946_684_800))
     for name in ("results", "logs", ".snakemake"):
         if (smoke_run / name).exists():
-            shutil.copytree(smoke_run / name, clone / name, symlinks=True)
+            copy_build(smoke_run / name, clone / name)
     return clone
 
 
@@ -200,8 +196,7 @@ def _run(argv: list[str], cwd: Path, env: dict, timeout: int = 600) -> str:
 
 @pytest.mark.pipeline
 def test_every_documented_command_runs_on_the_smoke_build(scratch, tmp_path, monkeypatch):
-    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
-    env["PYTHONPATH"] = str(ROOT / "src")
+    env = snakemake_env(PYTHONPATH=str(SRC))
     monkeypatch.chdir(scratch)
     (tmp_path / "res").mkdir()
     (scratch / "my_losses.csv").write_text("0,1\n0,1\n1,0\n" * 400)  # the user's file

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from support.paths import ROOT
+from support.paths import ROOT, SMOKE
 from support.tiny_agg import build_tiny_agg
+from support.workflow import run_snakemake
 
 from privdtol.analysis.cells import select
 from privdtol.analysis.claims import c4_rate
@@ -56,12 +54,6 @@ COLUMN = re.compile(r"^(K|[a-z][a-z0-9_]*)$")
 @pytest.fixture(scope="module")
 def agg_dir(tmp_path_factory):
     return build_tiny_agg(tmp_path_factory.mktemp("agg"), runs=30, experiments=("grid",))
-
-
-def _env():
-    env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    return env
 
 
 def _execute(name, workdir, params):
@@ -173,7 +165,7 @@ def test_raising_notebook_fails_rule_and_keeps_partial_copy(agg_dir, tmp_path):
     pytest.importorskip("snakemake")
     work = tmp_path / "wf"
     (work / "results/agg").mkdir(parents=True)
-    shutil.copy(ROOT / "config/smoke.yaml", work / "config.yaml")
+    shutil.copy(SMOKE, work / "config.yaml")
     empty = pd.read_parquet(agg_dir / "grid.parquet").iloc[:0]
     empty.to_parquet(work / "results/agg/grid.parquet")  # no cells: the notebook raises
     write_check(HAND_CHECK, work / "results/checks/C4c.json")  # newer than its inputs
@@ -186,14 +178,7 @@ def test_raising_notebook_fails_rule_and_keeps_partial_copy(agg_dir, tmp_path):
             for f in ("common", "worst_case", "proof", "checks", "notebooks")
         )
     )
-    proc = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--cores", "1", "fig_heatmap"],
-        cwd=work,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = run_snakemake(work, "--cores", "1", "fig_heatmap", check=False, timeout=300)
     assert proc.returncode != 0
     partial = work / "logs/notebooks/heatmap.ipynb"
     assert partial.exists(), proc.stderr[-2000:]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from support.paths import ROOT
+from support.paths import BIN, ROOT, SRC
 
 from privdtol.pipeline.io import atomic_path, write_table
 
@@ -307,7 +307,7 @@ def test_pip_install_into_a_clean_venv_gives_a_working_privdtol(tmp_path):
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, source / name)
     shutil.copytree(
-        ROOT / "src",
+        SRC,
         source / "src",
         ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"),
     )
@@ -362,6 +362,6 @@ def test_pip_install_into_a_clean_venv_gives_a_working_privdtol(tmp_path):
     assert len(table) > 0 and set(table["run"]) == set(range(5))
     assert _mode(work / "x.csv") == 0o644
     # the development install (this test's interpreter) writes the same bytes
-    dev = Path(sys.executable).parent / "privdtol"
+    dev = BIN / "privdtol"
     _run([dev, *args, "--out", "dev.csv"], work, env=os.environ.copy())
     assert (work / "x.csv").read_bytes() == (work / "dev.csv").read_bytes()

@@ -1,4 +1,6 @@
-"""Workflow-level tests (pipeline)."""
+"""The Snakemake pipeline up to the aggregated tables: lint and dry runs, config errors stopped
+before any job, outputs and logs, bytes independent of cores and batching, incremental grids
+and a killed run resumed."""
 
 from __future__ import annotations
 
@@ -7,25 +9,19 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import yaml
-from support.paths import ROOT
-
-# --- from tests/test_pipeline.py
-
-
-BIN = Path(sys.executable).parent
-
+from support.paths import BIN, ROOT, SMOKE
+from support.workflow import copy_build, copy_workflow, run_snakemake, snakemake_env
 
 T30 = (1 << 30) - 1
 
 
 def smoke() -> dict:
-    return yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
+    return yaml.safe_load(SMOKE.read_text())
 
 
 def small_config(**batching) -> dict:
@@ -39,32 +35,17 @@ def small_config(**batching) -> dict:
 
 
 def workdir(tmp: Path, cfg: dict) -> Path:
-    tmp.mkdir(parents=True, exist_ok=True)
-    shutil.copy(ROOT / "Snakefile", tmp / "Snakefile")
-    shutil.copytree(ROOT / "workflow", tmp / "workflow")
-    shutil.copytree(ROOT / "config", tmp / "config")
-    shutil.copytree(ROOT / "profiles", tmp / "profiles", symlinks=True)  # -> workflow/profiles
-    shutil.copytree(ROOT / "notebooks", tmp / "notebooks")  # parsed by notebooks.smk
-    shutil.copytree(ROOT / "paper", tmp / "paper")  # parsed by report.smk
+    """A copy of the workflow in ``tmp`` with ``cfg`` as its ``test.yaml``."""
+    copy_workflow(tmp)
     (tmp / "test.yaml").write_text(yaml.safe_dump(cfg))
     return tmp
-
-
-def env() -> dict:
-    e = dict(os.environ)
-    e["PATH"] = f"{BIN}{os.pathsep}{e.get('PATH', '')}"
-    return e
 
 
 def snakemake(wd: Path, *args, check=True, configfile="test.yaml", target="aggregate_all", **kw):
     """Run snakemake in ``wd``; by default only up to the aggregated tables (the stage these
     tests are about: notebooks and the report have their own tests)."""
     targets = [target] if target and "--unlock" not in args else []
-    cmd = [str(BIN / "snakemake"), *targets, "--configfile", configfile, *args]
-    proc = subprocess.run(cmd, cwd=wd, env=env(), capture_output=True, text=True, umask=0o022, **kw)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"{cmd} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
-    return proc
+    return run_snakemake(wd, *targets, "--configfile", configfile, *args, check=check, **kw)
 
 
 def agg_bytes(wd: Path) -> dict[str, bytes]:
@@ -105,13 +86,9 @@ def reference(tmp_path_factory) -> Path:
 @pytest.mark.pipeline
 @pytest.mark.slow
 def test_lint_and_dry_run():
-    proc = subprocess.run(
-        [str(BIN / "snakemake"), "--lint"], cwd=ROOT, env=env(), capture_output=True, text=True
-    )
+    proc = run_snakemake(ROOT, "--lint", check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    proc = subprocess.run(
-        [str(BIN / "snakemake"), "-n"], cwd=ROOT, env=env(), capture_output=True, text=True
-    )
+    proc = run_snakemake(ROOT, "-n", check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -205,7 +182,7 @@ def test_bytes_do_not_depend_on_cores_or_batching(reference, tmp_path):
 @pytest.mark.slow
 def test_growing_a_grid_list_computes_only_new_cells(reference, tmp_path):
     wd = tmp_path / "wd"
-    shutil.copytree(reference, wd, symlinks=True)
+    copy_build(reference, wd)
     before = cell_files(wd)
     cfg = small_config()
     cfg["experiments"][0]["K"].append(2)  # horizon: three new cells
@@ -232,7 +209,7 @@ def test_killed_run_resumes_missing_work_only(reference, tmp_path):
     proc = subprocess.Popen(
         cmd,
         cwd=wd,
-        env=env(),
+        env=snakemake_env(),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

@@ -8,7 +8,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tarfile
 import tomllib
 from importlib import metadata
@@ -18,15 +17,10 @@ import jsonschema
 import pytest
 import yaml
 from support.paths import ROOT
+from support.workflow import copy_build, run_snakemake
 
 from privdtol.report.compile import log_problems
 from privdtol.report.latex import _MATH, _UTF8_TEXT, tex_escape
-
-# --- from tests/test_release.py
-
-
-BIN = Path(sys.executable).parent
-
 
 #: the Citation File Format's own schema (version 1.2.0, CC-BY-4.0, as shipped in the
 #: cffconvert 2.0.0 wheel on PyPI; cffconvert itself pins jsonschema < 4, which the pipeline's
@@ -259,12 +253,8 @@ def test_report_cites_every_reference_and_survives_copy_and_paste(smoke_run):
 
 
 def snakemake(wd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [str(BIN / "snakemake"), *args, "--cores", "1", "--configfile", "config/smoke.yaml"],
-        cwd=wd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"},
+    return run_snakemake(
+        wd, *args, "--cores", "1", "--configfile", "config/smoke.yaml", check=False, timeout=None
     )
 
 
@@ -278,7 +268,7 @@ def offline(cmd: list[str]) -> list[str]:
 @needs_tex
 def test_arxiv_tarball_compiles_alone_without_network(smoke_run, tmp_path):
     wd = tmp_path / "wd"
-    shutil.copytree(smoke_run, wd, symlinks=True)
+    copy_build(smoke_run, wd)
     proc = snakemake(wd, "arxiv")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     tar_path = wd / "results" / "arxiv" / "replication_report-arxiv.tar.gz"

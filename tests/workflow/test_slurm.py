@@ -1,33 +1,43 @@
-"""Workflow-level tests (slurm)."""
+"""The pipeline on a real (single-node) SLURM cluster through workflow/profiles/slurm: the
+aggregated tables are byte-identical to the local run's, ``sacct`` lists the jobs COMPLETED,
+and a job failing on the cluster fails the run.
+
+Needs root and the throwaway cluster of .ci/slurm-cluster.sh, so it only runs when
+PRIVDTOL_SLURM_TESTS=1 (which .ci/run sets after `.ci/slurm-cluster.sh up`):
+
+    .ci/slurm-cluster.sh up
+    PRIVDTOL_SLURM_TESTS=1 .venv/bin/pytest -q tests/workflow/test_slurm.py
+    .ci/slurm-cluster.sh down
+"""
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 from support.paths import ROOT
-
-# --- from tests/test_slurm.py
-
+from support.workflow import copy_workflow, run_snakemake, snakemake_env
 
 CONFIG = "config/smoke.yaml"
-
-
 ACCOUNT, PARTITION = "privdtol", "ci"  # the cluster of .ci/slurm-cluster.sh
-
-
 TIMEOUT = 900  # seconds per Snakemake run: a hang (e.g. a status command that never
+# answers) fails the test instead of blocking CI
 
+pytestmark = [
+    pytest.mark.slurm,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        os.environ.get("PRIVDTOL_SLURM_TESTS") != "1",
+        reason="needs root and a SLURM cluster: run `.ci/slurm-cluster.sh up` and set "
+        "PRIVDTOL_SLURM_TESTS=1 (.ci/run does both)",
+    ),
+]
 
 TARGET = "aggregate_all"  # the simulations and the aggregated tables (results/agg/)
-
-
 SLURM_ARGS = [
     "--workflow-profile",
     str(ROOT / "workflow/profiles/slurm"),
@@ -36,35 +46,14 @@ SLURM_ARGS = [
 ]
 
 
-def _env() -> dict:
-    env = dict(os.environ)
-    # the jobs call `privdtol`; the plugin submits with --export=ALL, so cluster jobs get
-    # this PATH too
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    env["SBATCH_ACCOUNT"], env["SBATCH_PARTITION"] = ACCOUNT, PARTITION
-    return env
-
-
 def _snakemake(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    proc = subprocess.run(
-        [sys.executable, "-m", "snakemake", *args],
-        cwd=cwd,
-        env=_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        timeout=TIMEOUT,
-    )
+    """Snakemake in ``cwd``, both output streams in ``stdout`` (also kept in snakemake.out).
+    The jobs call `privdtol`; the plugin submits with --export=ALL, so cluster jobs get the
+    environment's PATH (this interpreter's scripts first) too."""
+    env = snakemake_env(SBATCH_ACCOUNT=ACCOUNT, SBATCH_PARTITION=PARTITION)
+    proc = run_snakemake(cwd, *args, check=False, env=env, timeout=TIMEOUT, merge_output=True)
     (cwd / "snakemake.out").write_text(proc.stdout)
     return proc
-
-
-def _copy_workflow(dest: Path) -> Path:
-    dest.mkdir(parents=True)
-    shutil.copy2(ROOT / "Snakefile", dest / "Snakefile")
-    for d in ("workflow", "config"):
-        shutil.copytree(ROOT / d, dest / d)
-    return dest
 
 
 def _run_id(output: str) -> str:
@@ -123,18 +112,12 @@ def local_run(smoke_run):
 @pytest.fixture(scope="module")
 def slurm_run(tmp_path_factory):
     # (run after the local one, not beside it: on a 2-core machine side by side was slower)
-    work = _copy_workflow(tmp_path_factory.mktemp("slurm") / "wf")
+    work = copy_workflow(tmp_path_factory.mktemp("slurm") / "wf", dirs=("workflow", "config"))
     proc = _snakemake(work, TARGET, *SLURM_ARGS, "--configfile", "config/smoke.yaml")
     assert proc.returncode == 0, proc.stdout[-5000:]
     return work, _run_id(proc.stdout)
 
 
-@pytest.mark.slurm
-@pytest.mark.slow
-@pytest.mark.skipif(
-    os.environ.get("PRIVDTOL_SLURM_TESTS") != "1",
-    reason="needs root and a SLURM cluster: run `.ci/slurm-cluster.sh up` and set PRIVDTOL_SLURM_TESTS=1 (.ci/run does both)",
-)
 def test_slurm_tables_byte_identical_to_local(local_run, slurm_run):
     slurm_dir, _ = slurm_run
     experiments = {e["name"] for e in yaml.safe_load((ROOT / CONFIG).read_text())["experiments"]}
@@ -154,12 +137,6 @@ def test_slurm_tables_byte_identical_to_local(local_run, slurm_run):
     assert not differ, f"tables differ between the local and the SLURM run: {differ}"
 
 
-@pytest.mark.slurm
-@pytest.mark.slow
-@pytest.mark.skipif(
-    os.environ.get("PRIVDTOL_SLURM_TESTS") != "1",
-    reason="needs root and a SLURM cluster: run `.ci/slurm-cluster.sh up` and set PRIVDTOL_SLURM_TESTS=1 (.ci/run does both)",
-)
 def test_sacct_lists_the_jobs_completed(slurm_run):
     _, run_id = slurm_run
     jobs = _sacct(run_id)
@@ -167,12 +144,6 @@ def test_sacct_lists_the_jobs_completed(slurm_run):
     assert all(state == "COMPLETED" and code == "0:0" for _, state, code in jobs), jobs
 
 
-@pytest.mark.slurm
-@pytest.mark.slow
-@pytest.mark.skipif(
-    os.environ.get("PRIVDTOL_SLURM_TESTS") != "1",
-    reason="needs root and a SLURM cluster: run `.ci/slurm-cluster.sh up` and set PRIVDTOL_SLURM_TESTS=1 (.ci/run does both)",
-)
 def test_failing_job_fails_the_run(tmp_path):
     (tmp_path / "Snakefile").write_text(
         'rule all:\n    input: "fail.txt"\n\n'

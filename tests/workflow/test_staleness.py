@@ -1,4 +1,6 @@
-"""Workflow-level tests (staleness)."""
+"""What Snakemake reruns after an edit: a finished build has nothing to do, an analysis edit
+reruns the checks and the report but no simulation, an engine version bump every simulation,
+and another installation of the same code nothing (the code stamps are by content)."""
 
 from __future__ import annotations
 
@@ -7,19 +9,13 @@ import re
 import shutil
 import stat
 import subprocess
-import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from support.paths import ROOT
-
-# --- from tests/test_staleness.py
-
-
-BIN = Path(sys.executable).parent
-
+from support.workflow import copy_build, run_snakemake, snakemake_env
 
 CONFIG = "config/smoke.yaml"
 
@@ -47,25 +43,13 @@ def _ignore(directory, names):
     return skip
 
 
-def _env(repo: Path, src: Path | None = None) -> dict:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(src if src is not None else repo / "src")
-    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
-    return env
-
-
 def _snakemake(
     repo: Path, *args: str, timeout: int = 600, src: Path | None = None
 ) -> subprocess.CompletedProcess:
-    cmd = [str(BIN / "snakemake"), "--configfile", CONFIG, *args]
-    env = _env(repo, src)
-    proc = subprocess.run(
-        cmd, cwd=repo, env=env, capture_output=True, text=True, timeout=timeout, umask=0o022
-    )
-    assert proc.returncode == 0, (
-        f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
-    )
-    return proc
+    """``snakemake --configfile CONFIG *args`` in ``repo``, the package imported from ``src``
+    (default: the copy's own ``src``); a nonzero exit fails the test."""
+    env = snakemake_env(PYTHONPATH=str(src if src is not None else repo / "src"))
+    return run_snakemake(repo, "--configfile", CONFIG, *args, env=env, timeout=timeout)
 
 
 def planned_jobs(repo: Path, src: Path | None = None) -> dict[str, int]:
@@ -104,7 +88,7 @@ def built(tmp_path_factory, smoke_run):
     shutil.copytree(ROOT, fresh, symlinks=True, ignore=_ignore)
     empty = planned_jobs(fresh)
     repo = base / "repo"
-    shutil.copytree(smoke_run, repo, symlinks=True)
+    copy_build(smoke_run, repo)
     built_here = set(os.listdir(repo))  # the smoke build's copies of the workflow's files
 
     def rest(directory, names):
@@ -174,7 +158,7 @@ def test_bumping_the_engine_version_reschedules_every_simulation(built):
 @pytest.mark.pipeline
 @pytest.mark.slow
 def test_another_installation_of_the_same_code_sees_nothing_to_do(built, tmp_path):
-    """Issue 25, item 6: the build above used the copy's ``src``; a second installation of the
+    """The build above used the copy's ``src``; a second installation of the
     same files elsewhere, every file with a new modification time, plans no job, and an edit
     in *it* reschedules the checks and the report (and no simulation)."""
     repo, _ = built

@@ -1,47 +1,26 @@
-"""Workflow-level tests (workflow_inputs)."""
+"""Untrusted inputs at the workflow's edges: config paths with spaces and shell characters reach
+every command as one word, bad configs are refused at parse time, and ``make replay`` passes
+config paths through unsplit."""
 
 from __future__ import annotations
 
 import shlex
-from pathlib import Path
+import subprocess
 
 import pytest
-from support.paths import ROOT
-
-# --- from tests/test_workflow_inputs.py
-
-
-SMOKE = ROOT / "config" / "smoke.yaml"
+from support.paths import ROOT, SMOKE
+from support.workflow import copy_workflow, run_snakemake
 
 
 # ----------------------------------------------------------------- the workflow (slow: snakemake)
-def workflow_copy(tmp_path) -> Path:
-    import shutil
-
-    wd = tmp_path / "wd"
-    wd.mkdir()
-    shutil.copy(ROOT / "Snakefile", wd / "Snakefile")
-    for name in ("workflow", "config", "notebooks", "paper"):
-        shutil.copytree(ROOT / name, wd / name)
-    shutil.copytree(ROOT / "profiles", wd / "profiles", symlinks=True)
-    return wd
-
-
 def snakemake(wd, *args):
-    import os
-    import subprocess
-    import sys
-
-    bin_dir = Path(sys.executable).parent
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
-    cmd = [str(bin_dir / "snakemake"), *map(str, args)]
-    return subprocess.run(cmd, cwd=wd, env=env, capture_output=True, text=True, timeout=600)
+    return run_snakemake(wd, *args, check=False, timeout=600)
 
 
 @pytest.mark.slow
 def test_workflow_config_path_with_spaces_and_a_semicolon(tmp_path):
     """Config paths reach every shell command as one word (about 40 s: two parses, one job)."""
-    wd = workflow_copy(tmp_path)
+    wd = copy_workflow(tmp_path / "wd")
     cfg = wd / "my cfg;touch PWN.yaml"
     cfg.write_text(SMOKE.read_text())
     proc = snakemake(wd, "-n", "-p", "build_report_assets", "check_C3", "--configfile", cfg.name)
@@ -60,7 +39,7 @@ def test_workflow_config_path_with_spaces_and_a_semicolon(tmp_path):
 def test_workflow_refuses_bad_configs_at_parse_time(tmp_path):
     """An alias bomb, a NaN and an output directory elsewhere: one ``invalid config`` line
     naming the file or key, before any job (about 30 s: three parses)."""
-    wd = workflow_copy(tmp_path)
+    wd = copy_workflow(tmp_path / "wd")
     cases = {
         "bomb.yaml": ("privacy:\n  K: &a [2, 2]\n  blocks: [*a, *a]\n", "aliases are not allowed"),
         "nan.yaml": ("checks: {confidence: .nan}\n", "checks.confidence: got nan"),
@@ -77,9 +56,7 @@ def test_workflow_refuses_bad_configs_at_parse_time(tmp_path):
 
 def test_make_replay_passes_config_paths_with_spaces(tmp_path):
     """``make replay`` with stub snakemake/privdtol: each line of configfiles.txt is one
-    argument (it used to word-split ``$(cat configfiles.txt)``)."""
-    import subprocess
-
+    argument (not word-split as ``$(cat configfiles.txt)`` would be)."""
     bin_dir = tmp_path / "venv" / "bin"
     bin_dir.mkdir(parents=True)
     for tool in ("snakemake", "privdtol"):
