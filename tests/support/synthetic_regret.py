@@ -1,12 +1,12 @@
 """Synthetic aggregated tables from the two-term regret model Reg = 1.2 log K/gap + 3.6 log K/eta
 + 1 (saturating in T), and from the negative controls' expected regret, both from
-:mod:`privdtol.analysis.power` (see test_checks).  ``noise`` is the lack of fit (log-normal, per
-cell)."""
+:mod:`privdtol.analysis.power`, built with :func:`support.tables.agg_table`; and the designs
+:data:`GRID`, :data:`GAP`, :data:`EPS` and :data:`ACT` (the experiments' cells)."""
 
 import numpy as np
-import pandas as pd
 
 from privdtol.analysis.power import DEFAULT_MODEL, control_regret
+from support.tables import CORE, INTERVAL, agg_table
 
 H = [2**k - 1 for k in range(1, 31)]
 
@@ -20,35 +20,30 @@ def model(alg, K, gap, eps, T):
 def table(
     alg, cells, noise=0.05, seed=0, experiment="grid", horizons=H, exact=True, env="bernoulli"
 ):
+    """The aggregated table of ``alg`` at ``cells`` ``(K, gap, eps)`` and ``horizons``: mean
+    :func:`model` times a log-normal lack of fit ``exp(noise z)`` per cell; exact (``runs`` 0,
+    se 1e-10 of the mean) or as if from 100 runs (se 1% of the mean)."""
     rng = np.random.default_rng(seed)
-    rows = []
-    for i, (K, gap, eps) in enumerate(cells):
-        f = np.exp(noise * rng.standard_normal())
-        for h in horizons:
-            m = model(alg, K, gap, eps, h) * f
-            se = m * 1e-10 if exact else m * 0.01
-            rows.append(
-                dict(
-                    experiment=experiment,
-                    cell_id=f"{alg}{i}",
-                    algorithm=alg,
-                    env=env,
-                    instance="standard",
-                    K=K,
-                    gap=gap,
-                    epsilon=eps,
-                    mu_best=0.5 - gap / 2,
-                    rho=np.nan,
-                    kappa=np.nan,
-                    horizon=h,
-                    runs=0 if exact else 100,
-                    mean=m,
-                    se=se,
-                    ci_low=m - 1.96 * se,
-                    ci_high=m + 1.96 * se,
-                )
-            )
-    return pd.DataFrame(rows)
+    fit = [np.exp(noise * rng.standard_normal()) for _ in cells]
+    return agg_table(
+        [
+            {
+                "cell_id": f"{alg}{i}",
+                "K": K,
+                "gap": gap,
+                "epsilon": eps,
+                "mean": lambda c, h, f=f: model(alg, c["K"], c["gap"], c["epsilon"], h) * f,
+            }
+            for i, ((K, gap, eps), f) in enumerate(zip(cells, fit, strict=True))
+        ],
+        horizons,
+        columns=(*CORE, *INTERVAL),
+        rel_se=1e-10 if exact else 0.01,
+        experiment=experiment,
+        algorithm=alg,
+        env=env,
+        runs=0 if exact else 100,
+    )
 
 
 GRID = [

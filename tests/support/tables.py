@@ -1,0 +1,144 @@
+"""Fake aggregated tables: rows with the columns of ``results/agg/<experiment>.parquet``.
+
+The contract is :data:`privdtol.pipeline.aggregate.COLUMNS` (one row per cell and checkpoint
+horizon).  :func:`agg_table` builds such rows by hand for the analysis, report and pipeline
+tests; the tables of a regret model are in :mod:`support.synthetic_regret` (built with
+:func:`agg_table`), and a small table computed by the real engine is in :mod:`support.tiny_agg`.
+
+Example: two cells at two horizons, ``se`` 1% of the mean, ``ci_low``/``ci_high`` from it::
+
+    agg_table(
+        [{"K": 2, "mean": 10.0}, {"K": 8, "gap": 0.25, "mean": [5.0, 6.0]}],
+        horizons=(1023, 4095),
+        rel_se=0.01,
+        columns=(*CORE, *INTERVAL),
+    )
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from privdtol.core import bounds
+from privdtol.pipeline.aggregate import COLUMNS, Z95
+
+#: the value of a column where neither the cell nor the call gives one
+DEFAULTS = {
+    "experiment": "x",
+    "algorithm": "rps",
+    "env": "bernoulli",
+    "instance": "standard",
+    "K": 2,
+    "gap": 0.5,
+    "epsilon": 1.0,
+    "rho": np.nan,
+    "kappa": np.nan,
+    "runs": 100,
+    "estimator": "fast",
+    "mean": np.nan,
+    "se": np.nan,
+}
+#: the columns most analysis code reads: a cell's parameters, its horizon, runs, mean and se
+CORE = (
+    "experiment",
+    "cell_id",
+    "algorithm",
+    "env",
+    "instance",
+    "K",
+    "gap",
+    "epsilon",
+    "mu_best",
+    "rho",
+    "kappa",
+    "horizon",
+    "runs",
+    "mean",
+    "se",
+)
+#: the normal 95% interval, mean -/+ 1.96 se
+INTERVAL = ("ci_low", "ci_high")
+
+
+def _at(value, j: int, cell: Mapping, horizon: int):
+    """``value`` at the j-th horizon: a sequence gives one value per horizon, a callable is
+    called as ``value(cell, horizon)``, anything else is the same at every horizon."""
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return value[j]
+    if callable(value):
+        return value(cell, horizon)
+    return value
+
+
+def _derived(row: Mapping, column: str, rel_se: float | None):
+    """The columns computed from others when not given."""
+    if column == "mu_best":
+        return 0.5 - row["gap"] / 2
+    if column == "eta":
+        return float(bounds.eta(row["epsilon"]))
+    if column == "se":
+        return DEFAULTS["se"] if rel_se is None else rel_se * row["mean"]
+    if column == "ci_low":
+        return row["mean"] - Z95 * row["se"]
+    if column == "ci_high":
+        return row["mean"] + Z95 * row["se"]
+    raise KeyError(column)
+
+
+def agg_table(
+    cells: Iterable[Mapping] = ({},),
+    horizons: Sequence[int] = (1023,),
+    *,
+    columns: Sequence[str] = CORE,
+    drop: Sequence[str] = (),
+    rel_se: float | None = None,
+    **common,
+) -> pd.DataFrame:
+    """An aggregated table by hand: one row per cell of ``cells`` and horizon of ``horizons``
+    (cell by cell, horizons in the order given).
+
+    A row's value of a column comes from, first to last: the cell's dict, the keyword arguments
+    ``common`` (shared by every cell), then a default: ``cell_id`` ``f"c{i}"`` (i the cell's
+    position), ``mu_best`` = 0.5 - gap/2, ``eta`` = :func:`privdtol.core.bounds.eta` (epsilon),
+    ``se`` = ``rel_se`` x mean (NaN without ``rel_se``), ``ci_low``/``ci_high`` = mean -/+
+    1.96 se, and the others from :data:`DEFAULTS` (rps on standard Bernoulli losses, K = 2,
+    gap 1/2, eps 1, 100 runs, rho and kappa NaN).  A given value may be a list, tuple or array
+    (one value per horizon) or a callable ``f(cell, horizon)`` (``cell`` the cell's dict over
+    ``common`` and :data:`DEFAULTS`), e.g. ``mean=lambda c, h: c["K"] * h``.
+
+    The table has the columns ``columns`` but ``drop`` (default :data:`CORE`), then every other
+    column a cell or ``common`` gives (e.g. ``tail_mean``), ordered as in the contract
+    :data:`privdtol.pipeline.aggregate.COLUMNS`, extra columns last.  ``drop`` leaves a column
+    out, e.g. to check code that must cope without ``se``.
+    """
+    cells = list(cells)
+    given = list(dict.fromkeys([*common, *(k for c in cells for k in c)]))
+    wanted = [c for c in dict.fromkeys([*columns, *given]) if c not in drop]
+    order = {c: i for i, c in enumerate(COLUMNS)}
+    wanted.sort(key=lambda c: order.get(c, len(order)))
+    # computed where not given, in this order (se from mean, ci from mean and se)
+    derive = [c for c in ("mu_best", "eta", "se", "ci_low", "ci_high") if c in wanted]
+    if {"ci_low", "ci_high"} & set(derive) and "se" not in derive:
+        derive.insert(derive.index("ci_low" if "ci_low" in derive else "ci_high"), "se")
+    rows = []
+    for i, cell in enumerate(cells):
+        values = {**DEFAULTS, "cell_id": f"c{i}", **common, **cell}
+        for j, h in enumerate(horizons):
+            row = {c: _at(v, j, values, h) for c, v in values.items()}
+            row.setdefault("horizon", h)
+            for column in derive:
+                if column not in common and column not in cell:
+                    row[column] = _derived(row, column, rel_se)
+            rows.append({c: row[c] for c in wanted})
+    return pd.DataFrame(rows, columns=wanted)
+
+
+def cells_of(
+    keys: Sequence[str], tuples: Iterable[Sequence], **extra: Callable | object
+) -> list[dict]:
+    """Cell dicts from tuples: ``cells_of(("K", "gap"), [(2, 0.5), (8, 0.25)])``; ``extra``
+    values are added to every cell."""
+    return [{**dict(zip(keys, t, strict=True)), **extra} for t in tuples]
