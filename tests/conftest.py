@@ -39,10 +39,11 @@ def _fresh_exact_results():
 @pytest.fixture(scope="session")
 def smoke_run(tmp_path_factory) -> Path:
     """The whole pipeline on the smoke config (``snakemake --cores 2``) in a copy of the
-    workflow, built once per session: tests/test_end_to_end.py reads its report, notebooks and
-    figures, tests/test_archive.py archives and replays it.  Tests only read it (those that
-    change a build copy it first).  Under ``make test`` (pytest-xdist, two workers) the workers
-    share one build: the first to need it builds it under a lock, the other waits for it."""
+    workflow, built once per session: tests/workflow/test_end_to_end.py reads its report,
+    notebooks and figures, tests/cli/test_archive.py archives and replays it.  Tests only read
+    it (those that change a build copy it first).  Under ``make test`` (pytest-xdist, two
+    workers) the workers share one build: the first to need it builds it under a lock, the
+    other waits for it."""
     base = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         base = base.parent  # the run's directory, shared by its workers

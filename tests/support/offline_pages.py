@@ -1,7 +1,7 @@
 """What makes an HTML page of the run need the network: a script, style sheet, font or image
 fetched from an ``http(s)://`` address.  Links (``<a href>``) are not fetched, and the addresses
-in comments or in MathML's ``xmlns`` are not references.  Used by tests/test_explorer.py on the
-generated pages and tests/test_browser.py on the smoke build's."""
+in comments or in MathML's ``xmlns`` are not references.  Used by the tests of tests/report/ on
+the generated pages and tests/workflow/test_browser.py on the smoke build's."""
 
 from __future__ import annotations
 

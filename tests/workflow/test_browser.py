@@ -1,4 +1,20 @@
-"""Workflow-level tests (browser)."""
+"""The run's browsable face in a real browser: headless Chromium (Debian's ``chromium`` and
+``chromium-driver``, driven by Selenium through /usr/bin/chromedriver, no browser download),
+with networking disabled, opens the smoke build's notebook index, two executed notebooks and
+the explorer, then the same pages from the unpacked run archive.
+
+Asserted on every page: nothing fetched but the page's own files (the Resource Timing entries
+are file:, data: or blob: URLs only), no console error, no raw ``$…$`` TeX in the rendered text
+outside code, the mathematics laid out as MathML (``display: math``, non-empty boxes).  On the
+explorer: choosing an algorithm and a K redraws the curves with exactly the aggregated table's
+values for that cell (read back from Plotly's ``gd.data``), Monte Carlo cells with their
+intervals, Theorem 1's bound for RPS.  Screenshots of the four pages (and of the explorer's
+hover) go to ``results/screenshots/`` of the checkout: look at them.
+
+Cost: reuses the session's smoke build (``smoke_run``), one browser for the module: 26 s for
+the four tests beyond that build on 2 cores, measured at a load average near 20 (the archive
+test 12 s of it).
+"""
 
 from __future__ import annotations
 
@@ -13,9 +29,6 @@ import pytest
 from support.paths import ROOT
 
 from privdtol.cli import main
-
-# --- from tests/test_browser.py
-
 
 CHROMIUM = Path("/usr/bin/chromium")
 

@@ -1,4 +1,28 @@
-"""Workflow-level tests (docs_commands)."""
+"""Every shell command the docs show is run, or the page says why not.
+
+The commands are the lines of the ``bash`` blocks of README.md and docs/*.md (continuation
+lines joined).  A command is either
+
+- **tagged** in its page, in the line's comment, with one of :data:`TAGS` (or it names
+  ``config/paper.yaml`` or the SLURM profile itself): it needs what a test cannot have, and the
+  tag says what; or
+- **run** by :func:`test_every_documented_command_runs_on_the_smoke_build` (slow tier), in a
+  scratch clone holding the session's smoke build (``smoke_run``): ``privdtol`` commands
+  in-process (:func:`privdtol.cli.main`), ``snakemake`` commands with ``--configfile
+  config/smoke.yaml`` (where they name no config; ``--cores 2``), ``make`` targets as ``make -n``
+  (their recipes install or build the default config; the snakemake they end in is run above),
+  notebooks with jupytext and papermill.  ``config/config.yaml`` becomes ``config/smoke.yaml``
+  and ``/tmp/`` a temporary directory.  Afterwards ``git status`` of the clone must be empty: no
+  documented command writes into the checkout.
+
+Inline commands are checked too: every ``privdtol X`` names a subcommand, every ``snakemake
+TARGET`` of the smoke config is a target (one dry run), and ``snakemake --report`` and
+``snakemake --unlock`` run.  The documented bad-config messages are the loader's.
+
+Cost (slow tier, on top of the shared smoke build): 389 s wall on the shared 2-core development
+machine under a load of about 6 sessions (45 commands; the report compile, the notebook, the
+audit grid and ``snakemake --report`` the largest); not yet measured on an idle machine.
+"""
 
 from __future__ import annotations
 

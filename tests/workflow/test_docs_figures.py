@@ -1,13 +1,17 @@
-"""Workflow-level tests (docs_figures)."""
+"""Measured figures have one home, docs/performance.md.
+
+Run times, CPU times, memory and sizes, and test counts are measured on one machine at one
+commit; copied into other pages they go stale.  So every other page the user reads
+(README.md, docs/, config/README.md, the workflow catalog's metadata) links to
+docs/performance.md instead of quoting them, and performance.md names, in every section, the
+commit its figures were measured at.  CHANGELOG.md keeps the history, so it is not checked.
+"""
 
 from __future__ import annotations
 
 import re
 
 from support.paths import ROOT
-
-# --- from tests/test_docs_figures.py
-
 
 HOME = ROOT / "docs" / "performance.md"
 
@@ -76,7 +80,8 @@ def test_no_page_but_performance_md_quotes_a_measured_figure():
 
 
 def test_the_figure_pattern_finds_what_the_pages_used_to_quote():
-    """Negative control: lines of README.md, docs and the catalog file before issue 25."""
+    """Negative control: lines that quote measured figures, as README.md, docs and the catalog
+    file once did."""
     old = (
         "| `make report`, default config, from scratch | ≈ 4 min |\n"
         "seconds when everything is there. `make report` takes about 4 minutes and `make test`\n"

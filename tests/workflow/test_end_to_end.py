@@ -1,4 +1,6 @@
-"""Workflow-level tests (end_to_end)."""
+"""The whole pipeline on the smoke config, as a user runs it: simulations, aggregation, privacy
+audit, checks, every notebook and the LaTeX report; the PDF's text must carry every claim's
+verdict, every figure (numbered as the registry says) and every table."""
 
 from __future__ import annotations
 
@@ -8,8 +10,6 @@ import shutil
 import subprocess
 
 import pytest
-
-# --- from tests/test_end_to_end.py
 
 needs_tex = pytest.mark.skipif(
     shutil.which("latexmk") is None

@@ -1,4 +1,7 @@
-"""Workflow-level tests (notebooks)."""
+"""Notebooks on a tiny real agg directory (simulated with the library): a notebook executes with
+papermill, writes its figure and its tables as data, shows the verdict of the check record it
+is given (it never decides one), and its metadata strip makes reruns identical; a notebook that
+raises fails its Snakemake rule and leaves the partial copy under logs/."""
 
 from __future__ import annotations
 
@@ -21,8 +24,6 @@ from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims, noteb
 from privdtol.cli import main
 from privdtol.pipeline.config import check_defaults, load_config
 from privdtol.pipeline.notebooks import strip_notebook_metadata
-
-# --- from tests/test_notebooks.py
 
 pytest.importorskip("papermill")
 

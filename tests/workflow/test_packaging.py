@@ -1,4 +1,8 @@
-"""Workflow-level tests (packaging)."""
+"""What a user of the package gets: pinned dependencies that agree between pyproject.toml,
+environment.yml and the lockfiles (every package, transitive ones included, at one version with
+its hashes), the locked install that refuses a tampered hash, data files shipped with the
+package, output files with ordinary permissions, and (slow) a working ``privdtol`` from
+``pip install .`` into a clean virtual environment."""
 
 from __future__ import annotations
 
@@ -21,9 +25,6 @@ import yaml
 from support.paths import BIN, ROOT, SRC
 
 from privdtol.pipeline.io import atomic_path, write_table
-
-# --- from tests/test_packaging.py
-
 
 PACKAGE = ROOT / "src" / "privdtol"
 

@@ -1,4 +1,7 @@
-"""Workflow-level tests (references)."""
+"""The report's bibliography, paper/references.bib, read as text (fast tier; the slow
+tests/workflow/test_release.py reads the .bbl bibtex writes): every entry cited and every
+citation an entry, identifiers (DOI, arXiv, URL) well-formed, and the facts checked against the
+publishers' records and the replicated paper's reference list pinned as literals."""
 
 from __future__ import annotations
 
@@ -8,9 +11,6 @@ from support.paths import ROOT
 
 from privdtol.report.provenance import PACKAGE_REFERENCES
 from privdtol.report.tables import ALGORITHM_REFERENCES
-
-# --- from tests/test_references.py
-
 
 BIB = ROOT / "paper" / "references.bib"
 

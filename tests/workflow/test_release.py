@@ -1,4 +1,11 @@
-"""Workflow-level tests (release)."""
+"""The release: references, text that survives copy and paste, the arXiv export, and the
+metadata that cites and lists the workflow.
+
+The fast tests read the metadata files and compile a one-page document with the report's
+preamble; the slow ones read the smoke build of tests/conftest.py (``smoke_run``), run
+``snakemake arxiv`` in it (seconds: the report is already built) and compile the tarball twice
+with pdflatex in an empty directory without network (about 20 s).
+"""
 
 from __future__ import annotations
 
