@@ -1,11 +1,14 @@
-"""Tests of :mod:`privdtol.analysis.findings`."""
+"""Tests of :mod:`privdtol.analysis.findings`: the measured statements that are not claims of
+the paper (the theta band, rps's constants against Theorem 1, the ablations' costs, rps against
+its competitors, the rate's exponents on dependent losses)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
-from support.synthetic_regret import ACT, EPS, GAP, GRID, table
+from support.synthetic_regret import CONTROLS, rate_tables, table
+from support.tables import EXACT_LAW_GRID, exact_law_tables, final_rows_table
 
 from privdtol.analysis import (
     findings,
@@ -15,24 +18,10 @@ from privdtol.analysis.registry import (
     FINDINGS,
 )
 
-# --- from tests/test_checks.py
-
-
-def _tables(alg, noise=0.05, seed=0):
-    return {
-        "grid": table(alg, GRID, noise, seed, "grid"),
-        "gap": table(alg, GAP, noise, seed, "gap"),
-        "epsilon": table(alg, EPS, noise, seed, "epsilon"),
-        "actions": table(alg, ACT, noise, seed, "actions"),
-    }
-
 
 @pytest.fixture(scope="module")
 def synthetic():
-    return {alg: _tables(alg) for alg in ("rps", *CONTROLS)}
-
-
-CONTROLS = ("uniform", "ftl_egreedy", "rps_eta_logk", "rps_eta_sq", "rps_short_prefix")
+    return {alg: rate_tables(alg) for alg in ("rps", *CONTROLS)}
 
 
 def test_dependent_rate_finding_measures_exponents():
@@ -57,36 +46,6 @@ def test_findings_are_not_claims(synthetic):
     assert out["theta_band"]["min"] <= out["theta_band"]["max"]
 
 
-# --- from tests/test_mutants_analysis_fresh.py
-
-
-def _table(experiment, cells, env="bernoulli", instance="standard", horizon=1023):
-    """An aggregated table: one row per ``(algorithm, K, gap, epsilon, mean)`` of ``cells`` at
-    ``horizon``, plus, for each, an earlier checkpoint (horizon 511) with a mean 1000 times
-    larger that :func:`~privdtol.analysis.cells.final_rows` must drop."""
-    rows = []
-    for i, (alg, K, gap, eps, mean) in enumerate(cells):
-        for h, m in ((horizon // 2, 1000.0 * mean), (horizon, mean)):
-            rows.append(
-                {
-                    "experiment": experiment,
-                    "cell_id": f"{experiment}-{i}",
-                    "algorithm": alg,
-                    "env": env,
-                    "instance": instance,
-                    "K": K,
-                    "gap": gap,
-                    "epsilon": eps,
-                    "mu_best": 0.5 - gap / 2,
-                    "rho": None,
-                    "kappa": None,
-                    "horizon": h,
-                    "mean": m,
-                }
-            )
-    return pd.DataFrame(rows)
-
-
 LN4 = np.log(4.0)
 
 
@@ -94,7 +53,7 @@ def test_theta_band_over_the_rps_grid_cells_by_hand():
     """Reg / (log K/min(gap, eps)) at K = 4: gap 1/4, eps 1 (lower 4 log 4, regret 8 log 4:
     2); gap 1/2, eps 1/8 (lower 8 log 4, regret 24 log 4: 3); gap 1/4, eps 1/4 (lower 4 log 4,
     regret 20 log 4: 5).  The ftl cell is not rps's."""
-    grid = _table(
+    grid = final_rows_table(
         "grid",
         [
             ("rps", 4, 0.25, 1.0, 8 * LN4),
@@ -115,15 +74,16 @@ def test_theta_band_over_the_rps_grid_cells_by_hand():
 
 
 def test_theta_band_without_rps_cells():
-    grid = _table("grid", [("ftl", 4, 0.25, 1.0, 1.0)])
+    grid = final_rows_table("grid", [("ftl", 4, 0.25, 1.0, 1.0)])
     assert findings.theta_band({"grid": grid}) == {
         "available": False,
         "text": "No rps cells in the grid.",
     }
 
 
-def _dependent__mutants_analysis_fresh(cell_list, **columns):
-    df = _table("dependent", cell_list, env="correlated").assign(**columns)
+def _dependent(cell_list, **columns):
+    """Exact cells (se 1e-10 of the mean) of the dependent experiment on correlated losses."""
+    df = final_rows_table("dependent", cell_list, env="correlated").assign(**columns)
     return df.assign(se=1e-10 * df["mean"])
 
 
@@ -135,9 +95,7 @@ def test_dependent_rate_names_each_series_by_its_rho():
     cell_list = [
         ("rps", K, g, e, np.log(K) / g + np.log(K) / min(e / 2, 1 / 8)) for K, g, e in grid
     ]
-    out = findings.dependent_rate(
-        {"dependent": _dependent__mutants_analysis_fresh(cell_list, rho=0.5)}
-    )
+    out = findings.dependent_rate({"dependent": _dependent(cell_list, rho=0.5)})
     assert [(s["exponent"], s["n"], s["env"], s["parameter"]) for s in out["series"]] == [
         ("p", 7, "correlated", "rho=0.5"),
         ("q", 4, "correlated", "rho=0.5"),
@@ -148,24 +106,14 @@ def test_dependent_rate_names_each_series_by_its_rho():
 
 def test_dependent_rate_without_a_series_of_three_cells():
     cell_list = [("rps", 8, 0.5, 8.0, 10.0), ("rps", 8, 0.25, 8.0, 20.0)]
-    out = findings.dependent_rate(
-        {"dependent": _dependent__mutants_analysis_fresh(cell_list, rho=0.5)}
-    )
+    out = findings.dependent_rate({"dependent": _dependent(cell_list, rho=0.5)})
     assert out == {"available": False, "text": "No series of three dependent cells."}
-
-
-# --- from tests/test_mutants_analysis_round2.py
-
-
-def _dependent__mutants_analysis_round2(cell_list, **columns):
-    df = _table("dependent", cell_list, env="correlated").assign(**columns)
-    return df.assign(se=1e-10 * df["mean"])
 
 
 def test_prefix_cost_over_infinite_ratios_only_counts_no_cell():
     """rps_full_prefix's regret 0 makes rps / rps_full_prefix infinite: no finite ratio."""
     ablation = [("rps", 4, 0.25, 1.0, 10.0), ("rps_full_prefix", 4, 0.25, 1.0, 0.0)]
-    assert findings.prefix_cost({"ablations": _table("ablations", ablation)}) == {
+    assert findings.prefix_cost({"ablations": final_rows_table("ablations", ablation)}) == {
         "available": True,
         "n": 0,
         "min": None,
@@ -179,40 +127,15 @@ def test_prefix_cost_over_infinite_ratios_only_counts_no_cell():
 
 
 def test_dependent_rate_of_a_series_without_rho_or_kappa_names_no_parameter():
-    """The seven gaps at eps 8 of the series named by rho in the fresh batch, with no rho (and
-    no kappa): the series has no parameter (not "kappa=nan")."""
+    """The seven gaps at eps 8 of the series named by its rho above, with no rho (and no
+    kappa): the series has no parameter (not "kappa=nan")."""
     gaps = [2.0**-k for k in range(1, 8)]
     cell_list = [("rps", 8, g, 8.0, np.log(8) / g + np.log(8) / 0.125) for g in gaps]
-    out = findings.dependent_rate({"dependent": _dependent__mutants_analysis_round2(cell_list)})
+    out = findings.dependent_rate({"dependent": _dependent(cell_list)})
     assert [(s["exponent"], s["n"], s["env"], s["parameter"]) for s in out["series"]] == [
         ("p", 7, "correlated", "")
     ]
     assert "(correlated, , 7 cells)" in out["text"]
-
-
-def test_theta_band_reads_the_grid_experiment_only():
-    """An rps cell of another experiment (the gap one, ratio 100) is not the grid's: one cell,
-    Reg / (log 4/min(1/4, 1)) = 8 log 4/(4 log 4) = 2."""
-    ln4 = np.log(4.0)
-    tables = {
-        "gap": _table("gap", [("rps", 4, 0.5, 1.0, 200 * ln4)]),
-        "grid": _table("grid", [("rps", 4, 0.25, 1.0, 8 * ln4)]),
-    }
-    found = findings.theta_band(tables)
-    assert (found["n"], found["min"], found["max"]) == (1, 2.0, 2.0)
-
-
-# --- from tests/test_mutants_census_findings_a.py
-
-#: four rps cells at K = 2 on the exact law mean = 2 log K/gap + 4 log K/eta + 1 (eta =
-#: min(eps/2, 1/8): 1/32, 1/32, 1/8, 1/16), the columns (log K/gap, log K/eta, 1) of full rank
-LN2 = np.log(2.0)
-
-
-GRID__mutants_census_findings_a = [
-    ("rps", 2, gap, eps, 2 * LN2 / gap + 4 * LN2 / min(eps / 2, 1 / 8) + 1)
-    for gap, eps in ((0.25, 0.0625), (0.5, 0.0625), (0.25, 0.25), (0.5, 0.125))
-]
 
 
 #: rps and rps_full_prefix at K = 4, gap 1/4: ratios 10/40 = 0.25 and 20/16 = 1.25
@@ -227,7 +150,7 @@ PREFIX = [
 def test_ablation_costs_read_the_ablations_experiment_only():
     """The same rps and ablated cells in the grid experiment are not the ablation's: without
     an ablations experiment neither cost is available, and the record says why."""
-    tables = {"grid": _table("grid", PREFIX)}
+    tables = {"grid": final_rows_table("grid", PREFIX)}
     expected = {"available": False, "text": "No ablations experiment."}
     assert findings.prefix_cost(tables) == expected
     assert findings.prefix_cost({}) == expected
@@ -236,7 +159,7 @@ def test_ablation_costs_read_the_ablations_experiment_only():
 def test_prefix_cost_without_a_common_cell():
     """rps at eps 1/8 and rps_full_prefix at eps 1 only: no cell has both, so no ratio."""
     ablation = [PREFIX[0], PREFIX[3]]
-    assert findings.prefix_cost({"ablations": _table("ablations", ablation)}) == {
+    assert findings.prefix_cost({"ablations": final_rows_table("ablations", ablation)}) == {
         "available": False,
         "text": "No common rps and rps_full_prefix cells.",
     }
@@ -258,7 +181,7 @@ def test_cap_cost_binds_above_eps_one_quarter_and_not_at_it():
     """The cap eta <= 1/8 binds where eps/2 > 1/8: at eps 0.3 (just above 1/4) and 1, not at
     eps = 1/4 itself (eta = 1/8 for both algorithms).  Two cells, ratios 1.5 and 2 (median
     1.75), the eps = 1/4 cell counted apart."""
-    assert findings.cap_cost({"ablations": _table("ablations", CAP)}) == {
+    assert findings.cap_cost({"ablations": final_rows_table("ablations", CAP)}) == {
         "available": True,
         "n": 2,
         "min": 1.5,
@@ -275,7 +198,7 @@ def test_cap_cost_binds_above_eps_one_quarter_and_not_at_it():
 def test_cap_cost_where_the_cap_binds_in_no_common_cell():
     """Only the eps = 1/4 cell (eps/2 = 1/8: the cap does not bind) is common."""
     ablation = [CAP[0], CAP[3], CAP[2]]  # rps at eps 1 has no rps_uncapped cell
-    assert findings.cap_cost({"ablations": _table("ablations", ablation)}) == {
+    assert findings.cap_cost({"ablations": final_rows_table("ablations", ablation)}) == {
         "available": False,
         "text": "No common cell where the cap binds (eps > 1/4).",
     }
@@ -286,7 +209,7 @@ def test_ablation_mask_of_zeros_and_ones_is_a_mask_not_positions():
     selects the same two cells as the booleans would, the eps = 1/4 cell counted apart (not
     the 0/1 read as positions, nor ~1 = -2 counted as left out)."""
     found = findings._ablation(
-        {"ablations": _table("ablations", CAP)},
+        {"ablations": final_rows_table("ablations", CAP)},
         "rps_uncapped",
         "Cost",
         where=lambda idx: (idx.get_level_values("epsilon") > 0.25).astype(int),
@@ -298,10 +221,10 @@ def test_ablation_mask_of_zeros_and_ones_is_a_mask_not_positions():
 def test_constants_need_four_rps_cells_of_the_grid_experiment():
     """Three of the four cells of the exact law in the grid, the fourth in the ablations
     experiment: the grid has fewer than four rps cells, so no fit (with all four there is
-    one, tests/test_mutants_findings.py)."""
+    one)."""
     tables = {
-        "grid": _table("grid", GRID__mutants_census_findings_a[:3]),
-        "ablations": _table("ablations", GRID__mutants_census_findings_a[3:]),
+        "grid": final_rows_table("grid", EXACT_LAW_GRID[:3]),
+        "ablations": final_rows_table("ablations", EXACT_LAW_GRID[3:]),
     }
     assert findings.constants(tables) == {
         "available": False,
@@ -311,12 +234,27 @@ def test_constants_need_four_rps_cells_of_the_grid_experiment():
     assert findings.constants({"grid": both})["n"] == 4
 
 
-def test_theta_band_reads_the_standard_instance_only():
-    """Reg / (log 4/min(1/4, 1)) of the standard rps cell: 8 log 4/(4 log 4) = 2; the same
-    cell on another instance (ratio 100) is not the grid's standard cell."""
-    standard = _table("grid", [("rps", 4, 0.25, 1.0, 8 * LN4)])
-    other = _table("grid", [("rps", 4, 0.25, 1.0, 400 * LN4)], instance="spread")
-    found = findings.theta_band({"grid": pd.concat([standard, other.assign(cell_id="o")])})
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"gap": final_rows_table("gap", [("rps", 4, 0.5, 1.0, 200 * LN4)])},
+        {
+            "grid": final_rows_table(
+                "grid", [("rps", 4, 0.25, 1.0, 400 * LN4)], instance="spread"
+            ).assign(cell_id="o")
+        },
+    ],
+    ids=["another-experiment", "another-instance"],
+)
+def test_theta_band_reads_the_standard_cells_of_the_grid_only(other):
+    """Reg / (log 4/min(1/4, 1)) of the standard rps grid cell: 8 log 4/(4 log 4) = 2; an rps
+    cell of another experiment (the gap one, ratio 100) or the same cell on another instance
+    (ratio 100) is not the grid's standard cell."""
+    standard = final_rows_table("grid", [("rps", 4, 0.25, 1.0, 8 * LN4)])
+    tables = {"grid": standard}
+    for experiment, table_ in other.items():
+        tables[experiment] = pd.concat([tables.get(experiment), table_])
+    found = findings.theta_band(tables)
     assert (found["n"], found["min"], found["max"]) == (1, 2.0, 2.0)
 
 
@@ -324,21 +262,20 @@ def test_theta_band_over_a_mean_column_of_objects():
     """A grid table concatenated with one whose means are all missing has a mean column of
     Python objects: the missing cell is left out and the others are read as numbers (ratios
     2 and 8 log 4/(8 log 4) = 1 at gap 1/2, eps 1/8)."""
-    known = _table("grid", [("rps", 4, 0.25, 1.0, 8 * LN4), ("rps", 4, 0.5, 0.125, 8 * LN4)])
-    missing = _table("grid", [("rps", 4, 0.5, 1.0, 1.0)]).assign(cell_id="m", mean=None)
+    known = final_rows_table(
+        "grid", [("rps", 4, 0.25, 1.0, 8 * LN4), ("rps", 4, 0.5, 0.125, 8 * LN4)]
+    )
+    missing = final_rows_table("grid", [("rps", 4, 0.5, 1.0, 1.0)]).assign(cell_id="m", mean=None)
     grid = pd.concat([known, missing], ignore_index=True)
     assert grid["mean"].dtype == object
     found = findings.theta_band({"grid": grid})
     assert (found["n"], found["min"], found["median"], found["max"]) == (2, 1.0, 1.5, 2.0)
 
 
-# --- from tests/test_mutants_census_findings_b.py
-
-
 def _cells(tag, experiment, cells, horizon=1023, **kwargs):
-    """:func:`_table` with cell ids prefixed by ``tag`` (tables of one experiment built apart
-    and concatenated keep distinct cells)."""
-    df = _table(experiment, cells, horizon=horizon, **kwargs)
+    """:func:`~support.tables.final_rows_table` with cell ids prefixed by ``tag`` (tables of
+    one experiment built apart and concatenated keep distinct cells)."""
+    df = final_rows_table(experiment, cells, horizon=horizon, **kwargs)
     return df.assign(cell_id=tag + df["cell_id"])
 
 
@@ -348,7 +285,9 @@ NO_COMMON = {"available": False, "text": "No rps and competitor cells in common.
 def test_competitors_read_the_rate_experiments_only():
     """No table, or only the ablations experiment (which holds rps and a competitor cell, not
     a rate experiment): no record."""
-    ablations = _table("ablations", [("rps", 2, 0.25, 1.0, 10.0), ("rnm_ftnl", 2, 0.25, 1.0, 20.0)])
+    ablations = final_rows_table(
+        "ablations", [("rps", 2, 0.25, 1.0, 10.0), ("rnm_ftnl", 2, 0.25, 1.0, 20.0)]
+    )
     expected = {"available": False, "text": "No rate experiments."}
     assert findings.competitors({}) == expected
     assert findings.competitors({"ablations": ablations}) == expected
@@ -398,7 +337,7 @@ def _race_tables():
         ],
         ignore_index=True,
     )
-    gap = _table(
+    gap = final_rows_table(
         "gap", [("rnm_ftnl", 2, 0.25, 1.0, 5.0), ("rps", 2, 0.25, 1.0, 40.0)], horizon=4095
     )
     return {"grid": grid, "gap": gap}
@@ -446,7 +385,7 @@ def test_competitors_count_each_distinct_standard_cell_once():
 def test_competitors_without_a_common_laplace_cell_measure_no_difference():
     """rnm_ftnl at (1/4, 1) and wu_wang at (1/4, 1/4) only: no cell where both ran, so no
     largest difference (None, not NaN)."""
-    grid = _table(
+    grid = final_rows_table(
         "grid",
         [
             ("rps", 2, 0.25, 1.0, 10.0),
@@ -461,7 +400,7 @@ def test_competitors_without_a_common_laplace_cell_measure_no_difference():
 LN8 = np.log(8.0)
 
 
-def _dependent__mutants_census_findings_b(tag, env, cells, **columns):
+def _dependent_cells(tag, env, cells, **columns):
     """Dependent-experiment cells at K = 8 from ``(algorithm, gap, eps, rest, offset,
     rel_se)``: mean = rest + offset, se = rel_se * rest."""
     df = _cells(tag, "dependent", [(a, 8, g, e, r + o) for a, g, e, r, o, _ in cells], env=env)
@@ -514,7 +453,7 @@ def _dependent_tables():
         ),
     ]
     df = pd.concat(
-        [_dependent__mutants_census_findings_b(t, env, c, **cols) for t, env, c, cols in parts],
+        [_dependent_cells(t, env, c, **cols) for t, env, c, cols in parts],
         ignore_index=True,
     )
     df.loc[df["cell_id"] == "ddependent-2", "mu_best"] = 0.25  # rho 0.9's second gap-1/4 cell
@@ -563,7 +502,7 @@ def test_dependent_rate_series_and_sentence_by_hand():
 def test_dependent_rate_reads_the_dependent_experiment_only():
     """The grid's rps cells (a full p series at eps 8, on correlated losses) are not the
     dependent experiment's."""
-    grid = _table("grid", [("rps", 8, g, 8.0, LN8 / g + 1.0) for g in (0.5, 0.25, 0.125)])
+    grid = final_rows_table("grid", [("rps", 8, g, 8.0, LN8 / g + 1.0) for g in (0.5, 0.25, 0.125)])
     grid = grid.assign(env="correlated", rho=0.5, se=0.01)
     assert findings.dependent_rate({"grid": grid}) == {
         "available": False,
@@ -590,7 +529,9 @@ def test_every_finding_record_carries_its_title():
 def test_competitors_with_wu_wang_gumbel_alone_disclose_no_identity():
     """Only wu_wang_gumbel ran beside rps: nothing to say about rnm_ftnl and wu_wang (an empty
     record), and the rows are wu_wang_gumbel's and the best's (the same: rps / 40 = 0.25)."""
-    grid = _table("grid", [("rps", 2, 0.25, 1.0, 10.0), ("wu_wang_gumbel", 2, 0.25, 1.0, 40.0)])
+    grid = final_rows_table(
+        "grid", [("rps", 2, 0.25, 1.0, 10.0), ("wu_wang_gumbel", 2, 0.25, 1.0, 40.0)]
+    )
     found = findings.competitors({"grid": grid})
     assert found["identical"] == {}
     assert [(r["competitor"], r["regime"], r["median"]) for r in found["table"]] == [
@@ -598,8 +539,6 @@ def test_competitors_with_wu_wang_gumbel_alone_disclose_no_identity():
         ("best", "statistical", 0.25),
     ]
 
-
-# --- from tests/test_mutants_findings.py
 
 #: rps against its two ablations at K = 4, gap = 1/4 and four epsilons; the cap binds where
 #: eps/2 > 1/8, i.e. at eps = 0.5, 1 and 2 (not at 0.125)
@@ -620,7 +559,7 @@ ABLATION = [
 
 
 def test_cap_cost_counts_the_cells_where_the_cap_does_not_bind_apart():
-    tables = {"ablations": _table("ablations", ABLATION)}
+    tables = {"ablations": final_rows_table("ablations", ABLATION)}
     assert findings.cap_cost(tables) == {
         "available": True,
         "n": 3,
@@ -639,7 +578,7 @@ def test_cap_cost_counts_the_cells_where_the_cap_does_not_bind_apart():
 def test_prefix_cost_is_the_ratio_over_every_common_cell(env):
     """Ratios 0.25, 0.75, 1.25, 2: median (0.75 + 1.25)/2 = 1; the ablations experiment of a
     config may use another loss model (``env: beta``): its cells are still the ablation's."""
-    tables = {"ablations": _table("ablations", ABLATION, env=env)}
+    tables = {"ablations": final_rows_table("ablations", ABLATION, env=env)}
     assert findings.prefix_cost(tables) == {
         "available": True,
         "n": 4,
@@ -674,8 +613,8 @@ def test_competitors_per_regime_and_per_competitor_by_hand():
     rps / wu_wang = (0.5, 1.5, 1, 2), rps / wu_wang_gumbel = (0.25, 2, 0.5, 0.5).  "rps best"
     counts ratios <= 1, "rps better" ratios < 1.  A Beta-loss rps cell, ftl and the earlier
     checkpoints are left out."""
-    grid = _table("grid", [*COMPETITION, ("ftl", 2, 0.25, None, 1.0)])
-    beta = _table("grid", [("rps", 2, 0.25, 1.0, 0.001)], env="beta").assign(cell_id="b")
+    grid = final_rows_table("grid", [*COMPETITION, ("ftl", 2, 0.25, None, 1.0)])
+    beta = final_rows_table("grid", [("rps", 2, 0.25, 1.0, 0.001)], env="beta").assign(cell_id="b")
     found = findings.competitors({"grid": pd.concat([beta, grid], ignore_index=True)})
 
     def spread(n, lo, med, hi):
@@ -713,24 +652,8 @@ def test_competitors_per_regime_and_per_competitor_by_hand():
     )
 
 
-GRID__mutants_findings = [
-    ("rps", 2, gap, eps, 2 * LN2 / gap + 4 * LN2 / min(eps / 2, 1 / 8) + 1)
-    for gap, eps in ((0.25, 0.0625), (0.5, 0.0625), (0.25, 0.25), (0.5, 0.125))
-]
-
-
-#: rows the fits must leave out: another algorithm, and rps on another loss model
-GRID_OTHERS = [("rps_eta_logk", 2, 0.25, 0.0625, 1.0)]
-
-
-def _grid_tables():
-    other_env = _table("grid", [("rps", 2, 0.5, 0.25, 1.0)], env="beta").assign(cell_id="b")
-    grid = _table("grid", GRID__mutants_findings + GRID_OTHERS)
-    return {"grid": pd.concat([grid, other_env], ignore_index=True)}
-
-
 def test_constants_recover_an_exact_law_and_compare_it_with_theorem_1():
-    found = findings.constants(_grid_tables())
+    found = findings.constants(exact_law_tables())
     fit = {k: found.pop(k) for k in ("a", "b", "c")}
     assert fit == pytest.approx({"a": 2.0, "b": 4.0, "c": 1.0}, rel=1e-9)
     assert found == {

@@ -57,3 +57,16 @@ EPS = [(8, 0.5, e) for e in (1, 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625)]
 ACT = [(K, 0.125, 8.0) for K in 2 ** np.arange(1, 13)] + [
     (K, 0.5, 0.0625) for K in 2 ** np.arange(1, 13)
 ]
+
+#: the negative controls of the rate claims (each must fail the claim it controls)
+CONTROLS = ("uniform", "ftl_egreedy", "rps_eta_logk", "rps_eta_sq", "rps_short_prefix")
+
+
+def rate_tables(alg, noise=0.05, seed=0):
+    """The tables of the rate experiments (grid, gap, epsilon, actions) of ``alg``."""
+    return {
+        "grid": table(alg, GRID, noise, seed, "grid"),
+        "gap": table(alg, GAP, noise, seed, "gap"),
+        "epsilon": table(alg, EPS, noise, seed, "epsilon"),
+        "actions": table(alg, ACT, noise, seed, "actions"),
+    }

@@ -142,3 +142,49 @@ def cells_of(
     """Cell dicts from tuples: ``cells_of(("K", "gap"), [(2, 0.5), (8, 0.25)])``; ``extra``
     values are added to every cell."""
     return [{**dict(zip(keys, t, strict=True)), **extra} for t in tuples]
+
+
+def final_rows_table(experiment, cells, env="bernoulli", instance="standard", horizon=1023):
+    """An aggregated table of ``experiment``: one row per ``(algorithm, K, gap, epsilon, mean)``
+    of ``cells`` at ``horizon`` (cell ids ``f"{experiment}-{i}"``), plus, for each, an earlier
+    checkpoint (``horizon // 2``) with a mean 1000 times larger that
+    :func:`privdtol.analysis.cells.final_rows` must drop.  No ``runs`` nor ``se``; rho and kappa
+    None (as a table concatenated from several loss models has them)."""
+    return agg_table(
+        [
+            {
+                "cell_id": f"{experiment}-{i}",
+                "algorithm": alg,
+                "K": K,
+                "gap": gap,
+                "epsilon": eps,
+                "mean": [1000.0 * mean, mean],
+            }
+            for i, (alg, K, gap, eps, mean) in enumerate(cells)
+        ],
+        (horizon // 2, horizon),
+        drop=("runs", "se"),
+        experiment=experiment,
+        env=env,
+        instance=instance,
+        rho=None,
+        kappa=None,
+    )
+
+
+#: four rps cells at K = 2 on the exact law mean = 2 log K/gap + 4 log K/eta + 1 (eta =
+#: min(eps/2, 1/8): 1/32, 1/32, 1/8, 1/16), the columns (log K/gap, log K/eta, 1) of full rank;
+#: as ``(algorithm, K, gap, epsilon, mean)`` for :func:`final_rows_table`
+EXACT_LAW_GRID = [
+    ("rps", 2, gap, eps, 2 * np.log(2.0) / gap + 4 * np.log(2.0) / min(eps / 2, 1 / 8) + 1)
+    for gap, eps in ((0.25, 0.0625), (0.5, 0.0625), (0.25, 0.25), (0.5, 0.125))
+]
+
+
+def exact_law_tables():
+    """The grid experiment of :data:`EXACT_LAW_GRID` with rows a fit of rps's constants must
+    leave out: another algorithm (rps_eta_logk) and rps on another loss model (beta)."""
+    others = [("rps_eta_logk", 2, 0.25, 0.0625, 1.0)]
+    other_env = final_rows_table("grid", [("rps", 2, 0.5, 0.25, 1.0)], env="beta")
+    grid = final_rows_table("grid", EXACT_LAW_GRID + others)
+    return {"grid": pd.concat([grid, other_env.assign(cell_id="b")], ignore_index=True)}
