@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.analysis.power`."""
+"""Tests of :mod:`privdtol.analysis.power`: the two-term regret model (its plateau, the
+controls' departures from it, the fit to the grid) and the power table (the checks' false-fail
+rate on synthetic tables of the model and their fail rate on the controls')."""
 
 from __future__ import annotations
 
@@ -7,7 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
-from support.paths import ROOT
+from support.paths import CONFIG, SMOKE
+from support.tables import exact_law_tables, final_rows_table
 
 from privdtol.analysis import power
 from privdtol.analysis.power import (
@@ -20,15 +23,13 @@ from privdtol.analysis.power import (
 from privdtol.analysis.registry import CLAIMS, ENV_CONTROLS
 from privdtol.pipeline.config import load_config
 
-# --- from tests/test_check_power.py
-
-
 REPLICATES = 20
+LN2, LN4 = np.log(2.0), np.log(4.0)
 
 
 @pytest.fixture(scope="module")
 def default_power():
-    config = load_config(ROOT / "config" / "config.yaml")
+    config = load_config(CONFIG / "config.yaml")
     return power_table(config, {**DEFAULT_MODEL, "source": "test"}, REPLICATES, seed=0)
 
 
@@ -81,7 +82,7 @@ def test_c3_power_per_cell_is_lost_at_small_gaps():
     tables, about 1 s)."""
     from privdtol.analysis import power
 
-    config = load_config(ROOT / "config" / "config.yaml")
+    config = load_config(CONFIG / "config.yaml")
     only_c3 = [(c, k) for c, k in power.controls_for(config) if c == "C3"]
     original = power.controls_for
     try:
@@ -99,9 +100,6 @@ def test_c3_power_per_cell_is_lost_at_small_gaps():
     }
 
 
-# --- from tests/test_mutants_analysis.py
-
-
 def test_null_regret_plateaus_at_the_papers_time_scale():
     """Reg_T = min(T gap, R (1 - exp(-T / t*))), t* = 2 max(log K / gap^2, log K / (eta gap))
     (the power model's null): K = 4, gap = 1/2; without privacy R = log 4 / gap = 2 log 4 and
@@ -114,39 +112,6 @@ def test_null_regret_plateaus_at_the_papers_time_scale():
     np.testing.assert_allclose(got, np.minimum(T / 2, 2 * lk * -np.expm1(-T / (8 * lk))))
     got = null_regret({"a": 1.0, "b": 1.0, "c": 0.0}, 4, 0.5, 1.0, T)
     np.testing.assert_allclose(got, np.minimum(T / 2, 10 * lk * -np.expm1(-T / (32 * lk))))
-
-
-# --- from tests/test_mutants_analysis_fresh.py
-
-
-def _table(experiment, cells, env="bernoulli", instance="standard", horizon=1023):
-    """An aggregated table: one row per ``(algorithm, K, gap, epsilon, mean)`` of ``cells`` at
-    ``horizon``, plus, for each, an earlier checkpoint (horizon 511) with a mean 1000 times
-    larger that :func:`~privdtol.analysis.cells.final_rows` must drop."""
-    rows = []
-    for i, (alg, K, gap, eps, mean) in enumerate(cells):
-        for h, m in ((horizon // 2, 1000.0 * mean), (horizon, mean)):
-            rows.append(
-                {
-                    "experiment": experiment,
-                    "cell_id": f"{experiment}-{i}",
-                    "algorithm": alg,
-                    "env": env,
-                    "instance": instance,
-                    "K": K,
-                    "gap": gap,
-                    "epsilon": eps,
-                    "mu_best": 0.5 - gap / 2,
-                    "rho": None,
-                    "kappa": None,
-                    "horizon": h,
-                    "mean": m,
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-LN4__mutants_analysis_fresh = np.log(4.0)
 
 
 def test_null_regret_is_capped_by_t_gap_before_its_plateau():
@@ -163,21 +128,21 @@ def test_the_power_models_lack_of_fit_has_three_degrees_of_freedom_less():
     s = sum(1/m)/sum(1/m^2) = 3/2.5 = 1.2; the log ratios log(m/1.2) are log 2/2 either side of
     their mean, so sigma = sqrt(4 (log 2/2)^2/(4 - 3)) = log 2."""
     parts = [
-        _table("grid", [("rps", 4, 0.25, 1.0, m)], instance=inst).assign(cell_id=f"grid-{inst}")
+        final_rows_table("grid", [("rps", 4, 0.25, 1.0, m)], instance=inst).assign(
+            cell_id=f"grid-{inst}"
+        )
         for inst, m in zip("abcd", (1.0, 1.0, 2.0, 2.0), strict=True)
     ]
     model = power.fitted_model({"grid": pd.concat(parts, ignore_index=True)})
     assert model["sigma"] == pytest.approx(np.log(2.0), rel=1e-9)
     assert model["source"] == "fit over 4 rps grid cells"
     # x_gap = log 4/(1/4), x_eta = log 4/(1/8): the fit's value at the cells is s = 1.2
-    assert model["a"] * 4 * LN4__mutants_analysis_fresh + model[
-        "b"
-    ] * 8 * LN4__mutants_analysis_fresh + model["c"] == pytest.approx(1.2)
+    assert model["a"] * 4 * LN4 + model["b"] * 8 * LN4 + model["c"] == pytest.approx(1.2)
 
 
 def test_config_cells_go_on_past_experiments_of_other_claims():
     """The smoke config lists the ablations experiment seventh: its two rps cells are read."""
-    config = load_config(ROOT / "config" / "smoke.yaml")
+    config = load_config(SMOKE)
     out = power.config_cells(config, ("ablations",), "rps")
     assert list(out) == ["ablations"]
     cols = ["algorithm", "env", "K", "gap", "epsilon", "horizon"]
@@ -199,11 +164,6 @@ def test_a_synthetic_table_is_labelled_by_its_experiment():
     assert tab["cell_id"].tolist() == ["rps-0", "rps-0"]
 
 
-# --- from tests/test_mutants_analysis_round2.py
-
-LN2__mutants_analysis_round2 = np.log(2.0)
-
-
 #: one rps cell at K = 2, gap 1/2, eps 1 (checkpoints 1 and 3); eta = min(1/2, 1/8) = 1/8
 ONE_CELL = pd.DataFrame(
     [{"K": 2, "gap": 0.5, "epsilon": 1.0, "horizon": 3, "env": "bernoulli", "rho": None,
@@ -219,10 +179,7 @@ def test_synthetic_regret_of_a_private_cell_has_its_privacy_term():
     log 2/(1/8 * 1/2)) = 32 log 2, so Reg_T = 10 log 2 (1 - exp(-T/(32 log 2))): 0.306 at T = 1
     and 0.877 at T = 3, below T gap (no lack of fit: sigma = 0)."""
     tab = power.SyntheticCells("rps", ONE_CELL, UNIT, "grid").table(0)
-    expected = [
-        10 * LN2__mutants_analysis_round2 * -np.expm1(-t / (32 * LN2__mutants_analysis_round2))
-        for t in (1.0, 3.0)
-    ]
+    expected = [10 * LN2 * -np.expm1(-t / (32 * LN2)) for t in (1.0, 3.0)]
     np.testing.assert_allclose(tab["mean"], expected, rtol=1e-12)
     np.testing.assert_allclose(tab["mean"], [0.30556, 0.87687], rtol=1e-4)
 
@@ -249,15 +206,10 @@ def test_power_table_labels_each_synthetic_table_by_its_experiment(monkeypatch):
                             check_function=lambda: check)  # fmt: skip
     monkeypatch.setattr(power, "CLAIMS", {"C2": claim})
     monkeypatch.setattr(power, "controls_for", lambda cfg: [("C2", "uniform")])
-    config = load_config(ROOT / "config" / "smoke.yaml")
+    config = load_config(SMOKE)
     power.power_table(config, {**power.DEFAULT_MODEL, "source": "test"}, replicates=1)
     rps = [("rps", e, [e]) for e in ("horizon", "gap", "epsilon", "actions", "grid")]
     assert seen == [*rps, ("uniform", "horizon", ["horizon"])]
-
-
-# --- from tests/test_mutants_census_power.py
-
-LN2__mutants_census_power, LN4__mutants_census_power = np.log(2.0), np.log(4.0)
 
 
 #: a model with distinct a, b, c and no lack of fit; b = a/2 keeps the initial slope full/t*
@@ -280,7 +232,7 @@ FOUR_RPS = [
 def test_fitted_model_reads_the_grid_experiment_only():
     """Four rps cells in the ``horizon`` experiment and none in ``grid``: the fit is over the
     grid's rps cells only, so the model is :data:`DEFAULT_MODEL` with its stated source."""
-    model = power.fitted_model({"horizon": _table("horizon", FOUR_RPS)})
+    model = power.fitted_model({"horizon": final_rows_table("horizon", FOUR_RPS)})
     assert model == {"a": 1.2, "b": 3.6, "c": 1.0, "sigma": 0.05,
                      "source": "default (no grid experiment)"}  # fmt: skip
 
@@ -293,7 +245,7 @@ def test_rps_without_privacy_has_no_privacy_term_and_the_statistical_time_scale(
     got = power.control_regret("rps", ABC, 2, 1.0, np.inf, T)
     np.testing.assert_allclose(
         got,
-        _plateau(LN2__mutants_census_power + 0.25, 1.0, 2 * LN2__mutants_census_power, T),
+        _plateau(LN2 + 0.25, 1.0, 2 * LN2, T),
         rtol=1e-12,
     )
     assert got[0] == pytest.approx(0.4847, abs=1e-4)
@@ -306,16 +258,14 @@ def test_rps_short_prefix_pays_log_k_to_the_1_5_over_gap_squared():
     eps = 1/64 (eta = 1/128) the privacy time 512 log 4 = 709.8 does, and full gains
     b 128 log 4 = 64 log 4."""
     T = [1.0, 3.0, 300.0, 2.0**30]
-    stat = 16 * LN4__mutants_census_power**1.5
+    stat = 16 * LN4**1.5
     got = power.control_regret("rps_short_prefix", ABC, 4, 0.25, np.inf, T)
-    t_id = 2 * (16 * LN4__mutants_census_power) ** 1.5
+    t_id = 2 * (16 * LN4) ** 1.5
     np.testing.assert_allclose(got, _plateau(stat + 0.25, 0.25, t_id, T), rtol=1e-12)
     assert got[0] < 0.25
     got = power.control_regret("rps_short_prefix", ABC, 4, 0.25, 1 / 64, T)
-    full = stat + 64 * LN4__mutants_census_power + 0.25
-    np.testing.assert_allclose(
-        got, _plateau(full, 0.25, 1024 * LN4__mutants_census_power, T), rtol=1e-12
-    )
+    full = stat + 64 * LN4 + 0.25
+    np.testing.assert_allclose(got, _plateau(full, 0.25, 1024 * LN4, T), rtol=1e-12)
     assert got[0] < 0.25
 
 
@@ -328,7 +278,7 @@ def test_ftl_egreedy_is_the_statistical_plateau_plus_its_exploration():
     expl = 1.5 * np.log(np.maximum(np.asarray(T, dtype=float), 1.0) / 4 + 1)
     np.testing.assert_allclose(
         got,
-        _plateau(2 * LN4__mutants_census_power + 1, 0.5, 8 * LN4__mutants_census_power, T) + expl,
+        _plateau(2 * LN4 + 1, 0.5, 8 * LN4, T) + expl,
         rtol=1e-12,
     )
 
@@ -337,7 +287,7 @@ def test_null_regret_takes_horizons_past_64_bits():
     """T = 2^70 (a Python int numpy cannot hold as an integer) is a float horizon: the null has
     long reached its plateau a log 2/gap + c = 2 log 2 + 1/4 (K = 2, gap 1/2, no privacy)."""
     got = power.null_regret(ABC, 2, 0.5, np.inf, [2**70])
-    np.testing.assert_allclose(got, [2 * LN2__mutants_census_power + 0.25], rtol=1e-15)
+    np.testing.assert_allclose(got, [2 * LN2 + 0.25], rtol=1e-15)
 
 
 def _two_cells():
@@ -379,8 +329,8 @@ def test_synthetic_cells_columns_of_every_checkpoint():
     np.testing.assert_array_equal(tab["epsilon"], [np.nan, np.nan, 0.5, 0.5, 0.5])
     np.testing.assert_array_equal(tab["rho"], [np.nan, np.nan, 0.5, 0.5, 0.5])
     expected = np.concatenate(
-        [_plateau(2 * LN2__mutants_census_power + 0.25, 0.5, 8 * LN2__mutants_census_power, [1, 3]),
-         _plateau(8 * LN4__mutants_census_power + 0.25, 0.25, 64 * LN4__mutants_census_power, [1, 3, 7])]
+        [_plateau(2 * LN2 + 0.25, 0.5, 8 * LN2, [1, 3]),
+         _plateau(8 * LN4 + 0.25, 0.25, 64 * LN4, [1, 3, 7])]
     )  # fmt: skip
     np.testing.assert_allclose(tab["mean"], expected, rtol=1e-12)
 
@@ -407,9 +357,7 @@ def test_a_cell_whose_epsilon_is_any_missing_value_has_no_privacy():
     )  # fmt: skip
     tab = power.SyntheticCells("rps", cells, ABC, "grid").table(0)
     assert tab["epsilon"].isna().tolist() == [True] * 3
-    expected = _plateau(
-        2 * LN2__mutants_census_power + 0.25, 0.5, 8 * LN2__mutants_census_power, [1.0]
-    )[0]
+    expected = _plateau(2 * LN2 + 0.25, 0.5, 8 * LN2, [1.0])[0]
     np.testing.assert_allclose(tab["mean"], [expected] * 3, rtol=1e-12)
 
 
@@ -485,7 +433,7 @@ def test_power_table_rates_rows_and_per_cell_power(monkeypatch):
         for c in ("C2", "C3")
     }  # fmt: skip
     monkeypatch.setattr(power, "CLAIMS", claims)
-    config = load_config(ROOT / "config" / "smoke.yaml")
+    config = load_config(SMOKE)
     pairs = [("C2", "uniform"), ("C3", "ftl_egreedy")]
     monkeypatch.setattr(power, "controls_for", lambda cfg: pairs if cfg is config else [])
     model = {"a": 1.2, "b": 3.6, "c": 1.0, "sigma": 0.25, "source": "test", "extra": 1}
@@ -527,7 +475,7 @@ def test_power_table_replicate_i_uses_seed_plus_i(monkeypatch):
     claim = SimpleNamespace(experiments=("horizon",), statistic="s", check_function=lambda: check)
     monkeypatch.setattr(power, "CLAIMS", {"C2": claim})
     monkeypatch.setattr(power, "controls_for", lambda cfg: [("C2", "uniform")])
-    config = load_config(ROOT / "config" / "smoke.yaml")
+    config = load_config(SMOKE)
     model = {**ABC, "sigma": 0.5, "source": "test"}
     for kwargs, seeds in (({"replicates": 3, "seed": 5}, [5, 6, 7]), ({}, range(40))):
         seen.clear()
@@ -542,37 +490,8 @@ def test_power_table_replicate_i_uses_seed_plus_i(monkeypatch):
                 np.testing.assert_allclose(m, exact["mean"] * np.exp(0.5 * z), rtol=1e-12)
 
 
-# --- from tests/test_mutants_findings.py
-
-#: four rps cells at K = 2 on the exact law mean = 2 log K/gap + 4 log K/eta + 1 (eta =
-#: min(eps/2, 1/8): 1/32, 1/32, 1/8, 1/16), the columns (log K/gap, log K/eta, 1) of full rank
-LN2__mutants_findings = np.log(2.0)
-
-
-GRID = [
-    (
-        "rps",
-        2,
-        gap,
-        eps,
-        2 * LN2__mutants_findings / gap + 4 * LN2__mutants_findings / min(eps / 2, 1 / 8) + 1,
-    )
-    for gap, eps in ((0.25, 0.0625), (0.5, 0.0625), (0.25, 0.25), (0.5, 0.125))
-]
-
-
-#: rows the fits must leave out: another algorithm, and rps on another loss model
-GRID_OTHERS = [("rps_eta_logk", 2, 0.25, 0.0625, 1.0)]
-
-
-def _grid_tables():
-    other_env = _table("grid", [("rps", 2, 0.5, 0.25, 1.0)], env="beta").assign(cell_id="b")
-    grid = _table("grid", GRID + GRID_OTHERS)
-    return {"grid": pd.concat([grid, other_env], ignore_index=True)}
-
-
 def test_the_power_model_is_the_fit_to_the_grid_without_lack_of_fit():
-    model = power.fitted_model(_grid_tables())
+    model = power.fitted_model(exact_law_tables())
     assert model.pop("source") == "fit over 4 rps grid cells"
     assert model == pytest.approx({"a": 2.0, "b": 4.0, "c": 1.0, "sigma": 0.0}, abs=1e-9)
 
@@ -581,7 +500,7 @@ def test_power_table_goes_on_past_a_skipped_control(monkeypatch):
     """Proof claims (exact values) and loss-model controls get no row, and are skipped, not an
     end of the list: with the registry's order they come last, so the order is forced here (as
     a new claim after them, or a claim listing its loss-model control first, would give)."""
-    config = load_config(ROOT / "config" / "smoke.yaml")
+    config = load_config(SMOKE)
     pairs = [("L4", "rps_short_prefix"), ("C5", "blocked"), ("C2", "uniform")]
     monkeypatch.setattr(power, "controls_for", lambda cfg: pairs)
     model = {**power.DEFAULT_MODEL, "source": "test"}
