@@ -4,6 +4,7 @@ pipeline-level test uses (the session's smoke build in ``conftest.py`` included)
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterable
@@ -47,6 +48,15 @@ def snakemake_env(path: str | None = None, **extra: str) -> dict[str, str]:
     env["PATH"] = path if path is not None else f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     env.update(extra)
     return env
+
+
+def job_stats(output: str) -> dict[str, int]:
+    """Rule name -> number of jobs, from the "Job stats" table of a Snakemake (dry) run's
+    output; {} when the output has no such table (nothing to be done)."""
+    table = re.search(r"^Job stats:\n.*?\n-+\s+-+\n(.*?)^total\s+\d+", output, re.S | re.M)
+    if table is None:
+        return {}
+    return {name: int(n) for name, n in re.findall(r"^(\S+)\s+(\d+)\s*$", table.group(1), re.M)}
 
 
 def run_snakemake(

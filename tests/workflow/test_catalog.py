@@ -3,13 +3,12 @@ usage page, and both Snakefiles schedule the same jobs."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 import yaml
 from support.paths import ROOT
-from support.workflow import WORKFLOW_FILES, copy_workflow, run_snakemake
+from support.workflow import WORKFLOW_FILES, copy_workflow, job_stats, run_snakemake
 
 
 def catalog_problems(repo: Path) -> list[str]:
@@ -74,8 +73,7 @@ def dry_run_jobs(wd: Path, *args: str) -> dict[str, int]:
         wd, "-n", *args, "--cores", "1", "--configfile", "config/smoke.yaml", check=False
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    table = (proc.stdout + proc.stderr).split("Job stats:")[1].split("total")[0]
-    return {m[1]: int(m[2]) for m in re.finditer(r"^(\w+)\s+(\d+)\s*$", table, re.M)}
+    return job_stats(proc.stdout + proc.stderr)
 
 
 @pytest.mark.slow

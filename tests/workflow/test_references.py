@@ -111,7 +111,7 @@ def test_parse_bib_reads_nested_braces_and_skips_comments():
     assert parse_bib(text) == {"k": ("article", {"author": "Kot{\\l}owski", "doi": "10.1/x"})}
 
 
-def test_entries_match_the_records_checked_for_issue_25():
+def test_entries_match_the_publishers_records():
     """Literals from the records named in the comments of references.bib (the publishers'
     pages, arXiv, and the replicated paper's own reference list, arXiv:2605.29148v1)."""
     e = {k: f for k, (_, f) in parse_bib(BIB.read_text(encoding="utf-8")).items()}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from support.paths import ROOT
-from support.workflow import copy_build, run_snakemake, snakemake_env
+from support.workflow import copy_build, job_stats, run_snakemake, snakemake_env
 
 CONFIG = "config/smoke.yaml"
 
@@ -57,11 +57,10 @@ def planned_jobs(repo: Path, src: Path | None = None) -> dict[str, int]:
     the package imported from ``src`` (default: the copy's own ``src``)."""
     proc = _snakemake(repo, "-n", src=src)
     out = proc.stdout + proc.stderr
-    table = re.search(r"^Job stats:\n.*?\n-+\s+-+\n(.*?)^total\s+\d+", out, re.S | re.M)
-    if table is None:
+    jobs = job_stats(out)
+    if not jobs:
         assert "Nothing to be done" in out, out[-4000:]
-        return {}
-    return {name: int(n) for name, n in re.findall(r"^(\S+)\s+(\d+)\s*$", table.group(1), re.M)}
+    return jobs
 
 
 @contextmanager
