@@ -1,16 +1,16 @@
-"""Tests of :mod:`privdtol.analysis.registry`."""
+"""Tests of :mod:`privdtol.analysis.registry`: the claims and findings it lists, their check
+functions (each passes rps's regret model and fails its controls), the notebooks' claims and
+thresholds, the controls a config simulates, and the workflow rules generated from it."""
 
 from __future__ import annotations
 
 import inspect
-import os
-import sys
-from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
-from support.paths import ROOT
+from support.paths import SMOKE
+from support.tables import proof_row
+from support.workflow import copy_workflow, run_snakemake
 
 from privdtol.analysis import (
     registry,
@@ -24,17 +24,7 @@ from privdtol.analysis.registry import (
     notebook_claims,
     proof_algorithms,
 )
-from privdtol.pipeline.config import check_defaults, load_config_files
-
-# --- from tests/test_checks.py
-
-
-SMOKE = ROOT / "config" / "smoke.yaml"
-
-
-@pytest.fixture(scope="module")
-def thresholds():
-    return load_config_files([SMOKE])["checks"]
+from privdtol.pipeline.config import check_defaults
 
 
 def test_every_claim_resolves_to_a_registry_check(thresholds):
@@ -66,15 +56,10 @@ def test_controls_for_follows_the_config():
 def test_rules_are_generated_from_the_registry(tmp_path):
     """One check_<ID> rule per claim of claims_for, one notebook_<name> per notebook of the
     config's experiments; without a privacy block neither C1 nor the privacy notebook."""
-    import shutil
-    import subprocess
-
     import yaml
 
     pytest.importorskip("snakemake")
-    for d in ("workflow", "config", "notebooks", "paper"):
-        shutil.copytree(ROOT / d, tmp_path / d)
-    shutil.copy(ROOT / "Snakefile", tmp_path / "Snakefile")
+    copy_workflow(tmp_path, dirs=("workflow", "config", "notebooks", "paper"))
     cfg = yaml.safe_load(SMOKE.read_text())
     cfg.pop("privacy")
     # the Snakefile's default config file (merged under any --configfile) without privacy
@@ -91,17 +76,7 @@ def test_rules_are_generated_from_the_registry(tmp_path):
     exps = [e["name"] for e in cfg["experiments"]]
     exps += ["proof"] if proof_homes(grid.plan(loaded), proof_algorithms()) else []
     exps += ["worst_case", "searches"] if searches(loaded) else []
-    bindir = Path(sys.executable).parent
-    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
-    proc = subprocess.run(
-        [str(bindir / "snakemake"), "-n", "checks_all", "notebooks_all"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    proc = run_snakemake(tmp_path, "-n", "checks_all", "notebooks_all", timeout=300)
     jobs = {
         line.split()[0]
         for line in proc.stdout.splitlines()
@@ -121,9 +96,6 @@ def test_rules_are_generated_from_the_registry(tmp_path):
     assert "notebook_privacy" not in jobs and len(expected_nbs) == len(NOTEBOOKS) - 1
 
 
-# --- from tests/test_mutants_analysis.py
-
-
 def test_registry_reads_slices_and_a_config_without_experiments():
     assert registry.experiment_algorithms({}) == {} and registry.experiment_envs({}) == {}
     config = {
@@ -140,17 +112,11 @@ def test_registry_reads_slices_and_a_config_without_experiments():
     assert registry.experiment_envs(config) == {"x": {"bernoulli", "beta"}}
 
 
-# --- from tests/test_mutants_analysis_fresh.py
-
-
 def test_paper_claims_and_diagnostics_split_the_registry():
     paper = ["C1", "C2", "C2b", "C3", "C4", "C5", "L4", "L5", "L5a", "L5b"]
     assert registry.paper_claims() == paper
     assert registry.diagnostics() == ["C0", "C4a", "C4b", "C4c"]
     assert len(registry.CLAIMS) == 14
-
-
-# --- from tests/test_mutants_census_records.py
 
 
 def test_controls_for_finds_the_blocked_loss_model_of_a_slice():
@@ -170,9 +136,6 @@ def test_controls_for_finds_the_blocked_loss_model_of_a_slice():
         ]
     }
     assert registry.controls_for(config) == [("C5", "blocked")]
-
-
-# --- from tests/test_mutants_findings.py
 
 
 def test_each_notebook_draws_the_thresholds_of_its_claims():
@@ -197,44 +160,11 @@ def test_each_notebook_draws_the_thresholds_of_its_claims():
     assert {k for keys in expected.values() for k in keys} <= set(check_defaults())
 
 
-# --- from tests/test_proof_checks.py
-
-
-def _row(i=0, algorithm="rps", **values):
-    base = {
-        "experiment": "grid",
-        "cell_id": f"c{i:03d}",
-        "algorithm": algorithm,
-        "K": 8,
-        "gap": 0.25,
-        "epsilon": 1.0,
-        "eta": 0.125,
-        "eta_selection": 0.125,
-        "n_small": 7,
-        "n_large": 0,
-        "regret": 99.0,
-        "regret_err": 1e-6,
-        "regret_limit": np.nan,
-        "regret_limit_err": np.nan,
-        "sum_F": 30.0,
-        "sum_F_err": 1e-6,
-        "small_gap": 30.0,
-        "small_gap_err": 1e-6,
-        "large_gap": 0.0,
-        "large_gap_err": 0.0,
-        "bound_lemma4": 121.0,
-        "bound_lemma5": 2000.0,
-        "bound_eq5": 1600.0,
-        "bound_eq6": 400.0,
-    }
-    return {**base, **values}
-
-
 def test_registry_wires_the_proof_claims_and_their_controls():
     assert {"L4", "L5", "L5a", "L5b"} <= set(CLAIMS) and set(STEPS) == {"L4", "L5", "L5a", "L5b"}
     for claim in STEPS:
         assert CLAIMS[claim].experiments == ("proof",)
-        assert CLAIMS[claim].check_function()({"proof": pd.DataFrame([_row()])}, {}, [])
+        assert CLAIMS[claim].check_function()({"proof": pd.DataFrame([proof_row()])}, {}, [])
     # the paper's numbers, verbatim in the quotes
     assert "1 + 4 sum_(m>=1) F_m" in CLAIMS["L4"].quote
     assert "200 log K/Delta_min + 4 log K/eta" in CLAIMS["L5"].quote
@@ -246,3 +176,43 @@ def test_registry_wires_the_proof_claims_and_their_controls():
         cfg
     )
     assert CLAIMS["L5a"].controls == ()  # no natural control: the report shows its slack
+
+
+def _run(claim, tables, alg):
+    th = {
+        "confidence": 0.95,
+        "horizon_free_ratio_max": 1.05,
+        "horizon_free_c": 16,
+        "rate_form_factor": 1.5,
+        "exponent_range": [0.8, 1.2],
+        "plateau_octaves": 4,
+    }
+    return CLAIMS[claim].check_function()(tables, th, [], algorithm=alg)
+
+
+@pytest.mark.parametrize("claim", ["C2", "C3", "C4", "C4a", "C4b", "C4c"])
+def test_rps_model_passes(synthetic, claim):
+    out = _run(claim, synthetic["rps"], "rps")
+    assert out["verdict"] == "PASS", out["summary"]
+    assert out["control_of"] is None and out["algorithm"] == "rps"
+    assert out["quote"] == CLAIMS[claim].quote and out["source"] == CLAIMS[claim].source
+    assert out["interval"] == [out["ci_low"], out["ci_high"]]
+
+
+#: every negative control of the regret checks, on the synthetic model of its regret
+CAUGHT = [
+    ("C2", "uniform"),
+    ("C3", "ftl_egreedy"),
+    ("C4", "rps_eta_logk"),
+    ("C4a", "rps_short_prefix"),
+    ("C4b", "rps_eta_sq"),
+    ("C4c", "rps_eta_logk"),
+]
+
+
+@pytest.mark.parametrize("claim, control", CAUGHT)
+def test_controls_fail(synthetic, claim, control):
+    assert control in CLAIMS[claim].controls
+    out = _run(claim, synthetic[control], control)
+    assert out["verdict"] == "FAIL", out["summary"]
+    assert out["algorithm"] == control

@@ -188,3 +188,37 @@ def exact_law_tables():
     other_env = final_rows_table("grid", [("rps", 2, 0.5, 0.25, 1.0)], env="beta")
     grid = final_rows_table("grid", EXACT_LAW_GRID + others)
     return {"grid": pd.concat([grid, other_env.assign(cell_id="b")], ignore_index=True)}
+
+
+def proof_row(i=0, algorithm="rps", **values):
+    """One row of a fake ``proof.parquet`` (:mod:`privdtol.pipeline.proof`): the exact proof
+    terms of an rps cell at K = 8, gap 1/4, eps 1 (eta 1/8; cell id ``f"c{i:03d}"``) whose every
+    step holds (regret 99 against Lemma 4's 121, sum_F 30 against Lemma 5's 2000, the small-gap
+    sum 30 against eq. (5)'s 1600, no large gaps against eq. (6)'s 400); ``values`` override."""
+    base = {
+        "experiment": "grid",
+        "cell_id": f"c{i:03d}",
+        "algorithm": algorithm,
+        "K": 8,
+        "gap": 0.25,
+        "epsilon": 1.0,
+        "eta": 0.125,
+        "eta_selection": 0.125,
+        "n_small": 7,
+        "n_large": 0,
+        "regret": 99.0,
+        "regret_err": 1e-6,
+        "regret_limit": np.nan,
+        "regret_limit_err": np.nan,
+        "sum_F": 30.0,
+        "sum_F_err": 1e-6,
+        "small_gap": 30.0,
+        "small_gap_err": 1e-6,
+        "large_gap": 0.0,
+        "large_gap_err": 0.0,
+        "bound_lemma4": 121.0,
+        "bound_lemma5": 2000.0,
+        "bound_eq5": 1600.0,
+        "bound_eq6": 400.0,
+    }
+    return {**base, **values}

@@ -1,4 +1,7 @@
-"""Tests of :mod:`privdtol.analysis.claims.c3_horizon_free`."""
+"""Tests of :mod:`privdtol.analysis.claims.c3_horizon_free`, claim C3 (the regret is free of
+the horizon T past the time scale of Theorem 1): the plateau table, its paired and delta-method
+ratio intervals, the reached and not-reached cells, and the ``check --claim`` command on a small
+computed table."""
 
 from __future__ import annotations
 
@@ -11,9 +14,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats as sps
-from support.paths import ROOT
-from support.synthetic_regret import ACT, EPS, GAP, GRID, table
-from support.tiny_agg import build_tiny_agg
+from support.paths import SMOKE
+from support.synthetic_regret import table
+from support.tables import CORE, INTERVAL, agg_table
 
 from privdtol.analysis.claims import (
     c3_horizon_free,
@@ -22,60 +25,9 @@ from privdtol.analysis.registry import (
     CLAIMS,
 )
 from privdtol.cli import main
-from privdtol.core import bounds
-from privdtol.pipeline.config import check_defaults, load_config_files
-
-# --- from tests/test_checks.py
-
+from privdtol.pipeline.config import check_defaults
 
 PAIR = (1048575, 1073741823)
-
-
-def agg(
-    cells,
-    horizons=PAIR,
-    rel_se=0.01,
-    algorithm="rps",
-    env="bernoulli",
-    experiment="x",
-    mean_fn=None,
-    tail_fn=None,
-):
-    """An agg table: one row per (cell, horizon); ``cells`` are dicts with K, gap, epsilon and
-    either ``mean`` or a ``mean_fn(cell, horizon)``; se = rel_se * mean unless given.  With
-    ``tail_fn(cell, horizon) -> (tail_mean, tail_se)`` the paired-tail columns are added."""
-    rows = []
-    for i, c in enumerate(cells):
-        for h in horizons:
-            m = mean_fn(c, h) if mean_fn else c["mean"]
-            se = c.get("se", rel_se * m)
-            tail = (
-                dict(zip(("tail_mean", "tail_se"), tail_fn(c, h), strict=True)) if tail_fn else {}
-            )
-            rows.append(
-                {
-                    **tail,
-                    "experiment": experiment,
-                    "cell_id": f"c{i}",
-                    "algorithm": c.get("algorithm", algorithm),
-                    "env": c.get("env", env),
-                    "instance": "standard",
-                    "K": c["K"],
-                    "gap": c["gap"],
-                    "epsilon": c["epsilon"],
-                    "eta": float(bounds.eta(c["epsilon"])),
-                    "mu_best": 0.5 - c["gap"] / 2,
-                    "rho": c.get("rho", np.nan),
-                    "kappa": np.nan,
-                    "horizon": h,
-                    "runs": 100,
-                    "mean": m,
-                    "se": se,
-                    "ci_low": m - 1.96 * se,
-                    "ci_high": m + 1.96 * se,
-                }
-            )
-    return pd.DataFrame(rows)
 
 
 def _grid(Ks=(2, 8), gaps=(0.5, 0.125), epss=(2.0, 0.25)):
@@ -100,66 +52,6 @@ def test_paired_ratio_ci_by_hand():
     assert hi == math.inf and lo == pytest.approx(1 + (0.5 - z * 0.1) / (1 + z), rel=1e-6)
     nans = c3_horizon_free.paired_ratio_ci(1.0, 0.1, 0.0, 0.1, 0.95)[::2]
     assert all(math.isnan(v) for v in nans)
-
-
-RANGE = (0.8, 1.2)
-
-
-def _tables(alg, noise=0.05, seed=0):
-    return {
-        "grid": table(alg, GRID, noise, seed, "grid"),
-        "gap": table(alg, GAP, noise, seed, "gap"),
-        "epsilon": table(alg, EPS, noise, seed, "epsilon"),
-        "actions": table(alg, ACT, noise, seed, "actions"),
-    }
-
-
-@pytest.fixture(scope="module")
-def synthetic():
-    return {alg: _tables(alg) for alg in ("rps", *CONTROLS)}
-
-
-CONTROLS = ("uniform", "ftl_egreedy", "rps_eta_logk", "rps_eta_sq", "rps_short_prefix")
-
-
-def _run(claim, tables, alg):
-    th = {
-        "confidence": 0.95,
-        "horizon_free_ratio_max": 1.05,
-        "horizon_free_c": 16,
-        "rate_form_factor": 1.5,
-        "exponent_range": list(RANGE),
-        "plateau_octaves": 4,
-    }
-    return CLAIMS[claim].check_function()(tables, th, [], algorithm=alg)
-
-
-@pytest.mark.parametrize("claim", ["C2", "C3", "C4", "C4a", "C4b", "C4c"])
-def test_rps_model_passes(synthetic, claim):
-    out = _run(claim, synthetic["rps"], "rps")
-    assert out["verdict"] == "PASS", out["summary"]
-    assert out["control_of"] is None and out["algorithm"] == "rps"
-    assert out["quote"] == CLAIMS[claim].quote and out["source"] == CLAIMS[claim].source
-    assert out["interval"] == [out["ci_low"], out["ci_high"]]
-
-
-#: every negative control of the regret checks, on the synthetic model of its regret
-CAUGHT = [
-    ("C2", "uniform"),
-    ("C3", "ftl_egreedy"),
-    ("C4", "rps_eta_logk"),
-    ("C4a", "rps_short_prefix"),
-    ("C4b", "rps_eta_sq"),
-    ("C4c", "rps_eta_logk"),
-]
-
-
-@pytest.mark.parametrize("claim, control", CAUGHT)
-def test_controls_fail(synthetic, claim, control):
-    assert control in CLAIMS[claim].controls
-    out = _run(claim, synthetic[control], control)
-    assert out["verdict"] == "FAIL", out["summary"]
-    assert out["algorithm"] == control
 
 
 def test_horizon_free_cells_not_reached_are_counted():
@@ -196,19 +88,17 @@ def test_horizon_free_scope_is_the_smallest_visible_log_slope():
         assert out["verdict"] == verdict, (factor, out["summary"])
 
 
-SMOKE = ROOT / "config" / "smoke.yaml"
-
-
-@pytest.fixture(scope="module")
-def thresholds():
-    return load_config_files([SMOKE])["checks"]
-
-
 def test_registry_check_stacks_tables_in_registry_order(thresholds):
-    mean_fn = lambda c, h: 10.0
     tables = {
-        "horizon": agg(_grid()[:2], rel_se=0.02, mean_fn=mean_fn, experiment="horizon"),
-        "grid": agg(_grid()[2:], rel_se=0.02, mean_fn=mean_fn, experiment="grid"),
+        experiment: agg_table(
+            cells,
+            PAIR,
+            columns=(*CORE, "eta", *INTERVAL),
+            rel_se=0.02,
+            experiment=experiment,
+            mean=10.0,
+        )
+        for experiment, cells in (("horizon", _grid()[:2]), ("grid", _grid()[2:]))
     }
     check = CLAIMS["C3"].check_function()
     a = check(tables, thresholds, ["h", "g"])
@@ -219,11 +109,6 @@ def test_registry_check_stacks_tables_in_registry_order(thresholds):
         check({**tables, "gap": tables["grid"].assign(experiment="gap")}, thresholds, ["h", "g"])
         == a
     )
-
-
-@pytest.fixture(scope="module")
-def tiny_agg(tmp_path_factory):
-    return build_tiny_agg(tmp_path_factory.mktemp("agg"), runs=20, experiments=("grid", "gap"))
 
 
 def _check(claim, out, *extra, agg_dir=None):
@@ -276,18 +161,12 @@ def test_cli_check_missing_tables_exit_2(tmp_path, capsys):
     assert not out.exists()
 
 
-# --- from tests/test_mutants_claims_fresh.py
-
-
 def test_c3_slope_min_is_a_float_array_with_nan_where_the_span_is_empty():
     """(1.5 - 1) x 10 / 2 = 2.5; a span of 0 (T0 = T_max) or NaN (no T0) has no slope."""
     out = c3_horizon_free.slope_min([10.0, 10.0, 10.0], [2.0, 0.0, np.nan], 1.5)
     assert out.dtype == np.float64
     assert out[0] == 2.5
     assert math.isnan(out[1]) and math.isnan(out[2])
-
-
-# --- from tests/test_mutants_claims_rates.py
 
 
 def _z(confidence):
@@ -399,8 +278,6 @@ def test_c3_none_reached_keeps_the_algorithm():
     )
 
 
-# --- from tests/test_mutants_claims_records.py
-
 #: plateau_table's columns, in order, for a table with every cell parameter
 PLATEAU_COLUMNS = [
     "algorithm",
@@ -432,7 +309,7 @@ PLATEAU_COLUMNS = [
 
 def _beta_cells(tails: bool) -> pd.DataFrame:
     """Two beta cells, K = 2, gap 1/2, eps 2 (T0 = 31, T_max = 8191, both reached; see
-    tests/test_mutants_claims_rates.py): a Monte Carlo one (kappa 3, 100 runs, means 5, 9, 10,
+    :func:`test_c3_record_by_hand`): a Monte Carlo one (kappa 3, 100 runs, means 5, 9, 10,
     12 with se 0.5, paired tails Reg(8191) - Reg(h) = 7, 3, 2, 0 with se 0.4, 0.35, 0.3, 0) and
     an exact one (kappa 5, means 5, 9, 10, 15, error 0.01)."""
     mc = _c3_cell(0.5, [5.0, 9.0, 10.0, 12.0])
@@ -494,8 +371,6 @@ def test_c3_plateau_target_at_eps_zero_is_infinite_without_a_warning():
     assert target[1] == pytest.approx(4 * (1 + math.log(4)))
 
 
-# --- from tests/test_mutation_guards.py
-
 #: C3's plateau target at K=2, gap=1/2, eps=1, c=16: 16 (1 + log 2)/(eta gap) = 433.445678...
 #: (the eta term dominates: (1 + log 2)/gap² = 6.77), so T0 = 511 = 2^9 - 1
 TARGET, T0 = 433.445678223346, 511
@@ -549,9 +424,6 @@ def test_c3_cell_between_the_margins(k_max, reached, expected):
     out = c3_horizon_free.check_horizon_free(_flat_cell(k_max), 1.05, 16, 0.95)
     assert out["verdict"] == expected
     assert out["cells"][0]["verdict"] == ("PASS" if reached else "NOT REACHED")
-
-
-# --- from tests/test_paper_constants.py
 
 
 def test_the_decision_thresholds_defaults():
