@@ -259,7 +259,7 @@ def measure(group: str, per_module: int, seed: str | None, workers: int) -> dict
 def summary() -> str:
     """results/mutation/summary.{json,md}: one line per group measured in this workspace."""
     records = [json.loads(p.read_text()) for p in sorted(OUT.glob("*.json"))]
-    records = [r for r in records if isinstance(r, dict) and "group" in r]
+    records = [r for r in records if isinstance(r, dict) and "stratified" in r]  # not older ones
     keep = ("commit", "sample", "seed", "seconds", "counts", "score", "stratified", "se")
     data = {r["group"]: {k: r[k] for k in keep} for r in records}
     (OUT / "summary.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
