@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.analysis.slack`."""
+"""Tests of :mod:`privdtol.analysis.slack`: how loose each step of the proof of Theorem 1 is
+(Lemma 4, Lemma 5, eqs. (5) and (6) and their sub-steps) on the exact proof terms, per cell
+and per regime."""
 
 from __future__ import annotations
 
@@ -7,52 +9,18 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from support.tables import proof_row
 
 from privdtol.analysis import slack
 from privdtol.analysis.slack import proof_slack, slack_table
-
-# --- from tests/test_mutants_analysis.py
 
 
 def test_proof_slack_without_proof_terms():
     assert slack.proof_slack({}) == {"available": False, "text": "No proof terms in this run."}
 
 
-# --- from tests/test_mutants_analysis_round2.py
-
-
-def _row(i=0, algorithm="rps", **values):
-    base = {
-        "experiment": "grid",
-        "cell_id": f"c{i:03d}",
-        "algorithm": algorithm,
-        "K": 8,
-        "gap": 0.25,
-        "epsilon": 1.0,
-        "eta": 0.125,
-        "eta_selection": 0.125,
-        "n_small": 7,
-        "n_large": 0,
-        "regret": 99.0,
-        "regret_err": 1e-6,
-        "regret_limit": np.nan,
-        "regret_limit_err": np.nan,
-        "sum_F": 30.0,
-        "sum_F_err": 1e-6,
-        "small_gap": 30.0,
-        "small_gap_err": 1e-6,
-        "large_gap": 0.0,
-        "large_gap_err": 0.0,
-        "bound_lemma4": 121.0,
-        "bound_lemma5": 2000.0,
-        "bound_eq5": 1600.0,
-        "bound_eq6": 400.0,
-    }
-    return {**base, **values}
-
-
 def _slack_row(i, **values):
-    row = _row(
+    row = proof_row(
         i,
         n_large=3,
         groups_sum=30.0,
@@ -85,9 +53,6 @@ def test_eq6_steps_apply_with_one_large_gap_action():
     tab = slack.slack_table(pd.DataFrame([_slack_row(0, n_large=1)]))
     got = [tab.at[0, k] for k in ("eq6", "restriction", "drift", "entropy")]
     assert got == pytest.approx([5.0, 20.5 / 20, 80 / 20.5, 1.25])
-
-
-# --- from tests/test_mutants_census_slack.py
 
 
 def _two_regimes():
@@ -176,12 +141,9 @@ def test_slack_table_one_row_per_rps_cell_with_each_step_factor():
     assert tab.at[0, "eq4_median"] == pytest.approx(10.0, rel=1e-12)
 
 
-# --- from tests/test_mutants_findings.py
-
-
 def test_proof_slack_with_lemma_4_loosest_has_no_sub_step():
     """One statistical cell (K = 8, gap 1/4, eps 1, the proof table's columns of
-    tests/test_proof_checks.py): Lemma 4 121/1, eq. (5) 1600/30 = 53.3, eq. (6) 100/20 = 5,
+    the proof claims' rows): Lemma 4 121/1, eq. (5) 1600/30 = 53.3, eq. (6) 100/20 = 5,
     Theorem 1 500/1; Lemma 4 has no sub-steps, so the sentence names none."""
 
     row = _slack_row(0, regret_limit=1.0, bound_theorem1=500.0)
@@ -199,9 +161,6 @@ def test_proof_slack_with_lemma_4_loosest_has_no_sub_step():
         "121); eq. (5) loses a median 53.3, eq. (6) loses a median 5, and Theorem 1's bound "
         "is a median 500 times the exact regret.",
     }
-
-
-# --- from tests/test_proof_checks.py
 
 
 def test_slack_budget_names_the_loosest_step_from_the_numbers():

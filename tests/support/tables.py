@@ -222,3 +222,22 @@ def proof_row(i=0, algorithm="rps", **values):
         "bound_eq6": 400.0,
     }
     return {**base, **values}
+
+
+def rps_cell_rows(env, means, se, horizons=(1023, 4095), algorithm="rps"):
+    """The rows (as dicts) of one cell of the dependent experiment: ``algorithm`` at K = 8,
+    gap 1/2, eps 2 (eta 1/8) on loss model ``env`` (rho 1/2 if correlated), cell id
+    ``f"{env}-{algorithm}"``, with ``means`` at ``horizons`` and standard error ``se``."""
+    return agg_table(
+        [{"cell_id": f"{env}-{algorithm}", "mean": list(means)}],
+        horizons,
+        columns=(*CORE, "eta"),
+        experiment="dependent",
+        algorithm=algorithm,
+        env=env,
+        K=8,
+        gap=0.5,
+        epsilon=2.0,
+        rho=0.5 if env == "correlated" else np.nan,
+        se=se,
+    ).to_dict("records")

@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.analysis.claims.c2_theorem1`."""
+"""Tests of :mod:`privdtol.analysis.claims.c2_theorem1`, claims C2 and C2b (the regret stays
+below the bound of Theorem 1, eq. (1), and its simplified form eq. (2)), with the Bonferroni
+widening over cells."""
 
 from __future__ import annotations
 
@@ -7,99 +9,27 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from support.tables import CORE, INTERVAL, agg_table, rps_cell_rows
 
 from privdtol.analysis.claims import (
     c2_theorem1,
 )
-from privdtol.core import bounds
-
-# --- from tests/test_checks.py
 
 PAIR = (1048575, 1073741823)
 
 
-def agg(
-    cells,
-    horizons=PAIR,
-    rel_se=0.01,
-    algorithm="rps",
-    env="bernoulli",
-    experiment="x",
-    mean_fn=None,
-    tail_fn=None,
-):
-    """An agg table: one row per (cell, horizon); ``cells`` are dicts with K, gap, epsilon and
-    either ``mean`` or a ``mean_fn(cell, horizon)``; se = rel_se * mean unless given.  With
-    ``tail_fn(cell, horizon) -> (tail_mean, tail_se)`` the paired-tail columns are added."""
-    rows = []
-    for i, c in enumerate(cells):
-        for h in horizons:
-            m = mean_fn(c, h) if mean_fn else c["mean"]
-            se = c.get("se", rel_se * m)
-            tail = (
-                dict(zip(("tail_mean", "tail_se"), tail_fn(c, h), strict=True)) if tail_fn else {}
-            )
-            rows.append(
-                {
-                    **tail,
-                    "experiment": experiment,
-                    "cell_id": f"c{i}",
-                    "algorithm": c.get("algorithm", algorithm),
-                    "env": c.get("env", env),
-                    "instance": "standard",
-                    "K": c["K"],
-                    "gap": c["gap"],
-                    "epsilon": c["epsilon"],
-                    "eta": float(bounds.eta(c["epsilon"])),
-                    "mu_best": 0.5 - c["gap"] / 2,
-                    "rho": c.get("rho", np.nan),
-                    "kappa": np.nan,
-                    "horizon": h,
-                    "runs": 100,
-                    "mean": m,
-                    "se": se,
-                    "ci_low": m - 1.96 * se,
-                    "ci_high": m + 1.96 * se,
-                }
-            )
-    return pd.DataFrame(rows)
-
-
 def test_theorem1_ignores_non_private_algorithms():
-    df = agg([{"K": 2, "gap": 0.5, "epsilon": np.nan, "mean": 1e9, "algorithm": "ftl"}])
+    df = agg_table(
+        [{"K": 2, "gap": 0.5, "epsilon": np.nan, "mean": 1e9, "algorithm": "ftl"}],
+        PAIR,
+        columns=(*CORE, "eta", *INTERVAL),
+        rel_se=0.01,
+    )
     assert c2_theorem1.check_theorem1(df, 0.95)["verdict"] == "INCONCLUSIVE"
 
 
-# --- from tests/test_mutants_claims.py
-
-
-def _rows(env, means, se, horizons=(1023, 4095), algorithm="rps"):
-    """One rps cell (K = 8, gap = 1/2, eps = 2) of loss model ``env`` at ``horizons``."""
-    return [
-        {
-            "experiment": "dependent",
-            "cell_id": f"{env}-{algorithm}",
-            "algorithm": algorithm,
-            "env": env,
-            "instance": "standard",
-            "K": 8,
-            "gap": 0.5,
-            "epsilon": 2.0,
-            "eta": 0.125,
-            "mu_best": 0.25,
-            "rho": 0.5 if env == "correlated" else np.nan,
-            "kappa": np.nan,
-            "horizon": h,
-            "runs": 100,
-            "mean": m,
-            "se": se,
-        }
-        for h, m in zip(horizons, means, strict=True)
-    ]
-
-
 def test_c2_cells_in_parameter_order_and_eq2_names_its_claim():
-    df = pd.DataFrame(_rows("bernoulli", [50.0, 100.0], 2.0))
+    df = pd.DataFrame(rps_cell_rows("bernoulli", [50.0, 100.0], 2.0))
     df2 = df.assign(K=4, cell_id="k4", mean=df["mean"] / 2)
     both = pd.concat([df, df2], ignore_index=True)  # K = 8 first, K = 4 second
     rec = c2_theorem1.check({"grid": both}, {"confidence": 0.95}, ["g.parquet"])
@@ -113,21 +43,18 @@ def test_c2_cells_in_parameter_order_and_eq2_names_its_claim():
 
 def test_c2_without_cells_names_the_algorithm():
     rec = c2_theorem1.check_theorem1(
-        pd.DataFrame(_rows("bernoulli", [1.0, 2.0], 0.1)), 0.95, "hedge", inputs=["a"]
+        pd.DataFrame(rps_cell_rows("bernoulli", [1.0, 2.0], 0.1)), 0.95, "hedge", inputs=["a"]
     )
     assert rec["summary"] == "No hedge cells in the input."
     assert rec["algorithm"] == "hedge" and rec["inputs"] == ["a"]
     assert rec["verdict"] == "INCONCLUSIVE"
 
 
-# --- from tests/test_mutants_claims_fresh.py
-
-
 def test_eq2_reads_only_the_experiments_of_c2b():
     """C2b reads horizon, gap, epsilon, actions, grid and worst_case, not ``dependent``: the
     K = 4 cell with regret 10^6 there is not one of its cells.  eq. (2) at K = 8, gap 1/2,
     eps 2: 2500 log 8."""
-    grid = pd.DataFrame(_rows("bernoulli", [50.0, 100.0], 2.0))
+    grid = pd.DataFrame(rps_cell_rows("bernoulli", [50.0, 100.0], 2.0))
     dependent = grid.assign(K=4, cell_id="k4", mean=1e6)
     rec = c2_theorem1.check_eq2(
         {"grid": grid, "dependent": dependent}, {"confidence": 0.95}, ["agg/grid.parquet"]
@@ -136,8 +63,6 @@ def test_eq2_reads_only_the_experiments_of_c2b():
     assert rec["statistic"] == pytest.approx(100 / (2500 * math.log(8)), rel=1e-5)
     assert rec["verdict"] == "PASS"
 
-
-# --- from tests/test_mutants_claims_records.py
 
 #: Theorem 1 at K = 8, gap = 1/2, eps = 2 (eta = 1/8): 1 + 800 log 8 / (1/2) + 16 log 8 / (1/8)
 BOUND_8 = 1 + 1728 * math.log(8)
@@ -148,10 +73,10 @@ def test_c2_worst_cell_record_and_summary_by_hand():
     at the first horizon, 1023: ratio 0.0278, upper limit (100 + 1.96 x 2) / 3594.27 = 0.0289.
     K = 4, gap 1/2, eps 1/2 (eta 1/8 again): bound 1 + 1728 log 4, means 10 and 20 (se 1), worst
     at 4095."""
-    k8 = _rows("bernoulli", [100.0, 50.0], 2.0)
+    k8 = rps_cell_rows("bernoulli", [100.0, 50.0], 2.0)
     k4 = [
         {**r, "K": 4, "epsilon": 0.5, "cell_id": "k4"}
-        for r in _rows("bernoulli", [10.0, 20.0], 1.0)
+        for r in rps_cell_rows("bernoulli", [10.0, 20.0], 1.0)
     ]
     rec = c2_theorem1.check({"grid": pd.DataFrame(k8 + k4)}, {"confidence": 0.95}, ["g.parquet"])
     assert rec["verdict"] == "PASS"
@@ -196,15 +121,13 @@ def test_c2_worst_cell_record_and_summary_by_hand():
 
 def test_eq2_record_keeps_its_inputs():
     """eq. (2) at K = 8, gap 1/2, eps 2: 1000 (log 8 / (1/2) + log 8 / 2) = 2500 log 8."""
-    df = pd.DataFrame(_rows("bernoulli", [50.0, 100.0], 2.0))
+    df = pd.DataFrame(rps_cell_rows("bernoulli", [50.0, 100.0], 2.0))
     rec = c2_theorem1.check_eq2({"grid": df}, {"confidence": 0.95}, ["agg/grid.parquet"])
     assert rec["claim"] == "C2b"
     assert rec["inputs"] == ["agg/grid.parquet"]
     assert rec["statistic_label"] == "max over cells and horizons of regret / the bound of eq. (2)"
     assert rec["cells"][0]["bound"] == pytest.approx(2500 * math.log(8))
 
-
-# --- from tests/test_mutation_guards.py
 
 #: Theorem 1 at K=2, Delta=1/2, eps=1 (eta = 1/8): 1 + 1600 log 2 + 128 log 2 = 1 + 1728 log 2
 BOUND = 1198.7583280075855
@@ -218,27 +141,17 @@ def _c2_table(n_cells: int, mean: float, se: float) -> pd.DataFrame:
     """``n_cells`` distinct rps cells at K=2, gap=1/2, eps=1 (their best means differ, so C2
     does not merge them as one cell shared by experiments), one horizon each; the first has
     regret ``mean`` ± ``se``, the others 100 ± 1 (far below the bound)."""
-    rows = []
-    for i in range(n_cells):
-        m, s = (mean, se) if i == 0 else (100.0, 1.0)
-        rows.append(
+    return agg_table(
+        [
             {
-                "experiment": "x",
-                "cell_id": f"c{i}",
-                "algorithm": "rps",
-                "env": "bernoulli",
-                "instance": "standard",
-                "K": 2,
-                "gap": 0.5,
-                "epsilon": 1.0,
                 "mu_best": 0.25 + i / 1000,
-                "horizon": 1023,
-                "runs": 100,
-                "mean": m,
-                "se": s,
+                "mean": mean if i == 0 else 100.0,
+                "se": se if i == 0 else 1.0,
             }
-        )
-    return pd.DataFrame(rows)
+            for i in range(n_cells)
+        ],
+        drop=("rho", "kappa"),
+    )
 
 
 def test_c2_one_cell_of_many_needs_the_bonferroni_widening():

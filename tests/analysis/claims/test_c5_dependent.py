@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.analysis.claims.c5_dependent`."""
+"""Tests of :mod:`privdtol.analysis.claims.c5_dependent`, claim C5 (the bound of Theorem 1 holds
+on dependent losses: correlated and Beta), with the blocked losses as its control."""
 
 from __future__ import annotations
 
@@ -8,15 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats as sps
-from support.paths import ROOT
 from support.synthetic_regret import table
+from support.tables import rps_cell_rows
 
 from privdtol.analysis.claims import (
     c5_dependent,
 )
-from privdtol.pipeline.config import load_config_files
-
-# --- from tests/test_checks.py
 
 
 def test_dependent_checks_the_bound():
@@ -45,16 +43,6 @@ def test_dependent_checks_the_bound():
     assert ctrl["verdict"] == "FAIL" and [c["env"] for c in ctrl["cells"]] == ["blocked"]
 
 
-SMOKE = ROOT / "config" / "smoke.yaml"
-
-
-@pytest.fixture(scope="module")
-def thresholds():
-    return load_config_files([SMOKE])["checks"]
-
-
-# --- from tests/test_mutants_claims.py
-
 #: Theorem 1 at K = 8, gap = 1/2, eps = 2 (eta = 1/8): 1 + 800 log 8 / (1/2) + 16 log 8 / (1/8)
 BOUND_8 = 1 + 1728 * math.log(8)
 
@@ -63,36 +51,11 @@ def _z(confidence):
     return sps.norm.ppf(0.5 + confidence / 2)
 
 
-def _rows(env, means, se, horizons=(1023, 4095), algorithm="rps"):
-    """One rps cell (K = 8, gap = 1/2, eps = 2) of loss model ``env`` at ``horizons``."""
-    return [
-        {
-            "experiment": "dependent",
-            "cell_id": f"{env}-{algorithm}",
-            "algorithm": algorithm,
-            "env": env,
-            "instance": "standard",
-            "K": 8,
-            "gap": 0.5,
-            "epsilon": 2.0,
-            "eta": 0.125,
-            "mu_best": 0.25,
-            "rho": 0.5 if env == "correlated" else np.nan,
-            "kappa": np.nan,
-            "horizon": h,
-            "runs": 100,
-            "mean": m,
-            "se": se,
-        }
-        for h, m in zip(horizons, means, strict=True)
-    ]
-
-
 def test_c5_record_by_hand():
     df = pd.DataFrame(
-        _rows("correlated", [50.0, 100.0], 2.0)
-        + _rows("beta", [150.0, 200.0], 4.0)
-        + _rows("bernoulli", [5000.0, 9000.0], 1.0)  # not a dependent model: ignored
+        rps_cell_rows("correlated", [50.0, 100.0], 2.0)
+        + rps_cell_rows("beta", [150.0, 200.0], 4.0)
+        + rps_cell_rows("bernoulli", [5000.0, 9000.0], 1.0)  # not a dependent model: ignored
     )
     rec = c5_dependent.check({"dependent": df}, {"confidence": 0.95}, ["agg/dependent.parquet"])
     assert rec["claim"] == "C5"
@@ -136,7 +99,8 @@ def test_c5_record_by_hand():
 
 def test_c5_fails_when_one_model_fails_and_names_it():
     df = pd.DataFrame(
-        _rows("correlated", [50.0, 100.0], 2.0) + _rows("beta", [2 * BOUND_8, 3 * BOUND_8], 1.0)
+        rps_cell_rows("correlated", [50.0, 100.0], 2.0)
+        + rps_cell_rows("beta", [2 * BOUND_8, 3 * BOUND_8], 1.0)
     )
     rec = c5_dependent.check_dependent(df, 0.95)
     assert rec["verdict"] == "FAIL"
@@ -145,7 +109,7 @@ def test_c5_fails_when_one_model_fails_and_names_it():
 
 
 def test_c5_without_dependent_cells_says_so():
-    df = pd.DataFrame(_rows("bernoulli", [50.0, 100.0], 2.0))
+    df = pd.DataFrame(rps_cell_rows("bernoulli", [50.0, 100.0], 2.0))
     rec = c5_dependent.check({"dependent": df}, {"confidence": 0.9}, ["in.parquet"], "hedge")
     assert rec["verdict"] == "INCONCLUSIVE"
     assert rec["summary"] == "No dependent-loss hedge cells in the input."
@@ -156,7 +120,9 @@ def test_c5_without_dependent_cells_says_so():
 
 
 def test_c5_blocked_control_checks_rps_on_blocked_losses():
-    df = pd.DataFrame(_rows("blocked", [50.0, 100.0], 2.0) + _rows("beta", [1.0, 2.0], 0.1))
+    df = pd.DataFrame(
+        rps_cell_rows("blocked", [50.0, 100.0], 2.0) + rps_cell_rows("beta", [1.0, 2.0], 0.1)
+    )
     rec = c5_dependent.check({"dependent": df}, {"confidence": 0.95}, [], "blocked")
     assert rec["title"] == "Dependent losses: Theorem 1's bound for blocked losses"
     assert rec["algorithm"] == "rps"
@@ -166,26 +132,20 @@ def test_c5_blocked_control_checks_rps_on_blocked_losses():
 
 def test_c5_with_dependent_cells_but_no_private_ones():
     """Correlated cells without eps: C2 ignores them (no data), so C5 has no statistic."""
-    df = pd.DataFrame(_rows("correlated", [50.0, 100.0], 2.0)).assign(epsilon=np.nan)
+    df = pd.DataFrame(rps_cell_rows("correlated", [50.0, 100.0], 2.0)).assign(epsilon=np.nan)
     rec = c5_dependent.check_dependent(df, 0.95)
     assert rec["statistic"] is None and rec["ci_low"] is None and rec["ci_high"] is None
     assert rec["verdict"] == "INCONCLUSIVE"
 
 
-# --- from tests/test_mutants_claims_fresh.py
-
-
 def test_c5_record_names_the_algorithm_checked():
     """The negative control ``uniform`` (linear regret): 10^4 over C2's bound at K = 8,
     gap 1/2, eps 2 (1 + 1728 log 8 = 3594.3) fails, and the record says whose it is."""
-    df = pd.DataFrame(_rows("correlated", [5000.0, 10000.0], 1.0, algorithm="uniform"))
+    df = pd.DataFrame(rps_cell_rows("correlated", [5000.0, 10000.0], 1.0, algorithm="uniform"))
     rec = c5_dependent.check({"dependent": df}, {"confidence": 0.95}, [], "uniform")
     assert rec["algorithm"] == "uniform"
     assert rec["verdict"] == "FAIL"
     assert rec["summary"].startswith("uniform: sub-checks C2[correlated]=FAIL;")
-
-
-# --- from tests/test_mutants_claims_round2.py
 
 
 def test_c5_reads_only_the_dependent_experiment_and_the_algorithm_checked():
@@ -193,12 +153,14 @@ def test_c5_reads_only_the_dependent_experiment_and_the_algorithm_checked():
     the uniform control's rows in the dependent table, both far over the bound, are ignored."""
     dep = pd.concat(
         [
-            pd.DataFrame(_rows("correlated", [5.0, 6.0], 0.1)),
-            pd.DataFrame(_rows("correlated", [5e4, 1e5], 1.0, algorithm="uniform")),
+            pd.DataFrame(rps_cell_rows("correlated", [5.0, 6.0], 0.1)),
+            pd.DataFrame(rps_cell_rows("correlated", [5e4, 1e5], 1.0, algorithm="uniform")),
         ]
     )
     # another cell (K = 4: not one a dedupe would merge with the dependent one)
-    other = pd.DataFrame(_rows("correlated", [5e4, 1e5], 1.0)).assign(experiment="grid", K=4)
+    other = pd.DataFrame(rps_cell_rows("correlated", [5e4, 1e5], 1.0)).assign(
+        experiment="grid", K=4
+    )
     rec = c5_dependent.check({"dependent": dep, "grid": other}, {"confidence": 0.95}, [], "rps")
     assert rec["verdict"] == "PASS"
     assert rec["statistic"] == pytest.approx(6.0 / (1 + 1728 * math.log(8)), rel=1e-5)

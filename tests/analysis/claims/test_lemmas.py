@@ -1,17 +1,17 @@
-"""Tests of :mod:`privdtol.analysis.claims.lemmas`."""
+"""Tests of :mod:`privdtol.analysis.claims.lemmas`: the proof-step claims L4, L5, L5a and L5b
+(Lemma 4, Lemma 5 and eqs. (5) and (6) of the paper) checked on the exact proof terms."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
+from support.tables import proof_row
 
 from privdtol.analysis.claims import (
     lemmas,
 )
 from privdtol.analysis.claims.lemmas import check_step
-
-# --- from tests/test_mutants_claims_fresh.py
 
 
 def _proof_rows(sum_f, algorithm="rps"):
@@ -49,9 +49,6 @@ def test_proof_step_cells_with_equal_ratios_keep_their_input_order():
     rec = lemmas.check_step(rows, "L5")
     assert [c["K"] for c in rec["cells"]] == [*range(2, 25, 2), *range(3, 26, 2)]
     assert [c["ratio"] for c in rec["cells"]] == [0.5] * 12 + [0.25] * 12
-
-
-# --- from tests/test_mutants_claims_rates.py
 
 
 def _proof(**columns):
@@ -146,50 +143,14 @@ def test_lemma_without_proof_rows_says_so():
     assert rec["verdict"] == "INCONCLUSIVE"
 
 
-# --- from tests/test_mutants_claims_round2.py
-
-
 def test_the_proof_step_table_has_no_index_column():
     tab = lemmas.step_table(_proof_rows([1.0, 2.0]), "L5")
     assert "index" not in tab.columns
     assert list(tab.index) == [0, 1]
 
 
-# --- from tests/test_proof_checks.py
-
-
-def _row(i=0, algorithm="rps", **values):
-    base = {
-        "experiment": "grid",
-        "cell_id": f"c{i:03d}",
-        "algorithm": algorithm,
-        "K": 8,
-        "gap": 0.25,
-        "epsilon": 1.0,
-        "eta": 0.125,
-        "eta_selection": 0.125,
-        "n_small": 7,
-        "n_large": 0,
-        "regret": 99.0,
-        "regret_err": 1e-6,
-        "regret_limit": np.nan,
-        "regret_limit_err": np.nan,
-        "sum_F": 30.0,
-        "sum_F_err": 1e-6,
-        "small_gap": 30.0,
-        "small_gap_err": 1e-6,
-        "large_gap": 0.0,
-        "large_gap_err": 0.0,
-        "bound_lemma4": 121.0,
-        "bound_lemma5": 2000.0,
-        "bound_eq5": 1600.0,
-        "bound_eq6": 400.0,
-    }
-    return {**base, **values}
-
-
 def test_one_failing_cell_of_many_fails_the_claim():
-    rows = [_row(i, regret=100.0) for i in range(50)] + [_row(50, regret=121.01)]
+    rows = [proof_row(i, regret=100.0) for i in range(50)] + [proof_row(50, regret=121.01)]
     record = check_step(pd.DataFrame(rows), "L4")
     assert record["verdict"] == "FAIL"
     assert record["statistic"] == pytest.approx(121.01 / 121.0, rel=1e-5)
@@ -197,7 +158,11 @@ def test_one_failing_cell_of_many_fails_the_claim():
 
 
 def test_checks_read_only_their_algorithm_and_count_shared_cells_once():
-    rows = [_row(0), {**_row(0), "experiment": "actions"}, _row(1, "rps_eta_logk", sum_F=5e3)]
+    rows = [
+        proof_row(0),
+        {**proof_row(0), "experiment": "actions"},
+        proof_row(1, "rps_eta_logk", sum_F=5e3),
+    ]
     df = pd.DataFrame(rows)
     own = check_step(df, "L5")
     assert own["verdict"] == "PASS" and len(own["cells"]) == 1
