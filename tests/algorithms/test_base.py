@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.algorithms.base`."""
+"""Tests of :mod:`privdtol.algorithms.base`: sampling one action per run by inversion of the row
+CDF, the check of eps, and how an algorithm keeps the eps it is given."""
 
 from __future__ import annotations
 
@@ -8,16 +9,22 @@ import numpy as np
 import pytest
 from support.stats import P_MIN, chisquare_against
 
-from privdtol.algorithms import (
-    ALGORITHMS,
-    sample_from,
-)
+from privdtol.algorithms import ALGORITHMS
 from privdtol.algorithms.base import check_epsilon, sample_from
 from privdtol.errors import InputError
 
-# --- from tests/test_algorithms.py
-
 N = 40_000
+
+
+class _FixedUniforms:
+    """A stand-in generator whose ``random(n)`` returns the given uniforms."""
+
+    def __init__(self, values):
+        self.values = np.asarray(values, dtype=float)
+
+    def random(self, n):
+        assert n == self.values.size
+        return self.values
 
 
 def test_sample_from_matches_law():
@@ -25,25 +32,6 @@ def test_sample_from_matches_law():
     draws = sample_from(np.random.default_rng(5), np.tile(probs, (N, 1)))
     assert chisquare_against(draws, probs, 4) > P_MIN
     assert not np.any(draws == 1)
-
-
-def test_ftl_egreedy_draws_match_law():
-    L = np.array([2.0, 1.0, 1.0, 3.0, 5.0])
-    alg = ALGORITHMS["ftl_egreedy"]()
-    law = alg.law(np.tile(L, (N, 1)), 9)
-    np.testing.assert_allclose(law[0], [5 / 45, 5 / 45 + 2 / 9, 5 / 45 + 2 / 9, 5 / 45, 5 / 45])
-    draws = sample_from(np.random.default_rng(3), law)
-    assert chisquare_against(draws, law[0], 5) > P_MIN
-
-
-# --- from tests/test_mutants_algorithms.py
-
-
-@pytest.mark.parametrize("eps", [-1.0, 0.0, math.inf, math.nan])
-def test_check_epsilon_refuses_in_one_line(eps):
-    with pytest.raises(InputError) as err:
-        check_epsilon(eps)
-    assert str(err.value) == f"epsilon: got {eps} (allowed: a finite number > 0)"
 
 
 def test_sample_from_accepts_unnormalised_weights():
@@ -58,20 +46,6 @@ def test_sample_from_accepts_unnormalised_weights():
     assert abs((draws == 2).mean() - 0.5) < 5 * math.sqrt(0.25 / n)
 
 
-# --- from tests/test_mutants_algorithms_fresh.py
-
-
-class _FixedUniforms:
-    """A stand-in generator whose ``random(n)`` returns the given uniforms."""
-
-    def __init__(self, values):
-        self.values = np.asarray(values, dtype=float)
-
-    def random(self, n):
-        assert n == self.values.size
-        return self.values
-
-
 def test_sample_from_puts_a_uniform_on_a_cdf_step_into_the_next_action():
     """Inversion with u in [0, 1): action j owns [cdf_(j-1), cdf_j), so u = 0 never picks an
     action of probability 0 and u = 1/2 with cdf (0, 1/2, 1) picks action 2."""
@@ -83,9 +57,6 @@ def test_sample_from_puts_a_uniform_on_a_cdf_step_into_the_next_action():
     np.testing.assert_array_equal(draws, [1, 2])
 
 
-# --- from tests/test_mutants_privalg_round2.py
-
-
 def test_sample_from_keeps_a_draw_in_range_when_u_rounds_up_to_the_row_total():
     """Weights (0, 5e-324): u = U * 5e-324 rounds to 0 or to 5e-324 itself (no float lies
     between); at u = 5e-324 every cdf entry is <= u, and the last action is the only one of
@@ -93,3 +64,17 @@ def test_sample_from_keeps_a_draw_in_range_when_u_rounds_up_to_the_row_total():
     probs = np.tile([0.0, 5e-324], (200, 1))
     draws = sample_from(np.random.default_rng(0), probs)
     assert draws.tolist() == [1] * 200
+
+
+@pytest.mark.parametrize("eps", [-1.0, 0.0, math.inf, math.nan])
+def test_check_epsilon_refuses_in_one_line(eps):
+    with pytest.raises(InputError) as err:
+        check_epsilon(eps)
+    assert str(err.value) == f"epsilon: got {eps} (allowed: a finite number > 0)"
+
+
+def test_a_non_private_algorithm_keeps_the_eps_it_is_given():
+    """ftl is not private: no eps is needed, and one given is kept as a float (not checked)."""
+    assert ALGORITHMS["ftl"]().epsilon is None
+    assert ALGORITHMS["ftl"](2).epsilon == 2.0
+    assert isinstance(ALGORITHMS["ftl"](2).epsilon, float)

@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.algorithms.hedge`."""
+"""Tests of :mod:`privdtol.algorithms.hedge`: Decreasing Hedge (Mourtada & Gaiffas 2019), the
+softmax of -eta_t L with eta_t = 2 sqrt(log K / t)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,26 @@ import math
 
 import numpy as np
 import pytest
+from scipy.special import softmax
 
+from privdtol.algorithms import ALGORITHMS
 from privdtol.algorithms.hedge import DecreasingHedge
 
-# --- from tests/test_mutants_algorithms_fresh.py
+#: relative tolerance of a literal against the formula: rounding only
+REL = 1e-12
+
+
+def test_hedge_learning_rate():
+    """Decreasing Hedge (Mourtada & Gaiffas 2019): eta_t = 2 sqrt(log K/t)."""
+    assert DecreasingHedge.learning_rate(10, 4) == pytest.approx(1.5174271293851465, rel=REL)
+    assert DecreasingHedge.learning_rate(2, 1) == pytest.approx(1.6651092223153954, rel=REL)
+
+
+def test_hedge_law_and_rate():
+    alg = ALGORITHMS["hedge"]()
+    L = np.array([[2.0, 1.0, 4.0]])
+    eta = 2 * np.sqrt(np.log(3) / 7)
+    np.testing.assert_allclose(alg.law(L, 7)[0], softmax(-eta * L[0]), rtol=1e-12)
 
 
 def test_decreasing_hedge_with_more_runs_than_actions():
@@ -21,15 +38,3 @@ def test_decreasing_hedge_with_more_runs_than_actions():
     np.testing.assert_allclose(law, [[1 - p, p], [p, 1 - p], [0.5, 0.5]], rtol=1e-12)
     one = DecreasingHedge().law(np.array([[0.0, 1.0]]), 4)
     np.testing.assert_allclose(one, [[1 - p, p]], rtol=1e-12)
-
-
-# --- from tests/test_paper_constants.py
-
-#: relative tolerance of a literal against the formula: rounding only
-REL = 1e-12
-
-
-def test_hedge_learning_rate():
-    """Decreasing Hedge (Mourtada & Gaiffas 2019): eta_t = 2 sqrt(log K/t)."""
-    assert DecreasingHedge.learning_rate(10, 4) == pytest.approx(1.5174271293851465, rel=REL)
-    assert DecreasingHedge.learning_rate(2, 1) == pytest.approx(1.6651092223153954, rel=REL)

@@ -1,13 +1,13 @@
-"""Tests of :mod:`privdtol.algorithms.negative_controls`."""
+"""Tests of :mod:`privdtol.algorithms.negative_controls`: the audit-only negative controls of the
+privacy audits, rps with eta = eps and rps with a prefix chosen from the data (the leader's
+margin), which the audits must catch."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from privdtol.algorithms import (
-    ALGORITHMS,
-)
+from privdtol.algorithms import ALGORITHMS
 from privdtol.algorithms.negative_controls import (
     AUDIT_ONLY,
     DataDependentPrefix,
@@ -16,8 +16,7 @@ from privdtol.algorithms.negative_controls import (
     leader_margin,
     prefix_support,
 )
-
-# --- from tests/test_mutants_algorithms.py
+from privdtol.core.seeding import generator
 
 
 def test_prefix_support_by_hand():
@@ -69,18 +68,15 @@ def test_eta_equals_eps_has_neither_the_half_nor_the_cap():
     """eta = eps (rps would have min(eps/2, 1/8): 1/8 at eps = 0.5 and 3)."""
     for eps in (0.1, 0.5, 3.0):
         assert EtaEqualsEps(eps).eta == eps
+
+
+def test_negative_controls_are_audit_only():
+    """The two controls are registered for the audits only, not among the algorithms; the
+    data-dependent one refuses to draw a prefix without the data."""
     assert set(AUDIT_ONLY) == {"rps_eta_eps", "rps_data_prefix"}
     assert not set(AUDIT_ONLY) & set(ALGORITHMS)
-
-
-def test_a_non_private_algorithm_keeps_the_eps_it_is_given():
-    """ftl is not private: no eps is needed, and one given is kept as a float (not checked)."""
-    assert ALGORITHMS["ftl"]().epsilon is None
-    assert ALGORITHMS["ftl"](2).epsilon == 2.0
-    assert isinstance(ALGORITHMS["ftl"](2).epsilon, float)
-
-
-# --- from tests/test_mutants_privalg_round2.py
+    with pytest.raises(RuntimeError):
+        AUDIT_ONLY["rps_data_prefix"](0.5).prefix_lengths(generator({}), 3, 4)
 
 
 def test_leader_margin_of_float32_and_integer_sums_is_float64():

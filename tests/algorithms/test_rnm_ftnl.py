@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.algorithms.rnm_ftnl`."""
+"""Tests of :mod:`privdtol.algorithms.rnm_ftnl`: Hu et al.'s report-noisy-min, argmin_j (S_j -
+Z_j) with Z ~ Laplace(2/eps), and its selection law by quadrature."""
 
 from __future__ import annotations
 
@@ -6,39 +7,18 @@ import math
 
 import numpy as np
 import pytest
+from support.laws import noisy_min_pair_law
 
-from privdtol.algorithms import (
-    laplace_noisy_min_law,
-)
+from privdtol.algorithms import laplace_noisy_min_law
 from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
 from privdtol.privacy.mechanisms import laplace_noisy_min_logprob
 
-# --- from tests/test_algorithms.py
 
-
-def test_laplace_quadrature_two_actions_closed_form():
-    # P(S1 - Z1 < S2 - Z2) with Z1 - Z2 Laplace-difference: closed form for d = S2 - S1 >= 0
-    b, d = 1.5, 2.0
-    closed = 1 - 0.5 * np.exp(-d / b) * (1 + d / (2 * b)) / 1.0
-    law = laplace_noisy_min_law(np.array([0.0, d]), b)
-    np.testing.assert_allclose(law[0], closed, rtol=1e-8)
-
-
-# --- from tests/test_mutants_algorithms.py
-
-
-def _two_laplace_tail(d: float, b: float) -> float:
-    """P(Z_1 - Z_0 > d) for Z_0, Z_1 i.i.d. Laplace(b), d >= 0: the difference has density
-    (1 + |x|/b) e^(-|x|/b) / (4b), whose tail is (1 + d/(2b)) e^(-d/b) / 2."""
-    return 0.5 * (1 + d / (2 * b)) * math.exp(-d / b)
-
-
-@pytest.mark.parametrize(("d", "b"), [(2.0, 2.0), (1.0, 0.5), (6.0, 4.0)])
+@pytest.mark.parametrize(("d", "b"), [(2.0, 1.5), (2.0, 2.0), (1.0, 0.5), (6.0, 4.0)])
 def test_noisy_min_law_of_two_actions_is_the_laplace_difference_tail(d, b):
     """argmin_j (S_j - Z_j) with S = (0, d) picks action 1 iff Z_1 - Z_0 > d."""
-    p1 = _two_laplace_tail(d, b)
     np.testing.assert_allclose(
-        laplace_noisy_min_law(np.array([0.0, d]), b), [1 - p1, p1], rtol=1e-9, atol=0
+        laplace_noisy_min_law(np.array([0.0, d]), b), noisy_min_pair_law(d, b), rtol=1e-9, atol=0
     )
 
 
@@ -53,15 +33,10 @@ def test_noisy_min_law_of_a_batch_is_row_by_row():
 def test_noisy_min_law_of_more_actions_matches_the_privacy_quadrature(sums, scale):
     """Against the audits' piecewise Gauss-Legendre quadrature (privdtol.privacy.mechanisms),
     an independent evaluation accurate to rounding, within this one's absolute 1e-13."""
-    from privdtol.privacy.mechanisms import laplace_noisy_min_logprob
-
     reference = np.exp(laplace_noisy_min_logprob(np.array(sums), scale))
     np.testing.assert_allclose(
         laplace_noisy_min_law(np.array(sums), scale), reference, rtol=0, atol=1e-12
     )
-
-
-# --- from tests/test_mutants_algorithms_fresh.py
 
 
 @pytest.mark.parametrize(
@@ -81,27 +56,17 @@ def test_noisy_min_law_is_normalised_to_rounding(sums, scale):
     assert np.ptp(law[low]) < 1e-12 and law.argmax() in low
 
 
-# --- from tests/test_mutants_privalg_round2.py
-
-
-def _two_action_law(d: float, b: float) -> list[float]:
-    """(P(0), P(1)) of argmin_j (S_j - Z_j), S_1 - S_0 = d >= 0, Z_j i.i.d. Laplace(b):
-    P(1) = P(Z_1 - Z_0 > d) = e^(-d/b) (2 + d/b) / 4 (difference of two Laplace variables)."""
-    p1 = math.exp(-d / b) * (2 + d / b) / 4
-    return [1 - p1, p1]
-
-
 def test_noisy_min_law_of_two_sums_far_from_zero():
     """Sums (1e6, 1e6 + 1), scale 1: the integrands' kinks are at z = 0 and z = -1, +1."""
     law = laplace_noisy_min_law(np.array([1e6, 1e6 + 1]), 1.0)
-    np.testing.assert_allclose(law, _two_action_law(1.0, 1.0), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(law, noisy_min_pair_law(1.0, 1.0), rtol=0, atol=1e-9)
 
 
 def test_noisy_min_law_of_float32_sums_is_float64_accurate():
     """Sums (10000, 10000.5) in float32 (both exact): float32 arithmetic in the integrand
     would shift z by up to ~5e-4 and the law by ~3e-9."""
     law = laplace_noisy_min_law(np.array([1e4, 1e4 + 0.5], dtype=np.float32), 1.0)
-    np.testing.assert_allclose(law, _two_action_law(0.5, 1.0), rtol=0, atol=1e-11)
+    np.testing.assert_allclose(law, noisy_min_pair_law(0.5, 1.0), rtol=0, atol=1e-11)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.core.bounds`."""
+"""Tests of :mod:`privdtol.core.bounds`: Theorem 1's bound (eq. (1)), its simplified form eq. (2),
+the other bound shapes and the steps of the proof (Lemmas 4-5, eqs. (4)-(6)), pinned to
+hand-computed literals; and the verdicts of the Theorem 1 check against them."""
 
 from __future__ import annotations
 
@@ -9,8 +11,6 @@ from support.synthetic_regret import table
 
 from privdtol.analysis.claims import c2_theorem1
 from privdtol.core import bounds
-
-# --- from tests/test_checks.py
 
 PAIR = (1048575, 1073741823)
 
@@ -86,19 +86,14 @@ def test_eq2_is_checked_with_its_own_bound():
     """C2b: Reg_T <= 1000 (log K/gap + log K/eps) (eq. (2)); 1000 (log 8/0.25 + log 8/1) =
     10397.2 at K = 8, gap 1/4, eps 1: a regret of 10000 passes, 11000 fails, although both are
     above eq. (1)'s bound 1 + 3200 log 8 + 128 log 8 = 6921.4."""
-    from privdtol.analysis.claims.c2_theorem1 import check_theorem1
-
     assert bounds.corollary(8, 0.25, 1.0) == pytest.approx(10397.2077, rel=1e-7)
     assert bounds.theorem1(8, 0.25, 1.0) == pytest.approx(6921.381, rel=1e-6)
     base = table("rps", [(8, 0.25, 1.0)], 0.0, 0, "grid")
     for mean, eq2, eq1 in ((10000.0, "PASS", "FAIL"), (11000.0, "FAIL", "FAIL")):
         df = base.assign(mean=mean, se=mean * 1e-10)
-        rec = check_theorem1(df, 0.95, claim="C2b", form="eq2")
+        rec = c2_theorem1.check_theorem1(df, 0.95, claim="C2b", form="eq2")
         assert rec["verdict"] == eq2 and rec["claim"] == "C2b"
-        assert check_theorem1(df, 0.95)["verdict"] == eq1
-
-
-# --- from tests/test_mutants_core.py
+        assert c2_theorem1.check_theorem1(df, 0.95)["verdict"] == eq1
 
 
 def _objects(*values):
@@ -107,8 +102,8 @@ def _objects(*values):
 
 def test_lower_shape_of_an_object_column_with_none_is_nan():
     """A table column with gaps (dtype object, None for a missing value) gives NaN in that row,
-    as every other bound does; before the fix ``np.minimum`` compared None with a float and
-    raised TypeError."""
+    as every other bound does, not the TypeError of ``np.minimum`` comparing None with a
+    float."""
     out = bounds.lower_shape(10, _objects(0.5, None), _objects(0.1, 0.1))
     assert out.dtype == float
     assert out[0] == pytest.approx(np.log(10) / 0.1, rel=1e-12)
@@ -119,23 +114,21 @@ def test_lower_shape_of_an_object_column_with_none_is_nan():
 
 def test_lower_shape_propagates_a_nan_gap_in_an_object_column():
     """On an object column ``np.minimum(nan, 0.5)`` is 0.5 (the comparison with NaN is False),
-    so a missing gap silently became log K / eps (2.77 for K = 4, eps = 0.5); converted to float
-    it is NaN, as for a float column."""
+    which would silently make a missing gap log K / eps (2.77 for K = 4, eps = 0.5); converted
+    to float it is NaN, as for a float column."""
     out = bounds.lower_shape(4, _objects(np.nan, 0.5), _objects(0.5, np.nan))
     assert np.isnan(out).all()
     floats = bounds.lower_shape(4, np.array([np.nan, 0.5]), np.array([0.5, np.nan]))
     assert np.isnan(floats).all()
 
 
-# --- from tests/test_mutation_guards.py
-
-#: each bound of core/bounds.py with scalar arguments (values pinned in test_paper_constants)
+#: each bound of core/bounds.py with scalar arguments (values pinned below)
 BOUND_ARGS = {
     "eta": (0.5,),
     "theorem1": (10, 0.5, 0.1),
     "corollary": (10, 0.5, 0.1),
     "rate": (10, 0.5, 0.1),
-    "lower_shape": (10,),  # K only: its gap and eps are tested in test_mutants_core
+    "lower_shape": (10,),  # K only: its gap and eps are tested by test_lower_shape_* above
     "wu_wang_shape": (10, 0.5, 0.1),
     "small_gap": (0.3, 0.125),
     "lemma4": (2.5,),
@@ -149,6 +142,7 @@ BOUND_ARGS = {
 }
 
 
+#: the full arguments of a bound whose BOUND_ARGS vary only some of them
 FULL_ARGS = {"lower_shape": (10, 0.5, 0.1)}
 
 
@@ -168,8 +162,6 @@ def test_bounds_accept_object_columns_with_missing_values(name, position):
     else:
         assert np.isnan(out[1])
 
-
-# --- from tests/test_paper_constants.py
 
 #: relative tolerance of a literal against the formula: rounding only
 REL = 1e-12

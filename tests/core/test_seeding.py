@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.core.seeding`."""
+"""Tests of :mod:`privdtol.core.seeding`: the random stream of a cell, an audit or a bootstrap
+is keyed by the sha256 digest of its parameters' canonical JSON."""
 
 from __future__ import annotations
 
@@ -6,15 +7,9 @@ import io
 
 import numpy as np
 import pandas as pd
-import pytest
 
-from privdtol.algorithms import ALGORITHMS
-from privdtol.algorithms.negative_controls import AUDIT_ONLY
 from privdtol.core import seeding
-from privdtol.core.seeding import generator
 from privdtol.engine.runner import make_spec, run_cell
-
-# --- from tests/test_mutation_guards.py
 
 
 def _table_bytes(seed: int) -> bytes:
@@ -64,12 +59,3 @@ def test_digest_reads_every_element_of_tuples_and_arrays():
     assert base != seeding.stable_digest({"means": (0.1, 0.3)})
     assert base == seeding.stable_digest({"means": np.array([0.1, 0.2])})
     assert base != seeding.stable_digest({"means": np.array([0.1, 0.3])})
-
-
-# --- from tests/test_privacy.py
-
-
-def test_negative_controls_are_not_registered():
-    assert not set(AUDIT_ONLY) & set(ALGORITHMS)
-    with pytest.raises(RuntimeError):
-        AUDIT_ONLY["rps_data_prefix"](0.5).prefix_lengths(generator({}), 3, 4)

@@ -1,14 +1,13 @@
-"""Tests of :mod:`privdtol.environments.bernoulli`."""
+"""Tests of :mod:`privdtol.environments.bernoulli`: independent Bernoulli losses, and the regret
+simulated on them by the fast and explicit engines, against each other and against the exact
+K = 2 regret."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from support.exact_k2 import _walk_expectations, round_regret_k2, rps_regret_k2
-from support.stats import (
-    assert_mean_close,
-    assert_means_equal,
-)
+from support.stats import assert_mean_close, assert_means_equal
 
 from privdtol.algorithms import ALGORITHMS, make_algorithm
 from privdtol.engine.fast import simulate
@@ -20,16 +19,12 @@ from privdtol.environments import (
 )
 from privdtol.errors import InputError
 
-# --- from tests/test_environments.py
-
 
 @pytest.mark.parametrize("means", [[0.5], [0.2, 0.2, 0.5], [-0.1, 0.5], [0.1, 1.01]])
 def test_bad_means(means):
     with pytest.raises(InputError, match="means"):
         BernoulliProduct(np.array(means))
 
-
-# --- from tests/test_simulate.py
 
 ENV = BernoulliProduct(np.array([0.35, 0.5, 0.55, 0.9]))
 

@@ -1,52 +1,22 @@
-"""Tests of :mod:`privdtol.environments.beta`."""
+"""Tests of :mod:`privdtol.environments.beta`: Beta(kappa mu, kappa (1 - mu)) losses, whose window
+sums have the moments of a sum of i.i.d. Beta losses and whose Bernoulli resampling is exactly
+Binomial."""
 
 from __future__ import annotations
 
 import numpy as np
 from scipy import stats
-from support.stats import ALPHA_FW, assert_within_se, chisquare_against, two_sample_chisquare
+from support.laws import MEANS, assert_fits_binomial, explicit_window_sums, window_lengths
+from support.stats import ALPHA_FW, assert_within_se, two_sample_chisquare
 
-from privdtol.environments import (
-    BetaLosses,
-)
-
-# --- from tests/test_environments.py
-
-MEANS = np.array([0.3, 0.45, 0.45, 0.8])
-
-
-def _explicit(env, rng, start, lengths, resample=False):
-    return env._explicit_window_sums(rng, start, lengths, resample=resample)
-
-
-def _lengths(n, rng):
-    return rng.integers(3, 9, size=n)  # different window per run, as M_r gives
-
-
-def binomial_mixture_pmf(lengths, p):
-    """Law of one draw of Binomial(L, p) with L drawn uniformly from ``lengths``: the pooled law
-    of draws i ~ Binomial(lengths[i], p).  (A chi-square test of such draws against the pooled
-    law is conservative: their counts vary less than multinomial counts.)"""
-    values, counts = np.unique(np.asarray(lengths), return_counts=True)
-    k = np.arange(values.max() + 1)
-    pmf = sum(c * stats.binom.pmf(k, v, p) for v, c in zip(values, counts, strict=True))
-    return pmf / counts.sum()
-
-
-def assert_fits_binomial(sums, lengths, p, m, what):
-    """Integer window sums against their exact law Binomial(lengths[i], p) (level ALPHA_FW / m)."""
-    draws = np.asarray(sums)
-    assert np.array_equal(draws, np.round(draws)), f"{what}: sums are not integers"
-    pmf = binomial_mixture_pmf(lengths, p)
-    pvalue = chisquare_against(draws.astype(np.int64), pmf, pmf.size)
-    assert pvalue > ALPHA_FW / m, f"{what}: p = {pvalue:.3g} against the exact Binomial law"
+from privdtol.environments import BetaLosses
 
 
 def test_beta_window_sums_are_explicit_and_resampling_is_binomial():
     kappa = 3.0
     env = BetaLosses(MEANS, kappa=kappa)
     rng = np.random.default_rng(5)
-    lengths = _lengths(5000, rng)
+    lengths = window_lengths(5000, rng)
     n = lengths.size
     m = 2 * env.K + env.K + 1 + env.K  # means, variances; resampled: 2-sample, pair, exact law
     sums = env.window_sums(np.random.default_rng(6), 0, lengths)
@@ -69,7 +39,7 @@ def test_beta_window_sums_are_explicit_and_resampling_is_binomial():
         "mean of (window sum - L mu)^2",
     )
     fast = env.resampled_window_sums(np.random.default_rng(7), 0, lengths)
-    slow = _explicit(env, np.random.default_rng(8), 0, lengths, resample=True)
+    slow = explicit_window_sums(env, np.random.default_rng(8), 0, lengths, resample=True)
     for j in range(env.K):
         pvalue = two_sample_chisquare(fast[:, j], slow[:, j])
         assert pvalue > ALPHA_FW / m, f"action {j}: p = {pvalue:.3g}"

@@ -1,18 +1,13 @@
-"""Tests of :mod:`privdtol.environments.blocked`."""
+"""Tests of :mod:`privdtol.environments.blocked`: one Bernoulli loss vector per dyadic block,
+repeated on every round of the block."""
 
 from __future__ import annotations
 
 import numpy as np
+from support.laws import MEANS
 from support.stats import assert_within_se
 
-from privdtol.environments import (
-    BlockedLosses,
-)
-
-# --- from tests/test_environments.py
-
-MEANS = np.array([0.3, 0.45, 0.45, 0.8])
-
+from privdtol.environments import BlockedLosses
 
 N = 20_000
 

@@ -1,11 +1,13 @@
-"""Tests of :mod:`privdtol.environments.correlated`."""
+"""Tests of :mod:`privdtol.environments.correlated`: Bernoulli losses with pairwise correlation
+rho (negative rho: the best action against the others), whose window sums are drawn from their
+exact joint law."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import stats
-from support.stats import ALPHA_FW, assert_within_se, chisquare_against, two_sample_chisquare
+from support.laws import MEANS, assert_fits_binomial, explicit_window_sums, window_lengths
+from support.stats import ALPHA_FW, assert_within_se, two_sample_chisquare
 
 from privdtol.environments import (
     BernoulliProduct,
@@ -13,39 +15,7 @@ from privdtol.environments import (
     standard_means,
 )
 
-# --- from tests/test_environments.py
-
-MEANS = np.array([0.3, 0.45, 0.45, 0.8])
-
-
 N = 20_000
-
-
-def _explicit(env, rng, start, lengths, resample=False):
-    return env._explicit_window_sums(rng, start, lengths, resample=resample)
-
-
-def _lengths(n, rng):
-    return rng.integers(3, 9, size=n)  # different window per run, as M_r gives
-
-
-def binomial_mixture_pmf(lengths, p):
-    """Law of one draw of Binomial(L, p) with L drawn uniformly from ``lengths``: the pooled law
-    of draws i ~ Binomial(lengths[i], p).  (A chi-square test of such draws against the pooled
-    law is conservative: their counts vary less than multinomial counts.)"""
-    values, counts = np.unique(np.asarray(lengths), return_counts=True)
-    k = np.arange(values.max() + 1)
-    pmf = sum(c * stats.binom.pmf(k, v, p) for v, c in zip(values, counts, strict=True))
-    return pmf / counts.sum()
-
-
-def assert_fits_binomial(sums, lengths, p, m, what):
-    """Integer window sums against their exact law Binomial(lengths[i], p) (level ALPHA_FW / m)."""
-    draws = np.asarray(sums)
-    assert np.array_equal(draws, np.round(draws)), f"{what}: sums are not integers"
-    pmf = binomial_mixture_pmf(lengths, p)
-    pvalue = chisquare_against(draws.astype(np.int64), pmf, pmf.size)
-    assert pvalue > ALPHA_FW / m, f"{what}: p = {pvalue:.3g} against the exact Binomial law"
 
 
 @pytest.mark.parametrize(
@@ -61,9 +31,9 @@ def assert_fits_binomial(sums, lengths, p, m, what):
 )
 def test_exact_window_sums_match_explicit_joint_law(env):
     rng = np.random.default_rng(11)
-    lengths = _lengths(N, rng)
+    lengths = window_lengths(N, rng)
     fast = env.window_sums(np.random.default_rng(1), 0, lengths)
-    slow = _explicit(env, np.random.default_rng(2), 0, lengths)
+    slow = explicit_window_sums(env, np.random.default_rng(2), 0, lengths)
     pairs = [(0, 1), (1, 2), (0, 3)]
     m = len(pairs) + env.K  # the family: pair laws (fast vs explicit) and each exact marginal
     for i, j in pairs:  # joint law of pairs: catches missing dependence

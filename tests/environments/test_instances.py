@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.environments.instances`."""
+"""Tests of :mod:`privdtol.environments.instances`: the standard and staircase instances (means
+by K and Delta_min), their refusals, and the exact engine's results on them: the law key that
+separates them and the proof terms of Lemmas 4-5 (eqs. (4)-(6))."""
 
 from __future__ import annotations
 
@@ -18,8 +20,6 @@ from privdtol.environments import (
     standard_means,
 )
 from privdtol.errors import InputError
-
-# --- from tests/test_environments.py
 
 
 def test_standard_and_staircase_instances():
@@ -47,8 +47,6 @@ def test_bad_instances(kwargs, field):
     assert err.value.field == field
 
 
-# --- from tests/test_exact_memo.py
-
 MEANS = instance_means(8, 1 / 8, None, "standard")
 
 
@@ -62,11 +60,9 @@ def test_the_key_separates_instances():
     assert key("rps", 1.0) != key("rps", 1.0, means=instance_means(9, 1 / 8, None, "standard"))
 
 
-# --- from tests/test_proof_terms.py
-
-#: the brief's tolerances: exact values within the library's error bound + REL_EXACT relative;
-#: the walks within REL_WALK relative; Monte Carlo within Z_MC standard errors (conftest Z_TOL)
-REL_EXACT, REL_WALK, REL_IDENTITY, Z_MC = 1e-12, 1e-6, 1e-9, 4.0
+#: tolerances: exact values within the library's error bound + REL_EXACT relative; the regret
+#: against Lemma 4's block accounting within its error bound + REL_IDENTITY relative
+REL_EXACT, REL_IDENTITY = 1e-12, 1e-9
 
 
 H40 = (1 << 40) - 1
@@ -89,7 +85,7 @@ def _close(got, want, err, rel, what):
     )
 
 
-# ------------------------------------------------------- (ii) Lemma 4's block accounting
+# ------------------------------------------------------------ Lemma 4's block accounting
 IDENTITY_CASES = [("standard", 8, 0.1, 1.0), ("staircase", 8, 0.05, 0.2)]
 
 
@@ -112,7 +108,7 @@ def test_regret_equals_block_accounting_of_lemma4(instance, K, gap, eps):
         _close([g], [want], [err], REL_IDENTITY, f"Reg_(2^{R}-1) vs block sums ({instance})")
 
 
-# --------------------------------------------------------------- (v) the paper's inequalities
+# --------------------------------------------------------------- the paper's inequalities
 INEQ_CASES = [
     ("standard", 8, 0.1, 1.0),
     ("staircase", 8, 0.05, 8.0),

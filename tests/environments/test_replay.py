@@ -1,21 +1,17 @@
-"""Tests of :mod:`privdtol.environments.replay`."""
+"""Tests of :mod:`privdtol.environments.replay`: losses replayed from a CSV matrix, whose window
+sums are prefix sums, and the refusal of malformed loss files."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from support.laws import explicit_window_sums
 
 from privdtol.environments import (
     ReplayLosses,
     read_loss_matrix,
 )
 from privdtol.errors import InputError
-
-# --- from tests/test_environments.py
-
-
-def _explicit(env, rng, start, lengths, resample=False):
-    return env._explicit_window_sums(rng, start, lengths, resample=resample)
 
 
 def test_replay_window_sums_are_prefix_sums(tmp_path):
@@ -27,7 +23,9 @@ def test_replay_window_sums_are_prefix_sums(tmp_path):
     lengths = np.array([1, 4, 10])
     expected = np.array([matrix[6 : 6 + n].sum(axis=0) for n in lengths])
     np.testing.assert_allclose(env.window_sums(None, 6, lengths), expected)
-    np.testing.assert_allclose(_explicit(env, np.random.default_rng(0), 6, lengths), expected)
+    np.testing.assert_allclose(
+        explicit_window_sums(env, np.random.default_rng(0), 6, lengths), expected
+    )
     with pytest.raises(InputError, match="horizon"):
         env.window_sums(None, 30, np.array([10]))
 

@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.privacy.audit_grid`."""
+"""Tests of :mod:`privdtol.privacy.audit_grid`: the grid of privacy audits (exact selection,
+whole sequence, statistical), its configuration, its progress notes and its table's rows."""
 
 from __future__ import annotations
 
@@ -9,8 +10,6 @@ import pytest
 
 from privdtol.errors import InputError
 from privdtol.privacy import audit_grid
-
-# --- from tests/test_mutants_privacy.py
 
 
 @pytest.mark.parametrize(
@@ -53,9 +52,6 @@ def test_grid_notes_its_progress_and_passes_the_sequence_budget():
     )
     assert notes == ["exact_selection rps eps=1.0 K=2 block=1", "whole_sequence rps eps=1.0 K=2"]
     assert df["pairs_evaluated"].tolist() == [52, 2]
-
-
-# --- from tests/test_mutants_privacy_fresh.py
 
 
 class _Result:
@@ -134,8 +130,6 @@ def test_the_grid_records_its_seed_and_notes_every_audit():
     assert df["horizon"].tolist()[1:] == [3, 3] and df["horizon"].isna().tolist()[0]
     assert df["eta"].tolist() == [0.125, 0.125, 0.125]
 
-
-# --- from tests/test_mutants_privalg_round2.py
 
 #: a grid with every audit switched off; tests switch on the part they need
 _NOTHING = {

@@ -1,22 +1,19 @@
-"""Tests of :mod:`privdtol.privacy.exact_selection`."""
+"""Tests of :mod:`privdtol.privacy.exact_selection`: the exact audit of one selection, the
+supremum of the privacy loss over neighbouring block data searched by analytic extremes,
+random pairs and local moves, against Lemma 3's bound 2 eta and the closed forms at K = 2."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from support.laws import ConstantRng
 
-from privdtol.privacy import (
-    audit_selection,
-    exact_selection,
-    mechanisms,
-)
-
-# --- from tests/test_mutants_privacy.py
+from privdtol.algorithms.negative_controls import AUDIT_ONLY
+from privdtol.privacy import exact_selection, log_selection_law, make_audited, mechanisms
+from privdtol.privacy.exact_selection import Witness, audit_selection
 
 
 def test_witness_description_by_hand():
-    from privdtol.privacy.exact_selection import Witness
-
     w = Witness([[0, 1], [0.5, 1]], [[1, 0], [0.5, 1]], 0, 1, -0.5, -0.625)
     assert w.describe() == (
         "row 0: (0,1) -> (1,0); action 1: log P = -0.5 vs -0.625; d = [01;(0.5)1], d' = [10;(0.5)1]"
@@ -31,8 +28,6 @@ def test_exact_audit_of_two_actions_after_one_round():
     scale 2 at eps = 1): its law depends on the sums only, so stage 1 keeps the 12 distinct
     pairs of sums; P(1 | S = (0, 1)) = c = (1 + 1/4) e^(-1/2) / 2 (the tail of a difference
     of two Laplace(2) variables at 1), and its loss is log((1 - c) / c)."""
-    from privdtol.privacy.exact_selection import audit_selection
-
     rps = audit_selection("rps", 1.0, K=2, block=1, n_random=0, max_steps=1)
     assert rps.pairs_evaluated == 48 + 4
     assert rps.loss == pytest.approx(0.125, rel=1e-12)
@@ -46,33 +41,11 @@ def test_exact_audit_of_two_actions_after_one_round():
 def test_a_witness_found_by_the_random_stage_names_its_changed_row():
     """rps_data_prefix, K = 3, block 4: the random stage beats the analytic extremes; the
     witness it reports differs from its neighbour in the named row only."""
-    from privdtol.privacy.exact_selection import audit_selection
-
     res = audit_selection("rps_data_prefix", 1.0, K=3, block=4, n_random=200, max_steps=0)
     assert res.stage_loss["random"] > res.stage_loss["extremes"]
     d, dp = np.asarray(res.witness.d), np.asarray(res.witness.d_prime)
     changed = np.flatnonzero((d != dp).any(axis=1))
     assert changed.tolist() == [res.witness.row]
-
-
-# --- from tests/test_mutants_privacy_audits.py
-
-
-class ConstantRng:
-    """A stand-in for a numpy Generator whose every uniform draw is ``u``, every integer the
-    lowest allowed and every beta draw 0.3: the coins of the audits are read at one value."""
-
-    def __init__(self, u):
-        self.u = u
-
-    def random(self, size=None):
-        return self.u if size is None else np.full(size, self.u)
-
-    def integers(self, low, high=None, size=None):
-        return low if size is None else np.full(size, low)
-
-    def beta(self, a, b, size=None):
-        return np.full(size, 0.3)
 
 
 def test_the_random_stage_coin_puts_an_exact_half_in_the_upper_half():
@@ -144,9 +117,6 @@ def test_the_local_search_stops_at_the_first_step_that_does_not_improve():
     assert res.stage_loss["local"] == pytest.approx(0.125, rel=1e-12)
 
 
-# --- from tests/test_privacy.py
-
-
 def closed_form_block1(K, eta):
     """Block of one round: d = (0, 1, ..., 1), d' = (1, 0, ..., 0); action 0's ratio."""
     return np.log((1 + (K - 1) * np.exp(eta)) / (1 + (K - 1) * np.exp(-eta)))
@@ -164,3 +134,29 @@ def test_private_softmax_selections_within_two_eta(name):
     res = audit_selection(name, 0.5, K=4, block=16, n_random=500, max_steps=20)
     assert res.within_selection_bound and not res.violation
     assert res.loss > 0.8 * res.bound_selection  # the search gets close to the supremum
+
+
+@pytest.mark.parametrize("eps", [0.1, 0.5, 2.0])
+def test_k2_block1_hand_computed(eps):
+    """K = 2, block 0 (M_0 = 1): d = (0,1), d' = (1,0) gives P(0|d)/P(0|d') = e^eta, a loss of
+    exactly eta; for K = 2 and one round no pair does better (only L_1 - L_0 in [-1, 1]
+    matters), so the supremum is eta -- half of Lemma 3's 2 eta, which K = 2 cannot reach."""
+    alg = make_audited("rps", eps)
+    lp = log_selection_law(alg, np.array([[0.0, 1.0]]), 0)
+    lq = log_selection_law(alg, np.array([[1.0, 0.0]]), 0)
+    assert np.max(np.abs(lp - lq)) == pytest.approx(alg.eta, abs=1e-14)
+    res = audit_selection("rps", eps, K=2, block=1)
+    assert res.loss == pytest.approx(alg.eta, abs=1e-12)
+    assert res.within_selection_bound and not res.violation
+
+
+@pytest.mark.parametrize("name", list(AUDIT_ONLY))
+def test_negative_controls_are_caught_with_witness(name):
+    res = audit_selection(name, 0.5, K=4, block=16, n_random=500, max_steps=20)
+    assert res.violation and res.loss > 0.5
+    d, dp = np.asarray(res.witness.d), np.asarray(res.witness.d_prime)
+    differs = np.flatnonzero(np.any(d != dp, axis=1))
+    assert differs.tolist() == [res.witness.row]  # a neighbouring pair
+    alg = make_audited(name, 0.5)
+    recomputed = np.max(np.abs(log_selection_law(alg, d, 4) - log_selection_law(alg, dp, 4)))
+    assert recomputed == pytest.approx(res.loss, rel=1e-12)

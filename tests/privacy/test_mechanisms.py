@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.privacy.mechanisms`."""
+"""Tests of :mod:`privdtol.privacy.mechanisms`: the audited selection laws (the softmax mixture
+over the random prefix, the Laplace noisy-min law by Gauss-Legendre quadrature), Lemma 3's
+per-selection bound 2 eta, and the refusals of what cannot be audited."""
 
 from __future__ import annotations
 
@@ -6,29 +8,22 @@ import math
 
 import numpy as np
 import pytest
+from support.laws import noisy_min_pair_law
 
 from privdtol.algorithms import laplace_noisy_min_law, make_algorithm
-from privdtol.algorithms.negative_controls import AUDIT_ONLY, prefix_support
+from privdtol.algorithms.negative_controls import prefix_support
 from privdtol.algorithms.rps import random_prefix
 from privdtol.core.seeding import generator
 from privdtol.errors import InputError
-from privdtol.privacy import (
-    audit_selection,
-    log_selection_law,
-    make_audited,
-    mechanisms,
-    sequence_log_law,
-)
+from privdtol.privacy import log_selection_law, make_audited, mechanisms
+from privdtol.privacy.exact_selection import SelectionAudit
 from privdtol.privacy.mechanisms import laplace_noisy_min_logprob, lemma3_bound, logsumexp
-from privdtol.privacy.whole_sequence import sequence_log_law
 
-# --- from tests/test_mutants_privacy.py
+#: relative tolerance of a literal against the formula: rounding only
+REL = 1e-12
 
 
 def test_audit_stream_keys_and_law_kinds():
-    from privdtol.privacy import mechanisms
-    from privdtol.privacy.exact_selection import SelectionAudit
-
     alg = mechanisms.make_audited("rps", 1.0)
     assert SelectionAudit.stream_key(alg, K=4) == {
         "audit": "exact_selection",
@@ -44,8 +39,6 @@ def test_audit_stream_keys_and_law_kinds():
 
 
 def test_audit_messages_word_for_word():
-    from privdtol.privacy import mechanisms
-
     with pytest.raises(InputError) as err:
         mechanisms.make_audited("ftl", 1.0)
     assert str(err.value) == (
@@ -64,17 +57,12 @@ def test_audit_messages_word_for_word():
 
 def test_resampled_algorithms_are_audited_on_binary_data():
     """Wu & Wang's two variants read Bernoulli-resampled losses; the others read [0,1]^K."""
-    from privdtol.privacy import mechanisms
-
     resampled = {
         n
         for n in mechanisms.AUDITABLE
         if mechanisms.uses_resampling(mechanisms.make_audited(n, 1.0))
     }
     assert resampled == {"wu_wang", "wu_wang_gumbel"}
-
-
-# --- from tests/test_mutants_privacy_fresh.py
 
 
 def test_the_temperature_of_a_laplace_selection_is_refused_in_one_line():
@@ -86,20 +74,11 @@ def test_the_temperature_of_a_laplace_selection_is_refused_in_one_line():
     assert err.value.field == "algorithm"
 
 
-# --- from tests/test_mutants_privalg_round2.py
-
-
 def test_logsumexp_of_float32_input_is_computed_in_float64():
     """log(e^0 + e^0) = ln 2 to float64 rounding (float32 would be off by ~1e-8)."""
     out = logsumexp(np.zeros(2, dtype=np.float32))
     assert out.dtype == np.float64
     assert abs(float(out) - math.log(2)) < 1e-15
-
-
-# --- from tests/test_paper_constants.py
-
-#: relative tolerance of a literal against the formula: rounding only
-REL = 1e-12
 
 
 @pytest.mark.parametrize(
@@ -116,26 +95,6 @@ REL = 1e-12
 )
 def test_lemma3_per_selection_bound(name, eps, bound):
     assert lemma3_bound(make_algorithm(name, eps)) == pytest.approx(bound, rel=REL)
-
-
-# --- from tests/test_privacy.py
-
-NEGATIVE_CONTROLS = list(AUDIT_ONLY)
-
-
-# ------------------------------------------------------------------ exact, one selection
-@pytest.mark.parametrize("eps", [0.1, 0.5, 2.0])
-def test_k2_block1_hand_computed(eps):
-    """K = 2, block 0 (M_0 = 1): d = (0,1), d' = (1,0) gives P(0|d)/P(0|d') = e^eta, a loss of
-    exactly eta; for K = 2 and one round no pair does better (only L_1 - L_0 in [-1, 1]
-    matters), so the supremum is eta -- half of Lemma 3's 2 eta, which K = 2 cannot reach."""
-    alg = make_audited("rps", eps)
-    lp = log_selection_law(alg, np.array([[0.0, 1.0]]), 0)
-    lq = log_selection_law(alg, np.array([[1.0, 0.0]]), 0)
-    assert np.max(np.abs(lp - lq)) == pytest.approx(alg.eta, abs=1e-14)
-    res = audit_selection("rps", eps, K=2, block=1)
-    assert res.loss == pytest.approx(alg.eta, abs=1e-12)
-    assert res.within_selection_bound and not res.violation
 
 
 def test_mixture_law_is_the_average_over_the_prefix():
@@ -158,49 +117,23 @@ def test_laplace_law_matches_quadrature_and_closed_form():
     )
     for x in (1.0, 10.0, 40.0):  # K = 2: P(Z1 - Z0 > x) = e^-x (2 + x) / 4, scale 1
         got = laplace_noisy_min_logprob(np.array([0.0, x]), 1.0)[1]
-        assert got == pytest.approx(np.log(np.exp(-x) * (2 + x) / 4), rel=1e-10)
-
-
-@pytest.mark.parametrize("name", NEGATIVE_CONTROLS)
-def test_negative_controls_are_caught_with_witness(name):
-    res = audit_selection(name, 0.5, K=4, block=16, n_random=500, max_steps=20)
-    assert res.violation and res.loss > 0.5
-    d, dp = np.asarray(res.witness.d), np.asarray(res.witness.d_prime)
-    differs = np.flatnonzero(np.any(d != dp, axis=1))
-    assert differs.tolist() == [res.witness.row]  # a neighbouring pair
-    alg = make_audited(name, 0.5)
-    recomputed = np.max(np.abs(log_selection_law(alg, d, 4) - log_selection_law(alg, dp, 4)))
-    assert recomputed == pytest.approx(res.loss, rel=1e-12)
-
-
-# ------------------------------------------------------------------ exact, whole sequence
-def test_sequence_law_is_a_probability_and_factorizes():
-    alg = make_audited("rps", 1.0)
-    x = (generator({"test": "seq"}).random((15, 3)) < 0.4).astype(float)
-    logp = sequence_log_law(alg, x)
-    assert logp.shape == (3,) * 4
-    assert np.exp(logp).sum() == pytest.approx(1.0, abs=1e-12)
-    # marginal of A_3 is the block-2 selection law (Proposition 1's factorisation)
-    marg = np.exp(logp).sum(axis=(0, 1, 2))
-    assert np.allclose(marg, np.exp(log_selection_law(alg, x[3:7], 2)), atol=1e-13)
+        assert got == pytest.approx(np.log(noisy_min_pair_law(x, 1.0)[1]), rel=1e-10)
 
 
 def test_laplace_quadrature_with_16_nodes_matches_40_to_rounding():
     """The audits' Laplace law uses 16 Gauss-Legendre nodes a segment: the same
     log-probabilities as 40 nodes to 1e-12 (absolute in log P, i.e. relative in P), on random
     sums and every eps the audits use."""
-    from privdtol.privacy import mechanisms as mech
-
     rng = np.random.default_rng(7)
     fine = np.polynomial.legendre.leggauss(40)
     for K in (2, 3, 4, 8):
         for eps in (0.01, 0.1, 0.5, 2.0, 8.0):
             sums = rng.integers(0, 65, size=K).astype(float)
-            ours = mech.laplace_noisy_min_logprob(sums, 2 / eps)
-            nodes = mech._GL_NODES, mech._GL_WEIGHTS
+            ours = mechanisms.laplace_noisy_min_logprob(sums, 2 / eps)
+            nodes = mechanisms._GL_NODES, mechanisms._GL_WEIGHTS
             try:
-                mech._GL_NODES, mech._GL_WEIGHTS = fine
-                ref = mech.laplace_noisy_min_logprob(sums, 2 / eps)
+                mechanisms._GL_NODES, mechanisms._GL_WEIGHTS = fine
+                ref = mechanisms.laplace_noisy_min_logprob(sums, 2 / eps)
             finally:
-                mech._GL_NODES, mech._GL_WEIGHTS = nodes
+                mechanisms._GL_NODES, mechanisms._GL_WEIGHTS = nodes
             assert np.max(np.abs(ours - ref)) < 1e-12, (K, eps, sums)

@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.privacy.statistical`."""
+"""Tests of :mod:`privdtol.privacy.statistical`: the statistical audit of a block algorithm
+run in the simulator on neighbouring loss matrices, and its Clopper-Pearson bounds on the
+privacy loss (checked on randomized response, whose loss is exactly eps)."""
 
 from __future__ import annotations
 
@@ -6,16 +8,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from privdtol.algorithms import ALGORITHMS
 from privdtol.core.seeding import generator
 from privdtol.errors import InputError
-from privdtol.privacy import (
-    audit_statistical,
-    loss_bounds,
-    statistical,
-)
-from privdtol.privacy.statistical import audit_statistical
-
-# --- from tests/test_mutants_privacy.py
+from privdtol.privacy import statistical
+from privdtol.privacy.statistical import audit_statistical, loss_bounds
 
 
 def test_neighbouring_matrices_by_hand():
@@ -46,16 +43,12 @@ def test_loss_bounds_reports_the_sample_sizes():
 
 
 def test_statistical_audit_refuses_a_round_algorithm_and_names_its_verdict():
-    from privdtol.algorithms import ALGORITHMS
-
     with pytest.raises(InputError) as err:
         statistical.audit_statistical(ALGORITHMS["hedge"](None), runs=10)
     assert str(err.value) == "algorithm: hedge is not a block algorithm (allowed: block algorithms)"
     res = statistical.audit_statistical("rps", 1.0, K=2, block=1, runs=10)
     assert (res.violation, res.verdict) == (False, "no violation detected at this power")
 
-
-# --- from tests/test_mutants_privacy_fresh.py
 
 LEVEL = 0.025
 
@@ -120,17 +113,10 @@ def test_the_statistical_audit_names_its_law_and_witness(name, law):
     assert res.witness_text == f"time 4 (block 2): (0, 1) -> (1, 0); event A_3 = {res.event}"
 
 
-# --- from tests/test_mutants_privalg_round2.py
-
-
 def test_the_statistical_audit_runs_20000_times_by_default():
     assert audit_statistical("rps", 1.0, K=2, block=1).runs == 20000
 
 
-# --- from tests/test_privacy.py
-
-
-# ------------------------------------------------------------------ statistical
 def randomized_response_counts(eps, n, seed):
     """Randomized response on one bit: report it with prob e^eps / (1 + e^eps); the counts of
     the output under input 0 and input 1 -- a mechanism whose privacy loss is exactly eps."""

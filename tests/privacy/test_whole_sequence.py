@@ -1,25 +1,24 @@
-"""Tests of :mod:`privdtol.privacy.whole_sequence`."""
+"""Tests of :mod:`privdtol.privacy.whole_sequence`: the exact law of the whole action sequence
+(which factorizes over the blocks, Proposition 1) and the audit of its privacy loss over
+neighbouring loss sequences, with its witness."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from support.laws import ConstantRng
 
+from privdtol.algorithms import make_algorithm
 from privdtol.algorithms.negative_controls import AUDIT_ONLY
+from privdtol.core.seeding import generator
 from privdtol.errors import InputError
-from privdtol.privacy import (
-    audit_sequence,
-    whole_sequence,
-)
-
-# --- from tests/test_mutants_privacy.py
+from privdtol.privacy import log_selection_law, make_audited, whole_sequence
+from privdtol.privacy.whole_sequence import audit_sequence, sequence_log_law
 
 
 def test_whole_sequence_audit_of_three_rounds_by_hand():
     """T = 3 (R = 2): only block 0's selection reads data, so the sequence loss and the
     per-block maximum are both rps's eta = 1/8 at eps = 1; 1 witness pair + 2 random pairs."""
-    from privdtol.privacy.whole_sequence import audit_sequence
-
     res = audit_sequence("rps", 1.0, K=2, horizon=3, n_random=2)
     assert res.loss == pytest.approx(0.125, rel=1e-12)
     assert res.per_block_max == pytest.approx(0.125, rel=1e-12)
@@ -29,8 +28,6 @@ def test_whole_sequence_audit_of_three_rounds_by_hand():
 def test_sequence_audit_keys_its_stream_by_every_size(monkeypatch):
     """The stream of the random sequences is keyed by the audit, the algorithm, eps, K, T and
     the seed (privdtol.core.seeding): audits at another K draw from another stream."""
-    from privdtol.privacy import whole_sequence
-
     keys, real = [], whole_sequence.generator
     monkeypatch.setattr(whole_sequence, "generator", lambda key: keys.append(key) or real(key))
     whole_sequence.audit_sequence("rps", 1.0, K=2, horizon=3, seed=5, n_random=1)
@@ -44,26 +41,6 @@ def test_sequence_audit_keys_its_stream_by_every_size(monkeypatch):
             "seed": 5,
         }
     ]
-
-
-# --- from tests/test_mutants_privacy_audits.py
-
-
-class ConstantRng:
-    """A stand-in for a numpy Generator whose every uniform draw is ``u``, every integer the
-    lowest allowed and every beta draw 0.3: the coins of the audits are read at one value."""
-
-    def __init__(self, u):
-        self.u = u
-
-    def random(self, size=None):
-        return self.u if size is None else np.full(size, self.u)
-
-    def integers(self, low, high=None, size=None):
-        return low if size is None else np.full(size, low)
-
-    def beta(self, a, b, size=None):
-        return np.full(size, 0.3)
 
 
 LOG_P_X = np.log(0.5) - np.log1p(np.exp(-0.125))  # P(A_0 = 0) P(A_1 = 0 | x_1 = (0, 1))
@@ -94,9 +71,9 @@ def test_the_sequence_audit_names_its_data_scope(name, scope):
 
 
 def test_a_random_sequence_pair_changes_its_row_to_fair_coins(monkeypatch):
-    """Every uniform draw 3/4 (see ConstantRng): the background is all zeros (3/4 < 3/4 is
-    false), the changed time is 1, the continuous branch is not taken (3/4 >= 1/2) and the
-    replacement vector is (3/4 < 1/2, 3/4 < 1/2) = (0, 0)."""
+    """Every uniform draw 3/4 (see support.laws.ConstantRng): the background is all zeros
+    (3/4 < 3/4 is false), the changed time is 1, the continuous branch is not taken
+    (3/4 >= 1/2) and the replacement vector is (3/4 < 1/2, 3/4 < 1/2) = (0, 0)."""
     monkeypatch.setattr(whole_sequence, "generator", lambda key: ConstantRng(0.75))
     seen, real = [], whole_sequence.sequence_log_law
     monkeypatch.setattr(
@@ -116,11 +93,6 @@ def test_the_sequence_audit_refuses_one_action():
     assert str(err.value) == "K: got 1 (allowed: integers >= 2)"
 
 
-# --- from tests/test_privacy.py
-
-NEGATIVE_CONTROLS = list(AUDIT_ONLY)
-
-
 @pytest.mark.parametrize("name", ["rps", "rps_uncapped", "wu_wang_gumbel"])
 def test_whole_sequence_never_exceeds_per_block_bound(name):
     res = audit_sequence(name, 0.5, K=3, horizon=31, n_random=5)
@@ -128,7 +100,25 @@ def test_whole_sequence_never_exceeds_per_block_bound(name):
     assert res.factorization_gap < 1e-9
 
 
-@pytest.mark.parametrize("name", NEGATIVE_CONTROLS)
+@pytest.mark.parametrize("name", list(AUDIT_ONLY))
 def test_whole_sequence_catches_negative_controls(name):
     res = audit_sequence(name, 0.5, K=3, horizon=63, n_random=2)
     assert res.violation and res.loss > 0.5
+
+
+def test_sequence_law_is_a_probability_and_factorizes():
+    alg = make_audited("rps", 1.0)
+    x = (generator({"test": "seq"}).random((15, 3)) < 0.4).astype(float)
+    logp = sequence_log_law(alg, x)
+    assert logp.shape == (3,) * 4
+    assert np.exp(logp).sum() == pytest.approx(1.0, abs=1e-12)
+    # marginal of A_3 is the block-2 selection law (Proposition 1's factorisation)
+    marg = np.exp(logp).sum(axis=(0, 1, 2))
+    assert np.allclose(marg, np.exp(log_selection_law(alg, x[3:7], 2)), atol=1e-13)
+
+
+def test_the_sequence_law_refuses_more_than_2_to_the_20_sequences():
+    """rps at T = 127 (R = 7): the prefix supports of blocks 1..5 have 1, 2, 4, 8, 16 points,
+    so 2^10 combinations; at K = 3 that is 2^10 * 3^7 = 2239488 > 2^20 sequences."""
+    with pytest.raises(InputError, match="1024 prefix combinations x 3"):
+        sequence_log_law(make_algorithm("rps", 1.0), np.zeros((127, 3)))
