@@ -8,8 +8,6 @@ import pandas as pd
 from privdtol.analysis import cells
 from privdtol.analysis.cells import regime
 
-# --- from tests/test_mutants_analysis.py
-
 
 def test_final_rows_keep_cells_with_gaps_in_their_keys():
     """A non-private algorithm has no epsilon (NaN): its cell is a cell like any other; the
@@ -28,9 +26,6 @@ def test_final_rows_keep_cells_with_gaps_in_their_keys():
     assert list(out.columns) == list(df.columns)
     assert out.index.tolist() == [0, 1]
     assert out["mean"].tolist() == [2.0, 3.0]
-
-
-# --- from tests/test_mutants_analysis_fresh.py
 
 
 def test_dedupe_cells_keeps_the_first_of_repeated_cells_with_a_fresh_index():
@@ -57,9 +52,6 @@ def test_series_keys_add_the_loss_model_columns_present_only():
     df = pd.DataFrame({"K": [2], "gap": [0.5], "rho": [0.5]})
     assert cells.series_keys(df, ["K"]) == ["K", "rho"]
     assert cells.series_keys(df, ["K", "rho"]) == ["K", "rho"]
-
-
-# --- from tests/test_mutants_analysis_round2.py
 
 
 def _checkpoints(means, **cols):
@@ -96,9 +88,6 @@ def test_stack_puts_the_experiments_in_the_order_given_with_a_fresh_index():
     out = cells.stack(tables, ["b", "a", "absent"])
     assert out["K"].tolist() == [8, 2, 4]
     assert out.index.tolist() == [0, 1, 2]
-
-
-# --- from tests/test_mutants_census_cells.py
 
 
 def test_cells_are_keyed_by_experiment_and_cell_id_only_when_both_are_present():
@@ -173,9 +162,6 @@ def test_stack_without_experiments_takes_every_table_in_order():
     tables = {"b": pd.DataFrame({"K": [8]}), "a": pd.DataFrame({"K": [2, 4]})}
     out = cells.stack(tables)
     assert out["K"].tolist() == [8, 2, 4] and out.index.tolist() == [0, 1, 2]
-
-
-# --- from tests/test_mutants_findings.py
 
 
 def test_regime_of_an_object_column_with_a_missing_epsilon():

@@ -6,10 +6,8 @@ from privdtol.analysis import diagnosis, records
 from privdtol.analysis.diagnosis import DEVIATIONS, diagnose, expected_verdict
 from privdtol.analysis.registry import CLAIMS
 
-# --- from tests/test_diagnosis.py
 
-
-def _record__diagnosis(verdict, cells=(), control_of=None, low=0.9, high=1.3):
+def _record(verdict, cells=(), control_of=None, low=0.9, high=1.3):
     return {
         "claim": "C4a",
         "algorithm": "rps" if control_of is None else "rps_short_prefix",
@@ -24,20 +22,20 @@ def _record__diagnosis(verdict, cells=(), control_of=None, low=0.9, high=1.3):
 
 
 def test_expected_verdicts_need_no_diagnosis():
-    assert diagnose(_record__diagnosis("PASS")) is None
-    assert diagnose(_record__diagnosis("FAIL", control_of="C4a")) is None
-    assert expected_verdict(_record__diagnosis("PASS", control_of="C4a")) == "FAIL"
+    assert diagnose(_record("PASS")) is None
+    assert diagnose(_record("FAIL", control_of="C4a")) is None
+    assert expected_verdict(_record("PASS", control_of="C4a")) == "FAIL"
 
 
 def test_each_cause():
     cells = [{"K": 8, "epsilon": 8.0, "verdict": "INCONCLUSIVE"}, {"K": 16, "verdict": "PASS"}]
-    wide = diagnose(_record__diagnosis("INCONCLUSIVE", cells))
+    wide = diagnose(_record("INCONCLUSIVE", cells))
     assert wide["cause"].startswith("interval too wide") and wide["cells"].startswith("1 of 2: K=8")
-    empty = diagnose(_record__diagnosis("INCONCLUSIVE", (), low=None, high=None))
+    empty = diagnose(_record("INCONCLUSIVE", (), low=None, high=None))
     assert empty["cause"].startswith("no data") and empty["cells"] == "none"
-    fail = diagnose(_record__diagnosis("FAIL", [{"K": 2, "gap": 0.5, "verdict": "FAIL"}]))
+    fail = diagnose(_record("FAIL", [{"K": 2, "gap": 0.5, "verdict": "FAIL"}]))
     assert fail["cause"].startswith("beyond the threshold") and "explicit" in fail["follow_up"]
-    missed = diagnose(_record__diagnosis("PASS", control_of="C4a"))
+    missed = diagnose(_record("PASS", control_of="C4a"))
     assert "negative control rps_short_prefix passes" in missed["cause"]
 
 
@@ -46,10 +44,7 @@ def test_deviations_name_registered_claims():
         assert d["claim"] in CLAIMS and d["change"] and d["why"] and d["first_result"]
 
 
-# --- from tests/test_mutants_analysis.py
-
-
-def _record__mutants_analysis(verdict="INCONCLUSIVE", **kw):
+def _c2_record(verdict="INCONCLUSIVE", **kw):
     return records.make_check(
         records.Heading("C2", "t", "s", "thr"),
         1.5,
@@ -63,20 +58,16 @@ def _record__mutants_analysis(verdict="INCONCLUSIVE", **kw):
 
 
 def test_diagnosis_of_a_wide_interval_and_of_an_uncaught_control():
-    assert diagnosis.diagnose(_record__mutants_analysis()) == {
+    assert diagnosis.diagnose(_c2_record()) == {
         "cells": "1 of 1: K=2",
         "cause": "interval too wide: the statistic [1, 2] straddles the threshold (thr)",
         "follow_up": "more cells along the series (a wider grid) or more Monte Carlo runs in "
         "the cells named; exact cells have no sampling noise, so their width is lack of fit",
     }
     for low, high in ((None, 2.0), (1.0, None), (None, None)):
-        cause = diagnosis.diagnose(dict(_record__mutants_analysis(), ci_low=low, ci_high=high))[
-            "cause"
-        ]
+        cause = diagnosis.diagnose(dict(_c2_record(), ci_low=low, ci_high=high))["cause"]
         assert cause == "interval too wide: the statistic straddles the threshold (thr)"
-    control = diagnosis.diagnose(
-        _record__mutants_analysis("PASS", algorithm="uniform", control_of="C2")
-    )
+    control = diagnosis.diagnose(_c2_record("PASS", algorithm="uniform", control_of="C2"))
     assert control["cause"] == (
         "the negative control uniform passes the check [1, 2]: the check cannot tell it from "
         "the paper's algorithm on this configuration"
@@ -88,11 +79,8 @@ def test_diagnosis_of_a_wide_interval_and_of_an_uncaught_control():
 
 def test_a_diagnosed_cell_is_labelled_by_its_loss_model_too():
     cell = {"env": "beta", "K": 2, "gap": 0.5, "kappa": 5.0, "verdict": "FAIL"}
-    rec = dict(_record__mutants_analysis("FAIL"), cells=[cell])
+    rec = dict(_c2_record("FAIL"), cells=[cell])
     assert diagnosis.diagnose(rec)["cells"] == "1 of 1: env=beta, K=2, gap=0.5, kappa=5"
-
-
-# --- from tests/test_mutants_analysis_fresh.py
 
 
 def _failed(*cell_list):
@@ -106,9 +94,6 @@ def test_a_diagnosed_cell_is_labelled_by_its_horizon_and_a_bare_series_by_its_wo
     assert diagnosis.diagnose(_failed(cell))["cells"] == "1 of 1: algorithm=rps, K=2, horizon=1023"
     bare = {"K": None, "verdict": "FAIL"}
     assert diagnosis.diagnose(_failed(bare))["cells"] == "1 of 1: (series)"
-
-
-# --- from tests/test_mutants_analysis_round2.py
 
 
 def test_a_diagnosed_cell_names_its_epsilon_and_loss_model_parameters():
@@ -128,9 +113,6 @@ def test_the_diagnosis_of_a_claim_beyond_its_threshold():
         "simulate --mode explicit) and by the exact engine; if they agree (claim C0), the "
         "finding is about the paper or the check's design, else about the simulator",
     }
-
-
-# --- from tests/test_mutants_census_cells.py
 
 
 def _inconclusive(n_cells):

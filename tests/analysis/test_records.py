@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.analysis.records`."""
+"""Tests of :mod:`privdtol.analysis.records`: the check records (their fields, verdicts and
+JSON form), reading the aggregated tables a claim needs, and writing records from the
+``check`` command."""
 
 from __future__ import annotations
 
@@ -6,11 +8,9 @@ import json
 import locale
 import sys
 
-import numpy as np
 import pandas as pd
 import pytest
-from support.paths import ROOT
-from support.tiny_agg import build_tiny_agg
+from support.paths import SMOKE
 
 from privdtol.analysis import (
     records,
@@ -20,96 +20,10 @@ from privdtol.analysis.registry import (
     CLAIMS,
 )
 from privdtol.cli import main
-from privdtol.core import bounds
 from privdtol.errors import InputError
 from privdtol.pipeline.config import load_config_files
 
-# --- from tests/test_checks.py
-
-
 PAIR = (1048575, 1073741823)
-
-
-def agg(
-    cells,
-    horizons=PAIR,
-    rel_se=0.01,
-    algorithm="rps",
-    env="bernoulli",
-    experiment="x",
-    mean_fn=None,
-    tail_fn=None,
-):
-    """An agg table: one row per (cell, horizon); ``cells`` are dicts with K, gap, epsilon and
-    either ``mean`` or a ``mean_fn(cell, horizon)``; se = rel_se * mean unless given.  With
-    ``tail_fn(cell, horizon) -> (tail_mean, tail_se)`` the paired-tail columns are added."""
-    rows = []
-    for i, c in enumerate(cells):
-        for h in horizons:
-            m = mean_fn(c, h) if mean_fn else c["mean"]
-            se = c.get("se", rel_se * m)
-            tail = (
-                dict(zip(("tail_mean", "tail_se"), tail_fn(c, h), strict=True)) if tail_fn else {}
-            )
-            rows.append(
-                {
-                    **tail,
-                    "experiment": experiment,
-                    "cell_id": f"c{i}",
-                    "algorithm": c.get("algorithm", algorithm),
-                    "env": c.get("env", env),
-                    "instance": "standard",
-                    "K": c["K"],
-                    "gap": c["gap"],
-                    "epsilon": c["epsilon"],
-                    "eta": float(bounds.eta(c["epsilon"])),
-                    "mu_best": 0.5 - c["gap"] / 2,
-                    "rho": c.get("rho", np.nan),
-                    "kappa": np.nan,
-                    "horizon": h,
-                    "runs": 100,
-                    "mean": m,
-                    "se": se,
-                    "ci_low": m - 1.96 * se,
-                    "ci_high": m + 1.96 * se,
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-def test_write_check_is_deterministic_json(tmp_path):
-    c = records.make_check(
-        records.Heading("C9", "t", "s", "thr"),
-        1 / 3,
-        float("nan"),
-        np.float64(2.0),
-        "PASS",
-        "sum",
-        [{"b": np.int64(1), "a": np.nan}],
-        ["z", "a"],
-    )
-    p1 = records.write_check(c, tmp_path / "a.json")
-    p2 = records.write_check(dict(reversed(list(c.items()))), tmp_path / "b.json")
-    assert p1.read_bytes() == p2.read_bytes()
-    d = json.loads(p1.read_text())
-    assert d["statistic"] == 0.333333 and d["ci_low"] is None and d["inputs"] == ["a", "z"]
-    assert list(d) == sorted(d)
-    with pytest.raises(ValueError):
-        records.write_check({"claim": "x"}, tmp_path / "c.json")
-    assert records.read_check(tmp_path / "missing.json") is None
-
-
-SMOKE = ROOT / "config" / "smoke.yaml"
-
-
-@pytest.fixture(scope="module")
-def thresholds():
-    return load_config_files([SMOKE])["checks"]
-
-
-@pytest.fixture(scope="module")
-def tiny_agg(tmp_path_factory):
-    return build_tiny_agg(tmp_path_factory.mktemp("agg"), runs=20, experiments=("grid", "gap"))
 
 
 def _check(claim, out, *extra, agg_dir=None):
@@ -119,7 +33,7 @@ def _check(claim, out, *extra, agg_dir=None):
 
 def test_cli_check_writes_the_registry_record(tiny_agg, tmp_path, thresholds, capsys):
     out = tmp_path / "checks" / "C2.json"
-    out.parent.mkdir()  # check --out never creates directories (as simulate, issue 23)
+    out.parent.mkdir()  # check --out never creates directories (as simulate)
     assert _check("C2", out, agg_dir=tiny_agg) == 0
     rec = records.load_check(out)
     # only grid and gap exist: the other experiments of C2 are skipped
@@ -161,9 +75,6 @@ def test_multiverse_recomputes_each_verdict_over_its_declared_range(tiny_agg, tm
     }
     c4 = [r for r in multiverse_table(strict, tiny_agg)["rows"] if r["claim"] == "C4"]
     assert c4 and c4[0]["verdict"] == "FAIL" and c4[0]["base_verdict"] != "FAIL"
-
-
-# --- from tests/test_mutants_analysis.py
 
 
 def _record(verdict="INCONCLUSIVE", **kw):
@@ -211,9 +122,6 @@ def test_a_sub_check_quotes_its_claim():
     assert source == "Section 1 (Contributions), on Theorem 1"
 
 
-# --- from tests/test_mutants_analysis_fresh.py
-
-
 def test_an_unreadable_parquet_file_is_one_line_on_the_agg_dir(tmp_path):
     path = tmp_path / "grid.parquet"
     path.write_text("not parquet")
@@ -259,8 +167,6 @@ def test_the_record_of_a_check_without_data():
     }
     assert quote and source
 
-
-# --- from tests/test_mutants_analysis_round2.py
 
 HEAD = records.Heading("C4", "Rate form", "largest factor", "within [1/2, 2]")
 
@@ -315,9 +221,6 @@ def test_check_text_of_a_record_without_an_interval():
         "- threshold: within [1/2, 2]\n"
         "- summary: 2 rps cells; the form fit needs 4."
     )
-
-
-# --- from tests/test_mutants_census_records.py
 
 
 def test_check_text_shows_the_statistic_and_both_ends_of_its_interval():

@@ -12,8 +12,6 @@ import pytest
 from privdtol.analysis import stats
 from privdtol.analysis.claims import c2_theorem1, c3_horizon_free, c4_rate, c5_dependent
 
-# --- from tests/test_checks.py
-
 
 def test_loglog_slope_recovers_power_law():
     x = np.array([4.0, 8.0, 16.0])
@@ -53,9 +51,6 @@ def test_threshold_arguments_have_no_default():
     assert seen >= 10
 
 
-# --- from tests/test_mutants_algorithms_fresh.py
-
-
 def test_logk_fit_floors_a_zero_standard_error_at_1e_9_below_a_mean_of_1():
     """se = 0 and every |mean| < 1: sigma = 1e-9 for every cell, so the WLS is ordinary least
     squares.  f = ln K = (0, 1, 2), mean = (0.1, 0.2, 0.4): a = 0.15, b = 0.7/3 - 0.15 = 1/12,
@@ -88,8 +83,6 @@ def test_offset_power_fit_recovers_a_law_of_tiny_values():
     assert fit["p"] == pytest.approx(2.0, rel=1e-6)
     assert abs(fit["B"]) < 1e-6 * y.min()
 
-
-# --- from tests/test_mutants_stats.py
 
 Z95 = 1.959963984540054  # Phi^-1(0.975)
 
@@ -248,20 +241,20 @@ def test_logk_fit_chi2_and_a_zero_standard_error():
 
 #: usable cells on the exact law mean = 2 x_gap + 0.5 x_eta - 0.5 (one with mean < 1), then
 #: cells it must leave out: x_gap infinite, x_eta NaN, mean = 0, mean < 0
-GAP__mutants_stats = [1.0, 2.0, 3.0, 1.0, 0.3, np.inf, 1.0, 2.0, 1.0]
+GAPS = [1.0, 2.0, 3.0, 1.0, 0.3, np.inf, 1.0, 2.0, 1.0]
 
 
 ETA = [1.0, 1.0, 2.0, 3.0, 0.4, 1.0, np.nan, 1.0, 1.0]
 
 
-LAW = [2 * g + 0.5 * e - 0.5 for g, e in zip(GAP__mutants_stats[:5], ETA[:5], strict=True)]
+LAW = [2 * g + 0.5 * e - 0.5 for g, e in zip(GAPS[:5], ETA[:5], strict=True)]
 
 
 MEAN = [*LAW, 4.0, 4.0, 0.0, -1.0]
 
 
 def test_form_fit_by_hand():
-    fit = stats.form_fit(GAP__mutants_stats, ETA, MEAN)
+    fit = stats.form_fit(GAPS, ETA, MEAN)
     assert LAW[4] == pytest.approx(0.3)  # a usable cell below 1
     assert fit["n"] == 5
     assert fit["a"] == pytest.approx(2.0, rel=1e-10)
@@ -293,10 +286,10 @@ def test_form_fit_with_two_usable_cells_and_with_fewer():
 
 
 def test_form_fit_of_object_columns():
-    fit = stats.form_fit(_objects(GAP__mutants_stats[:5]), ETA[:5], _objects(LAW))
+    fit = stats.form_fit(_objects(GAPS[:5]), ETA[:5], _objects(LAW))
     assert fit["a"] == pytest.approx(2.0, rel=1e-10)
     assert fit["ratio"].dtype == float
-    with_gap = stats.form_fit([*GAP__mutants_stats[:5], None], [*ETA[:5], 1.0], [*LAW, 3.0])
+    with_gap = stats.form_fit([*GAPS[:5], None], [*ETA[:5], 1.0], [*LAW, 3.0])
     assert with_gap["n"] == 5 and np.isnan(with_gap["ratio"][5])
 
 
@@ -326,12 +319,9 @@ def test_form_fit_is_silent_about_the_cells_it_leaves_out():
     NaN, silently (no RuntimeWarning)."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        fit = stats.form_fit([*GAP__mutants_stats[:5], np.inf], [*ETA[:5], 1.0], [*LAW, np.inf])
+        fit = stats.form_fit([*GAPS[:5], np.inf], [*ETA[:5], 1.0], [*LAW, np.inf])
     assert fit["fitted"][5] == np.inf
     assert np.isnan(fit["ratio"][5])
-
-
-# --- from tests/test_mutation_guards.py
 
 
 def test_loglog_slope_by_hand():

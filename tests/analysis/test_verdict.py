@@ -8,8 +8,6 @@ import pytest
 from privdtol.analysis import verdict
 from privdtol.analysis import verdict as decision
 
-# --- from tests/test_checks.py
-
 
 @pytest.mark.parametrize(
     "low, high, verdict",
@@ -32,9 +30,6 @@ def test_combine_verdicts():
     assert decision.combine_verdicts([]) == "INCONCLUSIVE"
 
 
-# --- from tests/test_mutants_stats.py
-
-
 @pytest.mark.parametrize(
     ("low", "high", "lo", "hi"),
     [
@@ -47,9 +42,6 @@ def test_an_interval_with_one_end_not_finite_is_inconclusive(low, high, lo, hi):
     """The decision rule (analysis/verdict.py): an interval that is not finite gives
     INCONCLUSIVE, even when its finite end lies beyond a limit (a conservative rule)."""
     assert verdict.interval_verdict(low, high, lo, hi) == verdict.INCONCLUSIVE
-
-
-# --- from tests/test_mutation_guards.py
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,6 @@ import pytest
 
 from privdtol.analysis import worst
 
-# --- from tests/test_mutants_analysis_fresh.py
-
 
 def _search(objective, K, gap, eps, value, standard, evaluations, regret=1.0, bound=1.0):
     return {
@@ -33,9 +31,6 @@ def test_worst_case_record_keys():
     assert set(found) == {"available", "searches", "theorem1", "lemma5", "rate", "rate_min", "text"}
 
 
-# --- from tests/test_mutants_analysis_round2.py
-
-
 def test_rate_rows_keep_the_rate_searches():
     """A rate search at K = 2, gap 1/2, eps 1: rate 2 log 2 + log 2 = 3 log 2, so its regret 3
     is 1/log 2 = 1.4427 times the rate and its standard instance's 0.1 x bound 6 = 0.6 is
@@ -45,9 +40,6 @@ def test_rate_rows_keep_the_rate_searches():
     assert out["objective"].tolist() == ["rate"]
     assert out["value"].tolist() == pytest.approx([1.4427], rel=1e-4)
     assert out["standard_value"].tolist() == pytest.approx([0.28854], rel=1e-4)
-
-
-# --- from tests/test_mutants_census_slack.py
 
 
 def test_worst_case_without_searches_says_so():
@@ -83,9 +75,6 @@ def test_rate_min_searches_alone_report_the_smallest_value_and_no_sentence():
     }
     assert found["rate"] is None and found["theorem1"] is None and found["lemma5"] is None
     assert found["text"] == "No search result to report."
-
-
-# --- from tests/test_mutants_findings.py
 
 
 def test_worst_case_without_a_rate_min_search_has_no_range():

@@ -14,8 +14,6 @@ from privdtol.analysis.claims.c0_agreement import check_agreement, pair_table
 from privdtol.engine.runner import exact_table, make_spec, run_cell
 from privdtol.pipeline.aggregate import summarize_cell
 
-# --- from tests/test_c0_agreement.py
-
 Z_MAX = 4.0
 
 
@@ -224,9 +222,6 @@ def test_float_noise_of_a_deterministic_law_is_no_disagreement():
     assert check_agreement(far, Z_MAX, min_events=None)["verdict"] == "FAIL"
 
 
-# --- from tests/test_c0_pairs.py
-
-
 def _pair(mc_mean: float, se: float, exact: float = 10.0, bound: float = 0.0) -> pd.DataFrame:
     base = {
         "algorithm": "rps",
@@ -267,8 +262,6 @@ def test_the_distance_starts_beyond_the_exact_error_bound():
     assert near["z"].iloc[0] == pytest.approx(4.0) and bool(near["agree"].iloc[0])
     assert far["z"].iloc[0] == pytest.approx(5.0) and not bool(far["agree"].iloc[0])
 
-
-# --- from tests/test_mutants_claims.py
 
 #: C0's thresholds (the schema's defaults are 4 and 10; 3 puts the edge at a round number)
 THRESHOLDS_C0 = {"agreement_z_max": 3.0, "agreement_min_events": 10}
@@ -361,9 +354,6 @@ def test_c0_rare_events_edge_on_the_staircase(runs, kept):
     np.testing.assert_allclose(c0_agreement.expected_departures(pairs), [runs / 2])
 
 
-# --- from tests/test_mutants_claims_fresh.py
-
-
 def _two_agreement_cells():
     """K = 2 standard (z = (2 - 0.5) / 0.5 = 3) and the K = 3 staircase with 20 runs (M = 6,
     exact 3: 20 x 3/6 = 10 runs expected below M, kept; z = (3.1 - 3 - 3e-9) / 0.5 = 0.2)."""
@@ -392,9 +382,6 @@ def test_c0_lists_one_cell_per_parameter_set():
     ]
     assert [c["z"] for c in rec["cells"]] == [pytest.approx(0.2, rel=1e-6), 3.0]
     assert rec["summary"].startswith("2 cells (rps; Monte Carlo estimators mc) computed both")
-
-
-# --- from tests/test_mutants_claims_records.py
 
 
 def test_c0_record_names_its_statistic_and_the_left_out_rare_pairs():
@@ -426,9 +413,6 @@ def test_c0_record_names_its_statistic_and_the_left_out_rare_pairs():
         "possible regret, T times the largest mean difference (rare events: the sample se is "
         "not reliable there)."
     )
-
-
-# --- from tests/test_mutants_claims_round2.py
 
 
 def test_c0_names_every_monte_carlo_estimator_in_order():

@@ -10,8 +10,6 @@ from privdtol.analysis.claims import (
     c1_privacy,
 )
 
-# --- from tests/test_mutants_claims.py
-
 
 def _audit(role, algorithm, audit, loss, violation, K=4, block=np.nan, witness="w", **extra):
     return {
@@ -96,9 +94,6 @@ def test_c1_without_private_cells_fails():
     assert rec["statistic"] is None
 
 
-# --- from tests/test_mutants_claims_fresh.py
-
-
 def test_c1_without_a_negative_control_fails():
     """Private cells that pass but no control: the audit has shown nothing it can catch."""
     df = pd.DataFrame(
@@ -116,9 +111,6 @@ def test_c1_without_a_negative_control_fails():
         "x eps (0 private cells over their bound); the negative controls were caught in 0/0 "
         "(algorithm, eps) cells."
     )
-
-
-# --- from tests/test_tolerances.py
 
 
 @pytest.mark.parametrize(

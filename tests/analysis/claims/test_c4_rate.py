@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.analysis.claims.c4_rate`."""
+"""Tests of :mod:`privdtol.analysis.claims.c4_rate`, claim C4 and its diagnostics C4a-C4c (the
+regret scales as log K/gap + log K/eps, the rate of Theorem 1): the exponents' fits, the
+rate's form against the grid and the ratio to the rate per cell."""
 
 from __future__ import annotations
 
@@ -7,7 +9,6 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from support.paths import ROOT
 from support.synthetic_regret import GAP, GRID, table
 
 from privdtol.analysis.claims import (
@@ -16,9 +17,6 @@ from privdtol.analysis.claims import (
 from privdtol.analysis.registry import (
     CLAIMS,
 )
-from privdtol.pipeline.config import load_config_files
-
-# --- from tests/test_c4_regime.py
 
 
 def _gap_series(Ks, gaps=(0.5, 0.25, 0.125, 0.0625), eps=8.0):
@@ -49,7 +47,7 @@ def _gap_series(Ks, gaps=(0.5, 0.25, 0.125, 0.0625), eps=8.0):
     return pd.DataFrame(rows)
 
 
-K, EPS__c4_regime = 64, 0.25
+K, EPS_REGIME = 64, 0.25
 
 
 GAPS = (0.5, 0.25, 0.125, 0.0625, 0.03125)
@@ -57,11 +55,11 @@ GAPS = (0.5, 0.25, 0.125, 0.0625, 0.03125)
 
 def _cells() -> pd.DataFrame:
     """Exact cells: Reg = 2 log K/gap + 5 where eps > gap, 2 log K/eps + 5 where eps <= gap."""
-    rows = _gap_series([K], gaps=GAPS, eps=EPS__c4_regime)
-    privacy = rows["gap"] >= EPS__c4_regime
+    rows = _gap_series([K], gaps=GAPS, eps=EPS_REGIME)
+    privacy = rows["gap"] >= EPS_REGIME
     return rows.assign(
-        mean=np.where(privacy, 2 * math.log(K) / EPS__c4_regime + 5, rows["mean"]),
-        se=np.where(privacy, 1e-6 * (2 * math.log(K) / EPS__c4_regime + 5), rows["se"]),
+        mean=np.where(privacy, 2 * math.log(K) / EPS_REGIME + 5, rows["mean"]),
+        se=np.where(privacy, 1e-6 * (2 * math.log(K) / EPS_REGIME + 5), rows["se"]),
     )
 
 
@@ -78,9 +76,6 @@ def test_with_the_privacy_regime_the_exponent_would_be_lower():
     privacy-regime cells distort the fitted form), outside the range the check asks for."""
     series = c4_rate.exponent_series(_cells(), "p", 0.95)
     assert series[0]["n"] == 5 and abs(series[0]["estimate"] - 1) > 0.1
-
-
-# --- from tests/test_checks.py
 
 
 RANGE = (0.8, 1.2)
@@ -111,14 +106,6 @@ def test_exponent_interval_reflects_lack_of_fit():
     )
     assert tight["ci_high"] - tight["ci_low"] < loose["ci_high"] - loose["ci_low"]
     assert loose["ci_high"] - loose["ci_low"] > 1e-3
-
-
-SMOKE = ROOT / "config" / "smoke.yaml"
-
-
-@pytest.fixture(scope="module")
-def thresholds():
-    return load_config_files([SMOKE])["checks"]
 
 
 def test_registry_check_uses_the_config_thresholds(thresholds):
@@ -159,9 +146,6 @@ def test_exponent_leaves_out_cells_still_rising_at_their_last_horizon():
         "Left out"
         not in c4_rate.check_exponent(df, "C4a", "p", RANGE, 0.95, plateau=(4, 1.05))["summary"]
     )
-
-
-# --- from tests/test_mutants_claims_fresh.py
 
 
 def test_c4_exponent_reads_only_the_standard_instance():
@@ -241,9 +225,6 @@ def test_c4_form_record_title_and_cells_by_hand():
     assert first["verdict"] == "PASS"
 
 
-# --- from tests/test_mutants_claims_rates.py
-
-
 def test_c4_exponent_lists_six_series_in_order_then_dots():
     df = _gap_series([128, 64, 32, 16, 8, 4, 2])
     rec = c4_rate.check_exponent(df, "C4a", "p", (0.9, 1.1), 0.95, plateau=None)
@@ -319,9 +300,6 @@ def test_c4_rate_ratio_table_by_hand():
     assert out["ratio_se"].tolist() == pytest.approx([0.1], rel=1e-12)
 
 
-# --- from tests/test_mutants_claims_round2.py
-
-
 def test_c4_form_cells_carry_the_limits_of_their_ratio():
     """The fit is exact (ratio 1) and each cell's interval mean -+ 1.96 se over the fitted
     value: with se = 1% of the mean the ratio's limits are 1 -+ 0.0196."""
@@ -332,9 +310,6 @@ def test_c4_form_cells_carry_the_limits_of_their_ratio():
     assert tab["ratio"].to_numpy() == pytest.approx([1.0] * len(tab), rel=1e-9)
     assert tab["ratio_low"].to_numpy() == pytest.approx([1 - 0.01 * z] * len(tab), rel=1e-9)
     assert tab["ratio_high"].to_numpy() == pytest.approx([1 + 0.01 * z] * len(tab), rel=1e-9)
-
-
-# --- from tests/test_tolerances.py
 
 
 def test_c4s_form_fit_needs_four_cells():
