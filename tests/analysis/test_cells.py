@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.analysis.cells`."""
+"""Tests of :mod:`privdtol.analysis.cells`: selecting, stacking and deduplicating the cells of
+the aggregated tables, their final rows, regimes and plateau ratios."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.analysis.diagnosis`."""
+"""Tests of :mod:`privdtol.analysis.diagnosis`: the expected verdict of a claim or control, the
+cause and follow-up of a verdict other than expected, and how the cells at fault are named."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.analysis.stats`."""
+"""Tests of :mod:`privdtol.analysis.stats`: the fits behind the claims (log-log slopes, the
+rate's linear form, ratio intervals) and their confidence intervals, checked by hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.analysis.verdict`."""
+"""Tests of :mod:`privdtol.analysis.verdict`: the verdict of an interval against a range or an
+upper threshold, the verdict of several checks together and the Bonferroni confidence."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.analysis.worst`."""
+"""Tests of :mod:`privdtol.analysis.worst`: the summary of the worst-instance searches (the
+most extreme instance per objective, against the standard instance)."""
 
 from __future__ import annotations
 
