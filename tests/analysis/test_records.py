@@ -26,6 +26,28 @@ from privdtol.pipeline.config import load_config_files
 PAIR = (1048575, 1073741823)
 
 
+def test_write_check_is_deterministic_json(tmp_path):
+    c = records.make_check(
+        records.Heading("C9", "t", "s", "thr"),
+        1 / 3,
+        float("nan"),
+        np.float64(2.0),
+        "PASS",
+        "sum",
+        [{"b": np.int64(1), "a": np.nan}],
+        ["z", "a"],
+    )
+    p1 = records.write_check(c, tmp_path / "a.json")
+    p2 = records.write_check(dict(reversed(list(c.items()))), tmp_path / "b.json")
+    assert p1.read_bytes() == p2.read_bytes()
+    d = json.loads(p1.read_text())
+    assert d["statistic"] == 0.333333 and d["ci_low"] is None and d["inputs"] == ["a", "z"]
+    assert list(d) == sorted(d)
+    with pytest.raises(ValueError):
+        records.write_check({"claim": "x"}, tmp_path / "c.json")
+    assert records.read_check(tmp_path / "missing.json") is None
+
+
 def _check(claim, out, *extra, agg_dir=None):
     args = ["check", "--claim", claim, "--config", str(SMOKE), "--out", str(out), *extra]
     return main(args + (["--agg-dir", str(agg_dir)] if agg_dir else []))
