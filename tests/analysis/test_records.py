@@ -8,6 +8,7 @@ import json
 import locale
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 from support.paths import SMOKE
@@ -22,8 +23,6 @@ from privdtol.analysis.registry import (
 from privdtol.cli import main
 from privdtol.errors import InputError
 from privdtol.pipeline.config import load_config_files
-
-PAIR = (1048575, 1073741823)
 
 
 def test_write_check_is_deterministic_json(tmp_path):
