@@ -1,27 +1,64 @@
-"""Tests of :mod:`privdtol.cli.aggregate`."""
+"""Tests of :mod:`privdtol.cli.aggregate`: ``privdtol aggregate`` on real cell tables, and its
+refusal of bad input in one line."""
 
 from __future__ import annotations
 
 import pandas as pd
+from support.cli import one_line_error
 
 from privdtol.cli import main
+from privdtol.cli.batch import cell_table
+from privdtol.pipeline import aggregate
+from privdtol.pipeline import plan as grid
 
-# --- from tests/test_bad_input.py
-
-
-def one_line(capsys, args, naming: str) -> str:
-    """Run the CLI; assert exit 2 with one stderr line that names ``naming``, no stdout."""
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    lines = err.strip().splitlines()
-    assert code == 2, (code, err)
-    assert len(lines) == 1, err
-    assert naming in lines[0], lines[0]
-    assert "Traceback" not in err and out == ""
-    return lines[0]
+T30 = (1 << 30) - 1
 
 
-# ----------------------------------------------------------------- readers name the bad file
+def test_cli_on_real_cells_is_byte_deterministic(tmp_path):
+    cells = [
+        grid.Cell("rps", "bernoulli", "standard", 4, 0.25, None, 1.0, T30, 20, None, None, 0),
+        grid.Cell("hedge", "correlated", "standard", 4, 0.25, None, None, T30, 20, 0.5, None, 0),
+    ]
+    files = []
+    for c in cells:
+        path = tmp_path / f"{c.cell_id}.parquet"
+        cell_table(c).to_parquet(path, index=False)
+        files.append(str(path))
+    outs = []
+    for i, order in enumerate((files, files[::-1])):
+        out = tmp_path / f"agg{i}.parquet"
+        csv = tmp_path / f"agg{i}.csv"
+        assert (
+            main(["aggregate", "--experiment", "x", "--out", str(out), "--out", str(csv), *order])
+            == 0
+        )
+        outs.append((out.read_bytes(), csv.read_bytes()))
+    assert outs[0] == outs[1]
+    df = pd.read_parquet(tmp_path / "agg0.parquet")
+    assert list(df.columns) == aggregate.COLUMNS
+    assert set(df.cell_id) == {c.cell_id for c in cells}
+    hedge = df[df.algorithm == "hedge"]
+    assert hedge.rho.eq(0.5).all() and hedge.epsilon.isna().all() and hedge.kappa.isna().all()
+    assert df.horizon.max() == T30
+
+
+def test_an_out_file_of_an_unknown_format_is_named(tmp_path, capsys):
+    assert (
+        main(
+            [
+                "aggregate",
+                "--experiment",
+                "x",
+                "--out",
+                str(tmp_path / "a.txt"),
+                str(tmp_path / "c.parquet"),
+            ]
+        )
+        == 2
+    )
+    assert "--out" in capsys.readouterr().err
+
+
 def test_truncated_parquet_named_by_aggregate(tmp_path, capsys):
     good = tmp_path / "a.parquet"
     pd.DataFrame({"x": range(100)}).to_parquet(good)
@@ -29,5 +66,5 @@ def test_truncated_parquet_named_by_aggregate(tmp_path, capsys):
     bad.write_bytes(good.read_bytes()[:50])
     out = tmp_path / "agg.parquet"
     args = ["aggregate", "--experiment", "horizon", "--out", out, bad]
-    one_line(capsys, args, str(bad))
+    one_line_error(capsys, args, str(bad))
     assert not out.exists()

@@ -1,73 +1,20 @@
-"""Tests of :mod:`privdtol.cli.archive`."""
+"""Tests of :mod:`privdtol.cli.archive`: ``privdtol archive`` of the smoke build replays byte for
+byte, ``archive-compare`` names what differs, and bad input is one line."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tarfile
 from pathlib import Path
 
-import pandas as pd
 import pytest
-from support.paths import ROOT
+from support.cli import archive_members, committed_run
+from support.paths import BIN, ROOT
+from support.workflow import snakemake_env
 
 from privdtol.cli import main
-from privdtol.pipeline.io import write_table
-
-# --- from tests/test_archive.py
-
-
-BIN = Path(sys.executable).parent
-
-
-SMOKE = ROOT / "config" / "smoke.yaml"
-
-
-def _git(repo: Path, *args: str) -> str:
-    proc = subprocess.run(
-        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z"},
-    )
-    return proc.stdout.strip()
-
-
-@pytest.fixture
-def run(tmp_path) -> Path:
-    """A tiny committed repository that is also the working directory of a 'built' run."""
-    repo = tmp_path / "repo"
-    (repo / "config").mkdir(parents=True)
-    (repo / "Snakefile").write_text("rule all:\n    input: []\n")
-    (repo / "requirements.lock").write_text("x==1 --hash=sha256:00\n")
-    (repo / "config" / "smoke.yaml").write_bytes(SMOKE.read_bytes())
-    (repo / ".gitignore").write_text("results/\nlogs/\n")
-    (repo / "run.sh").write_text("#!/bin/sh\n")
-    (repo / "run.sh").chmod(0o755)
-    _git(repo, "init", "-q")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "init")
-    write_table(pd.DataFrame({"a": [1, 2]}), repo / "results" / "agg" / "horizon.parquet")
-    write_table(pd.DataFrame({"a": [1, 2]}), repo / "results" / "agg" / "horizon.csv")
-    (repo / "results" / "checks").mkdir(parents=True)
-    (repo / "results" / "checks" / "C2.json").write_text('{"verdict": "PASS"}\n')
-    (repo / "results" / "sim").mkdir()
-    (repo / "results" / "sim" / "cell.parquet").write_bytes(b"not archived")
-    (repo / "results" / "benchmarks" / "simulate").mkdir(parents=True)
-    (repo / "results" / "benchmarks" / "simulate" / "b.tsv").write_text("s\tmax_rss\n2.5\t10\n")
-    (repo / "logs" / "archive").mkdir(parents=True)
-    (repo / "logs" / "archive" / "archive.log").write_text("being written\n")
-    (repo / "logs" / "aggregate").mkdir()
-    (repo / "logs" / "aggregate" / "horizon.log").write_text("ok\n")
-    return repo
-
-
-def _members(path: Path) -> dict[str, tarfile.TarInfo]:
-    with tarfile.open(path) as tar:
-        return {m.name.split("/", 1)[1]: m for m in tar.getmembers()}
 
 
 # ----------------------------------------------------------------------------- replay
@@ -84,7 +31,7 @@ def test_archived_smoke_run_replays_byte_for_byte(smoke_run, tmp_path):
     assert rc == 0
     (archive,) = out.glob("*.tar.gz")
     print(f"archive {archive.name}: {archive.stat().st_size / 1e6:.2f} MB")
-    members = _members(archive)
+    members = archive_members(archive)
     for required in (
         "run/results/report/replication_report.pdf",
         "run/results/findings.json",
@@ -103,11 +50,7 @@ def test_archived_smoke_run_replays_byte_for_byte(smoke_run, tmp_path):
         tar.extractall(fresh, filter="data")
     top = fresh / archive.name.removesuffix(".tar.gz")
     assert not (top / "source" / "results").exists()
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(top / "source" / "src"),
-        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-    }
+    env = snakemake_env(PYTHONPATH=str(top / "source" / "src"))
     venv = Path(sys.prefix)
     proc = subprocess.run(
         ["make", "-C", "source", "replay", "RUN=../run", f"VENV={venv}", "CORES=2"],
@@ -142,3 +85,35 @@ def test_archived_smoke_run_replays_byte_for_byte(smoke_run, tmp_path):
         text=True,
     )
     assert proc.returncode == 1 and "agg/horizon.csv: differs" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda repo: (repo / "results" / "agg" / "horizon.parquet").unlink(), "no results/agg/"),
+        (lambda repo: (repo / ".git").rename(repo / "git"), "is not a git checkout"),
+    ],
+    ids=["no-tables", "no-git"],
+)
+def test_bad_input_is_one_line(tmp_path, capsys, damage, message):
+    run = committed_run(tmp_path)
+    damage(run)
+    rc = main(
+        ["archive", "--config", "config/smoke.yaml", "--repo", str(run), "--workdir", str(run),
+         "--out-dir", str(tmp_path / "out")]
+    )  # fmt: skip
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and "\n" not in err and message in err, err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_archive_compare_names_a_truncated_record(tmp_path, capsys):
+    run, results = tmp_path / "run", tmp_path / "results"
+    for base, text in ((run / "results", '{"verdict": "PASS"}'), (results, '{"verdict": "PA')):
+        (base / "checks").mkdir(parents=True)
+        (base / "checks" / "C3.json").write_text(text)
+        (base / "agg").mkdir()
+        (base / "agg" / "horizon.parquet").write_bytes(b"x")
+    code = main(["archive-compare", "--run", str(run), "--results", str(results)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "results/checks/C3.json" in err[0], err

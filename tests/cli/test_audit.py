@@ -1,18 +1,34 @@
-"""Tests of :mod:`privdtol.cli.audit`."""
+"""Tests of :mod:`privdtol.cli.audit`: ``privdtol audit`` (one exact privacy audit, text or
+JSON, against the bound 2 eta of Lemma 3) and ``privdtol audit-grid`` (the audit table that claim
+C1 is checked on)."""
 
 from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
+from support.cli import one_line_error, smoke_config, write_config
+from support.paths import SMOKE
 
+from privdtol.algorithms.negative_controls import AUDIT_ONLY
+from privdtol.analysis.claims.c1_privacy import check_c1
 from privdtol.cli import main
 
-# --- from tests/test_privacy.py
-
-# ------------------------------------------------------------------ CLI
 #: a small exact audit (K = 4, one block of 16, 300 random pairs) at eps = 0.5
 SMALL_AUDIT = ["--epsilon", "0.5", "--K", "4", "--block", "16", "--random", "300"]
+
+#: a small audit grid, every negative control included
+SMALL_GRID = {
+    "epsilons": [0.5],
+    "K": [4],
+    "blocks": [16],
+    "algorithms": ["rps"],
+    "negative_controls": list(AUDIT_ONLY),
+    "exact": {"n_random": 100, "max_steps": 5},
+    "sequence": {"K": [3], "horizon": 63, "n_random": 1},
+    "statistical": {"algorithms": ["rps"], "K": [2], "runs": 2000},
+}
 
 
 @pytest.mark.parametrize(
@@ -32,3 +48,91 @@ def test_cli_text_and_json(capsys, name, as_json, violation, two_eta):
         verdict = "violation" if violation else "within eps"
         assert "largest privacy loss found" in out and f"verdict: {verdict}" in out
         assert f"2*eta (Lemma 3) = {two_eta:g}" in out
+
+
+@pytest.mark.parametrize(
+    "args, flag",
+    [
+        (["--algorithm", "ftl", "--epsilon", "1"], "--algorithm"),
+        (["--algorithm", "rps", "--epsilon", "1", "--block", "12"], "--block"),
+        (["--algorithm", "rps", "--epsilon", "-1"], "--epsilon"),
+        (["--algorithm", "rps", "--epsilon", "1", "--method", "magic"], "--method"),
+    ],
+)
+def test_cli_bad_input(capsys, args, flag):
+    assert main(["audit", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and flag in err and "allowed" in err
+
+
+def test_audit_grid_bytes_and_c1(tmp_path):
+    """``audit-grid`` writes the same bytes twice; ``privdtol check --claim C1`` reads its table
+    from ``<agg-dir>/privacy.parquet`` and gives check_c1's record (every negative control
+    caught); a control not caught fails C1; a bad grid writes nothing."""
+    (tmp_path / "agg").mkdir()
+    paths = [tmp_path / "agg" / "privacy.parquet", tmp_path / "b.parquet"]
+    for p in paths:
+        assert main(["audit-grid", "--grid-json", json.dumps(SMALL_GRID), "--out", str(p)]) == 0
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+    df = pd.read_parquet(paths[0])
+    out = tmp_path / "C1.json"
+    assert (
+        main(
+            [
+                "check",
+                "--claim",
+                "C1",
+                "--config",
+                str(SMOKE),
+                "--agg-dir",
+                str(tmp_path / "agg"),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    c1 = json.loads(out.read_text())
+    assert c1 == check_c1(df, inputs=[str(paths[0])])
+    assert c1["verdict"] == "PASS" and c1["inputs"] == [str(paths[0])]
+    assert {c["verdict"] for c in c1["cells"] if c["role"] == "negative_control"} == {"caught"}
+    # a control that is not caught makes C1 FAIL
+    weak = df.copy()
+    weak.loc[weak.algorithm == "rps_data_prefix", "violation"] = False
+    assert check_c1(weak)["verdict"] == "FAIL"
+    assert (
+        main(
+            [
+                "audit-grid",
+                "--grid-json",
+                json.dumps({"nope": 1}),
+                "--out",
+                str(tmp_path / "c.parquet"),
+            ]
+        )
+        == 2
+    )
+    assert not (tmp_path / "c.parquet").exists()
+
+
+@pytest.mark.parametrize(
+    "privacy, key",
+    [
+        ({"K": [100000000]}, "privacy.K[0]"),
+        ({"statistical": {"runs": 1e14}}, "privacy.statistical.runs"),
+        ({"statistical": {"alpha": 7}}, "privacy.statistical.alpha"),
+        ({"exact": {"n_random": -5}}, "privacy.exact.n_random"),
+        ({"algorithms": ["nope"]}, "privacy.algorithms[0]"),
+        ({"sequence": {"horizon": "abc"}}, "privacy.sequence.horizon"),
+        ({"sequence": {"typo": 1}}, "privacy.sequence.typo"),
+    ],
+)
+def test_privacy_block_validated(tmp_path, capsys, privacy, key):
+    """A bad privacy block is named by ``check-config`` in the config and by ``audit-grid`` in
+    its grid JSON, which then writes nothing."""
+    cfg = smoke_config()
+    cfg["privacy"].update(privacy)
+    one_line_error(capsys, ["check-config", write_config(tmp_path, cfg)], key)
+    out = tmp_path / "p.parquet"
+    one_line_error(capsys, ["audit-grid", "--grid-json", json.dumps(privacy), "--out", out], key)
+    assert not out.exists()

@@ -1,92 +1,99 @@
-"""Tests of :mod:`privdtol.cli.batch`."""
+"""Tests of :mod:`privdtol.cli.batch`: ``privdtol simulate-batch`` writes one table per cell of
+a batch (and the proof terms of the proof cells), skips what exists, and names bad arguments."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import pandas as pd
+from support.paths import SMOKE
 
-import numpy as np
-import pytest
-
-from privdtol.cli.batch import cell_table
+from privdtol.cli import main
 from privdtol.pipeline import plan as grid
-from privdtol.pipeline.aggregate import aggregate_tables
 from privdtol.pipeline.config import load_config
-
-# --- from tests/test_exact_pipeline.py
-
-T20 = (1 << 20) - 1
+from privdtol.pipeline.proof import read_terms
 
 
-def config(exact=None, **exp):
-    base = {
-        "name": "e",
-        "algorithms": ["rps", "rnm_ftnl", "ftl"],
-        "K": [4],
-        "gap": [0.25],
-        "epsilon": [0.5],
-        "horizon": [T20],
+def test_simulate_batch_cli_writes_skips_and_forces(tmp_path, capsys):
+    out = tmp_path / "sim"
+    args = [
+        "simulate-batch",
+        "--config",
+        str(SMOKE),
+        "--experiment",
+        "horizon",
+        "--batch",
+        "0",
+        "--out-dir",
+        str(out),
+    ]
+    assert main(args) == 0
+    files = sorted(out.glob("*.parquet"))
+    cfg = load_config(SMOKE)
+    cells = grid.plan(cfg)["horizon"][1][0].cells
+    assert [f.stem for f in files] == sorted(c.cell_id for c in cells)
+    first = {f: f.read_bytes() for f in files}
+    assert f"{len(cells)} cells computed, 0 skipped" in capsys.readouterr().err
+    assert main(args) == 0  # everything exists: skipped
+    assert f"0 cells computed, {len(cells)} skipped" in capsys.readouterr().err
+    files[0].write_bytes(b"PAR1 truncated")  # an untrustworthy file
+    assert main(args) == 0
+    assert f"1 cells computed, {len(cells) - 1} skipped" in capsys.readouterr().err
+    assert main([*args, "--force"]) == 0
+    assert {f: f.read_bytes() for f in files} == first  # same bytes, recomputed
+    # the pipeline's --cells form gives the same files
+    other = tmp_path / "other"
+    batch = grid.plan(cfg)["horizon"][1][0]
+    assert main(["simulate-batch", "--cells", batch.cells_json(), "--out-dir", str(other)]) == 0
+    assert {f.name: f.read_bytes() for f in files} == {
+        f.name: f.read_bytes() for f in sorted(other.glob("*.parquet"))
     }
-    base.update(exp)
-    cfg = {"runs": 50, "seed": 7, "experiments": [base]}
-    if exact is not None:
-        cfg["exact"] = exact
-    return cfg
 
 
-def cells(cfg):
-    (cells, _), *_ = grid.plan(load_config(cfg)).values()
-    return {c.algorithm: c for c in cells}
+def test_simulate_batch_writes_the_proof_cells_terms(tmp_path, capsys):
+    """``simulate-batch --proof-dir --proof-cells`` writes the terms of the proof cells only,
+    with Reg_T at the horizon taken from the cell's own exact table, and skips a cell only when
+    both of its files exist."""
+    cells = [
+        grid.Cell("rps", "bernoulli", "standard", 4, 0.25, None, 1.0, 1023, 0, None, None, 0),
+        grid.Cell("rnm_ftnl", "bernoulli", "standard", 4, 0.25, None, 1.0, 1023, 0, None, None, 0),
+    ]
+    cells_json = grid.Batch("x", 0, tuple(cells)).cells_json()
+    ids = cells[0].cell_id
+    args = ["simulate-batch", "--cells", cells_json, "--out-dir", str(tmp_path / "sim")]
+    assert main([*args, "--proof-dir", str(tmp_path / "proof"), "--proof-cells", ids]) == 0
+    assert sorted(p.name for p in (tmp_path / "proof").iterdir()) == [f"{ids}.json"]
+    terms = read_terms(tmp_path / "proof" / f"{ids}.json")
+    table = pd.read_parquet(tmp_path / "sim" / f"{ids}.parquet")
+    assert terms["regret"] == float(table.loc[table["horizon"] == 1023, "regret"].iloc[0])
+    assert terms["cell_id"] == ids and terms["sum_F"] > 0
+    (tmp_path / "proof" / f"{ids}.json").unlink()
+    capsys.readouterr()
+    assert main([*args, "--proof-dir", str(tmp_path / "proof"), "--proof-cells", ids]) == 0
+    log = capsys.readouterr().err
+    assert "1 cells computed, 1 skipped" in log and (tmp_path / "proof" / f"{ids}.json").exists()
+    assert main([*args, "--proof-cells", ids]) == 2  # no --proof-dir
+    assert main([*args, "--proof-dir", str(tmp_path), "--proof-cells", "0" * 16]) == 2
+    assert "--proof-cells: not cells of the batch" in capsys.readouterr().err
 
 
-def test_block_algorithms_on_bernoulli_are_exact_by_default():
-    got = cells(config())
-    assert got["rps"].exact and got["rnm_ftnl"].exact
-    assert (got["rps"].runs, got["rps"].seed) == (0, 0)  # no runs, no seed
-    assert not got["ftl"].exact and got["ftl"].runs == 50  # per-round: Monte Carlo
-
-
-@pytest.mark.parametrize("env", ["correlated", "beta"])
-def test_dependent_and_beta_losses_stay_monte_carlo(env):
-    assert not any(c.exact for c in cells(config(env=env, algorithms=["rps"])).values())
-
-
-def test_exact_cell_aggregates_to_its_value_with_the_error_bound_as_interval():
-    cell = cells(config())["rps"]
-    table = cell_table(cell)
-    assert set(table["run"]) == {0} and set(table["estimator"]) == {"exact"}
-    agg = aggregate_tables([table], "e")
-    assert (agg["runs"] == 0).all()
-    np.testing.assert_array_equal(agg["mean"], table.sort_values("horizon")["regret"])
-    eb = table.sort_values("horizon")["error_bound"].to_numpy()
-    np.testing.assert_array_equal(agg["ci_high"], agg["mean"] + eb)
-    np.testing.assert_array_equal(agg["ci_low"], agg["mean"] - eb)
-    assert agg["q50"].isna().all() and agg["mean_realized"].isna().all()
-    assert agg["tail_mean"].iloc[-1] == 0.0
-
-
-def run_cli(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "privdtol.cli", "exact", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
+def test_cli_errors_name_the_argument(tmp_path, capsys):
+    assert main(["simulate-batch", "--out-dir", str(tmp_path)]) == 2
+    assert "--cells: no cells given" in capsys.readouterr().err
+    assert (
+        main(
+            [
+                "simulate-batch",
+                "--config",
+                str(SMOKE),
+                "--experiment",
+                "nope",
+                "--batch",
+                "0",
+                "--out-dir",
+                str(tmp_path),
+            ]
+        )
+        == 2
     )
-
-
-@pytest.mark.parametrize(
-    "args, flag",
-    [
-        (["--algorithm", "ftl", "--K", "4", "--gap", "0.2"], "--algorithm"),
-        (["--algorithm", "rps", "--K", "4", "--gap", "0.2", "--env", "beta"], "--env"),
-        (["--algorithm", "rps", "--K", "4"], "--means"),
-        (["--algorithm", "rps", "--K", "1", "--gap", "0.2"], "--K"),
-    ],
-)
-def test_exact_cli_bad_input_is_one_line_and_no_file(tmp_path, args, flag):
-    out = tmp_path / "x.csv"
-    res = run_cli(*args, "--epsilon", "1", "--horizon", "1023", "--out", str(out))
-    lines = [line for line in res.stderr.splitlines() if line.strip()]
-    assert res.returncode == 2
-    assert flag in lines[-1]
-    assert not out.exists()
+    assert (
+        "--experiment: unknown experiment 'nope' (allowed: horizon, gap" in capsys.readouterr().err
+    )

@@ -1,37 +1,11 @@
-"""Tests of :mod:`privdtol.cli.check`."""
+"""Tests of :mod:`privdtol.cli.check`: ``privdtol check`` refuses a bad threshold or output
+location in one line before it writes a verdict."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-import yaml
-from support.paths import ROOT
-
-from privdtol.cli import main
-
-# --- from tests/test_bad_input.py
-
-
-SMOKE = ROOT / "config" / "smoke.yaml"
-
-
-def one_line(capsys, args, naming: str) -> str:
-    """Run the CLI; assert exit 2 with one stderr line that names ``naming``, no stdout."""
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    lines = err.strip().splitlines()
-    assert code == 2, (code, err)
-    assert len(lines) == 1, err
-    assert naming in lines[0], lines[0]
-    assert "Traceback" not in err and out == ""
-    return lines[0]
-
-
-def write(tmp_path, cfg, name="c.yaml") -> Path:
-    path = tmp_path / name
-    path.write_text(yaml.safe_dump(cfg) if isinstance(cfg, dict) else cfg)
-    return path
+from support.cli import one_line_error, write_config
+from support.paths import SMOKE
 
 
 # ----------------------------------------------------------------- a verdict changed by a bad value
@@ -45,15 +19,15 @@ def write(tmp_path, cfg, name="c.yaml") -> Path:
     ],
 )
 def test_bad_threshold_refused_before_a_verdict(tmp_path, capsys, checks, key):
-    bad = write(tmp_path, {"checks": checks}, "thr.yaml")
+    bad = write_config(tmp_path, {"checks": checks}, "thr.yaml")
     out = tmp_path / "c.json"
     args = ["check", "--claim", "C3", "--control", "ftl_egreedy", "--config", SMOKE]
-    one_line(capsys, [*args, "--config", bad, "--out", out], key)
+    one_line_error(capsys, [*args, "--config", bad, "--out", out], key)
     assert not out.exists()
 
 
 def test_check_out_in_a_missing_directory(tmp_path, capsys):
     out = tmp_path / "no" / "dir" / "a.json"
     args = ["check", "--claim", "C3", "--config", SMOKE, "--out", out]
-    one_line(capsys, args, "does not exist")
+    one_line_error(capsys, args, "does not exist")
     assert not (tmp_path / "no").exists()

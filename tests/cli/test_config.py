@@ -1,45 +1,45 @@
-"""Tests of :mod:`privdtol.cli.config`."""
+"""Tests of :mod:`privdtol.cli.config`: ``privdtol check-config`` accepts the shipped configs
+and refuses, in one line naming the key, a broken file, a non-finite number, a grid beyond the
+engine's limits or an output directory outside the working directory."""
 
 from __future__ import annotations
 
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 import yaml
-from support.paths import ROOT
+from support.cli import one_line_error, smoke_config, write_config
+from support.paths import CONFIG, ROOT, SMOKE
 
 from privdtol.cli import main
 from privdtol.errors import InputError
 from privdtol.pipeline.config import load_config, load_config_files
 
-# --- from tests/test_bad_input.py
+T30 = (1 << 30) - 1
 
 
-SMOKE = ROOT / "config" / "smoke.yaml"
-
-
-def smoke() -> dict:
-    return yaml.safe_load(SMOKE.read_text())
-
-
-def one_line(capsys, args, naming: str) -> str:
-    """Run the CLI; assert exit 2 with one stderr line that names ``naming``, no stdout."""
-    code = main([str(a) for a in args])
+def test_paper_config_within_the_default_limits(capsys):
+    """The paper's config passes: ``ok`` on stderr, the planned totals on stdout."""
+    assert main(["check-config", str(CONFIG / "paper.yaml")]) == 0
     out, err = capsys.readouterr()
-    lines = err.strip().splitlines()
-    assert code == 2, (code, err)
-    assert len(lines) == 1, err
-    assert naming in lines[0], lines[0]
-    assert "Traceback" not in err and out == ""
-    return lines[0]
+    assert err.strip().endswith("ok")
+    assert "total" in out
 
 
-def write(tmp_path, cfg, name="c.yaml") -> Path:
-    path = tmp_path / name
-    path.write_text(yaml.safe_dump(cfg) if isinstance(cfg, dict) else cfg)
-    return path
+def test_a_bad_value_is_named_with_what_is_allowed(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    experiment = {
+        "name": "e",
+        "algorithms": ["rps", "ftl"],
+        "K": [1],
+        "gap": [0.5, 0.25],
+        "epsilon": [1.0, 0.5, 0.25],
+        "horizon": [T30],
+    }
+    bad.write_text(yaml.safe_dump({"experiments": [experiment]}))
+    assert main(["check-config", str(bad)]) == 2
+    assert "experiments[0].K[0]: got 1 (allowed: integers >= 2" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
@@ -53,12 +53,12 @@ def write(tmp_path, cfg, name="c.yaml") -> Path:
     ],
 )
 def test_nan_and_inf_refused_everywhere(tmp_path, capsys, value, where):
-    cfg = smoke()
+    cfg = smoke_config()
     where(cfg, value)
-    one_line(capsys, ["check-config", write(tmp_path, cfg)], "finite numbers")
+    one_line_error(capsys, ["check-config", write_config(tmp_path, cfg)], "finite numbers")
 
 
-# ----------------------------------------------------------------- tracebacks instead of one line
+# ----------------------------------------------------------------- broken files: one line each
 @pytest.mark.parametrize(
     "text, naming",
     [
@@ -72,14 +72,14 @@ def test_nan_and_inf_refused_everywhere(tmp_path, capsys, value, where):
 def test_broken_config_files(tmp_path, capsys, text, naming):
     path = tmp_path / "bad.yaml"
     path.write_bytes(text)
-    line = one_line(capsys, ["check-config", path], naming)
+    line = one_line_error(capsys, ["check-config", path], naming)
     assert str(path) in line
     with pytest.raises(InputError, match=re.escape(str(path))):
         load_config_files([SMOKE, path])
 
 
 def test_missing_config_file(tmp_path, capsys):
-    one_line(capsys, ["check-config", tmp_path / "nope.yaml"], "nope.yaml: cannot read")
+    one_line_error(capsys, ["check-config", tmp_path / "nope.yaml"], "nope.yaml: cannot read")
 
 
 def test_alias_bomb_refused_fast(tmp_path, capsys):
@@ -89,7 +89,9 @@ def test_alias_bomb_refused_fast(tmp_path, capsys):
     lines += [f"  x{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
     text = "\n".join(lines) + "\n"
     assert len(text.encode()) < 500
-    one_line(capsys, ["check-config", write(tmp_path, text)], "aliases are not allowed")
+    one_line_error(
+        capsys, ["check-config", write_config(tmp_path, text)], "aliases are not allowed"
+    )
     shared = yaml.safe_load(text)  # what Snakemake's own loader hands the workflow
     with pytest.raises(InputError, match="more than 100000 values"):
         load_config(shared)
@@ -106,21 +108,23 @@ def test_alias_bomb_refused_fast(tmp_path, capsys):
     ],
 )
 def test_engine_limits_at_parse_time(tmp_path, capsys, change, key):
-    cfg = smoke()
+    cfg = smoke_config()
     cfg["experiments"][0].update(change)
-    one_line(capsys, ["check-config", write(tmp_path, cfg)], key)
+    one_line_error(capsys, ["check-config", write_config(tmp_path, cfg)], key)
 
 
 def test_grid_size_refused_before_planning(tmp_path, capsys):
     """A 330-byte config with 200 000 cells: counted from its list lengths, not planned."""
-    cfg = smoke()
+    cfg = smoke_config()
     exp = cfg["experiments"][0]
     exp.update(algorithms=["rps"], gap=[0.5 - i / 1000 for i in range(400)])
     exp.update(epsilon=[1 + i / 100 for i in range(500)])
-    line = one_line(capsys, ["check-config", write(tmp_path, cfg)], "limits.max_cells")
+    line = one_line_error(capsys, ["check-config", write_config(tmp_path, cfg)], "limits.max_cells")
     assert "'horizon'" in line and "200000" in line
-    small = smoke() | {"limits": {"max_cpu_hours": 1e-4}}  # the planned CPU time
-    line = one_line(capsys, ["check-config", write(tmp_path, small)], "limits.max_cpu_hours")
+    small = smoke_config() | {"limits": {"max_cpu_hours": 1e-4}}  # the planned CPU time
+    line = one_line_error(
+        capsys, ["check-config", write_config(tmp_path, small)], "limits.max_cpu_hours"
+    )
     assert "CPU hours" in line and "experiment" in line
 
 
@@ -135,11 +139,11 @@ def test_grid_size_refused_before_planning(tmp_path, capsys):
     ],
 )
 def test_output_directories(tmp_path, capsys, change, naming):
-    cfg = smoke() | change
-    one_line(capsys, ["check-config", write(tmp_path, cfg)], naming)
+    cfg = smoke_config() | change
+    one_line_error(capsys, ["check-config", write_config(tmp_path, cfg)], naming)
     if "{" not in str(change) and "\n" not in str(change):
         cfg["allow_outside"] = True
-        assert main(["check-config", str(write(tmp_path, cfg))]) == 0
+        assert main(["check-config", str(write_config(tmp_path, cfg))]) == 0
         capsys.readouterr()
 
 

@@ -1,21 +1,13 @@
-"""Tests of :mod:`privdtol.cli.listing`."""
+"""Tests of :mod:`privdtol.cli.listing`: ``privdtol list`` names every algorithm and loss
+model."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-# --- from tests/test_cli.py
-
-
-def _run(args):
-    return subprocess.run(
-        [sys.executable, "-m", "privdtol.cli", *args], capture_output=True, text=True
-    )
+from support.cli import run_cli
 
 
 def test_list_names_everything():
-    res = _run(["list"])
+    res = run_cli("list")
     assert res.returncode == 0
     for name in [
         "rps",

@@ -1,19 +1,18 @@
-"""Tests of :mod:`privdtol.pipeline.limits`."""
+"""Tests of :mod:`privdtol.pipeline.limits`: a cell's memory estimate against
+``limits.max_memory_gb`` (in units of 1e9 bytes)."""
 
 from __future__ import annotations
 
 import pytest
-from support.paths import ROOT
+from support.paths import SMOKE
 
 from privdtol.errors import InputError
 from privdtol.pipeline import config, limits
 
-# --- from tests/test_mutants_pipeline_fresh.py
-
 
 def _one(**exp) -> dict:
     """The smoke config with one experiment ``x`` of the keys given."""
-    cfg = config.read_config_files([ROOT / "config" / "smoke.yaml"])
+    cfg = config.read_config_files([SMOKE])
     cfg["experiments"] = [{"name": "x", **exp}]
     return cfg
 

@@ -1,62 +1,23 @@
-"""Tests of :mod:`privdtol.pipeline.plan`."""
+"""Tests of :mod:`privdtol.pipeline.plan`: a config's experiments expanded into cells (stable
+ids, slices, exact or Monte Carlo per cell), cells grouped into batches within their time, count
+and JSON-size limits, and the shipped configs' scale."""
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-import math
 
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from support.paths import ROOT
+from support.paths import CONFIG, SMOKE
 
 from privdtol.analysis.claims.lemmas import check_step
-from privdtol.cli import main
-from privdtol.cli.batch import cell_table
 from privdtol.errors import InputError
-from privdtol.pipeline import aggregate, config, plan
+from privdtol.pipeline import config, plan
 from privdtol.pipeline import plan as grid
 from privdtol.pipeline.config import load_config
-from privdtol.pipeline.proof import (
-    flat_row,
-)
-
-# --- from tests/test_aggregate.py
-
-T30 = (1 << 30) - 1
-
-
-def test_cli_on_real_cells_is_byte_deterministic(tmp_path):
-    cells = [
-        grid.Cell("rps", "bernoulli", "standard", 4, 0.25, None, 1.0, T30, 20, None, None, 0),
-        grid.Cell("hedge", "correlated", "standard", 4, 0.25, None, None, T30, 20, 0.5, None, 0),
-    ]
-    files = []
-    for c in cells:
-        path = tmp_path / f"{c.cell_id}.parquet"
-        cell_table(c).to_parquet(path, index=False)
-        files.append(str(path))
-    outs = []
-    for i, order in enumerate((files, files[::-1])):
-        out = tmp_path / f"agg{i}.parquet"
-        csv = tmp_path / f"agg{i}.csv"
-        assert (
-            main(["aggregate", "--experiment", "x", "--out", str(out), "--out", str(csv), *order])
-            == 0
-        )
-        outs.append((out.read_bytes(), csv.read_bytes()))
-    assert outs[0] == outs[1]
-    df = pd.read_parquet(tmp_path / "agg0.parquet")
-    assert list(df.columns) == aggregate.COLUMNS
-    assert set(df.cell_id) == {c.cell_id for c in cells}
-    hedge = df[df.algorithm == "hedge"]
-    assert hedge.rho.eq(0.5).all() and hedge.epsilon.isna().all() and hedge.kappa.isna().all()
-    assert df.horizon.max() == T30
-
-
-# --- from tests/test_exact_memo.py
 
 
 def _cell(algorithm, eps, gap=0.125):
@@ -95,10 +56,9 @@ def test_the_planner_makes_same_law_cells_neighbours():
     assert np.ptp(rps) <= 2  # eps 0.5 and 1 (eta 1/8 both), at most a Gumbel cell between
 
 
-# --- from tests/test_grid.py
+CONFIGS = {name: CONFIG / f"{name}.yaml" for name in ("config", "paper", "smoke")}
 
-
-CONFIGS = {name: ROOT / "config" / f"{name}.yaml" for name in ("config", "paper", "smoke")}
+T30 = (1 << 30) - 1
 
 
 def minimal(**exp) -> dict:
@@ -340,47 +300,6 @@ def test_yaml_configs_parse_as_plain_yaml():
         assert isinstance(yaml.safe_load(path.read_text()), dict)
 
 
-# --------------------------------------------------------------------------- CLI
-def test_simulate_batch_cli_writes_skips_and_forces(tmp_path, capsys):
-    from privdtol.cli import main
-
-    out = tmp_path / "sim"
-    args = [
-        "simulate-batch",
-        "--config",
-        str(CONFIGS["smoke"]),
-        "--experiment",
-        "horizon",
-        "--batch",
-        "0",
-        "--out-dir",
-        str(out),
-    ]
-    assert main(args) == 0
-    files = sorted(out.glob("*.parquet"))
-    cfg = load_config(CONFIGS["smoke"])
-    cells = grid.plan(cfg)["horizon"][1][0].cells
-    assert [f.stem for f in files] == sorted(c.cell_id for c in cells)
-    first = {f: f.read_bytes() for f in files}
-    assert f"{len(cells)} cells computed, 0 skipped" in capsys.readouterr().err
-    assert main(args) == 0  # everything exists: skipped
-    assert f"0 cells computed, {len(cells)} skipped" in capsys.readouterr().err
-    files[0].write_bytes(b"PAR1 truncated")  # an untrustworthy file
-    assert main(args) == 0
-    assert f"1 cells computed, {len(cells) - 1} skipped" in capsys.readouterr().err
-    assert main([*args, "--force"]) == 0
-    assert {f: f.read_bytes() for f in files} == first  # same bytes, recomputed
-    # the pipeline's --cells form gives the same files
-    other = tmp_path / "other"
-    batch = grid.plan(cfg)["horizon"][1][0]
-    assert main(["simulate-batch", "--cells", batch.cells_json(), "--out-dir", str(other)]) == 0
-    assert {f.name: f.read_bytes() for f in files} == {
-        f.name: f.read_bytes() for f in sorted(other.glob("*.parquet"))
-    }
-
-
-# --- from tests/test_mutants_batches.py
-
 #: one Monte Carlo cell; its JSON estimate is, per value, len(json.dumps(value)) + 1:
 #: "rps" 6, "bernoulli" 12, "standard" 11, 8 2, 0.5 4, null 5, 1.0 4, 1023 5, 100 4, null 5,
 #: null 5, 0 2 (the "auto" engine is left out): 65, or 66 with a 5-digit horizon
@@ -426,12 +345,9 @@ def test_batches_of_exactly_max_json_chars_stay_whole():
     assert [len(b.cells) for b in over] == [1538, 1537, 1]
 
 
-# --- from tests/test_mutants_pipeline.py
-
-
 def _one(**exp) -> dict:
     """The smoke config with one experiment ``x`` of the keys given."""
-    cfg = config.read_config_files([ROOT / "config" / "smoke.yaml"])
+    cfg = config.read_config_files([SMOKE])
     cfg["experiments"] = [{"name": "x", **exp}]
     return cfg
 
@@ -440,8 +356,6 @@ SMALL = {"algorithms": ["rps"], "K": [2], "gap": [0.5], "epsilon": [1.0], "horiz
 
 
 def test_plan_checks_the_limits_and_sorts_cells_by_epsilon():
-    from privdtol.pipeline import plan
-
     cfg = config.load_config(_one(**{**SMALL, "epsilon": [1.0, 0.25, 0.5]}))
     cells, _ = plan.plan(cfg)["x"]
     assert [c.epsilon for c in cells] == [0.25, 0.5, 1.0]
@@ -453,8 +367,6 @@ def test_plan_checks_the_limits_and_sorts_cells_by_epsilon():
 
 def test_batches_close_only_past_their_target():
     """Two cells of estimated cost a and b: one batch at a target of exactly a + b, two below."""
-    from privdtol.pipeline import plan
-
     cfg = config.load_config(_one(**{**SMALL, "epsilon": [1.0, 0.5]}))
     cells, _ = plan.plan(cfg)["x"]
     total = cells[0].estimated_seconds() + cells[1].estimated_seconds()
@@ -465,15 +377,10 @@ def test_batches_close_only_past_their_target():
 def test_cells_json_is_compact_and_canonical():
     import json
 
-    from privdtol.pipeline import plan
-
     cells, _ = plan.plan(config.load_config(_one(**SMALL)))["x"]
     text = plan.cells_to_json(cells)
     assert text == json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"))
     assert plan.cells_from_json(text) == cells
-
-
-# --- from tests/test_mutants_pipeline_fresh.py
 
 
 def test_cells_json_with_other_fields_names_them():
@@ -485,7 +392,76 @@ def test_cells_json_with_other_fields_names_them():
     )
 
 
-# --- from tests/test_proof_checks.py
+def test_an_unknown_experiment_lists_the_configured_ones():
+    cfg = config.load_config(_one(**SMALL))
+    with pytest.raises(InputError) as err:
+        plan.experiment(cfg, "nope")
+    assert str(err.value) == "experiment: unknown experiment 'nope' (allowed: x)"
+
+
+def test_an_experiments_mu_best_reaches_its_cells():
+    cfg = config.load_config(_one(**SMALL, mu_best=0.125))
+    cells, _ = plan.plan(cfg)["x"]
+    assert [c.mu_best for c in cells] == [0.125]
+
+
+def test_the_plan_summary_counts_cells_and_batches():
+    cfg = config.load_config(_one(**{**SMALL, "epsilon": [1.0, 0.5]}))
+    rows = plan.summary(cfg)
+    assert [(r["experiment"], r["cells"], r["batches"], r["max_horizon"]) for r in rows] == [
+        ("x", 2, 1, 1023)
+    ]
+
+
+T20 = (1 << 20) - 1
+
+
+def exact_config(exact=None, **exp) -> dict:
+    """One experiment ``e`` (rps, rnm_ftnl and ftl at K = 4, gap 1/4, eps 1/2, T = 2^20 - 1;
+    ``exp`` overrides) with 50 runs, seed 7 and, when given, the ``exact`` switch."""
+    base = {
+        "name": "e",
+        "algorithms": ["rps", "rnm_ftnl", "ftl"],
+        "K": [4],
+        "gap": [0.25],
+        "epsilon": [0.5],
+        "horizon": [T20],
+    }
+    base.update(exp)
+    cfg = {"runs": 50, "seed": 7, "experiments": [base]}
+    if exact is not None:
+        cfg["exact"] = exact
+    return cfg
+
+
+def planned_cells(cfg) -> dict:
+    """The cells of the config's one experiment, by algorithm."""
+    (cells, _), *_ = grid.plan(load_config(cfg)).values()
+    return {c.algorithm: c for c in cells}
+
+
+def test_block_algorithms_on_bernoulli_are_exact_by_default():
+    got = planned_cells(exact_config())
+    assert got["rps"].exact and got["rnm_ftnl"].exact
+    assert (got["rps"].runs, got["rps"].seed) == (0, 0)  # no runs, no seed
+    assert not got["ftl"].exact and got["ftl"].runs == 50  # per-round: Monte Carlo
+
+
+@pytest.mark.parametrize("env", ["correlated", "beta"])
+def test_dependent_and_beta_losses_stay_monte_carlo(env):
+    cells = planned_cells(exact_config(env=env, algorithms=["rps"]))
+    assert not any(c.exact for c in cells.values())
+
+
+def test_exact_off_gives_monte_carlo_everywhere_also_as_bare_yaml_off():
+    cfg = yaml.safe_load("exact: off\n")  # YAML 1.1 reads a bare off as False
+    assert cfg == {"exact": False}
+    got = planned_cells({**exact_config(), **cfg})
+    assert not any(c.exact for c in got.values())
+    assert got["rps"].runs == 50
+
+
+# ------------------------------------------- Lemma 4 and 5 verdicts of the proof terms' rows
 
 
 def _row(i=0, algorithm="rps", **values):
@@ -552,46 +528,3 @@ def test_lemma5_and_its_halves_pass_below_and_fail_above(claim, column, bound):
     assert _verdict(claim, _row(**{column: 0.5 * at})) == "PASS"
     assert _verdict(claim, _row(**{column: at * (1 + 1e-4)})) == "FAIL"
     assert _verdict(claim, _row(**{column: at, f"{column}_err": 1e-3})) == "INCONCLUSIVE"
-
-
-def test_flat_row_carries_every_number_and_its_error_bound():
-    from privdtol.pipeline.proof import cell_terms
-
-    cell = grid.Cell("rps", "bernoulli", "standard", 4, 0.5, None, 0.0625, 1023, 0, None, None, 0)
-    row = flat_row(cell_terms(cell))
-    for key in ("sum_F", "small_gap", "large_gap", "sum_V", "regret", "regret_limit"):
-        assert np.isfinite(row[key]) and 0 <= row[f"{key}_err"] < 1e-6 * max(1.0, row[key])
-    assert row["n_small"] == 0 and row["n_large"] == 3 and row["groups"] == 0
-    assert row["bound_eq6"] == pytest.approx(4 * math.log(4) / (1 / 32), rel=1e-12)
-    assert row["large_gap"] <= row["sum_V"] <= row["bound_drift"] <= row["bound_eq6"]
-    assert row["drift_max"] <= row["drift_max_err"]
-
-
-def test_simulate_batch_writes_the_proof_cells_terms(tmp_path, capsys):
-    """``simulate-batch --proof-dir --proof-cells`` writes the terms of the proof cells only,
-    with Reg_T at the horizon taken from the cell's own exact table, and skips a cell only when
-    both of its files exist."""
-    from privdtol.cli import main
-    from privdtol.pipeline.proof import read_terms
-
-    cells = [
-        grid.Cell("rps", "bernoulli", "standard", 4, 0.25, None, 1.0, 1023, 0, None, None, 0),
-        grid.Cell("rnm_ftnl", "bernoulli", "standard", 4, 0.25, None, 1.0, 1023, 0, None, None, 0),
-    ]
-    cells_json = grid.Batch("x", 0, tuple(cells)).cells_json()
-    ids = cells[0].cell_id
-    args = ["simulate-batch", "--cells", cells_json, "--out-dir", str(tmp_path / "sim")]
-    assert main([*args, "--proof-dir", str(tmp_path / "proof"), "--proof-cells", ids]) == 0
-    assert sorted(p.name for p in (tmp_path / "proof").iterdir()) == [f"{ids}.json"]
-    terms = read_terms(tmp_path / "proof" / f"{ids}.json")
-    table = pd.read_parquet(tmp_path / "sim" / f"{ids}.parquet")
-    assert terms["regret"] == float(table.loc[table["horizon"] == 1023, "regret"].iloc[0])
-    assert terms["cell_id"] == ids and terms["sum_F"] > 0
-    (tmp_path / "proof" / f"{ids}.json").unlink()
-    capsys.readouterr()
-    assert main([*args, "--proof-dir", str(tmp_path / "proof"), "--proof-cells", ids]) == 0
-    log = capsys.readouterr().err
-    assert "1 cells computed, 1 skipped" in log and (tmp_path / "proof" / f"{ids}.json").exists()
-    assert main([*args, "--proof-cells", ids]) == 2  # no --proof-dir
-    assert main([*args, "--proof-dir", str(tmp_path), "--proof-cells", "0" * 16]) == 2
-    assert "--proof-cells: not cells of the batch" in capsys.readouterr().err

@@ -1,12 +1,24 @@
-"""Tests of :mod:`privdtol.pipeline.proof`."""
+"""Tests of :mod:`privdtol.pipeline.proof`: the proof cells (the exact softmax cells, each in one
+home experiment) and the flat row of a cell's proof terms (Lemmas 4 and 5, eqs. (5) and (6))
+with the error bound of every number."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+import pytest
+
 from privdtol.analysis.registry import proof_algorithms
 from privdtol.pipeline import plan as grid
-from privdtol.pipeline.proof import PROOF_EXPERIMENTS, proof_cells, proof_homes
-
-# --- from tests/test_proof_checks.py
+from privdtol.pipeline.config import load_config
+from privdtol.pipeline.proof import (
+    PROOF_EXPERIMENTS,
+    cell_terms,
+    flat_row,
+    proof_cells,
+    proof_homes,
+)
 
 
 def _plan(config_experiments):
@@ -17,8 +29,6 @@ def _plan(config_experiments):
         "batching": {"target_seconds": 30, "max_cells": 500},
         "experiments": config_experiments,
     }
-    from privdtol.pipeline.config import load_config
-
     return grid.plan(load_config(config))
 
 
@@ -37,3 +47,14 @@ def test_proof_cells_are_the_exact_softmax_cells_once_each():
     assert [c.algorithm for c in homes["grid"]] == ["rps_eta_logk"] * 2  # rps: home gap
     ids = proof_homes(plan, proof_algorithms())
     assert ids == {name: {c.cell_id for c in cells} for name, cells in homes.items()}
+
+
+def test_flat_row_carries_every_number_and_its_error_bound():
+    cell = grid.Cell("rps", "bernoulli", "standard", 4, 0.5, None, 0.0625, 1023, 0, None, None, 0)
+    row = flat_row(cell_terms(cell))
+    for key in ("sum_F", "small_gap", "large_gap", "sum_V", "regret", "regret_limit"):
+        assert np.isfinite(row[key]) and 0 <= row[f"{key}_err"] < 1e-6 * max(1.0, row[key])
+    assert row["n_small"] == 0 and row["n_large"] == 3 and row["groups"] == 0
+    assert row["bound_eq6"] == pytest.approx(4 * math.log(4) / (1 / 32), rel=1e-12)
+    assert row["large_gap"] <= row["sum_V"] <= row["bound_drift"] <= row["bound_eq6"]
+    assert row["drift_max"] <= row["drift_max_err"]

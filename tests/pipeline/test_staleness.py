@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.pipeline.staleness`."""
+"""Tests of :mod:`privdtol.pipeline.staleness`: the code stamp of a layer of the package follows
+its files' content (not their location or time), covers the report's templates, is written once
+and names no absolute path."""
 
 from __future__ import annotations
 
@@ -11,8 +13,6 @@ import pytest
 import privdtol
 from privdtol.errors import InputError
 from privdtol.pipeline import staleness
-
-# --- from tests/test_code_stamp.py
 
 PACKAGE = Path(privdtol.__file__).resolve().parent
 

@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.pipeline.tools`."""
+"""Tests of :mod:`privdtol.pipeline.tools`: the commands a rule's shell string runs (with what its
+privdtol subcommand runs), and a missing command named in one line with its rules and package,
+before Snakemake starts a job."""
 
 from __future__ import annotations
 
@@ -9,13 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.paths import BIN
+from support.workflow import copy_build, run_snakemake, snakemake_env
 
 from privdtol.pipeline import staleness, tools
-
-# --- from tests/test_tools_check.py
-
-BIN = Path(sys.executable).parent
-
 
 PACKAGE = staleness.package_root()
 
@@ -111,12 +110,16 @@ def _path_without(tmp_path: Path, *absent: str, env_bin: bool = True) -> str:
 
 
 def _snakemake(wd: Path, path: str, *targets: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [str(BIN / "snakemake"), "--cores", "1", *targets, "--configfile", "config/smoke.yaml"],
-        cwd=wd,
-        env=dict(os.environ, PATH=path),
-        capture_output=True,
-        text=True,
+    """``snakemake --cores 1 TARGETS`` on the smoke config in ``wd`` with ``path`` as PATH."""
+    return run_snakemake(
+        wd,
+        "--cores",
+        "1",
+        *targets,
+        "--configfile",
+        "config/smoke.yaml",
+        env=snakemake_env(path),
+        check=False,
         timeout=600,
     )
 
@@ -125,8 +128,7 @@ def _snakemake(wd: Path, path: str, *targets: str) -> subprocess.CompletedProces
 def test_without_dot_the_rule_graph_stops_in_one_line_and_aggregation_still_runs(
     smoke_run, tmp_path
 ):
-    wd = tmp_path / "run"
-    shutil.copytree(smoke_run, wd, symlinks=True)  # modification times kept
+    wd = copy_build(smoke_run, tmp_path / "run")  # modification times kept
     path = _path_without(tmp_path, "dot")
     rulegraph = wd / "results" / "report" / "generated" / "rulegraph.pdf"
     log = wd / "logs" / "report" / "draw_rulegraph.log"
@@ -149,8 +151,7 @@ def test_without_dot_the_rule_graph_stops_in_one_line_and_aggregation_still_runs
 
 @pytest.mark.pipeline
 def test_snakemake_of_the_environment_without_it_on_path_names_privdtol(smoke_run, tmp_path):
-    wd = tmp_path / "run"
-    shutil.copytree(smoke_run, wd, symlinks=True)
+    wd = copy_build(smoke_run, tmp_path / "run")
     (wd / "results" / "agg" / "gap.parquet").unlink()
     path = _path_without(tmp_path, "privdtol", "python", "snakemake", env_bin=False)
     proc = _snakemake(wd, path, "aggregate_all")

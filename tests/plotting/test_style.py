@@ -1,113 +1,20 @@
-"""Tests of :mod:`privdtol.plotting.style`."""
+"""Tests of :mod:`privdtol.plotting.style`: every text of a figure at least 7 pt as printed at
+the report's text width, figures saved as PNG then PDF (nothing for a too-small text), shown from
+the saved PNG, and dyadic axes labelled without collisions."""
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 import matplotlib
 import matplotlib.pyplot as plt
 import pytest
 
-from privdtol.cli import main
 from privdtol.plotting import style
 
-# --- from tests/test_notebook_command.py
-
-pytest.importorskip("papermill")
+matplotlib.use("Agg")
 
 
-pytest.importorskip("jupytext")
-
-
-GOOD = """# %% tags=["parameters"]
-value = 1
-
-# %%
-print("value is", value * 7)
-"""
-
-
-BAD = """# %% tags=["parameters"]
-value = 1
-
-# %%
-raise RuntimeError("planted failure 5b1e")
-"""
-
-
-def _paths(tmp_path: Path, name: str) -> dict[str, Path]:
-    return {
-        "converted": tmp_path / "logs" / f"{name}.input.ipynb",
-        "executed": tmp_path / "logs" / f"{name}.ipynb",
-        "ipynb": tmp_path / "results" / f"{name}.ipynb",
-        "html": tmp_path / "results" / f"{name}.html",
-    }
-
-
-def _run(source: Path, paths: dict[str, Path], parameters: str) -> int:
-    args = [str(source), f"--parameters={parameters}"]
-    for key, path in paths.items():
-        args += [f"--{key}", str(path)]
-    return main(["notebook", *args])
-
-
-@pytest.mark.notebook
-def test_a_notebook_that_runs_gives_its_stripped_copy_and_its_offline_page(tmp_path):
-    source = tmp_path / "good.py"
-    source.write_text(GOOD)
-    paths = _paths(tmp_path, "good")
-    assert _run(source, paths, "{value: 6}") == 0
-    nb = json.loads(paths["ipynb"].read_text())
-    text = "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", []))
-    assert "value is 42" in text  # the parameter reached the kernel
-    assert "start_time" not in paths["ipynb"].read_text()  # stripped
-    assert [c["id"] for c in nb["cells"]][:2] == ["cell-0", "cell-1"]
-    assert paths["ipynb"].read_text() == paths["executed"].read_text()
-    page = paths["html"].read_text()
-    assert "value is 42" in page and "cdn.jsdelivr" not in page and "<script src=" not in page
-
-
-@pytest.mark.notebook
-def test_a_notebook_that_raises_leaves_no_result_and_its_partial_copy(tmp_path):
-    from papermill.exceptions import PapermillExecutionError
-
-    source = tmp_path / "bad.py"
-    source.write_text(BAD)
-    paths = _paths(tmp_path, "bad")
-    with pytest.raises(PapermillExecutionError, match="planted failure 5b1e"):
-        _run(source, paths, "{}")
-    assert not paths["ipynb"].exists() and not paths["html"].exists()
-    assert "planted failure 5b1e" in paths["executed"].read_text()
-
-
-@pytest.mark.parametrize(
-    "source, parameters, field",
-    [
-        ("missing.py", "{}", "source"),
-        ("notebook.ipynb", "{}", "source"),
-        ("good.py", "[1, 2]", "parameters"),
-        ("good.py", "{a: [1", "parameters"),
-    ],
-)
-def test_bad_arguments_are_one_line_and_start_no_kernel(
-    tmp_path, capsys, source, parameters, field
-):
-    (tmp_path / "good.py").write_text(GOOD)
-    (tmp_path / "notebook.ipynb").write_text("{}")
-    paths = _paths(tmp_path, "x")
-    assert _run(tmp_path / source, paths, parameters) == 2
-    err = capsys.readouterr().err.strip()
-    assert "\n" not in err and err.startswith(f"privdtol notebook: error: --{field}:"), err
-    assert not any(p.exists() for p in paths.values())
-
-
-def _figure__notebook_command(fontsize: float):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+def _titled_figure(fontsize: float):
+    """A small figure whose title is ``fontsize`` points (no style set up)."""
     fig, ax = plt.subplots(figsize=(4, 3), layout="constrained")
     ax.plot([1, 2, 3], [1, 4, 9])
     ax.set_title("title", fontsize=fontsize)
@@ -117,9 +24,7 @@ def _figure__notebook_command(fontsize: float):
 def test_save_figure_draws_twice_and_writes_nothing_for_a_too_small_text(tmp_path, monkeypatch):
     from matplotlib.backend_bases import FigureCanvasBase
 
-    from privdtol.plotting import style
-
-    fig = _figure__notebook_command(10)
+    fig = _titled_figure(10)
     draws = []
     original = FigureCanvasBase.print_figure
     monkeypatch.setattr(
@@ -131,17 +36,14 @@ def test_save_figure_draws_twice_and_writes_nothing_for_a_too_small_text(tmp_pat
     assert draws == ["png", "pdf"]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and pdf.read_bytes()[:5] == b"%PDF-"
     with pytest.raises(ValueError, match="below"):
-        style.save_figure(_figure__notebook_command(2), tmp_path, "tiny")
+        style.save_figure(_titled_figure(2), tmp_path, "tiny")
     assert not list((tmp_path / "figures").glob("tiny.*"))
 
 
 def test_show_displays_the_saved_png_and_closes_the_figure(tmp_path, monkeypatch):
     import IPython.display
-    import matplotlib.pyplot as plt
 
-    from privdtol.plotting import style
-
-    fig = _figure__notebook_command(10)
+    fig = _titled_figure(10)
     _, png = style.save_figure(fig, tmp_path, "shown")
     shown = []
     monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
@@ -150,12 +52,8 @@ def test_show_displays_the_saved_png_and_closes_the_figure(tmp_path, monkeypatch
     assert not plt.fignum_exists(fig.number)
 
 
-# --- from tests/test_plotting.py
-
-matplotlib.use("Agg")
-
-
-def _figure__plotting(fontsize=None):
+def _styled_figure(fontsize=None):
+    """A figure in the report's style at its width, with a ``tiny`` text of ``fontsize``."""
     style.setup()
     fig, ax = plt.subplots(figsize=(style.WIDTH, 3))
     ax.plot([1, 2], [1, 2], label="rps")
@@ -167,7 +65,7 @@ def _figure__plotting(fontsize=None):
 
 
 def test_style_text_is_at_least_7pt_printed(tmp_path):
-    fig = _figure__plotting()
+    fig = _styled_figure()
     assert style.small_texts(fig) == []
     assert pytest.approx(style.TEXT_WIDTH) == style.WIDTH
     paths = style.save_figure(fig, tmp_path, "ok")
@@ -176,7 +74,7 @@ def test_style_text_is_at_least_7pt_printed(tmp_path):
 
 
 def test_small_text_is_refused(tmp_path):
-    fig = _figure__plotting(fontsize=5)
+    fig = _styled_figure(fontsize=5)
     assert [t for t, _ in style.small_texts(fig)] == ["tiny"]
     with pytest.raises(ValueError, match="tiny"):
         style.save_figure(fig, tmp_path, "bad")

@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.report.claims`."""
+"""Tests of :mod:`privdtol.report.claims`: every claim of the registry (a new one too) and every
+loss model is typeset, and the power record and a failure's diagnosis are rendered."""
 
 from __future__ import annotations
 
@@ -6,8 +7,6 @@ from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX
 from privdtol.environments import MODELS
 from privdtol.report.claims import claim_context, failure_items, power_tex
 from privdtol.report.config_tables import models_tex
-
-# --- from tests/test_report_style.py
 
 
 def test_every_claim_and_model_is_typeset_once():

@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.report.explorer`."""
+"""Tests of :mod:`privdtol.report.explorer`: the offline explorer page carries every cell of the
+aggregated tables (exact and Monte Carlo, with Theorem 1's bound) and lists the check records."""
 
 from __future__ import annotations
 
@@ -9,31 +10,39 @@ import re
 import numpy as np
 import pandas as pd
 from support.offline_pages import external_references
+from support.tables import CORE, INTERVAL, agg_table
 
 from privdtol.pipeline.aggregate import add_bounds
 from privdtol.report.explorer import build_explorer
 
-# --- from tests/test_explorer.py
 
-
-# ----------------------------------------------------------------------------- explorer
 def _table() -> pd.DataFrame:
     """Two cells as privdtol aggregate writes them: an exact RPS cell (error bound 1e-9) and a
     Monte Carlo FTL cell (no ε)."""
-    rows = []
-    for cell, alg, eps, runs, est in (
-        ("aaaa", "rps", 1.0, 0, "exact"),
-        ("bbbb", "ftl", np.nan, 20, "block_rb"),
-    ):
-        for T, mean in ((1, 0.125), (3, 0.375), (1023, 7.5)):
-            err = 1e-9 if est == "exact" else 0.25
-            rows.append(
-                dict(experiment="horizon", cell_id=cell, algorithm=alg, env="bernoulli",
-                     instance="standard", K=8, gap=0.25, epsilon=eps, eta=np.nan, rho=np.nan,
-                     kappa=np.nan, mu_best=0.375, horizon=T, runs=runs, estimator=est,
-                     mean=mean, ci_low=mean - err, ci_high=mean + err)
-            )  # fmt: skip
-    return add_bounds(pd.DataFrame(rows))
+    means = {1: 0.125, 3: 0.375, 1023: 7.5}
+    cells = [
+        {"cell_id": "aaaa", "algorithm": "rps", "epsilon": 1.0, "runs": 0, "estimator": "exact"},
+        {"cell_id": "bbbb", "algorithm": "ftl", "epsilon": np.nan, "runs": 20,
+         "estimator": "block_rb"},
+    ]  # fmt: skip
+
+    def err(cell):
+        return 1e-9 if cell["estimator"] == "exact" else 0.25
+
+    table = agg_table(
+        cells,
+        horizons=tuple(means),
+        columns=(*CORE, "eta", *INTERVAL, "estimator"),
+        drop=("se",),
+        experiment="horizon",
+        K=8,
+        gap=0.25,
+        eta=np.nan,
+        mean=list(means.values()),
+        ci_low=lambda c, h: means[h] - err(c),
+        ci_high=lambda c, h: means[h] + err(c),
+    )
+    return add_bounds(table)
 
 
 def _data(html: str) -> dict:

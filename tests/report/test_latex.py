@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.report.latex`."""
+"""Tests of :mod:`privdtol.report.latex`: macro names, escaping, one style for numbers (powers of
+two, three significant figures) and the typesetting of ASCII mathematics."""
 
 from __future__ import annotations
 
@@ -20,8 +21,6 @@ from privdtol.report.latex import (
     tex_escape,
 )
 
-# --- from tests/test_report.py
-
 
 def test_macro_names_are_letters_only():
     for claim in CLAIMS:
@@ -39,8 +38,6 @@ def test_escape_handles_specials_and_unicode():
     # accented Latin letters reach pdflatex as UTF-8 (T1 fonts); Greek and symbols in math
     assert text.endswith("Kotłowski") and "Δ" not in text and isinstance(text, TeX)
 
-
-# --- from tests/test_report_style.py
 
 #: ASCII stand-ins that must not survive mathify (outside \texttt)
 ASCII = ("eps", "eta", "<=", ">=", "log K/gap", "mu_", "kappa", "1073741823")

@@ -1,16 +1,11 @@
-"""Tests of :mod:`privdtol.report.mathml`."""
+"""Tests of :mod:`privdtol.report.mathml`: TeX between dollars becomes MathML with TeX's
+spacing, the text around it escaped; code, scripts and literal dollars are left alone."""
 
 from __future__ import annotations
 
-import nbformat
-from support.offline_pages import external_references
-
 from privdtol.report.mathml import render_math, tex_to_mathml, text_to_html
 
-# --- from tests/test_explorer.py
 
-
-# ----------------------------------------------------------------------------- MathML
 def test_tex_becomes_mathml_and_text_is_escaped():
     html = str(text_to_html(r"Linear in $1/\Delta_{\min}$ & <b>, eq.~(5)"))
     assert "$" not in html and "<math" in html and "<msub>" in html
@@ -35,23 +30,3 @@ def test_render_math_converts_text_but_not_code_or_literal_dollars():
     assert r"\$5" in out  # a literal dollar stays
     assert '<pre>ax.set_xlabel("$T$")</pre>' in out and "<code>$x$</code>" in out
     assert 'var s = "$y$";' in out
-
-
-def _notebook(path):
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [
-        nbformat.v4.new_markdown_cell(r"# Figure 2 — regret against $1/\Delta_{\min}$"),
-        nbformat.v4.new_code_cell('label = r"$\\varepsilon$"', execution_count=1),
-    ]
-    nbformat.write(nb, path)
-    return path
-
-
-def test_the_reference_grep_flags_nbconvert_s_stock_page(tmp_path):
-    """Negative control of the grep: the stock lab template loads require.js, MathJax and
-    mermaid from CDNs, and external_references finds them."""
-    from nbconvert import HTMLExporter
-
-    body, _ = HTMLExporter(template_name="lab").from_filename(str(_notebook(tmp_path / "t.ipynb")))
-    found = " ".join(external_references(body))
-    assert "require" in found and "mathjax" in found.lower()

@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.report.notebook_html`."""
+"""Tests of :mod:`privdtol.report.notebook_html`: a notebook's page is offline (no remote
+reference, unlike nbconvert's stock page) with its mathematics as MathML."""
 
 from __future__ import annotations
 
@@ -10,12 +11,9 @@ from support.offline_pages import external_references
 
 from privdtol.report.notebook_html import notebook_html
 
-# --- from tests/test_explorer.py
-
 RAW_TEX = re.compile(r"(?<!\\)\$[^$]+\$")
 
 
-# ----------------------------------------------------------------------------- notebook pages
 def _visible_text(html: str) -> str:
     """The page's text outside code, scripts and styles (what MathJax would have typeset)."""
     soup = BeautifulSoup(html, "html.parser")
@@ -40,3 +38,13 @@ def test_notebook_page_has_mathml_and_no_remote_reference(tmp_path):
     assert "<math" in html and "Figure 2" in html
     assert not RAW_TEX.search(_visible_text(html))
     assert "varepsilon" in html  # the code cell shows its source as written
+
+
+def test_the_reference_grep_flags_nbconvert_s_stock_page(tmp_path):
+    """Negative control of the grep: the stock lab template loads require.js, MathJax and
+    mermaid from CDNs, and external_references finds them."""
+    from nbconvert import HTMLExporter
+
+    body, _ = HTMLExporter(template_name="lab").from_filename(str(_notebook(tmp_path / "t.ipynb")))
+    found = " ".join(external_references(body))
+    assert "require" in found and "mathjax" in found.lower()

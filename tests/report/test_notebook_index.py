@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.report.notebook_index`."""
+"""Tests of :mod:`privdtol.report.notebook_index`: the notebooks' index page is offline, its
+titles MathML, diagnostics marked as such, and each notebook's note comes from its check records."""
 
 from __future__ import annotations
 
@@ -13,12 +14,9 @@ from support.offline_pages import external_references
 from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
 from privdtol.report.notebook_index import render_index
 
-# --- from tests/test_explorer.py
-
 RAW_TEX = re.compile(r"(?<!\\)\$[^$]+\$")
 
 
-# ----------------------------------------------------------------------------- notebook pages
 def _visible_text(html: str) -> str:
     """The page's text outside code, scripts and styles (what MathJax would have typeset)."""
     soup = BeautifulSoup(html, "html.parser")
@@ -45,9 +43,6 @@ def test_notebook_index_titles_are_mathml_and_it_links_the_explorer(tmp_path):
             if f" {cid}: " in row:
                 assert f"claim {cid}: " in row, cid
     assert html.count('class="diagnostic" title=') == len(diagnostics())
-
-
-# --- from tests/test_report_style.py
 
 
 def test_notebook_notes_and_index_are_generated(tmp_path):

@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.report.tables`."""
+"""Tests of :mod:`privdtol.report.tables`: results tables as siunitx/booktabs LaTeX with the
+layout's headers, constant columns stated once, rows sorted and pivoted."""
 
 from __future__ import annotations
 
@@ -7,8 +8,6 @@ import pandas as pd
 
 from privdtol.report.layout import HEADERS
 from privdtol.report.tables import constant_columns, dyadic_column, result_table, shape_table
-
-# --- from tests/test_report.py
 
 
 def table_frame(name: str) -> pd.DataFrame:
@@ -51,9 +50,6 @@ def test_result_table_is_siunitx_booktabs_with_headers_from_the_layout():
     assert rows[2].startswith(r"\texttt{rps\_data\_prefix} & 1024 & {--}")
     assert "negative control" in rows[2] and r"{$\infty$}" in rows[2]
     assert tex.isascii()
-
-
-# --- from tests/test_report_style.py
 
 
 def test_tables_drop_constant_columns_sort_and_pivot():

@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.report.templating`."""
+"""Tests of :mod:`privdtol.report.templating`: the LaTeX templates escape text and refuse a
+number that was not formatted."""
 
 from __future__ import annotations
 
@@ -7,8 +8,6 @@ import pytest
 
 from privdtol.report.latex import TeX
 from privdtol.report.templating import environment
-
-# --- from tests/test_report.py
 
 
 def test_templates_escape_text_and_refuse_unformatted_values():

@@ -1,0 +1,51 @@
+"""Tests of :mod:`privdtol.archive.build`: the run archive holds the source, the config files
+and the run's outputs (never the cell files or its own log) under one top directory, with fixed
+metadata, a sha256 file beside it, and the same bytes for the same inputs."""
+
+from __future__ import annotations
+
+import hashlib
+import tarfile
+from pathlib import Path
+
+from support.cli import archive_members, archive_run, committed_run, git
+
+
+def _members_raw(path: Path) -> list[tarfile.TarInfo]:
+    with tarfile.open(path) as tar:
+        return tar.getmembers()
+
+
+def test_archive_contents_sha256_file_and_determinism(tmp_path):
+    run = committed_run(tmp_path)
+    out = archive_run(run, tmp_path / "a")
+    members = archive_members(out)
+    assert {
+        "README.md",
+        "ro-crate-metadata.json",
+        "run/configfiles.txt",
+        "source/Snakefile",
+        "source/requirements.lock",
+        "source/config/smoke.yaml",
+        "source/run.sh",
+        "run/results/agg/horizon.parquet",
+        "run/results/agg/horizon.csv",
+        "run/results/checks/C2.json",
+        "run/results/benchmarks/simulate/b.tsv",
+        "run/logs/aggregate/horizon.log",
+    } == set(members) - {"source/.gitignore"}
+    # the cell files and the archive rule's own log stay out; one top directory, fixed metadata
+    top = {m.name.split("/")[0] for m in _members_raw(out)}
+    assert top == {out.name.removesuffix(".tar.gz")}
+    commit_time = int(git(run, "log", "-1", "--format=%ct"))
+    assert {(m.mtime, m.uid, m.gid, m.uname) for m in members.values()} == {(commit_time, 0, 0, "")}
+    assert members["source/run.sh"].mode == 0o755 and members["source/Snakefile"].mode == 0o644
+    assert [m.name for m in _members_raw(out)] == sorted(m.name for m in _members_raw(out))
+    digest = hashlib.sha256(out.read_bytes()).hexdigest()
+    assert (out.parent / f"{out.name}.sha256").read_text() == f"{digest}  {out.name}\n"
+    # the same inputs give the same bytes
+    again = archive_run(run, tmp_path / "b")
+    assert again.name == out.name and again.read_bytes() == out.read_bytes()
+    # an output that changes changes the archive
+    (run / "results" / "checks" / "C2.json").write_text('{"verdict": "FAIL"}\n')
+    assert archive_run(run, tmp_path / "c").read_bytes() != out.read_bytes()

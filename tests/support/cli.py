@@ -1,0 +1,108 @@
+"""Running ``privdtol`` in tests: in a child process (``python -m privdtol.cli``, what a shell
+or a Snakemake rule runs) or in process through :func:`privdtol.cli.main`, and the inputs the
+commands read (a config file, a committed run for the archive commands)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from privdtol.archive.build import build_archive
+from privdtol.cli import main
+from privdtol.pipeline.config import load_config_files
+from privdtol.pipeline.io import write_table
+from support.paths import SMOKE
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """``python -m privdtol.cli ARGS`` in a child process, output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "privdtol.cli", *args], capture_output=True, text=True, cwd=cwd
+    )
+
+
+def one_line_error(capsys, args, naming: str) -> str:
+    """Run :func:`privdtol.cli.main` on ``args``; assert exit 2 with one stderr line that names
+    ``naming``, no traceback and no stdout; return that line."""
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert code == 2, (code, err)
+    assert len(lines) == 1, err
+    assert naming in lines[0], lines[0]
+    assert "Traceback" not in err and out == ""
+    return lines[0]
+
+
+def smoke_config() -> dict:
+    """The smoke config (``config/smoke.yaml``) as a dict, to change before writing it."""
+    return yaml.safe_load(SMOKE.read_text())
+
+
+def write_config(tmp_path: Path, cfg: dict | str, name: str = "c.yaml") -> Path:
+    """``cfg`` written to ``tmp_path/name``: a dict as YAML, a string as is."""
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(cfg) if isinstance(cfg, dict) else cfg)
+    return path
+
+
+# ----------------------------------------------------------------- the archive commands' input
+def git(repo: Path, *args: str) -> str:
+    """``git ARGS`` in ``repo`` with a fixed author and commit date; its stdout, stripped."""
+    proc = subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z"},
+    )
+    return proc.stdout.strip()
+
+
+def committed_run(tmp_path: Path) -> Path:
+    """A tiny committed repository that is also the working directory of a 'built' run: an
+    aggregated table (parquet and CSV), a check record, a cell file and the archive rule's own
+    log (neither archived), a benchmark and a per-rule log."""
+    repo = tmp_path / "repo"
+    (repo / "config").mkdir(parents=True)
+    (repo / "Snakefile").write_text("rule all:\n    input: []\n")
+    (repo / "requirements.lock").write_text("x==1 --hash=sha256:00\n")
+    (repo / "config" / "smoke.yaml").write_bytes(SMOKE.read_bytes())
+    (repo / ".gitignore").write_text("results/\nlogs/\n")
+    (repo / "run.sh").write_text("#!/bin/sh\n")
+    (repo / "run.sh").chmod(0o755)
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "init")
+    write_table(pd.DataFrame({"a": [1, 2]}), repo / "results" / "agg" / "horizon.parquet")
+    write_table(pd.DataFrame({"a": [1, 2]}), repo / "results" / "agg" / "horizon.csv")
+    (repo / "results" / "checks").mkdir(parents=True)
+    (repo / "results" / "checks" / "C2.json").write_text('{"verdict": "PASS"}\n')
+    (repo / "results" / "sim").mkdir()
+    (repo / "results" / "sim" / "cell.parquet").write_bytes(b"not archived")
+    (repo / "results" / "benchmarks" / "simulate").mkdir(parents=True)
+    (repo / "results" / "benchmarks" / "simulate" / "b.tsv").write_text("s\tmax_rss\n2.5\t10\n")
+    (repo / "logs" / "archive").mkdir(parents=True)
+    (repo / "logs" / "archive" / "archive.log").write_text("being written\n")
+    (repo / "logs" / "aggregate").mkdir()
+    (repo / "logs" / "aggregate" / "horizon.log").write_text("ok\n")
+    return repo
+
+
+def archive_run(repo: Path, out_dir: Path) -> Path:
+    """:func:`privdtol.archive.build.build_archive` of the run in ``repo`` (as made by
+    :func:`committed_run`) with its smoke config, written to ``out_dir``; the archive's path."""
+    cfg = load_config_files([repo / "config" / "smoke.yaml"])
+    return build_archive(cfg, ["config/smoke.yaml"], repo, repo, out_dir)
+
+
+def archive_members(path: Path) -> dict[str, tarfile.TarInfo]:
+    """The members of a run archive by their path below its top directory."""
+    with tarfile.open(path) as tar:
+        return {m.name.split("/", 1)[1]: m for m in tar.getmembers()}
