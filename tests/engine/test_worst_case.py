@@ -1,8 +1,10 @@
-"""Tests of :mod:`privdtol.engine.worst_case`."""
+"""Tests of :mod:`privdtol.engine.worst_case`: the search for the instance of largest regret
+over Theorem 1's bound (or Lemma 5's), its families of instances, its budget, seed and polishing,
+ranking at the search tolerance and reporting the best accurately; the ``worst-case`` command
+line."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import subprocess
@@ -11,6 +13,9 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from support.engine_laws import U
+from support.exact_k2 import deterministic_regret_k2
+from support.proof_reference import deterministic_sum_f
 
 from privdtol.engine.exact import expected_regret
 from privdtol.engine.worst_case import (
@@ -23,20 +28,14 @@ from privdtol.engine.worst_case import (
 )
 from privdtol.environments import instance_means
 
-# --- from tests/test_mutants_engine.py
-
 
 @pytest.mark.parametrize(
-    ("K", "gap", "budget"), [(1, 0.1, 10), (2, 0.0, 10), (2, 1.0, 10), (2, 0.1, 3)]
+    "K, gap, budget", [(1, 0.25, 10), (2, 0.0, 10), (2, 1.0, 10), (2, 0.25, 3)]
 )
-def test_worst_case_search_refuses_degenerate_instances(K, gap, budget):
-    from privdtol.engine.worst_case import search
-
-    with pytest.raises(ValueError, match="need K >= 2, 0 < gap < 1 and budget >= 4"):
-        search("rps", K, gap, 1.0, budget=budget)
-
-
-# --- from tests/test_mutants_engine_r3c.py
+def test_search_refuses_degenerate_input_in_one_sentence(K, gap, budget):
+    """K >= 2, 0 < gap < 1 and budget >= 4, each boundary refused."""
+    with pytest.raises(ValueError, match=r"^need K >= 2, 0 < gap < 1 and budget >= 4$"):
+        search("rps", K, gap, 1.0, budget=budget, horizon=7)
 
 
 def test_family_for_switches_from_free_to_spread_above_free_max_k():
@@ -73,64 +72,6 @@ def test_search_with_a_small_budget_evaluates_the_initial_population_only():
     assert trace[0]["means"] == trace[1]["means"]
 
 
-def _walk_mean(mu1: float, mu2: float, m: int, f) -> float:
-    """E[f(D_m)], D_m = L_(m,2) - L_(m,1), by enumerating all 4^m pairs of Bernoulli losses
-    (independent of the pmf propagation of privdtol.engine.exact_k2)."""
-    pairs = [
-        (x2 - x1, (mu1 if x1 else 1 - mu1) * (mu2 if x2 else 1 - mu2))
-        for x1 in (0, 1)
-        for x2 in (0, 1)
-    ]
-    return math.fsum(
-        math.prod(p for _, p in seq) * f(sum(d for d, _ in seq))
-        for seq in itertools.product(pairs, repeat=m)
-    )
-
-
-def _sigma(z: float) -> float:
-    return 1 / (1 + math.exp(-z))
-
-
-MU1, MU2, GAP = 0.25, 0.5, 0.25
-
-
-@pytest.mark.parametrize("prefix", ["random", "full"])
-def test_rps_k2_regret_is_the_block_sum_of_the_walk_expectations(prefix):
-    """Reg_T at T = 1, 3, 7, 15 (Lemma 4's accounting with equality): Delta/2 for the uniform
-    A_0, then block r+1 (2^(r+1) rounds) charged Delta E[sigma(-eta D_M)] averaged over its
-    prefix M: M_0 = 1, M_1 = 2, M_2 uniform on {3, 4} ("random", Section 4) or 4 ("full")."""
-    from support.exact_k2 import rps_regret_k2
-
-    eta = 0.125
-    e = [_walk_mean(MU1, MU2, m, lambda d: _sigma(-eta * d)) for m in range(5)]
-    last = (e[3] + e[4]) / 2 if prefix == "random" else e[4]
-    want = np.cumsum([GAP / 2, 2 * GAP * e[1], 4 * GAP * e[2], 8 * GAP * last])
-    np.testing.assert_allclose(rps_regret_k2(MU1, MU2, eta, 4, prefix), want, rtol=1e-13)
-
-
-@pytest.mark.parametrize("algorithm", ["ftl", "hedge"])
-def test_round_k2_regret_sums_the_law_of_every_round(algorithm):
-    """Reg_T = sum_(t <= T) Delta P(I_t = 2) at T = 1, 3, 7, with P(I_t = 2) = E[g(D_(t-1))]:
-    FTL g(d) = 1 if d < 0, 1/2 if d = 0, else 0 (ties uniform); Decreasing Hedge
-    g(d) = sigma(-eta_t d), eta_t = 2 sqrt(log 2 / t)."""
-    from support.exact_k2 import round_regret_k2
-
-    def g(t):
-        if algorithm == "ftl":
-            return lambda d: 1.0 if d < 0 else 0.5 if d == 0 else 0.0
-        return lambda d: _sigma(-2 * math.sqrt(math.log(2) / t) * d)
-
-    per_round = [GAP * _walk_mean(MU1, MU2, t - 1, g(t)) for t in range(1, 8)]
-    want = np.cumsum(per_round)[[0, 2, 6]]
-    np.testing.assert_allclose(round_regret_k2(MU1, MU2, 3, algorithm), want, rtol=1e-13)
-    with pytest.raises(ValueError) as err:
-        round_regret_k2(MU1, MU2, 3, "rps")
-    assert str(err.value) == "algorithm must be 'ftl' or 'hedge', got 'rps'"
-
-
-# --- from tests/test_mutants_engine_r4d.py
-
-
 def test_search_polishes_exactly_when_two_evaluations_per_parameter_are_left():
     """K = 2 ('free': d = 1, population 5).  budget 9: DE budget max(5, int(6.75) - 1) = 5,
     maxiter 0, so 1 + 5 evaluations are spent and 3 < 2 (d + 1) are left: no polishing, one
@@ -141,15 +82,6 @@ def test_search_polishes_exactly_when_two_evaluations_per_parameter_are_left():
     assert low["evaluations"] == 7 == len(trace)
     high, _ = search("rps", 2, 0.25, 1.0, budget=10, **kw)
     assert high["evaluations"] >= 9
-
-
-@pytest.mark.parametrize(
-    "K, gap, budget", [(1, 0.25, 10), (2, 0.0, 10), (2, 1.0, 10), (2, 0.25, 3)]
-)
-def test_search_refuses_degenerate_input_in_one_sentence(K, gap, budget):
-    """K >= 2, 0 < gap < 1 and budget >= 4, each boundary refused."""
-    with pytest.raises(ValueError, match=r"^need K >= 2, 0 < gap < 1 and budget >= 4$"):
-        search("rps", K, gap, 1.0, budget=budget, horizon=7)
 
 
 def test_search_record_of_a_minimal_search():
@@ -170,36 +102,139 @@ def test_search_record_of_a_minimal_search():
     assert 0 <= r["error_bound"] < 1e-6 * r["regret"]
 
 
-# --- from tests/test_mutants_engine_search.py
+def _fake_regret(algorithm, means, epsilon, horizons, env="bernoulli", tol=None):
+    """An exact engine by hand: Reg = 10 mu_2 (fast, and different on every instance)."""
+    return np.array([10.0 * float(means[1])]), np.array([0.0])
 
-U = 2.0**-53
+
+def test_search_draws_its_initial_population_from_its_seed(monkeypatch):
+    """K = 2 ('free' family: the one parameter x_0, population 5): after the standard
+    instance (1/4, 3/4), differential evolution evaluates its initial population, the standard
+    parameters and the 4 draws of default_rng(seed).random((4, 1)), in order, mapped to means
+    by hand: mu_1 = x_0 (1 - gap), mu_2 = mu_1 + gap."""
+    from privdtol.engine import exact
+    from privdtol.engine.worst_case import search
+
+    monkeypatch.setattr(exact, "expected_regret", _fake_regret)
+    gap = 0.5
+    _, trace = search("rps", 2, gap, 1.0, budget=8, seed=7, horizon=1000, env="deterministic")
+    mu1 = np.random.default_rng(7).random((4, 1))[:, 0] * (1 - gap)
+    seen = np.array([[float(v) for v in t["means"].split()] for t in trace])  # %.17g: exact
+    assert seen[:2].tolist() == [[0.25, 0.75]] * 2  # the standard instance, then x0
+    np.testing.assert_allclose(seen[2:6], np.stack([mu1, mu1 + gap], axis=1), rtol=0, atol=2e-16)
+
+
+def test_search_record_names_its_budget(monkeypatch):
+    """The search's record carries the budget it was given (the findings read it)."""
+    from privdtol.engine import exact
+    from privdtol.engine.worst_case import search
+
+    monkeypatch.setattr(exact, "expected_regret", _fake_regret)
+    res, _ = search("rps", 2, 0.5, 1.0, budget=8, seed=7, horizon=1000, env="deterministic")
+    assert res["budget"] == 8 and res["seed"] == 7 and res["horizon"] == 1000
+
+
+def _fake_regret_ranking(accurate: float):
+    """An exact engine by hand: Reg = 2 at the standard instance (1/4, 3/4), else 3 at the
+    search's tolerance and ``accurate`` at the engine's default (what a re-computation of a
+    candidate ranked at the search tolerance may give)."""
+
+    def fake(algorithm, means, epsilon, horizons, env="bernoulli", tol=None):
+        if np.allclose(means, [0.25, 0.75], rtol=0, atol=1e-15):
+            value = 2.0
+        else:
+            value = 3.0 if tol is not None else accurate
+        return np.array([value]), np.array([0.0])
+
+    return fake
+
+
+@pytest.mark.parametrize(("accurate", "standard_wins"), [(1.0, True), (2.5, False)])
+def test_search_reranks_the_accurate_best_against_the_standard_instance(
+    monkeypatch, accurate, standard_wins
+):
+    """Differential evolution ranks candidates at the search tolerance (all 3 here); the best,
+    computed again accurately, is reported unless the standard instance (2) is larger: 1.0
+    loses to it, 2.5 does not. Theorem 1's bound at K = 2, gap 1/2, eps = 1 by hand:
+    1 + 800 log 2 / (1/2) + 16 log 2 / (1/8) = 1 + 1728 log 2."""
+    from privdtol.engine import exact
+    from privdtol.engine.worst_case import search
+
+    monkeypatch.setattr(exact, "expected_regret", _fake_regret_ranking(accurate))
+    res, trace = search("rps", 2, 0.5, 1.0, budget=4, horizon=1000, env="deterministic")
+    bound = 1 + 1728 * math.log(2)
+    assert res["bound"] == pytest.approx(bound, rel=1e-15)
+    assert res["standard"] == {"means": [0.25, 0.75], "value": 2.0 / res["bound"]}
+    assert max(t["ratio"] for t in trace) == 3.0 / res["bound"]  # ranked at the search tol
+    want = 2.0 if standard_wins else accurate
+    assert res["regret"] == want and res["value"] == want / res["bound"]
+    assert (res["means"] == [0.25, 0.75]) is standard_wins
+
+
+def test_the_search_ranks_at_1e_6_and_reports_its_best_accurately(monkeypatch):
+    from privdtol.engine import exact
+    from privdtol.engine.worst_case import search
+
+    calls, real = [], exact.expected_regret
+
+    def spy(*args, **kw):
+        calls.append(kw.get("tol"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(exact, "expected_regret", spy)
+    res, _ = search("rps", 2, 0.5, 1.0, budget=4, horizon=1000, env="deterministic")
+    assert calls[0] is None  # the standard instance, at the engine's default accuracy
+    ranked = [t for t in calls[1:] if t is not None]
+    assert ranked and set(ranked) == {1e-6}
+    assert calls[-1] is None  # the best one, computed again accurately
+    assert np.isfinite(res["value"])
+
+
+def test_objective_recomputes_a_search_tolerance_value_accurately(monkeypatch):
+    """An instance cached at the search tolerance is computed again when the engine's default
+    is asked for (and that accurate value then serves both), never the other way round."""
+    from privdtol.engine import exact
+    from privdtol.engine.worst_case import Objective
+
+    calls, real = [], exact.expected_regret
+
+    def spy(*args, **kw):
+        calls.append(kw)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(exact, "expected_regret", spy)
+    f = Objective("rps", 2, 0.5, 1.0, "theorem1", "free", 1000, "deterministic")
+    means = np.array([0.25, 0.75])
+    f.tol = 1e-6
+    assert f.at(means)["tol"] == 1e-6
+    f.tol = None
+    accurate = f.at(means)
+    assert accurate["tol"] is None
+    f.tol = 1e-6
+    assert f.at(means) is accurate
+    assert calls == [{"tol": 1e-6}, {}]
+    reg = deterministic_regret_k2(1000, 0.5, ETA)[0]
+    assert abs(accurate["value"] - reg) <= accurate["error_bound"] + 64 * U * reg
+
+
+def test_the_search_ranks_at_its_tolerance_and_reports_an_accurate_regret():
+    """Differential evolution ranks with regrets to SEARCH_TOL (each within its own rigorous
+    bound of the accurate value); the instance reported is computed to the default again."""
+    from privdtol.engine.exact import expected_regret
+    from privdtol.engine.worst_case import SEARCH_TOL, search
+
+    means = [0.4, 0.5, 0.55, 0.9]
+    (fast,), (fast_err,) = expected_regret("rps", means, 0.5, [2**20 - 1], tol=SEARCH_TOL)
+    (exact,), (exact_err,) = expected_regret("rps", means, 0.5, [2**20 - 1])
+    assert exact_err < 1e-8 * exact and exact_err < fast_err < SEARCH_TOL * fast
+    assert abs(fast - exact) <= fast_err + exact_err
+    result, trace = search("rps", 4, 0.1, 0.5, budget=12, seed=3, horizon=2**20 - 1)
+    (again,), (again_err,) = expected_regret("rps", result["means"], 0.5, [2**20 - 1])
+    assert result["regret"] == again and result["error_bound"] == again_err
+    assert result["value"] >= result["standard"]["value"] and len(trace) == result["evaluations"]
 
 
 ETA = 0.125  # rps at eps = 1: eta = min(eps/2, 1/8)
-
-
-def _sum_f(deltas, upto=40000) -> np.ndarray:
-    """sum_(m >= 1) Delta_j P(A = j | m rounds) per action j (to m = 40000: the rest is below
-    e^(-40000 eta Delta_min) = e^-500 for Delta_min = 0.1)."""
-    ms = np.arange(1, upto + 1, dtype=float)[:, None]
-    d = np.asarray(deltas, dtype=float)[None, :]
-    w = np.exp(-ETA * ms * d)
-    terms = d * w / w.sum(axis=1, keepdims=True)
-    return np.array([math.fsum(terms[:, j]) for j in range(terms.shape[1])])
-
-
-def _det_regret(T: int, gap: float) -> float:
-    """Reg_T of rps, K = 2 (Section 4, Lemma 4's block accounting with equality): A_0 uniform
-    (Delta/2), A_r averaged over M_(r-1) uniform on {2^(r-2)+1..2^(r-1)} (M_0 = 1), times
-    #(B_r cap [1, T]), B_r = {2^r..2^(r+1)-1}."""
-    total, r = [gap / 2], 1
-    while (1 << r) <= T:
-        lo, hi = (1, 1) if r == 1 else ((1 << (r - 2)) + 1, 1 << (r - 1))
-        g = math.fsum(gap / (1 + math.exp(ETA * m * gap)) for m in range(lo, hi + 1))
-        total.append(min((2 << r) - 1, T) - (1 << r) + 1)
-        total[-1] *= g / (hi - lo + 1)
-        r += 1
-    return math.fsum(total)
 
 
 def test_lemma5_search_reports_the_regret_at_its_horizon():
@@ -211,15 +246,13 @@ def test_lemma5_search_reports_the_regret_at_its_horizon():
     res, _ = search(
         "rps", 2, 0.5, 1.0, objective="lemma5", budget=4, horizon=1000, env="deterministic"
     )
-    sum_f = float(_sum_f([0.0, 0.5])[1])
+    sum_f = float(deterministic_sum_f([0.0, 0.5], ETA)[1])
     assert abs(res["sum_F"] - sum_f) <= res["sum_F_error_bound"] <= 1e-7 * sum_f
     assert res["bound"] == pytest.approx(432 * math.log(2), rel=1e-15)
     assert res["value"] == res["sum_F"] / res["bound"]
-    reg = _det_regret(1000, 0.5)
+    reg = deterministic_regret_k2(1000, 0.5, ETA)[0]
     assert abs(res["regret"] - reg) <= res["error_bound"] + 64 * U * reg
 
-
-# --- from tests/test_worst_case.py
 
 T = (1 << 10) - 1  # short horizon: every evaluation is a few milliseconds
 

@@ -1,4 +1,5 @@
-"""Exact expected regret for K = 2 Bernoulli product losses, by propagating a pmf.
+"""Exact expected regret for K = 2, by propagating a pmf (Bernoulli product losses) or in closed
+form (deterministic losses).
 
 With two actions (mu_1 < mu_2, Delta = mu_2 - mu_1) every algorithm here depends on the data
 only through D_m = L_(m,2) - L_(m,1), a lazy random walk with steps +1 w.p. mu_2 (1 - mu_1),
@@ -11,9 +12,14 @@ only through D_m = L_(m,2) - L_(m,1), a lazy random walk with steps +1 w.p. mu_2
 and from these the exact expected pseudo-regret at every checkpoint T = 2^k - 1
 (block accounting of Lemma 4's proof, with equality: block r+1 contributes
 2^(r+1) E[F_(M_r)]).  Used by the tests as the ground truth of the simulator.
+
+On deterministic losses D_m = m Delta, so the softmax block algorithm's regret is a finite sum
+(:func:`deterministic_regret_k2`).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from scipy.special import expit
@@ -74,3 +80,18 @@ def round_regret_k2(mu1: float, mu2: float, k_max: int, algorithm: str) -> np.nd
     (p2,) = _walk_expectations(mu1, mu2, T - 1, [f])  # p2[m] = P(I_(m+1) = 2)
     cumulative = np.cumsum(gap * p2)
     return cumulative[(1 << np.arange(1, k_max + 1)) - 2]
+
+
+def deterministic_regret_k2(T: int, gap: float, eta: float) -> tuple[float, list[float]]:
+    """(Reg_T, [g_r]) of the softmax block algorithm (random prefix, Section 4) on deterministic
+    losses, K = 2: A_0 uniform (g_0 = gap/2); A_r (r >= 1) averaged over M_(r-1) uniform on
+    {2^(r-2)+1..2^(r-1)} (M_0 = 1) of gap / (1 + e^(eta m gap)); Reg_T = sum_r #(B_r cap [1, T])
+    g_r, B_r = {2^r..2^(r+1)-1} (Lemma 4's block accounting with equality)."""
+    gs, r = [gap / 2], 1
+    while (1 << r) <= T:
+        lo, hi = (1, 1) if r == 1 else ((1 << (r - 2)) + 1, 1 << (r - 1))
+        gs.append(math.fsum(gap / (1 + math.exp(eta * m * gap)) for m in range(lo, hi + 1)))
+        gs[-1] /= hi - lo + 1
+        r += 1
+    n = [min((2 << r) - 1, T) - (1 << r) + 1 for r in range(len(gs))]
+    return math.fsum(k * g for k, g in zip(n, gs, strict=True)), gs

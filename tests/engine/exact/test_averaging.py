@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.engine.exact.averaging`."""
+"""Tests of :mod:`privdtol.engine.exact.averaging`: the M-average of the selection laws over a
+block's prefix lengths (Section 4) by Chebyshev panels in log m, with the Chernoff bounds
+deciding what is negligible or predicted to lose its value, and its error bound."""
 
 from __future__ import annotations
 
@@ -8,12 +10,11 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from support.engine_laws import U
 
 from privdtol.engine import exact
 from privdtol.engine.exact import averaging, expected_regret
 from privdtol.environments import instance_means
-
-# --- from tests/test_exact_numerics.py
 
 
 def _cuts(monkeypatch, means):
@@ -41,9 +42,6 @@ def test_panels_are_not_cut_for_want_of_a_value(monkeypatch):
     assert _cuts(monkeypatch, means) > 0
 
 
-# --- from tests/test_mutants_engine_bounds.py
-
-
 def _det_rps(means):
     """rps at eps = 1 (eta = min(1/2, 1/8) = 1/8) on deterministic losses: its Chernoff bound
     on group g is exactly min over theta <= eta of e^(-theta m Delta_g) = e^(-m Delta_g / 8)."""
@@ -69,9 +67,6 @@ def test_cut_free_flags_half_the_chernoff_sum_against_the_tolerance(factor, free
     # a group whose bound at h (e^(-18.75) = 7e-9) keeps its value is never a reason to cut
     avg.tol = 0.0
     assert avg._cut_free(300, 200) is True
-
-
-# --- from tests/test_mutants_engine_r3a_timeouts.py
 
 
 def test_panel_after_a_shrunk_one_is_as_wide_relatively():
@@ -109,11 +104,6 @@ def test_panel_after_a_shrunk_one_is_as_wide_relatively():
     assert avg.panels[0][2] is None and all(isinstance(p[2], float) for p in avg.panels[1:])
     want = math.fsum(math.exp(logp(m)) for m in range(1, 5001))
     assert abs(S[0] - want) <= E[0]
-
-
-# --- from tests/test_mutants_engine_r4b.py
-
-U = 2.0**-53
 
 
 def _lagrange(nodes, x):
@@ -190,6 +180,72 @@ def test_psum_gauss_rule_over_a_long_range_matches_the_integer_sum():
     assert E[0] == pytest.approx(8 * U * want, rel=1e-12, abs=0)
 
 
+def _averager(chernoff, wt, tol, mref):
+    """An _Averager over a stub spec whose Chernoff bounds at every m are ``chernoff``."""
+    from privdtol.engine.exact.averaging import _Averager
+
+    spec = SimpleNamespace(chernoff=lambda m: np.asarray(chernoff, dtype=float))
+    avg = _Averager(spec, 1 << 20, np.asarray(wt, dtype=float))
+    avg.tol, avg.mref = tol, mref
+    return avg
+
+
+@pytest.mark.parametrize(
+    ("wt", "m", "mref", "level"),
+    [
+        # two groups of positive weight (the zero-weight one is not counted), m <= mref / 2:
+        # level = 0.05 tol / 2 = 0.0125 at tol = 0.5
+        ([1.0, 0.0, 1.0], 10, 100, 0.0125),
+        # the same beyond mref / 2: level = 0.05 tol (mref / 2m) / 2, mref / 2m = 50 / 200
+        ([1.0, 0.0, 1.0], 100, 50, 0.0125 * 0.25),
+        # one group of positive weight (of weight 4, so its bound is 4 x chernoff): level
+        # 0.05 tol = 0.025
+        ([0.0, 4.0, 0.0], 3, 6, 0.025),
+    ],
+)
+def test_negligible_compares_weighted_bounds_with_the_per_group_level(wt, m, mref, level):
+    """_negligible(m): every group of positive weight has weight x Chernoff bound at most
+    0.05 tol min(1, mref / (2 m)) / #(positive weights) (the class docstring: 5% of the
+    tolerance per group; beyond mref the tolerance is tol mref / m). At tol = 0.5 the level is
+    worked out by hand per case; a bound equal to the level is negligible (<=), one 1e-12
+    above it is not, whatever the zero-weight groups' bounds (set to 1)."""
+    wt = np.array(wt)
+    for c, want in ((level, True), (level * (1 + 1e-12), False), (level / 3, True)):
+        ch = np.where(wt > 0, c / np.where(wt > 0, wt, 1.0), 1.0)
+        assert _averager(ch, wt, 0.5, mref)._negligible(m) is want, (c, want)
+
+
+def test_negligible_with_no_weighted_group_is_true():
+    """With every weight zero nothing can matter: negligible at any m (the count is
+    max(1, 0) = 1, no division by zero), even with Chernoff bounds of 1."""
+    assert _averager([1.0, 1.0], [0.0, 0.0], 0.5, 10)._negligible(7) is True
+
+
+def _decaying(tol):
+    """An _Averager of one group of weight 1 whose Chernoff bound at m is 1 / m, tolerance
+    ``tol``, mref so large that min(1, mref / (2 m)) = 1: the level is 0.05 tol, so at
+    tol = 0.5 the law is negligible from m = 40 on (1 / m <= 0.025; 1 / 40 and 0.05 x 0.5 are
+    the same double, checked in the test)."""
+    from privdtol.engine.exact.averaging import _Averager
+
+    spec = SimpleNamespace(chernoff=lambda m: np.array([1.0 / m]))
+    avg = _Averager(spec, 1 << 20, np.ones(1))
+    avg.tol, avg.mref = tol, 1 << 40
+    return avg
+
+
+@pytest.mark.parametrize(
+    ("lo", "hi", "want"), [(10, 100, 40), (10, 39, 40), (39, 60, 40), (10, 38, 39), (50, 60, 50)]
+)
+def test_negligible_from_is_the_first_negligible_m_or_one_past_hi(lo, hi, want):
+    """_negligible_from(lo, hi): the least m in [lo, hi + 1] from which the law is negligible,
+    hi + 1 when it is not at hi + 1; by hand on the bound 1 / m against 0.025 (first at
+    m = 40): [10, 100] -> 40, [10, 39] -> 40 = hi + 1 (negligible there), [39, 60] -> 40,
+    [10, 38] -> 39 = hi + 1 (not negligible at 39), [50, 60] -> 50 = lo."""
+    assert 0.05 * 0.5 == 1 / 40
+    assert _decaying(0.5)._negligible_from(lo, hi) == want
+
+
 def test_negligible_from_never_cuts_without_a_tolerance():
     """With tol = 0 (no error allowed) nothing is negligible: hi + 1, even where the bound is
     0 (a group that cannot win)."""
@@ -201,7 +257,84 @@ def test_negligible_from_never_cuts_without_a_tolerance():
     assert avg._negligible_from(10, 100) == 101
 
 
-# --- from tests/test_mutants_exact_fresh.py
+def _cutting(k, wt=(1.0, 1.0), tol=0.25):
+    """An _Averager of two groups (n = 1 each): group 0's Chernoff bound is 1 (never weak),
+    group 1's is VALUED = 1e-20 up to m = 200 (not below VALUED: keeps its value) and
+    VALUED / 2 beyond (predicted to lose it); group 1's Chernoff sum over [lo, h] is
+    2 k tol (h - lo + 1), so its weight x sum / 2 is k times the tolerance over [lo, h]:
+    flagged iff k > 1 (weight 1)."""
+    from privdtol.engine.exact.averaging import _Averager
+
+    spec = SimpleNamespace(
+        ns=np.ones(2),
+        chernoff=lambda h: np.array([1.0, 1e-20 if h <= 200 else 0.5e-20]),
+        chernoff_sum=lambda lo, h: np.array([0.0, 2 * k * tol * (h - lo + 1)]),
+    )
+    avg = _Averager(spec, 1 << 20, np.array(wt))
+    avg.tol = tol
+    return avg
+
+
+def test_cut_free_needs_a_weak_and_flagged_group():
+    """_cut_free(h, lo) is false only when a group of positive weight is both weak at h
+    (n x Chernoff bound < VALUED, strictly) and flagged on [lo, h] (weight x Chernoff sum / 2
+    > tol (h - lo + 1), strictly): at h = 200 group 1 is exactly at VALUED (not weak); at
+    h = 201 it is weak, and cut iff k > 1 (k = 1: exactly the tolerance, not flagged), and
+    never at weight 0."""
+    assert _cutting(1.5)._cut_free(200, 10) is True
+    assert _cutting(1.5)._cut_free(201, 10) is False
+    assert _cutting(1 + 1e-9)._cut_free(201, 150) is False
+    assert _cutting(1.0)._cut_free(201, 10) is True
+    assert _cutting(1.5, wt=(1.0, 0.0))._cut_free(201, 10) is True
+
+
+@pytest.mark.parametrize(("lo", "hi", "want"), [(10, 500, 200), (10, 150, 150), (201, 300, 201)])
+def test_uncut_until_is_the_last_cut_free_m_but_at_least_lo(lo, hi, want):
+    """_uncut_until(lo, hi): the largest m in [lo, hi] that is cut-free (group 1 of
+    _cutting(1.5) is cut from m = 201 on), hi when hi is, and lo when even lo is not:
+    [10, 500] -> 200, [10, 150] -> 150, [201, 300] -> 201."""
+    assert _cutting(1.5)._uncut_until(lo, hi) == want
+
+
+def _stub_averager(logp):
+    """An _Averager over a stub law: one group of weight 1 whose law at m is exp(logp(m)),
+    exact (zero error), with a zero Chernoff sum; the tolerance so loose that only the
+    coefficients' decay can refuse a panel."""
+    from privdtol.engine.exact.averaging import _Averager
+
+    def laws(ms):
+        v = np.array([[math.exp(logp(m))] for m in ms])
+        return v, np.zeros_like(v)
+
+    spec = SimpleNamespace(laws=laws, chernoff_sum=lambda a, b: np.zeros(1))
+    avg = _Averager(spec, 1 << 20, np.ones(1))
+    avg.tol = 1e9
+    return avg
+
+
+@pytest.mark.parametrize(("degree", "accepted"), [(1, True), (8, False)])
+def test_try_refuses_a_panel_whose_coefficients_do_not_decay(degree, accepted):
+    """log P(m) = -1 + 0.01 T_d(x), x the panel's map of log m onto [-1, 1], at the rounded
+    Chebyshev-Lobatto nodes of degree 8 on [100, 800]: for d = 8 the last two coefficients sum
+    to 0.01 and the two before them to 0 (not decaying: refused, however loose the tolerance);
+    d = 1 decays (accepted, and its sum matches the law's)."""
+    lo, hi, deg = 100, 800, 8
+    u0, u1 = math.log(lo), math.log(hi)
+
+    def logp(m):
+        x = 2 * (math.log(m) - u0) / (u1 - u0) - 1
+        return -1 + 0.01 * math.cos(degree * math.acos(max(-1.0, min(1.0, x))))
+
+    avg = _stub_averager(logp)
+    t = np.cos(np.pi * np.arange(deg, -1, -1) / deg)
+    ms = np.unique(np.rint(np.exp(u0 + (t + 1) / 2 * (u1 - u0))).astype(np.int64))
+    assert ms.size == deg + 1
+    p = avg._try(lo, hi, u0, u1, ms, deg)
+    assert (p is not None) is accepted
+    if accepted:  # and the sum it gives is the sum of the law over [lo, hi]
+        S, E = avg._psum(p, lo, hi)
+        want = math.fsum(math.exp(logp(m)) for m in range(lo, hi + 1))
+        assert abs(S[0] - want) <= E[0] <= 1e-6 * want
 
 
 @pytest.mark.parametrize(("a", "b"), [(0, 10), (1, 2), (5, 37), (100, 164)])

@@ -1,19 +1,24 @@
-"""Tests of :mod:`privdtol.engine.exact.binomial`."""
+"""Tests of :mod:`privdtol.engine.exact.binomial`: Binomial pmfs by Loader's formula and the
+ratio recurrence on windows, their renormalisation and supports, each value within its stated
+relative error bound of the exact rational pmf."""
 
 from __future__ import annotations
 
 import math
 import warnings
-from decimal import Decimal, localcontext
 from fractions import Fraction
 from math import comb
 
 import numpy as np
 import pytest
+from support.engine_laws import U
 
 from privdtol.engine.exact.binomial import _pmf, _pmf_windows, _supports
 
-# --- from tests/test_exact_numerics.py
+
+def _binom_exact(m: int, mu: float, k: int) -> Fraction:
+    p = Fraction(mu)
+    return Fraction(math.comb(m, k)) * p**k * (1 - p) ** (m - k) if 0 <= k <= m else Fraction(0)
 
 
 def _relative_errors(values, m, mus, ks):
@@ -53,9 +58,6 @@ def test_loader_bound_covers_the_rounded_mean_near_one():
     assert (np.isnan(rel) | (rel <= e)).all()
 
 
-# --- from tests/test_exact_supports.py
-
-
 @pytest.mark.parametrize("m", [2**20, 2**31 + 7, 2**42])
 def test_windows_at_large_m_are_narrow_with_a_finite_outside_mass(m):
     mus = [0.5, 0.25, 0.5 - 2**-16]
@@ -67,9 +69,6 @@ def test_windows_at_large_m_are_narrow_with_a_finite_outside_mass(m):
         z = (hi - m * mu) / sd
         normal = math.erfc(z / math.sqrt(2))
         assert 0.5 * normal < tail < 2 * normal
-
-
-# --- from tests/test_mutants_engine_bounds.py
 
 
 def test_normalise_bounds_the_relative_error_of_perturbed_pmf_values():
@@ -89,11 +88,6 @@ def test_normalise_bounds_the_relative_error_of_perturbed_pmf_values():
     true = max(abs(Fraction(float(x)) - pk) / pk for x, pk in zip(bn[0, :7], p, strict=True))
     assert float(true) > 1.7e-6  # the perturbation really moves the values this far
     assert float(true) <= db[0] <= 2.5e-6
-
-
-# --- from tests/test_mutants_engine_r3b.py
-
-U = 2.0**-53
 
 
 def test_binomial_pmf_edges_carry_the_documented_bound():
@@ -118,14 +112,6 @@ def test_binomial_pmf_edges_carry_the_documented_bound():
         exact = math.comb(m, k) * p**k * (1 - p) ** (m - k)
         assert abs(Fraction(float(v)) - exact) <= Fraction(float(err)) * exact
     assert e[1] < 1e-13
-
-
-# --- from tests/test_mutants_engine_r4a.py
-
-
-def _binom_exact(m: int, mu: float, k: int) -> Fraction:
-    p = Fraction(mu)
-    return Fraction(math.comb(m, k)) * p**k * (1 - p) ** (m - k) if 0 <= k <= m else Fraction(0)
 
 
 @pytest.mark.parametrize("shape", [(4, 4096), (5, 6554)])
@@ -236,72 +222,6 @@ def test_pmf_windows_walk_from_each_runs_mode_with_a_linear_bound():
         assert e[i] == pytest.approx(e_at[a, mu] + (6 * abs(k - a) + 4) * U, rel=1e-14, abs=0)
         want = _binom_exact(200, mu, k)
         assert abs(Fraction(float(b[i])) - want) <= Fraction(float(e[i])) * want
-
-
-# --- from tests/test_mutants_engine_r4b.py
-
-
-def _e1(x: float) -> float:
-    """The exponential integral E_1(x) = -gamma - log x + sum_(k>=1) (-1)^(k+1) x^k / (k k!)
-    (terms < 1e-40 past k = 30 for x < 1)."""
-    gamma = 0.57721566490153286060651209008240243104215933593992
-    terms = [(-1) ** (k + 1) * x**k / (k * math.factorial(k)) for k in range(1, 40)]
-    return -gamma - math.log(x) + math.fsum(terms)
-
-
-#: rps at eps = 1 (eta = 1/8), means (0.4, 0.95): the gap 0.55 > 4 eta, the restricted
-#: instance is both actions, one group each (tests/test_mutants_engine_r3a.py)
-ETA, MU = 0.125, (0.4, 0.95)
-
-
-def test_log_w_error_bound_is_its_documented_sum_of_terms_at_m_one():
-    """E[log W] at m = 1 (windows {0, 1}, c = mu_0): the bound is, by the module docstring and
-    the code's comments, trapezoid 2 M / (e^(2 pi a / h) - 1) + left end
-    2 e^-45 (1 + E W) / (1 - e^-h) + right end 4 e^-50 / 50 + pmfs 2 span sum_g n_g err_g +
-    rounding 8 U h sum_nodes |f| (N + 8), with E W, W_min = e^(-eta (1 - c)), W_max =
-    sum_g e^(eta c), span = max(|log W_min|, |log W_max|), M, h, the nodes
-    s_lo + h k (k = 0..ceil((s_hi - s_lo) / h), s_lo = -log(1 + W_max) - 45,
-    s_hi = log(50 / W_min)) and the integrand f(s) = e^(-e^s) - prod_g phi_g(e^s) all by hand
-    (phi_g(t) = (1 - mu_g) e^(-t e^(eta c)) + mu_g e^(-t e^(-eta (1 - c))), in 30 digits);
-    only the pmfs' error bounds err_g are taken from the binomial helpers. The pmf term is
-    ~55% of the bound, the rounding ~45% (N + 8 vs N - 8 moves it by 3%), the trapezoid ~3e-4
-    of it, the left end ~3e-6: the whole is pinned to 1e-9 relative."""
-    from privdtol.engine.exact.binomial import _normalise, _pmf_windows
-    from privdtol.engine.exact.potential import _log_w
-
-    mu, c, a = np.array(MU), MU[0], 1.2
-    mean_w = sum((1 - m) * math.exp(ETA * c) + m * math.exp(-ETA * (1 - c)) for m in MU)
-    w_min, w_max = math.exp(-ETA * (1 - c)), 2 * math.exp(ETA * c)
-    M = 1 + mean_w + _e1(math.cos(a)) + _e1(w_min * math.cos(a))
-    h = 2 * math.pi * a / math.log(2 * M / 1e-16 + 1)
-    s_lo, s_hi = -math.log1p(w_max) - 45.0, math.log(50.0 / w_min)
-    nodes = [s_lo + h * k for k in range(math.ceil((s_hi - s_lo) / h) + 1)]
-    with localcontext() as ctx:
-        ctx.prec = 30
-        up, down = (Decimal(ETA) * Decimal(c)).exp(), (-Decimal(ETA) * (1 - Decimal(c))).exp()
-
-        def f(s):
-            t = Decimal(s).exp()
-            phi = [(1 - Decimal(m)) * (-t * up).exp() + Decimal(m) * (-t * down).exp() for m in MU]
-            return abs((-t).exp() - phi[0] * phi[1])
-
-        abs_f = float(sum(f(s) for s in nodes))
-    b, eb = _pmf_windows(1, mu, np.zeros(2, dtype=np.int64), np.array([2, 2]))
-    errs = [_normalise(b[None, 2 * g : 2 * g + 2], eb[None, 2 * g : 2 * g + 2])[1] for g in (0, 1)]
-    span = max(abs(math.log(w_min)), abs(math.log(w_max)))
-    terms = [
-        2 * M / math.expm1(2 * math.pi * a / h),
-        2 * math.exp(-45.0) * (1 + mean_w) / -math.expm1(-h),
-        4 * math.exp(-50.0) / 50.0,
-        2 * span * float(np.sum(errs)),
-        8 * U * h * abs_f * (len(nodes) + 8),
-    ]
-    assert terms[3] > 0.5 * sum(terms) and terms[4] > 0.4 * sum(terms)
-    _, err = _log_w(mu, np.ones(2), ETA, 1)
-    assert err == pytest.approx(math.fsum(terms), rel=1e-9, abs=0)
-
-
-# --- from tests/test_mutants_exact_round2.py
 
 
 def test_pmf_windows_is_exact_and_quiet_at_the_degenerate_means():

@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.engine.exact.laplace`."""
+"""Tests of :mod:`privdtol.engine.exact.laplace`: the report-noisy-min law (Laplace(2/eps) noise,
+``rnm_ftnl`` and ``wu_wang``) on Binomial lattices and on atoms, against closed forms and scipy
+quadrature, with its documented error bound and Gauss-Kronrod refinement."""
 
 from __future__ import annotations
 
@@ -8,11 +10,10 @@ import math
 import numpy as np
 import pytest
 from scipy import integrate
+from support.engine_laws import U
 
 from privdtol.engine.exact.spec import _Spec
 from privdtol.environments import instance_means
-
-# --- from tests/test_laplace_large_k.py
 
 
 def quadrature_p_best(K: int, eps: float, mu1: float = 0.25, mu: float = 0.75) -> float:
@@ -60,9 +61,69 @@ def test_exact_laplace_law_matches_the_quadrature_at_large_k(K, eps, expected):
     assert err < 1e-5 * p  # its bound: an absolute floor of about 1e-13 K per group
 
 
-# --- from tests/test_mutants_engine_r3b.py
+def _laplace_diff_sf(d: float, b: float) -> float:
+    """P(Z_0 - Z_1 > d) for Z_0, Z_1 i.i.d. Laplace(b): the difference has density
+    (1 + |x|/b) e^(-|x|/b) / (4b), whose tail beyond d >= 0 is (2 + d/b) e^(-d/b) / 4."""
+    t = (2 + abs(d) / b) * math.exp(-abs(d) / b) / 4
+    return t if d >= 0 else 1 - t
 
-U = 2.0**-53
+
+def test_laplace_law_on_a_binomial_lattice_matches_the_closed_form():
+    """rnm_ftnl (report-noisy-min, Laplace(2/eps) noise, Hu et al.) at eps = 1 after m = 6
+    Bernoulli rounds, means (0.3, 0.6): block sums on the lattice 0..6 (the engine's AR(1)
+    recursion of the Laplace cdf's exponential parts). Action 1 wins iff Z_0 - Z_1 > Y_1 - Y_0,
+    summed over the exact Binomial pmfs; the engine's value is within its error bound of it,
+    and its Chernoff bound lies above it."""
+    from privdtol.engine.exact.spec import _Spec
+
+    m, b = 6, 2.0
+    pmf = [
+        [math.comb(m, k) * mu**k * (1 - mu) ** (m - k) for k in range(m + 1)] for mu in (0.3, 0.6)
+    ]
+    exact = math.fsum(
+        pmf[0][y0] * pmf[1][y1] * _laplace_diff_sf(y1 - y0, b)
+        for y0 in range(m + 1)
+        for y1 in range(m + 1)
+    )
+    spec = _Spec("rnm_ftnl", [0.3, 0.6], 1.0, "bernoulli")
+    assert spec.b == b
+    P, err = spec.law(m)
+    assert 0.1 < exact < 0.4
+    for g, want in ((0, 1 - exact), (1, exact)):
+        assert abs(P[g] - want) <= err[g] + 64 * U  # 64 U: the closed form's own rounding
+        assert err[g] <= 1e-10
+    assert spec.chernoff(m)[1] >= exact
+
+
+def test_laplace_law_on_unequally_spaced_atoms_matches_quadrature():
+    """rnm_ftnl (Laplace(2/eps) noise, eps = 1: b = 2) on deterministic losses (0.2, 0.5, 0.6)
+    after m = 4 rounds: atoms 0.8, 2.0, 2.4, spaced 1.2 and 0.4 (the engine's general
+    recursion, each step with its own e^(-gap/b)). P(g wins) = int f(w) prod_(h != g)
+    SF(y_g - y_h + w) dw, W ~ Laplace(b) (scipy.stats), by quadrature between the kinks."""
+    from scipy import integrate, stats
+
+    from privdtol.engine.exact.spec import _Spec
+
+    means, m, b = [0.2, 0.5, 0.6], 4, 2.0
+    y = [m * u for u in means]
+    lap = stats.laplace(scale=b)
+
+    def win(g):
+        def f(w):
+            return lap.pdf(w) * math.prod(lap.sf(y[g] - y[h] + w) for h in range(3) if h != g)
+
+        pts = sorted({0.0} | {y[h] - y[g] for h in range(3)})
+        edges = zip([-np.inf, *pts], [*pts, np.inf], strict=True)
+        return math.fsum(integrate.quad(f, lo, hi, epsabs=0, epsrel=1e-13)[0] for lo, hi in edges)
+
+    spec = _Spec("rnm_ftnl", means, 1.0, "deterministic")
+    assert spec.b == b
+    P, err = spec.law(m)
+    for g in range(3):
+        want = win(g)
+        assert abs(P[g] - want) <= err[g] + 1e-14  # 1e-14: the quadrature's own error
+        assert err[g] <= 1e-12
+    assert 0.5 < P[0] < 0.52 and 0.26 < P[1] < 0.28 and 0.21 < P[2] < 0.22
 
 
 def _laplace_cdf(x: float, b: float) -> float:
@@ -148,9 +209,6 @@ def test_laplace_error_bound_charges_each_pmf_error_to_its_survival_factors(ys, 
     assert err[0] == n1 * err[1] + 4 * U
     assert abs(P[1] - p_win) <= err[1]
     assert P[0] == 1 - n1 * P[1]
-
-
-# --- from tests/test_mutants_engine_r4a.py
 
 
 @pytest.mark.parametrize("n1", [1, 3])

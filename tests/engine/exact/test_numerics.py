@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.engine.exact.numerics`."""
+"""Tests of :mod:`privdtol.engine.exact.numerics`: the blocked prefix sum and its rounding
+constant, the log-products of the softmax and Laplace laws (``_powers``) against their
+documented formula in exact rationals, and the best group's probability 1 - sum."""
 
 from __future__ import annotations
 
@@ -8,8 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
-# --- from tests/test_mutants_engine_r3a_timeouts.py
+from support.engine_laws import U
 
 
 def test_cumsum_is_exact_on_integers_across_blocks_and_rows():
@@ -25,9 +26,24 @@ def test_cumsum_is_exact_on_integers_across_blocks_and_rows():
         assert _cumsum(x).tolist() == np.cumsum(x, axis=-1).tolist()
 
 
-# --- from tests/test_mutants_engine_r4a.py
+@pytest.mark.parametrize("N", [1, 256, 257, 3000, 1 << 16, 344064, 1 << 20])
+def test_c_sum_covers_the_blocked_cumsums_tree_height(N):
+    """_cumsum sums in blocks of 256 (<= 255 additions), then adds the running sum of the
+    nb = ceil(N / 256) earlier block totals (<= nb - 1 additions, and 1 more): an output's
+    relative error is <= gamma_n, n = 255 + nb (Higham, Sec. 4.2); _c_sum(N) U must cover it
+    (N = 344064: the window 2 (10.5 sd + 30) of Binomial(2^30, 1/2); lattices spanning several
+    groups are wider). At N = 3000, against exact rationals."""
+    from privdtol.engine.exact.numerics import _c_sum, _cumsum
 
-U = 2.0**-53
+    n = 255 + -(-N // 256)
+    assert _c_sum(N) * U >= n * U / (1 - n * U)
+    if N == 3000:
+        x = np.random.default_rng(3000).random(N) * 10.0 ** np.linspace(-3, 3, N)
+        run, worst = Fraction(0), 0.0
+        for xi, yi in zip(x, _cumsum(x), strict=True):
+            run += Fraction(float(xi))
+            worst = max(worst, float(abs(Fraction(float(yi)) - run) / run))
+        assert 0 < worst <= _c_sum(N) * U
 
 
 E80 = Fraction(math.exp(-80.0))  # the kernel cut e^-A of numerics, A = 80
@@ -129,46 +145,6 @@ def test_powers_kernel_cut_term_is_two_e_to_the_minus_a():
     assert rel[0].tolist() == (2.0**20 * eps0 + 9 * U).tolist()
 
 
-# --- from tests/test_mutants_exact_fresh.py
-
-
-@pytest.mark.parametrize("N", [1, 256, 257, 3000, 1 << 16, 344064, 1 << 20])
-def test_c_sum_covers_the_blocked_cumsums_tree_height(N):
-    """_cumsum sums in blocks of 256 (<= 255 additions), then adds the running sum of the
-    nb = ceil(N / 256) earlier block totals (<= nb - 1 additions, and 1 more): an output's
-    relative error is <= gamma_n, n = 255 + nb (Higham, Sec. 4.2); _c_sum(N) U must cover it
-    (N = 344064: the window 2 (10.5 sd + 30) of Binomial(2^30, 1/2); lattices spanning several
-    groups are wider). At N = 3000, against exact rationals."""
-    from privdtol.engine.exact.numerics import _c_sum, _cumsum
-
-    n = 255 + -(-N // 256)
-    assert _c_sum(N) * U >= n * U / (1 - n * U)
-    if N == 3000:
-        x = np.random.default_rng(3000).random(N) * 10.0 ** np.linspace(-3, 3, N)
-        run, worst = Fraction(0), 0.0
-        for xi, yi in zip(x, _cumsum(x), strict=True):
-            run += Fraction(float(xi))
-            worst = max(worst, float(abs(Fraction(float(yi)) - run) / run))
-        assert 0 < worst <= _c_sum(N) * U
-
-
-def test_with_best_covers_the_rounding_of_one_minus_a_tiny_sum():
-    """The best group's probability 1 - sum_(g >= 1) n_g P_g: with one other group at
-    P = 1e-30 (error 1e-46) the float result is 1.0, 1e-30 from the exact 1 - 1e-30; the
-    bound (its 4 U for the rounding of 1 - s) covers that and is never negative."""
-    from privdtol.engine.exact.numerics import _with_best
-
-    P, E = _with_best(np.array([[1e-30]]), np.array([[1e-46]]), np.array([1.0, 1.0]))
-    assert P[0, 0] == 1.0 and P[0, 1] == 1e-30
-    true = abs(Fraction(float(P[0, 0])) - (1 - Fraction(1e-30)))
-    assert float(true) > 0.9e-30
-    assert true <= Fraction(float(E[0, 0])) <= 8 * U
-    assert E[0, 1] >= 1e-46
-
-
-# --- from tests/test_mutants_exact_round2.py
-
-
 @pytest.mark.parametrize("om", [0.0, 1e-3, 0.25])
 def test_powers_bound_covers_its_rounding_when_the_inputs_are_exact(om):
     """_powers for K = 2 (ns = 1, 1) with exact inputs (db = 0, c_r = 0: the F_h = e^(lf_h)
@@ -192,3 +168,17 @@ def test_powers_bound_covers_its_rounding_when_the_inputs_are_exact(om):
             got = Decimal(float(np.exp(Lg[0, k])))
             assert abs(got - true) / true <= Decimal(float(rel[0, k])), k
     assert rel.max() < 30 * U
+
+
+def test_with_best_covers_the_rounding_of_one_minus_a_tiny_sum():
+    """The best group's probability 1 - sum_(g >= 1) n_g P_g: with one other group at
+    P = 1e-30 (error 1e-46) the float result is 1.0, 1e-30 from the exact 1 - 1e-30; the
+    bound (its 4 U for the rounding of 1 - s) covers that and is never negative."""
+    from privdtol.engine.exact.numerics import _with_best
+
+    P, E = _with_best(np.array([[1e-30]]), np.array([[1e-46]]), np.array([1.0, 1.0]))
+    assert P[0, 0] == 1.0 and P[0, 1] == 1e-30
+    true = abs(Fraction(float(P[0, 0])) - (1 - Fraction(1e-30)))
+    assert float(true) > 0.9e-30
+    assert true <= Fraction(float(E[0, 0])) <= 8 * U
+    assert E[0, 1] >= 1e-46

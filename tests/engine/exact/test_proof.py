@@ -1,4 +1,8 @@
-"""Tests of :mod:`privdtol.engine.exact.proof`."""
+"""Tests of :mod:`privdtol.engine.exact.proof`: the exact terms of Lemmas 4-5 (Cesari &
+Colomboni, Sections 5.3-5.4: sum_m F_m, its small- and large-gap parts, eq. (4)'s ratios,
+sum_V, the drift of the potential, the bounds of eqs. (5)-(6) and Theorem 1) against closed
+forms, ``support.proof_reference``'s enumeration, random walks and Monte Carlo; the ``lemmas``
+command line."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from support import proof_reference as ref
+from support.engine_laws import U
 
 from privdtol.engine.exact.potential import expected_log_z
 from privdtol.engine.exact.proof import (
@@ -26,10 +31,6 @@ from privdtol.engine.exact.proof import (
     selection_errors,
     sum_terms,
 )
-
-# --- from tests/test_mutants_engine_r3d.py
-
-U = 2.0**-53
 
 
 def test_regret_limit_charges_half_the_tail_bound_by_hand():
@@ -46,6 +47,35 @@ def test_regret_limit_charges_half_the_tail_bound_by_hand():
     assert err == pytest.approx(0.064 + 16 * U * 0.69, rel=1e-14, abs=0)
 
 
+def test_regret_limit_computes_in_double_precision_from_single_precision_means():
+    """float32 means (0.1, 0.3, 0.7) with no block mass: the limit is E[Delta_(A_0)], the mean
+    gap of the float32 values, worked out exactly with fractions (float32 arithmetic would be
+    off by ~1e-8); its error bound is 8 U (1 block) times it."""
+    means = np.array([0.1, 0.3, 0.7], dtype=np.float32)
+    exact = [Fraction(float(x)) for x in means]
+    a0 = float(sum(x - exact[0] for x in exact) / 3)
+    sums = {"means": means, "blocks": [{"sum": 0.0, "error_bound": 0.0}], "tail_bound": 0.0}
+    value, err = regret_limit(sums)
+    assert value == pytest.approx(a0, rel=4 * U, abs=0)
+    assert err == pytest.approx(8 * U * a0, rel=1e-12, abs=0)
+
+
+def test_regret_limit_weighs_block_zero_twice_and_every_later_block_four_times():
+    """means (0, 1/4, 1/2, 1): E[Delta_(A_0)] = 7/16; blocks 1/2, 1/4, 1/8 with errors 2^-10,
+    2^-12, 2^-14; tail bound 2^-6: lim Reg = 7/16 + 2 (1/2) + 4 (1/4 + 1/8 + 2^-7) = 2.96875
+    (dyadic, exact); error 2 (2^-10) + 4 (2^-12 + 2^-14) + 2 (2^-6) + 8 U (3 blocks) 2.96875."""
+    blocks = [(0.5, 2.0**-10), (0.25, 2.0**-12), (0.125, 2.0**-14)]
+    sums = {
+        "means": [0, 0.25, 0.5, 1],
+        "blocks": [{"sum": s, "error_bound": e} for s, e in blocks],
+        "tail_bound": 2.0**-6,
+    }
+    value, err = regret_limit(sums)
+    assert value == 2.96875
+    want = 2.0**-9 + 4 * (2.0**-12 + 2.0**-14) + 2.0**-5
+    assert err == pytest.approx(want + 24 * U * 2.96875, rel=1e-14, abs=0)
+
+
 def test_sum_terms_reports_lemma5_and_theorem1_under_their_keys():
     """rps on deterministic (0.2, 0.9), eps = 1: K = 2, gap 0.7, eta = min(1/2, 1/8) = 1/8, so
     Lemma 5's bound is 200 ln 2/0.7 + 4 ln 2/(1/8) and Theorem 1's 1 + 800 ln 2/0.7 +
@@ -55,9 +85,6 @@ def test_sum_terms_reports_lemma5_and_theorem1_under_their_keys():
     assert list(out) == ["lemma4", "lemma5", "eq5", "eq5_groups", "eq6", "drift", "theorem1"]
     assert out["lemma5"] == pytest.approx(200 * ln2 / 0.7 + 32 * ln2, rel=1e-12)
     assert out["theorem1"] == pytest.approx(1 + 800 * ln2 / 0.7 + 128 * ln2, rel=1e-12)
-
-
-# --- from tests/test_mutants_engine_r4c.py
 
 
 def test_levels_are_dyadic_in_the_smallest_gap_and_the_best_action_is_level_one():
@@ -97,35 +124,6 @@ def test_fmt_check_prints_each_lemma_side_against_its_bound():
     assert got == f"{head}  Lemma 4 inf <= 13  {tail} (not finite)"
     got = fmt_check(_terms(algorithm="rps_eta_logk", K=12, gap=1 / 3, epsilon=2.0))
     assert got.startswith("rps_eta_logk: K=12 gap=0.333333 eps=2  Lemma 4 12.5 <= 13")
-
-
-def test_regret_limit_computes_in_double_precision_from_single_precision_means():
-    """float32 means (0.1, 0.3, 0.7) with no block mass: the limit is E[Delta_(A_0)], the mean
-    gap of the float32 values, worked out exactly with fractions (float32 arithmetic would be
-    off by ~1e-8); its error bound is 8 U (1 block) times it."""
-    means = np.array([0.1, 0.3, 0.7], dtype=np.float32)
-    exact = [Fraction(float(x)) for x in means]
-    a0 = float(sum(x - exact[0] for x in exact) / 3)
-    sums = {"means": means, "blocks": [{"sum": 0.0, "error_bound": 0.0}], "tail_bound": 0.0}
-    value, err = regret_limit(sums)
-    assert value == pytest.approx(a0, rel=4 * U, abs=0)
-    assert err == pytest.approx(8 * U * a0, rel=1e-12, abs=0)
-
-
-def test_regret_limit_weighs_block_zero_twice_and_every_later_block_four_times():
-    """means (0, 1/4, 1/2, 1): E[Delta_(A_0)] = 7/16; blocks 1/2, 1/4, 1/8 with errors 2^-10,
-    2^-12, 2^-14; tail bound 2^-6: lim Reg = 7/16 + 2 (1/2) + 4 (1/4 + 1/8 + 2^-7) = 2.96875
-    (dyadic, exact); error 2 (2^-10) + 4 (2^-12 + 2^-14) + 2 (2^-6) + 8 U (3 blocks) 2.96875."""
-    blocks = [(0.5, 2.0**-10), (0.25, 2.0**-12), (0.125, 2.0**-14)]
-    sums = {
-        "means": [0, 0.25, 0.5, 1],
-        "blocks": [{"sum": s, "error_bound": e} for s, e in blocks],
-        "tail_bound": 2.0**-6,
-    }
-    value, err = regret_limit(sums)
-    assert value == 2.96875
-    want = 2.0**-9 + 4 * (2.0**-12 + 2.0**-14) + 2.0**-5
-    assert err == pytest.approx(want + 24 * U * 2.96875, rel=1e-14, abs=0)
 
 
 def _det_f(m, gaps, eta=0.125):
@@ -199,6 +197,22 @@ def test_weighted_sums_every_range_and_half_the_tail_with_its_error_bound():
     value, err = _weighted(S, E, np.array([0.5, 0.25]), np.array([1.0, 2.0]))
     assert value == 3.125
     assert err == pytest.approx(2.625 * 2.0**-10 + 0.5 + 12 * U * 3.125, rel=1e-15, abs=0)
+
+
+def test_weighted_sum_error_counts_one_rounding_per_range():
+    """_weighted: value = sum_(r, g) w_g S[r, g] + w . tail / 2; its error bound adds the
+    laws' errors, half the tail and 4 U per range (rows of S) times the value. Three ranges,
+    two groups, all numbers dyadic (exact): S @ w = (1, 0.75, 0.5), w . tail / 2 = 0.25, so
+    value = 2.5; error = 0.125 + 0.25 + 4 U x 3 x 2.5."""
+    from privdtol.engine.exact.proof import _weighted
+
+    S = np.array([[0.5, 0.25], [0.25, 0.25], [0.0, 0.25]])
+    E = np.array([[0.0, 0.0625], [0.0, 0.0], [0.0, 0.0]])
+    tail = np.array([0.0, 0.25])
+    w = np.array([1.0, 2.0])
+    value, err = _weighted(S, E, tail, w)
+    assert value == 2.25 + 0.25
+    assert err == 0.125 + 0.25 + 4 * U * 3 * 2.5
 
 
 def test_eq4_ratios_keep_small_gap_laws_valued_to_ten_percent_in_m_order():
@@ -292,7 +306,22 @@ def test_sum_terms_without_a_large_gap_reports_no_v_sum_and_no_drift():
     assert out["error_bound"]["sum_V"] == 0.0 and out["error_bound"]["drift"] is None
 
 
-# --- from tests/test_mutants_engine_round2.py
+ETA = 0.125  # rps at eps = 1: eta = min(eps/2, 1/8)
+
+
+def _hand_drift(eta: float, delta: float):
+    """(log Z_m, gap(m)) of one large-gap action on deterministic losses by hand:
+    x_m = e^(-eta m Delta), log Z_m = log(1 + x_m), V_m = Delta x_m / (1 + x_m) and the drift
+    gap(m) = log Z_(m+1) - log Z_m + (eta/4) V_m (Lemma 5's proof: gap <= 0)."""
+
+    def lz(m):
+        return math.log1p(math.exp(-eta * m * delta))
+
+    def gap(m):
+        x = math.exp(-eta * m * delta)
+        return lz(m + 1) - lz(m) + eta / 4 * delta * x / (1 + x)
+
+    return lz, gap
 
 
 def test_drift_at_a_small_temperature_matches_the_hand_potential():
@@ -305,12 +334,7 @@ def test_drift_at_a_small_temperature_matches_the_hand_potential():
 
     eta, delta = 0.005, 0.5
 
-    def lz(m):
-        return math.log1p(math.exp(-eta * m * delta))
-
-    def gap(m):
-        x = math.exp(-eta * m * delta)
-        return lz(m + 1) - lz(m) + eta / 4 * delta * x / (1 + x)
+    _, gap = _hand_drift(eta, delta)
 
     drift = _drift("rps", [0.2, 0.7], 0.01, "deterministic", eta)
     want = max(DRIFT_MS, key=gap)
@@ -322,20 +346,28 @@ def test_drift_at_a_small_temperature_matches_the_hand_potential():
     assert abs(drift["max_gap"] - gap(want)) <= e + 1e-15
 
 
-def test_weighted_sum_error_counts_one_rounding_per_range():
-    """_weighted: value = sum_(r, g) w_g S[r, g] + w . tail / 2; its error bound adds the
-    laws' errors, half the tail and 4 U per range (rows of S) times the value. Three ranges,
-    two groups, all numbers dyadic (exact): S @ w = (1, 0.75, 0.5), w . tail / 2 = 0.25, so
-    value = 2.5; error = 0.125 + 0.25 + 4 U x 3 x 2.5."""
-    from privdtol.engine.exact.proof import _weighted
+def test_drift_compares_each_checkpoint_with_the_next_round():
+    """The drift inequality E log Z_(m+1) - E log Z_m + (eta/4) E V_m <= 0 (Lemma 5's proof) on
+    m = 0..4 and 2^k (k <= 12); deterministic means (0.2, 0.9): one large-gap action
+    (Delta = 0.7 > 4 eta), x_m = e^(-eta m Delta), log Z_m = log(1 + x_m), V_m = Delta x_m /
+    (1 + x_m). The record's maximum is the hand maximum up to its error bound, and <= 0."""
+    from privdtol.engine.exact.proof import DRIFT_MS, sum_terms
 
-    S = np.array([[0.5, 0.25], [0.25, 0.25], [0.0, 0.25]])
-    E = np.array([[0.0, 0.0625], [0.0, 0.0], [0.0, 0.0]])
-    tail = np.array([0.0, 0.25])
-    w = np.array([1.0, 2.0])
-    value, err = _weighted(S, E, tail, w)
-    assert value == 2.25 + 0.25
-    assert err == 0.125 + 0.25 + 4 * U * 3 * 2.5
+    delta = 0.7
+    drift = sum_terms("rps", [0.2, 0.9], 1.0, "deterministic")["drift"]
+
+    lz, gap = _hand_drift(ETA, delta)
+
+    assert DRIFT_MS == (0, 1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
+    assert drift["m_max"] == 4096 and drift["at_m"] in DRIFT_MS
+    e = drift["error_bound"]
+    assert 0 <= e <= 1e-12
+    assert drift["max_gap"] <= 0
+    assert abs(drift["max_gap"] - gap(drift["at_m"])) <= e
+    assert all(gap(m) <= drift["max_gap"] + e for m in DRIFT_MS)
+    assert gap(1) < -1e-3  # far from the edge at small m: a wrong neighbour shows
+    for rec in drift["log_z"]:
+        assert abs(rec["value"] - lz(rec["m"])) <= rec["error_bound"]
 
 
 def test_sum_terms_reports_the_drift_error_bound():
@@ -348,21 +380,6 @@ def test_sum_terms_reports_the_drift_error_bound():
     e = terms["error_bound"]
     assert set(e) == {"sum_F", "small_gap", "large_gap", "sum_V", "max_ratio_eq4", "drift"}
     assert e["drift"] == terms["drift"]["error_bound"] and 0 <= e["drift"] <= 1e-12
-
-
-# --- from tests/test_mutants_engine_search.py
-
-ETA = 0.125  # rps at eps = 1: eta = min(eps/2, 1/8)
-
-
-def _sum_f(deltas, upto=40000) -> np.ndarray:
-    """sum_(m >= 1) Delta_j P(A = j | m rounds) per action j (to m = 40000: the rest is below
-    e^(-40000 eta Delta_min) = e^-500 for Delta_min = 0.1)."""
-    ms = np.arange(1, upto + 1, dtype=float)[:, None]
-    d = np.asarray(deltas, dtype=float)[None, :]
-    w = np.exp(-ETA * ms * d)
-    terms = d * w / w.sum(axis=1, keepdims=True)
-    return np.array([math.fsum(terms[:, j]) for j in range(terms.shape[1])])
 
 
 #: three small-gap actions (Delta <= 4 eta = 1/2) in the dyadic levels 1, 2, 3 of
@@ -382,7 +399,7 @@ def test_sum_terms_groups_and_sum_f_carry_their_error_bounds():
     from privdtol.engine.worst_case import Objective
     from privdtol.pipeline.proof import flat_row
 
-    per_action = _sum_f(DELTAS)
+    per_action = ref.deterministic_sum_f(DELTAS, ETA)
     sums = sum_terms("rps", MEANS, 1.0, "deterministic")
     groups = sums["groups"]
     assert [g["level"] for g in groups] == [1, 2, 3] and [g["size"] for g in groups] == [1] * 3
@@ -405,36 +422,60 @@ def test_sum_terms_groups_and_sum_f_carry_their_error_bounds():
     assert abs(entry["value"] - sum_f) <= entry["error_bound"] == err
 
 
-def test_drift_compares_each_checkpoint_with_the_next_round():
-    """The drift inequality E log Z_(m+1) - E log Z_m + (eta/4) E V_m <= 0 (Lemma 5's proof) on
-    m = 0..4 and 2^k (k <= 12); deterministic means (0.2, 0.9): one large-gap action
-    (Delta = 0.7 > 4 eta), x_m = e^(-eta m Delta), log Z_m = log(1 + x_m), V_m = Delta x_m /
-    (1 + x_m). The record's maximum is the hand maximum up to its error bound, and <= 0."""
-    from privdtol.engine.exact.proof import DRIFT_MS, sum_terms
+@pytest.mark.parametrize("k", [20, 40])
+def test_lemma_5s_sum_reaches_its_tail_at_tiny_gaps(k):
+    """sum_(m >= 1) F_m of rps at K = 2 on deterministic losses, eps = 1 (eta = 1/8), gap
+    Delta = 2^-k: F_m = Delta / (1 + e^(c m)), c = eta Delta, and by Euler-Maclaurin
+    sum_(m >= 1) f(m) = int_0^oo f - f(0)/2 - f'(0)/12 + O(Delta c^3)
+                     = ln 2/eta - Delta/4 + Delta c/48 (to 1e-50 here).
+    At Delta = 2^-40 the sum's mass lies near m ~ 1/c = 2^43: the m-sum must run through the
+    blocks up to 2^62 (R_MAX) and stop only when its rest is below 1e-13 of it (STOP), so the
+    error bound stays near 1e-9 of the sum."""
+    from privdtol.engine.exact.proof import sum_terms
 
-    delta = 0.7
-    drift = sum_terms("rps", [0.2, 0.9], 1.0, "deterministic")["drift"]
-
-    def lz(m):
-        return math.log1p(math.exp(-ETA * m * delta))
-
-    def gap(m):
-        x = math.exp(-ETA * m * delta)
-        return lz(m + 1) - lz(m) + ETA / 4 * delta * x / (1 + x)
-
-    assert DRIFT_MS == (0, 1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
-    assert drift["m_max"] == 4096 and drift["at_m"] in DRIFT_MS
-    e = drift["error_bound"]
-    assert 0 <= e <= 1e-12
-    assert drift["max_gap"] <= 0
-    assert abs(drift["max_gap"] - gap(drift["at_m"])) <= e
-    assert all(gap(m) <= drift["max_gap"] + e for m in DRIFT_MS)
-    assert gap(1) < -1e-3  # far from the edge at small m: a wrong neighbour shows
-    for rec in drift["log_z"]:
-        assert abs(rec["value"] - lz(rec["m"])) <= rec["error_bound"]
+    gap = 2.0**-k
+    s = sum_terms("rps", [0.5 - gap / 2, 0.5 + gap / 2], 1.0, "deterministic")
+    ref = 8 * np.log(2) - gap / 4 + gap * (gap / 8) / 48
+    err = s["error_bound"]["sum_F"]
+    assert abs(s["sum_F"] - ref) <= err + 1e-12
+    assert err <= 1e-8 * ref
+    assert s["tail_bound"] <= 1e-12 * ref
 
 
-# --- from tests/test_proof_terms.py
+@pytest.mark.parametrize(
+    "algorithm, means, epsilon",
+    [
+        ("rps", (0.3, 0.4, 0.4, 0.7), 0.0625),  # small and large gaps: the restricted pass too
+        ("rps_short_prefix", (0.45, 0.5, 0.5), 4.0),  # its prefix ranges are not the dyadic ones
+    ],
+)
+def test_sums_reusing_the_regret_laws_match_sums_computed_alone(algorithm, means, epsilon):
+    """The pipeline's proof terms reuse the averager of the cell's exact regret
+    (regret_and_averager): the same sums, within the error bounds, as computed from scratch."""
+    from privdtol.engine.exact import expected_regret, regret_and_averager
+    from privdtol.engine.exact.proof import sum_terms
+
+    reg, _, avg = regret_and_averager(algorithm, means, epsilon, [(1 << 20) - 1])
+    alone_reg, _ = expected_regret(algorithm, means, epsilon, [(1 << 20) - 1])
+    assert reg[0] == alone_reg[0]  # the regret itself is computed as before
+    shared, alone = (
+        sum_terms(algorithm, means, epsilon, base=avg),
+        sum_terms(algorithm, means, epsilon),
+    )
+    for key in ("sum_F", "small_gap", "large_gap", "sum_V"):
+        tol = shared["error_bound"][key] + alone["error_bound"][key] + 1e-300
+        assert abs(shared[key] - alone[key]) <= tol, key
+    assert shared["sum_F"] > 0 and len(shared["F"]) >= len(alone["F"]) // 2
+
+
+def test_sums_refuse_the_averager_of_another_instance():
+    from privdtol.engine.exact import regret_and_averager
+    from privdtol.engine.exact.proof import sum_terms
+
+    _, _, avg = regret_and_averager("rps", (0.4, 0.6), 1.0, [1023])
+    with pytest.raises(ValueError, match="another instance"):
+        sum_terms("rps", (0.4, 0.7), 1.0, base=avg)
+
 
 #: the brief's tolerances: exact values within the library's error bound + REL_EXACT relative;
 #: the walks within REL_WALK relative; Monte Carlo within Z_MC standard errors (conftest Z_TOL)
@@ -461,7 +502,9 @@ def _close(got, want, err, rel, what):
     )
 
 
-# ---------------------------------------------------------------- (i) brute-force enumeration
+# brute-force enumeration
+
+
 # eta = min(eps/2, 1/8): eps 1 and 8 are capped (eta = 1/8), eps 0.1 and 0.2 are not
 ENUM_CASES = [
     ((0.4, 0.6), 1.0, "bernoulli"),  # small gap only (0.2 <= 4 eta = 0.5): V = 0, log Z = 0
@@ -502,7 +545,9 @@ def test_reference_walks_agree_with_enumeration():
                 assert abs(w["F"][m - 1] - e["F"]) <= 1e-14
 
 
-# ------------------------------------------------------- (iii) K = 2 and K = 3 walks
+# K = 2 and K = 3 random walks
+
+
 WALK_CASES = [
     ((0.4, 0.6), 8.0),  # statistical regime: eta = 1/8, the gap 0.2 is small
     ((0.4, 0.6), 1 / 16),  # privacy regime: eta = 1/32, the gap is large
@@ -555,7 +600,9 @@ def test_proof_terms_match_deterministic_sums(means, eps):
         _close([t[key]], [d[key]], [d["err"][key]], REL_WALK, f"{key} deterministic {means}")
 
 
-# ------------------------------------------------------------------- (iv) Monte Carlo
+# Monte Carlo, and the inequalities themselves
+
+
 @pytest.mark.parametrize("means, eps", [((0.3, 0.34, 0.55, 0.9), 0.1), ((0.2, 0.5, 0.8), 8.0)])
 def test_selection_errors_match_monte_carlo(means, eps):
     ms = [1, 5, 50]
@@ -599,7 +646,9 @@ def test_lemma_inequalities_hold_on_three_levels():
     _check_inequalities(terms("rps", (0.2, 0.5, 0.8), 8.0), np.array([0.2, 0.5, 0.8]))
 
 
-# ------------------------------------------------------------------------------- (vi) the CLI
+# the command line
+
+
 REQUIRED = (
     "eta",
     "sum_F",
@@ -677,26 +726,3 @@ def test_cli_bad_input_is_one_line_and_no_file(tmp_path, change, field):
     assert proc.returncode == 2, (proc.returncode, proc.stderr)
     assert len(lines) == 1 and lines[0].startswith(f"privdtol lemmas: error: --{field}:"), lines
     assert list(tmp_path.iterdir()) == [], list(tmp_path.iterdir())
-
-
-# --- from tests/test_tolerances.py
-
-
-@pytest.mark.parametrize("k", [20, 40])
-def test_lemma_5s_sum_reaches_its_tail_at_tiny_gaps(k):
-    """sum_(m >= 1) F_m of rps at K = 2 on deterministic losses, eps = 1 (eta = 1/8), gap
-    Delta = 2^-k: F_m = Delta / (1 + e^(c m)), c = eta Delta, and by Euler-Maclaurin
-    sum_(m >= 1) f(m) = int_0^oo f - f(0)/2 - f'(0)/12 + O(Delta c^3)
-                     = ln 2/eta - Delta/4 + Delta c/48 (to 1e-50 here).
-    At Delta = 2^-40 the sum's mass lies near m ~ 1/c = 2^43: the m-sum must run through the
-    blocks up to 2^62 (R_MAX) and stop only when its rest is below 1e-13 of it (STOP), so the
-    error bound stays near 1e-9 of the sum."""
-    from privdtol.engine.exact.proof import sum_terms
-
-    gap = 2.0**-k
-    s = sum_terms("rps", [0.5 - gap / 2, 0.5 + gap / 2], 1.0, "deterministic")
-    ref = 8 * np.log(2) - gap / 4 + gap * (gap / 8) / 48
-    err = s["error_bound"]["sum_F"]
-    assert abs(s["sum_F"] - ref) <= err + 1e-12
-    assert err <= 1e-8 * ref
-    assert s["tail_bound"] <= 1e-12 * ref

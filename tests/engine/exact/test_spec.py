@@ -1,4 +1,6 @@
-"""Tests of :mod:`privdtol.engine.exact.spec`."""
+"""Tests of :mod:`privdtol.engine.exact.spec`: an exact cell's instance (groups of equal means,
+the rule's temperature or Laplace scale, refusals), the key its laws are shared under, and the
+Chernoff bounds and sums that prune groups and end the block loop."""
 
 from __future__ import annotations
 
@@ -7,13 +9,10 @@ import warnings
 
 import numpy as np
 import pytest
+from support.engine_laws import U
 
-from privdtol.algorithms import make_algorithm
 from privdtol.engine.exact import block_law
-from privdtol.engine.exact import spec as spec_module
 from privdtol.engine.exact.spec import _Spec
-
-# --- from tests/test_exact.py
 
 
 @pytest.mark.parametrize(
@@ -64,67 +63,6 @@ def test_chernoff_sums_bound_the_summed_laws(algorithm):
     assert spec.chernoff_sum(200, 260)[2] < 0.7 * 61 * spec.chernoff(200)[2]  # geometric decay
 
 
-# --- from tests/test_exact_numerics.py
-
-
-@pytest.mark.parametrize("algorithm", ["rps", "rps_uncapped"])
-def test_windowed_law_matches_brute_force_at_k2(algorithm):
-    """The law from m = 401 rounds (windowed supports, m > SMALL_M) against the sum over all
-    402^2 pairs of Binomial sums; rps_uncapped at eps = 1 (eta = 1/2) has two node offsets per
-    lattice point (their node positions are not sorted: a kept-node filter that assumed so
-    halved this law)."""
-    from scipy.stats import binom
-
-    means, eps, m = np.array([0.4, 0.6]), 1.0, 401
-    spec = spec_module._Spec(algorithm, means, eps, "bernoulli")
-    P, err = spec.law(m)
-    k = np.arange(m + 1)
-    s = np.stack(np.meshgrid(k, k, indexing="ij"), axis=-1).reshape(-1, 2).astype(float)
-    prob = np.outer(binom.pmf(k, m, means[0]), binom.pmf(k, m, means[1])).ravel()
-    want = prob @ make_algorithm(algorithm, eps).law(s, 9)
-    # (the brute-force sum of 402^2 positive terms: relative rounding well below 1e-11)
-    assert abs(P[1] - want[1]) <= err[1] + 1e-11 * want[1]
-
-
-# --- from tests/test_mutants_engine_bounds.py
-
-U = 2.0**-53
-
-
-def _laplace_diff_sf(d: float, b: float) -> float:
-    """P(Z_0 - Z_1 > d) for Z_0, Z_1 i.i.d. Laplace(b): the difference has density
-    (1 + |x|/b) e^(-|x|/b) / (4b), whose tail beyond d >= 0 is (2 + d/b) e^(-d/b) / 4."""
-    t = (2 + abs(d) / b) * math.exp(-abs(d) / b) / 4
-    return t if d >= 0 else 1 - t
-
-
-def test_laplace_law_on_a_binomial_lattice_matches_the_closed_form():
-    """rnm_ftnl (report-noisy-min, Laplace(2/eps) noise, Hu et al.) at eps = 1 after m = 6
-    Bernoulli rounds, means (0.3, 0.6): block sums on the lattice 0..6 (the engine's AR(1)
-    recursion of the Laplace cdf's exponential parts). Action 1 wins iff Z_0 - Z_1 > Y_1 - Y_0,
-    summed over the exact Binomial pmfs; the engine's value is within its error bound of it,
-    and its Chernoff bound lies above it."""
-    from privdtol.engine.exact.spec import _Spec
-
-    m, b = 6, 2.0
-    pmf = [
-        [math.comb(m, k) * mu**k * (1 - mu) ** (m - k) for k in range(m + 1)] for mu in (0.3, 0.6)
-    ]
-    exact = math.fsum(
-        pmf[0][y0] * pmf[1][y1] * _laplace_diff_sf(y1 - y0, b)
-        for y0 in range(m + 1)
-        for y1 in range(m + 1)
-    )
-    spec = _Spec("rnm_ftnl", [0.3, 0.6], 1.0, "bernoulli")
-    assert spec.b == b
-    P, err = spec.law(m)
-    assert 0.1 < exact < 0.4
-    for g, want in ((0, 1 - exact), (1, exact)):
-        assert abs(P[g] - want) <= err[g] + 64 * U  # 64 U: the closed form's own rounding
-        assert err[g] <= 1e-10
-    assert spec.chernoff(m)[1] >= exact
-
-
 def test_laplace_chernoff_bound_is_the_minimum_over_its_400_point_grid():
     """The Laplace rule's Chernoff bound at m rounds: min over theta of
     ((1 - mu_g + mu_g e^-theta)(1 - mu_0 + mu_0 e^theta))^m (1 - theta^2 b^2)^-2, over
@@ -148,40 +86,6 @@ def test_laplace_chernoff_bound_is_the_minimum_over_its_400_point_grid():
         assert got[1] == pytest.approx(math.exp(min(expo, 0.0)), rel=16 * U * (abs(expo) + 1))
 
 
-# --- from tests/test_mutants_engine_fresh.py
-
-
-def test_laplace_law_on_unequally_spaced_atoms_matches_quadrature():
-    """rnm_ftnl (Laplace(2/eps) noise, eps = 1: b = 2) on deterministic losses (0.2, 0.5, 0.6)
-    after m = 4 rounds: atoms 0.8, 2.0, 2.4, spaced 1.2 and 0.4 (the engine's general
-    recursion, each step with its own e^(-gap/b)). P(g wins) = int f(w) prod_(h != g)
-    SF(y_g - y_h + w) dw, W ~ Laplace(b) (scipy.stats), by quadrature between the kinks."""
-    from scipy import integrate, stats
-
-    from privdtol.engine.exact.spec import _Spec
-
-    means, m, b = [0.2, 0.5, 0.6], 4, 2.0
-    y = [m * u for u in means]
-    lap = stats.laplace(scale=b)
-
-    def win(g):
-        def f(w):
-            return lap.pdf(w) * math.prod(lap.sf(y[g] - y[h] + w) for h in range(3) if h != g)
-
-        pts = sorted({0.0} | {y[h] - y[g] for h in range(3)})
-        edges = zip([-np.inf, *pts], [*pts, np.inf], strict=True)
-        return math.fsum(integrate.quad(f, lo, hi, epsabs=0, epsrel=1e-13)[0] for lo, hi in edges)
-
-    spec = _Spec("rnm_ftnl", means, 1.0, "deterministic")
-    assert spec.b == b
-    P, err = spec.law(m)
-    for g in range(3):
-        want = win(g)
-        assert abs(P[g] - want) <= err[g] + 1e-14  # 1e-14: the quadrature's own error
-        assert err[g] <= 1e-12
-    assert 0.5 < P[0] < 0.52 and 0.26 < P[1] < 0.28 and 0.21 < P[2] < 0.22
-
-
 def test_chernoff_sum_is_a_geometric_sum_computed_without_warnings():
     """rps at eps = 1 (eta = 1/8) on deterministic losses (1/4, 3/4): group 1's Chernoff bound
     at m rounds is e^(-m/16), so its sum over m = a..b is e^(-a/16) (1 - e^(-n/16)) /
@@ -200,38 +104,17 @@ def test_chernoff_sum_is_a_geometric_sum_computed_without_warnings():
         assert got[1] == pytest.approx(min(want, n), rel=1e-13)
 
 
-@pytest.mark.parametrize(
-    ("epsilon", "m"),
-    [
-        (8.0, 20),  # eta = 4: 10 node offsets, no cached dense matrix (one built per offset)
-        (4.0, 2000),  # eta = 2: 727 > 600 lattice points kept, short kernel: per-row np.convolve
-        (2.0, 2000),  # eta = 1: 727 points, block-Toeplitz GEMM over 3 offsets x 3 kernels
-        (0.25, 2000),  # eta = 1/8: polyphase (nodes every 3 points), block-Toeplitz GEMM
-    ],
-)
-def test_softmax_law_on_a_binomial_lattice_matches_brute_force(epsilon, m):
-    """rps_uncapped (eta = eps/2) after m Bernoulli rounds, means (0.4, 0.5): P(A = 1) =
-    sum_d P(S_1 - S_0 = d) / (1 + e^(eta d)), S_0 ~ Bin(m, 0.4), S_1 ~ Bin(m, 0.5) (scipy.stats
-    pmfs, the law of the difference by direct convolution); the engine's value is within its
-    error bound of it (plus 64 U of the brute force's own rounding)."""
-    from scipy import stats
-
-    from privdtol.engine.exact.spec import _Spec
-
-    eta, k = epsilon / 2, np.arange(m + 1)
-    p0, p1 = stats.binom.pmf(k, m, 0.4), stats.binom.pmf(k, m, 0.5)
-    pd = np.convolve(p1, p0[::-1])  # P(S1 - S0 = d), d = -m..m
-    d = np.arange(-m, m + 1)
-    want = math.fsum(pd * np.exp(-np.logaddexp(0.0, eta * d)))
-    spec = _Spec("rps_uncapped", [0.4, 0.5], epsilon, "bernoulli")
-    assert spec.eta == eta
-    P, err = spec.law(m)
-    for g, v in ((0, 1 - want), (1, want)):
-        assert abs(P[g] - v) <= err[g] + 64 * 2.0**-53
-        assert err[g] <= 1e-9
-
-
-# --- from tests/test_mutants_engine_r3b.py
+def test_chernoff_sum_of_an_exponent_below_1e300_is_n_times_the_bound_at_a():
+    """rps (eta = 1/8) on Bernoulli means (0, 5e-300): group 1's per-round exponent,
+    min over theta <= eta of log(1 + 5e-300 (e^(-theta) - 1)), is 5e-300 (e^(-1/8) - 1)
+    ~ -5.9e-301, too small for the geometric ratio: the sum over m = a..a+n-1 is bounded by
+    n e^(a x). At a = 10^303, a x = 5000 (e^(-1/8) - 1) ~ -587.5; the best group's sum is n."""
+    spec = _Spec("rps", [0.0, 5e-300], 1.0, "bernoulli")
+    bound = math.exp(5000 * math.expm1(-0.125))
+    for n in (1, 10):
+        got = spec.chernoff_sum(10**303, 10**303 + n - 1)
+        assert got[0] == n
+        assert got[1] == pytest.approx(n * bound, rel=1e-12)
 
 
 def test_law_key_is_the_same_for_integer_and_float_means():
@@ -244,22 +127,6 @@ def test_law_key_is_the_same_for_integer_and_float_means():
     floats = _Spec("rnm_ftnl", [0.0, 1.0], 1.0, "deterministic")
     assert ints.law_key() == floats.law_key()
     assert ints.mu.tobytes() == np.array([0.0, 1.0]).tobytes()
-
-
-# --- from tests/test_mutants_engine_r4c.py
-
-
-def test_chernoff_sum_of_an_exponent_below_1e300_is_n_times_the_bound_at_a():
-    """rps (eta = 1/8) on Bernoulli means (0, 5e-300): group 1's per-round exponent,
-    min over theta <= eta of log(1 + 5e-300 (e^(-theta) - 1)), is 5e-300 (e^(-1/8) - 1)
-    ~ -5.9e-301, too small for the geometric ratio: the sum over m = a..a+n-1 is bounded by
-    n e^(a x). At a = 10^303, a x = 5000 (e^(-1/8) - 1) ~ -587.5; the best group's sum is n."""
-    spec = _Spec("rps", [0.0, 5e-300], 1.0, "bernoulli")
-    bound = math.exp(5000 * math.expm1(-0.125))
-    for n in (1, 10):
-        got = spec.chernoff_sum(10**303, 10**303 + n - 1)
-        assert got[0] == n
-        assert got[1] == pytest.approx(n * bound, rel=1e-12)
 
 
 MEANS8 = [0.25, 0.5, 0.75, 0.75, 0.5, 0.5, 1.0, 0.5]
@@ -337,16 +204,6 @@ def test_spec_refuses_an_eta_override_of_a_laplace_rule():
     with pytest.raises(ValueError) as err:
         _Spec("rnm_ftnl", [0.2, 0.5], 1.0, "bernoulli", eta=0.1)
     assert str(err.value) == "'rnm_ftnl' is not a softmax rule: no eta to override"
-
-
-# --- from tests/test_mutants_engine_round2.py
-
-
-def test_spec_names_a_tied_best_action():
-    from privdtol.engine.exact.spec import _Spec
-
-    with pytest.raises(ValueError, match=r"^means: no unique best action$"):
-        _Spec("rps", [0.2, 0.2, 0.5], 1.0, "bernoulli")
 
 
 @pytest.mark.parametrize("algorithm", ["rnm_ftnl", "rps"])
