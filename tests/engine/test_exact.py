@@ -133,7 +133,7 @@ CONTROL_ALGORITHMS = [n for n, c in ALGORITHMS.items() if c.role == "control"]
 
 @pytest.mark.parametrize("name", CONTROL_ALGORITHMS)
 def test_only_the_rps_family_controls_have_an_exact_engine(name):
-    # uniform and ftl_egreedy are simulated; the RPS-family ones are exact (tests/test_exact.py)
+    # uniform and ftl_egreedy are simulated; the RPS-family ones are exact
     rps_family = name in ("rps_eta_logk", "rps_eta_sq", "rps_short_prefix")
     assert exact_available(name, "bernoulli") == rps_family
 
@@ -190,8 +190,8 @@ def _uncapped_block_tail():
 
 
 def test_regret_loop_bounds_a_block_against_the_regret_accumulated_so_far():
-    """rps_uncapped at eps = 16 (eta = 8), deterministic (1/4, 3/4), T = 511, as in
-    tests/test_mutants_exact_fresh.py: the loop bounds block 5 by its Chernoff bound (without
+    """rps_uncapped at eps = 16 (eta = 8), deterministic (1/4, 3/4), T = 511 (_uncapped_block_tail):
+    the loop bounds block 5 by its Chernoff bound (without
     computing it) iff its tail sum_(r >= 5) 2^r gb_r <= 1e-6 tol cum, cum = g_0 + sum_(r < 5)
     2^r g_r the regret accumulated over blocks 0..4 (each g_r played 2^r times). tol is set
     between that edge and the edge of A_0's g_0 = 1/4 alone (cum / g_0 = 1.08): block 5 is
@@ -288,7 +288,7 @@ def _computed_alone(algorithm, eps):
     ("first", "second"),
     [(("rnm_ftnl", 0.5), ("wu_wang", 0.5)), (("rps", 8.0), ("rps", 0.5))],
 )
-def test_a_reused_result_is_the_fresh_one(first, second):
+def test_a_reused_result_is_the_one_computed_alone(first, second):
     want = _computed_alone(*second)
     exact._RECENT.clear()
     exact.regret_and_averager(first[0], MEANS, first[1], HORIZONS)

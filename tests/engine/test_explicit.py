@@ -20,7 +20,7 @@ from privdtol.environments.replay import ReplayLosses
 @pytest.mark.parametrize(
     ("name", "eps", "want"),
     [
-        # rps at eps = 1 on LOSSES: Reg_3 = 1/6 + 2 (1/3) e^(-1/8) / (1 + e^(-1/8)) (see above)
+        # rps at eps = 1 on LOSSES: Reg_3 = 1/6 + 2 (1/3) e^(-1/8) / (1 + e^(-1/8))
         ("rps", 1.0, 1 / 6 + 2 / 3 * math.exp(-0.125) / (1 + math.exp(-0.125))),
         # FTL on LOSSES[::-1] = [[1, 0], [0, 1], [0, 1]] (means (1/3, 2/3)): t = 1 a tie
         # (1/6), t = 2 leader action 2 after L_1 = (1, 0) (1/3), t = 3 a tie again (1/6)

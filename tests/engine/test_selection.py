@@ -1,4 +1,5 @@
-"""Tests of :mod:`privdtol.engine.selection`."""
+"""Tests of :mod:`privdtol.engine.selection`: the next block's actions and the law charged for
+them (the explicit softmax, or the point mass at the action drawn)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,6 @@ import numpy as np
 
 from privdtol.algorithms import make_algorithm
 from privdtol.engine.selection import select_next
-
-# --- from tests/test_mutants_engine.py
 
 
 def test_select_next_charges_a_point_mass_where_the_law_is_not_explicit():

@@ -181,10 +181,12 @@ def test_psum_gauss_rule_over_a_long_range_matches_the_integer_sum():
 
 
 def _averager(chernoff, wt, tol, mref):
-    """An _Averager over a stub spec whose Chernoff bounds at every m are ``chernoff``."""
+    """An _Averager over a stub spec whose Chernoff bounds at m are ``chernoff(m)`` (a
+    function), or ``chernoff`` at every m."""
     from privdtol.engine.exact.averaging import _Averager
 
-    spec = SimpleNamespace(chernoff=lambda m: np.asarray(chernoff, dtype=float))
+    bound = chernoff if callable(chernoff) else lambda m: np.asarray(chernoff, dtype=float)
+    spec = SimpleNamespace(chernoff=bound)
     avg = _Averager(spec, 1 << 20, np.asarray(wt, dtype=float))
     avg.tol, avg.mref = tol, mref
     return avg
@@ -226,12 +228,7 @@ def _decaying(tol):
     ``tol``, mref so large that min(1, mref / (2 m)) = 1: the level is 0.05 tol, so at
     tol = 0.5 the law is negligible from m = 40 on (1 / m <= 0.025; 1 / 40 and 0.05 x 0.5 are
     the same double, checked in the test)."""
-    from privdtol.engine.exact.averaging import _Averager
-
-    spec = SimpleNamespace(chernoff=lambda m: np.array([1.0 / m]))
-    avg = _Averager(spec, 1 << 20, np.ones(1))
-    avg.tol, avg.mref = tol, 1 << 40
-    return avg
+    return _averager(lambda m: np.array([1.0 / m]), [1.0], tol, 1 << 40)
 
 
 @pytest.mark.parametrize(
@@ -249,11 +246,7 @@ def test_negligible_from_is_the_first_negligible_m_or_one_past_hi(lo, hi, want):
 def test_negligible_from_never_cuts_without_a_tolerance():
     """With tol = 0 (no error allowed) nothing is negligible: hi + 1, even where the bound is
     0 (a group that cannot win)."""
-    from privdtol.engine.exact.averaging import _Averager
-
-    spec = SimpleNamespace(chernoff=lambda m: np.zeros(1))
-    avg = _Averager(spec, 1 << 20, np.ones(1))
-    avg.tol, avg.mref = 0.0, 1 << 40
+    avg = _averager(lambda m: np.zeros(1), [1.0], 0.0, 1 << 40)
     assert avg._negligible_from(10, 100) == 101
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import warnings
 from fractions import Fraction
-from math import comb
 
 import numpy as np
 import pytest
@@ -17,6 +16,7 @@ from privdtol.engine.exact.binomial import _pmf, _pmf_windows, _supports
 
 
 def _binom_exact(m: int, mu: float, k: int) -> Fraction:
+    """The Binomial(m, mu) pmf at k in exact rationals (mu taken as the exact double)."""
     p = Fraction(mu)
     return Fraction(math.comb(m, k)) * p**k * (1 - p) ** (m - k) if 0 <= k <= m else Fraction(0)
 
@@ -25,8 +25,7 @@ def _relative_errors(values, m, mus, ks):
     """|value - exact| / exact for each point with an exact pmf >= 1e-150 (else nan)."""
     out = np.full(len(ks), np.nan)
     for i, (v, mu, k) in enumerate(zip(values, mus, ks, strict=True)):
-        p = Fraction(float(mu))
-        exact = comb(m, int(k)) * p ** int(k) * (1 - p) ** (m - int(k))
+        exact = _binom_exact(m, float(mu), int(k))
         if exact and exact > Fraction(1, 10**150):
             out[i] = float(abs(Fraction(float(v)) - exact) / exact)
     return out
@@ -50,8 +49,8 @@ def test_windowed_pmfs_are_within_their_bounds_of_exact_rationals(m):
 
 
 def test_loader_bound_covers_the_rounded_mean_near_one():
-    """Loader's formula with M = m mu rounded: at mu = 0.999, m = 100 its bound used to miss
-    the rounding of m (1 - mu) (error 5.8e-14 at k = 99, bound 1.3e-14)."""
+    """Loader's formula with M = m mu rounded: at mu = 0.999, m = 100 its bound must cover the
+    rounding of m (1 - mu) (error 5.8e-14 at k = 99, against 1.3e-14 without that term)."""
     m, ks = 100, np.arange(60, 101)
     b, e = _pmf(ks.astype(float), m, np.full(ks.size, 0.999))
     rel = _relative_errors(b, m, np.full(ks.size, 0.999), ks)
@@ -107,9 +106,8 @@ def test_binomial_pmf_edges_carry_the_documented_bound():
     ]
     assert e[[0, 2]] == pytest.approx(want_e, rel=1e-12, abs=0)
     assert b[3] == 0.0 and e[3] == 4 * U
-    p = Fraction(1, 4)
     for v, err, k in zip(b[:3], e[:3], (0, 3, 6), strict=True):
-        exact = math.comb(m, k) * p**k * (1 - p) ** (m - k)
+        exact = _binom_exact(m, mu, k)
         assert abs(Fraction(float(v)) - exact) <= Fraction(float(err)) * exact
     assert e[1] < 1e-13
 

@@ -1,10 +1,9 @@
-"""Tests of :mod:`privdtol.engine.exact.conv`."""
+"""Tests of :mod:`privdtol.engine.exact.conv`: the height of the summation tree of the chunked
+block-Toeplitz convolutions, which enters the softmax law's rounding constant."""
 
 from __future__ import annotations
 
 import pytest
-
-# --- from tests/test_mutants_exact_fresh.py
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,11 @@
-"""Tests of :mod:`privdtol.engine.exact.heap`."""
+"""Tests of :mod:`privdtol.engine.exact.heap`: glibc's M_TOP_PAD set once per process so that
+freed heap is kept for the next law, and the answer without glibc."""
 
 from __future__ import annotations
 
 import pytest
 
 from privdtol.engine.exact import heap
-
-# --- from tests/test_exact_numerics.py
 
 
 class _FakeLibc:
@@ -21,14 +20,14 @@ class _FakeLibc:
 
 
 @pytest.fixture
-def fresh_heap_cache():
+def cleared_heap_cache():
     heap.retain_freed_heap.cache_clear()
     yield
     heap.retain_freed_heap.cache_clear()
 
 
 @pytest.mark.parametrize(("result", "expected"), [(1, True), (0, False)])
-def test_retain_freed_heap_sets_m_top_pad_once(monkeypatch, fresh_heap_cache, result, expected):
+def test_retain_freed_heap_sets_m_top_pad_once(monkeypatch, cleared_heap_cache, result, expected):
     """mallopt(M_TOP_PAD = -2 (glibc's malloc.h), 256 MiB) once per process, whatever the
     number of calls; its return value (1 on success, 0 on error, mallopt(3)) is reported."""
     libc = _FakeLibc(result)
@@ -38,7 +37,7 @@ def test_retain_freed_heap_sets_m_top_pad_once(monkeypatch, fresh_heap_cache, re
 
 
 @pytest.mark.parametrize("error", [OSError, AttributeError])
-def test_retain_freed_heap_without_glibc(monkeypatch, fresh_heap_cache, error):
+def test_retain_freed_heap_without_glibc(monkeypatch, cleared_heap_cache, error):
     """No libc, or a libc without mallopt: nothing is set and the answer is False."""
 
     def missing(name):
@@ -48,7 +47,7 @@ def test_retain_freed_heap_without_glibc(monkeypatch, fresh_heap_cache, error):
     assert heap.retain_freed_heap() is False
 
 
-def test_retain_freed_heap_on_this_glibc(fresh_heap_cache):
+def test_retain_freed_heap_on_this_glibc(cleared_heap_cache):
     """On this (glibc) machine the real mallopt accepts M_TOP_PAD."""
     import platform
 

@@ -53,7 +53,7 @@ def exact_p_best(K: int, eps: float) -> tuple[float, float]:
 )
 def test_exact_laplace_law_matches_the_quadrature_at_large_k(K, eps, expected):
     """One round, P(best) about 1/K: the quadrature's value pinned, the engine's within 1e-6
-    of it, its error bound small (engine version 1 gave 1 at K = 2^14 and 2^16)."""
+    of it, its error bound small (not the trivial bound 1)."""
     q = quadrature_p_best(K, eps)
     assert q == pytest.approx(expected, rel=1e-3)
     p, err = exact_p_best(K, eps)
@@ -220,7 +220,7 @@ def test_laplace_refines_pieces_until_the_gauss_kronrod_estimate_is_tight(n1):
     pieces must be bisected until each estimate |K15 - G7| <= max(10 GK_TOL |K15|, floor),
     GK_TOL = 1e-13, floor = GK_TOL (P_1 + 1/n_1) / (initial pieces). P_1 = int f_1 S_0
     S_1^(n1 - 1) dy (per action) against scipy quadrature split at the atoms (1e-13 relative,
-    tests/test_mutants_engine_r3b.py): within the returned bound plus the reference's 1e-13;
+    _quad): within the returned bound plus the reference's 1e-13;
     that bound, the pieces' estimates (sum 10 GK_TOL P_1 <= 3e-13 plus floors of <= 1e-13 per
     initial piece) and rounding, stays below 2e-12 (a 10x looser rule leaves 1e-11)."""
 

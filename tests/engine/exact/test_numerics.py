@@ -151,7 +151,8 @@ def test_powers_bound_covers_its_rounding_when_the_inputs_are_exact(om):
     are the given floats, taken as exact): Lg_1 = (lf_0 + lf_1) - lf_1, and rel must bound
     the relative error of e^(Lg_1) against e^(lf_0) in 50-digit decimals: the input term
     (n_tot - 1) 4 U = 4 U plus the rounding 4 U (|tot| + |lf_1| + 2) >= 8 U of the sums and
-    of exp; a bound is never negative. (In the package c_r >= 268 hides a missing 16 U.)"""
+    of exp; a bound is never negative (exact inputs: in the package c_r >= 268 would cover a
+    missing 16 U)."""
     from privdtol.engine.exact.numerics import _powers
 
     ns = np.array([1.0, 1.0])

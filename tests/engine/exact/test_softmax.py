@@ -137,7 +137,7 @@ def test_softmax_algorithms_match_the_k2_random_walk(algorithm, prefix, mu1, mu2
 
 def _walk_mean(mu1: float, mu2: float, m: int, f) -> float:
     """E[f(D_m)], D_m = L_(m,2) - L_(m,1), by enumerating all 4^m pairs of Bernoulli losses
-    (independent of the pmf propagation of privdtol.engine.exact_k2)."""
+    (independent of the pmf propagation of support.exact_k2)."""
     pairs = [
         (x2 - x1, (mu1 if x1 else 1 - mu1) * (mu2 if x2 else 1 - mu2))
         for x1 in (0, 1)

@@ -26,8 +26,8 @@ from privdtol.engine.exact.spec import _Spec
 def test_chernoff_bounds_are_tight_at_small_gaps(algorithm, gap, eps, m):
     """The per-group Chernoff bound (which ends the block loop and the M-average) is about
     exp(-m gap^2 / (2 var)), var = 1/2 at means 1/2 -+ gap/2, even where the optimal theta lies
-    below the first step of a linear theta grid; a bound stuck at 1 there made rps at gap
-    2^-16 and rps_uncapped at eps = 8 run for hours (issue 11's stalled paper cells)."""
+    below the first step of a linear theta grid (a bound stuck at 1 there would make rps at
+    gap 2^-16 and rps_uncapped at eps = 8 run for hours)."""
     from privdtol.engine.exact.spec import _Spec
 
     spec = _Spec(algorithm, [0.5 - gap / 2, 0.5 + gap / 2], eps, "bernoulli")
