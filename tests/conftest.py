@@ -1,5 +1,6 @@
 """Fixtures shared by every test module: the repository's places, the marker rule of
-``make test-fast``, fresh exact results per test, and the session's one smoke build."""
+``make test-fast``, fresh exact results per test, the session's one smoke build, and the
+checks' inputs (the smoke config's thresholds, the regret model's tables, a tiny agg directory)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from support.paths import BIN, ROOT
+from support.paths import BIN, ROOT, SMOKE
+from support.synthetic_regret import CONTROLS, rate_tables
+from support.tiny_agg import build_tiny_agg
 from support.workflow import copy_workflow, run_snakemake
+
+from privdtol.pipeline.config import load_config_files
 
 #: markers that imply ``slow``: `make test-fast` (``pytest -m "not slow"``) leaves them out
 IMPLY_SLOW = ("pipeline", "slurm", "notebook")
@@ -75,3 +80,22 @@ def root() -> Path:
 def bin_dir() -> Path:
     """The running interpreter's scripts directory (snakemake, privdtol)."""
     return BIN
+
+
+# the checks: the smoke config's thresholds, the regret model's tables, a tiny real agg directory
+@pytest.fixture(scope="module")
+def thresholds():
+    """The ``checks:`` block of the smoke config."""
+    return load_config_files([SMOKE])["checks"]
+
+
+@pytest.fixture(scope="module")
+def synthetic():
+    """The rate experiments' tables of rps and of each control, on the regret model."""
+    return {alg: rate_tables(alg) for alg in ("rps", *CONTROLS)}
+
+
+@pytest.fixture(scope="module")
+def tiny_agg(tmp_path_factory):
+    """The grid and gap experiments of :func:`support.tiny_agg.build_tiny_agg`, 20 runs."""
+    return build_tiny_agg(tmp_path_factory.mktemp("agg"), runs=20, experiments=("grid", "gap"))

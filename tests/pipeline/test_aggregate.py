@@ -14,7 +14,6 @@ from support.paths import ROOT
 
 from privdtol.cli.batch import cell_table
 from privdtol.core import bounds
-from privdtol.engine.exact import EXACT_ALGORITHMS
 from privdtol.pipeline import aggregate
 from privdtol.pipeline import plan as grid
 from privdtol.pipeline.aggregate import aggregate_tables
@@ -185,55 +184,3 @@ def test_exact_cell_aggregates_to_its_value_with_the_error_bound_as_interval():
     np.testing.assert_array_equal(agg["ci_low"], agg["mean"] - eb)
     assert agg["q50"].isna().all() and agg["mean_realized"].isna().all()
     assert agg["tail_mean"].iloc[-1] == 0.0
-
-
-def assert_within_monte_carlo(exact, mc):
-    """Every checkpoint within 4 standard errors of the Monte Carlo mean, plus float round-off
-    (a Rao-Blackwellised estimate can have almost no variance).  A realized-action estimate
-    (Laplace noise: no explicit law) whose runs all agree has a plug-in se of 0 although the
-    rare event it missed has positive probability: such rows say nothing and are skipped."""
-    both = exact.merge(mc, on="horizon", suffixes=("_x", "_mc"))
-    blind = (both["se_mc"] == 0) & (both["estimator_mc"] == "block_realized")
-    slack = 4 * both["se_mc"].fillna(0) + 1e-9 * both["mean_x"].abs()
-    gap = (both["mean_x"] - both["mean_mc"]).abs()
-    assert (gap <= slack)[~blind].all(), (gap / slack)[~blind].max()
-    assert (~blind).sum() >= len(both) // 2
-
-
-@pytest.mark.parametrize(
-    "algorithm, env",
-    [
-        pytest.param(a, env, marks=[] if (a, env) == ("rps", "bernoulli") else [pytest.mark.slow])
-        for a, env in [(a, "bernoulli") for a in EXACT_ALGORITHMS]
-        + [("rps", "deterministic"), ("wu_wang", "deterministic")]
-    ],
-)
-def test_exact_cell_lies_in_the_monte_carlo_interval_of_the_same_cell(algorithm, env):
-    """The same cell by both engines: the exact value within 4 standard errors of the Monte
-    Carlo mean at every checkpoint (a fixed seed; 4 SE is a 6e-5 two-sided level each)."""
-    spec = {"algorithms": [algorithm], "env": env, "instance": "staircase"}
-    exact = aggregate_tables([cell_table(planned_cells(exact_config(**spec))[algorithm])], "e")
-    mc_cell = planned_cells(exact_config(exact="off", runs=2000, **spec))[algorithm]
-    mc = aggregate_tables([cell_table(mc_cell)], "e")
-    assert_within_monte_carlo(exact, mc)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "algorithm, K, instance",
-    [
-        (a, K, inst)
-        for a in EXACT_ALGORITHMS
-        for K, inst in ((8, "standard"), (64, "standard"), (1024, "standard"), (8, "staircase"))
-    ],
-)
-def test_exact_agrees_with_monte_carlo_over_instance_sizes(algorithm, K, instance):
-    """K in {8, 64, 1024} on standard instances and K = 8 on a staircase (the K = 64 and 1024
-    staircases are left out: tens of seconds each for rps): every checkpoint within 4 standard
-    errors of 1000 Monte Carlo runs, plus round-off slack."""
-    spec = {"algorithms": [algorithm], "K": [K], "gap": [1 / 16], "instance": instance}
-    exact = aggregate_tables([cell_table(planned_cells(exact_config(**spec))[algorithm])], "e")
-    mc = aggregate_tables(
-        [cell_table(planned_cells(exact_config(exact="off", runs=1000, **spec))[algorithm])], "e"
-    )
-    assert_within_monte_carlo(exact, mc)

@@ -291,3 +291,28 @@ def test_config_files_are_validated_against_the_schema_given(tmp_path):
     with pytest.raises(InputError) as err:
         config.load_config_files([path], schema)
     assert str(err.value) == "runs: got 20 (allowed: integers >= 1 and <= 10)"
+
+
+T20 = (1 << 20) - 1
+
+
+def _exact_config(exact=None, **exp):
+    base = {
+        "name": "e",
+        "algorithms": ["rps", "rnm_ftnl", "ftl"],
+        "K": [4],
+        "gap": [0.25],
+        "epsilon": [0.5],
+        "horizon": [T20],
+    }
+    base.update(exp)
+    cfg = {"runs": 50, "seed": 7, "experiments": [base]}
+    if exact is not None:
+        cfg["exact"] = exact
+    return cfg
+
+
+def test_bad_exact_value_is_one_line_naming_the_key():
+    with pytest.raises(InputError) as err:
+        load_config(_exact_config(exact="sometimes"))
+    assert "exact" in str(err.value) and "auto" in str(err.value)

@@ -8,12 +8,10 @@ import copy
 import dataclasses
 
 import numpy as np
-import pandas as pd
 import pytest
 import yaml
 from support.paths import CONFIG, SMOKE
 
-from privdtol.analysis.claims.lemmas import check_step
 from privdtol.errors import InputError
 from privdtol.pipeline import config, plan
 from privdtol.pipeline import plan as grid
@@ -462,69 +460,3 @@ def test_exact_off_gives_monte_carlo_everywhere_also_as_bare_yaml_off():
 
 
 # ------------------------------------------- Lemma 4 and 5 verdicts of the proof terms' rows
-
-
-def _row(i=0, algorithm="rps", **values):
-    base = {
-        "experiment": "grid",
-        "cell_id": f"c{i:03d}",
-        "algorithm": algorithm,
-        "K": 8,
-        "gap": 0.25,
-        "epsilon": 1.0,
-        "eta": 0.125,
-        "eta_selection": 0.125,
-        "n_small": 7,
-        "n_large": 0,
-        "regret": 99.0,
-        "regret_err": 1e-6,
-        "regret_limit": np.nan,
-        "regret_limit_err": np.nan,
-        "sum_F": 30.0,
-        "sum_F_err": 1e-6,
-        "small_gap": 30.0,
-        "small_gap_err": 1e-6,
-        "large_gap": 0.0,
-        "large_gap_err": 0.0,
-        "bound_lemma4": 121.0,
-        "bound_lemma5": 2000.0,
-        "bound_eq5": 1600.0,
-        "bound_eq6": 400.0,
-    }
-    return {**base, **values}
-
-
-def _verdict(claim, *rows):
-    return check_step(pd.DataFrame(list(rows)), claim)["verdict"]
-
-
-@pytest.mark.parametrize(
-    ("values", "verdict"),
-    [
-        ({"regret": 120.0}, "PASS"),
-        ({"regret": 122.0}, "FAIL"),
-        # the error bounds straddle the bound: neither side can be asserted
-        ({"regret": 121.0, "regret_err": 0.5}, "INCONCLUSIVE"),
-        # exactly at the bound once both error bounds are counted: <= holds
-        ({"regret": 121.0 - 2e-6, "regret_err": 1e-6, "sum_F_err": 0.25e-6}, "PASS"),
-        # the limit over T, when known, is the left side (not Reg_T at the horizon)
-        ({"regret": 100.0, "regret_limit": 121.5, "regret_limit_err": 1e-6}, "FAIL"),
-    ],
-)
-def test_lemma4_verdicts_at_and_around_the_bound(values, verdict):
-    assert _verdict("L4", _row(**values)) == verdict
-
-
-@pytest.mark.parametrize(
-    ("claim", "column", "bound"),
-    [
-        ("L5", "sum_F", "bound_lemma5"),
-        ("L5a", "small_gap", "bound_eq5"),
-        ("L5b", "large_gap", "bound_eq6"),
-    ],
-)
-def test_lemma5_and_its_halves_pass_below_and_fail_above(claim, column, bound):
-    at = _row()[bound]
-    assert _verdict(claim, _row(**{column: 0.5 * at})) == "PASS"
-    assert _verdict(claim, _row(**{column: at * (1 + 1e-4)})) == "FAIL"
-    assert _verdict(claim, _row(**{column: at, f"{column}_err": 1e-3})) == "INCONCLUSIVE"

@@ -5,7 +5,6 @@ them shows every verdict and is reproducible."""
 
 from __future__ import annotations
 
-import ast
 import functools
 import io
 import json
@@ -38,9 +37,6 @@ from privdtol.report.layout import APPENDIX_SECTIONS, SECTIONS
 from privdtol.report.provenance import source_date_epoch
 
 TEX = ROOT / "paper" / "replication_report.tex"
-
-
-REPORT_SRC = ROOT / "src" / "privdtol" / "report"
 
 
 #: C1 is absent (not run); C4 and C4c get different verdicts so a swap shows
@@ -260,24 +256,6 @@ def subsections(text: str) -> dict[str, str]:
         label = chunk[chunk.index(r"\label{sec:") + len(r"\label{sec:") :]
         out[label[: label.index("}")]] = chunk
     return out
-
-
-def test_report_layer_parses_no_latex():
-    """No regular expressions in the report layer: nothing is parsed back out of LaTeX."""
-    for path in REPORT_SRC.rglob("*.py"):
-        if path.name == "latex.py":  # mathify translates the analysis layer's plain text in
-            continue
-        if path.name == "mathml.py":  # finds the $...$ of the notebook pages for latex2mathml
-            continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                names = [node.module or ""]
-            else:
-                continue
-            assert not {"re", "regex"} & set(names), path
 
 
 def test_assets_written(built):

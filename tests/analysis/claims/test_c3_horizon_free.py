@@ -5,16 +5,13 @@ computed table."""
 
 from __future__ import annotations
 
-import json
 import math
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats as sps
-from support.paths import SMOKE
 from support.synthetic_regret import table
 from support.tables import CORE, INTERVAL, agg_table
 
@@ -24,7 +21,6 @@ from privdtol.analysis.claims import (
 from privdtol.analysis.registry import (
     CLAIMS,
 )
-from privdtol.cli import main
 from privdtol.pipeline.config import check_defaults
 
 PAIR = (1048575, 1073741823)
@@ -109,56 +105,6 @@ def test_registry_check_stacks_tables_in_registry_order(thresholds):
         check({**tables, "gap": tables["grid"].assign(experiment="gap")}, thresholds, ["h", "g"])
         == a
     )
-
-
-def _check(claim, out, *extra, agg_dir=None):
-    args = ["check", "--claim", claim, "--config", str(SMOKE), "--out", str(out), *extra]
-    return main(args + (["--agg-dir", str(agg_dir)] if agg_dir else []))
-
-
-def test_cli_check_merges_configs_in_order(tiny_agg, tmp_path):
-    override = tmp_path / "override.yaml"
-    override.write_text("checks:\n  confidence: 0.5\n")
-    out = tmp_path / "C4.json"
-    assert _check("C4", out, "--config", str(override), agg_dir=tiny_agg) == 0
-    assert json.loads(out.read_text())["threshold"].startswith("every cell's 50% interval")
-
-
-def test_cli_check_reads_the_config_agg_dir(tiny_agg, tmp_path, monkeypatch):
-    (tmp_path / "results").mkdir()
-    (tmp_path / "results" / "agg").symlink_to(tiny_agg)
-    monkeypatch.chdir(tmp_path)
-    assert _check("C4a", "C4a.json") == 0
-    assert json.loads(Path("C4a.json").read_text())["inputs"] == ["results/agg/gap.parquet"]
-
-
-@pytest.mark.parametrize(
-    "claim, name, flag",
-    [
-        ("C9", "C.json", "--claim"),
-        ("c2", "C.json", "--claim"),
-        ("C2", "C.txt", "--out"),
-        ("C1", "C.json", "--agg-dir"),
-    ],
-)  # C1: no privacy.parquet in the agg dir
-def test_cli_check_bad_input_one_line_exit_2_no_file(tiny_agg, tmp_path, capsys, claim, name, flag):
-    out = tmp_path / name
-    assert _check(claim, out, agg_dir=tiny_agg) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("privdtol check: error: ") and flag in err
-    if flag == "--claim":
-        assert "allowed: " + ", ".join(CLAIMS) in err
-    assert not out.exists() and not list(tmp_path.iterdir())
-
-
-def test_cli_check_missing_tables_exit_2(tmp_path, capsys):
-    empty = tmp_path / "agg"
-    empty.mkdir()
-    out = tmp_path / "C3.json"
-    assert _check("C3", out, agg_dir=empty) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--agg-dir" in err and "horizon.parquet" in err
-    assert not out.exists()
 
 
 def test_c3_slope_min_is_a_float_array_with_nan_where_the_span_is_empty():

@@ -13,6 +13,9 @@ from support.engine_laws import U
 
 from privdtol.engine.exact import block_law
 from privdtol.engine.exact.spec import _Spec
+from privdtol.environments import (
+    instance_means,
+)
 
 
 @pytest.mark.parametrize(
@@ -217,3 +220,16 @@ def test_law_with_every_other_group_pruned_is_the_best_action(algorithm):
     P, err = spec.law(5000)
     assert P.tolist() == [1.0, 0.0]
     assert 0 <= err[1] < 1e-40
+
+
+MEANS = instance_means(8, 1 / 8, None, "standard")
+
+
+def key(algorithm, eps, env="bernoulli", means=MEANS):
+    return _Spec(algorithm, means, eps, env).law_key()
+
+
+def test_the_key_separates_instances():
+    other = instance_means(8, 1 / 16, None, "standard")
+    assert key("rps", 1.0) != key("rps", 1.0, means=other)
+    assert key("rps", 1.0) != key("rps", 1.0, means=instance_means(9, 1 / 8, None, "standard"))
