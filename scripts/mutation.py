@@ -238,6 +238,8 @@ def measure(group: str, per_module: int, seed: str | None, workers: int) -> dict
     total = Counter()
     for counts in modules.values():
         total.update({k: v for k, v in counts.items() if k not in ("size", "equivalent")})
+    if names and not any(total.values()):
+        raise SystemExit(f"{group}: mutmut ran no mutant (a test fails?): {OUT / group}.log")
     est, se = stratified(modules)
     record = {
         "group": group,
