@@ -17,9 +17,16 @@ from privdtol.analysis import (
     records,
 )
 from privdtol.analysis.claims import c2_theorem1
-from privdtol.analysis.records import load_check, read_check
+from privdtol.analysis.records import (
+    Heading,
+    check_text,
+    load_check,
+    make_check,
+    read_check,
+)
 from privdtol.analysis.registry import (
     CLAIMS,
+    notebook_claims,
 )
 from privdtol.cli import main
 from privdtol.errors import InputError
@@ -417,3 +424,27 @@ def test_check_records_are_validated(tmp_path):
     path.write_text(json.dumps({**check_json("C3", "PASS"), "verdict": "MAYBE"}))
     with pytest.raises(InputError, match=r"C3\.json: key 'verdict'"):
         load_check(path)
+
+
+#: a check record no check computes: what the notebook shows must come from this file
+#: the claim the heatmap notebook shows (the registry's)
+HEATMAP_CLAIM = notebook_claims("heatmap")[0]
+
+
+HAND_CHECK = make_check(
+    Heading(HEATMAP_CLAIM, "Hand-written record", "a statistic", "a threshold"),
+    0.123,
+    0.1,
+    0.2,
+    "FAIL",
+    "hand-written summary 7f3a9c",
+    [],
+    ["x"],
+)
+
+
+def test_check_text_shows_the_record_or_not_run():
+    text = check_text(HEATMAP_CLAIM, HAND_CHECK)
+    assert f"**{HEATMAP_CLAIM}: FAIL**" in text and "hand-written summary 7f3a9c" in text
+    assert "0.123 [0.1, 0.2]" in text
+    assert "not run" in check_text(HEATMAP_CLAIM, None)

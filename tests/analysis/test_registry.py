@@ -22,9 +22,10 @@ from privdtol.analysis.registry import (
     claims_for,
     controls_for,
     notebook_claims,
+    notebook_thresholds,
     proof_algorithms,
 )
-from privdtol.pipeline.config import check_defaults
+from privdtol.pipeline.config import check_defaults, load_config
 
 
 def test_every_claim_resolves_to_a_registry_check(thresholds):
@@ -216,3 +217,26 @@ def test_controls_fail(synthetic, claim, control):
     out = _run(claim, synthetic[control], control)
     assert out["verdict"] == "FAIL", out["summary"]
     assert out["algorithm"] == control
+
+
+def test_notebooks_draw_their_claims_thresholds():
+    """The notebook rule passes each notebook the config's thresholds of its claims (C0's limit
+    and rare-event rule, the plateau rule of C4a-C4c); run by hand, a notebook falls back to
+    the schema's defaults, which are the config loader's."""
+    assert notebook_thresholds("agreement") == ["agreement_z_max", "agreement_min_events"]
+    assert {"plateau_octaves", "horizon_free_ratio_max"} <= set(notebook_thresholds("rates"))
+    minimal = {
+        "experiments": [
+            {
+                "name": "e",
+                "algorithms": ["rps"],
+                "K": [2],
+                "gap": [0.5],
+                "epsilon": [1.0],
+                "horizon": [7],
+            }
+        ]
+    }
+    assert check_defaults() == load_config(minimal)["checks"]
+    for name in NOTEBOOKS:
+        assert set(notebook_thresholds(name)) <= set(check_defaults())

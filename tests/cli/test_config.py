@@ -5,12 +5,11 @@ engine's limits or an output directory outside the working directory."""
 from __future__ import annotations
 
 import re
-import shlex
 
 import pytest
 import yaml
 from support.cli import one_line_error, smoke_config, write_config
-from support.paths import CONFIG, ROOT, SMOKE
+from support.paths import CONFIG, SMOKE
 
 from privdtol.cli import main
 from privdtol.errors import InputError
@@ -145,70 +144,3 @@ def test_output_directories(tmp_path, capsys, change, naming):
         cfg["allow_outside"] = True
         assert main(["check-config", str(write_config(tmp_path, cfg))]) == 0
         capsys.readouterr()
-
-
-# ----------------------------------------------------------------- no unquoted path in a shell
-#: shell placeholders that are not single paths: strings the rule builds with shlex
-PREQUOTED = {"params.configs", "params.args"}
-
-
-def shell_strings(text: str) -> list[str]:
-    """The shell strings of a .smk file: the string literals after each ``shell:``."""
-    out, lines = [], text.splitlines()
-    for i, line in enumerate(lines):
-        if line.strip() == "shell:":
-            parts = []
-            for nxt in lines[i + 1 :]:
-                if not nxt.strip().startswith('"'):
-                    break
-                parts.append(nxt.strip())
-            out.append(" ".join(eval(p) for p in parts))  # string literals only
-    return out
-
-
-def param_definitions(text: str, key: str) -> list[str]:
-    """The source of each ``key=...`` of the file's ``params:`` blocks (up to the next key)."""
-    out = []
-    for block in re.findall(r"\n(\s+)params:\n(.*?)\n\1shell:", text, flags=re.S):
-        body = block[1]
-        for m in re.finditer(rf"^(\s+){key}=(.*?)(?=^\1\w+=|\Z)", body, flags=re.S | re.M):
-            out.append(m.group(2))
-    return out
-
-
-def test_no_unquoted_placeholder_in_any_shell_command():
-    rules = sorted((ROOT / "workflow" / "rules").glob("*.smk"))
-    seen = 0
-    for path in rules:
-        text = path.read_text()
-        for shell in shell_strings(text):
-            for name, quoted in re.findall(r"\{([^{}:]+)(:q)?\}", shell):
-                seen += 1
-                if name in PREQUOTED:
-                    defs = param_definitions(text, name.split(".")[1])
-                    assert defs and all("shlex." in d for d in defs), (path.name, name, defs)
-                else:
-                    assert quoted, f"{path.name}: {{{name}}} in a shell command without :q"
-    assert seen > 50  # the scan found the rules' placeholders
-
-
-def test_shell_strings_scan_catches_an_unquoted_path():
-    text = 'rule x:\n    shell:\n        "cat {input:q}"\n        " > {output}"\n'
-    assert re.findall(r"\{([^{}:]+)(:q)?\}", shell_strings(text)[0]) == [
-        ("input", ":q"),
-        ("output", ""),
-    ]
-
-
-def test_makefile_replay_does_not_word_split():
-    text = (ROOT / "Makefile").read_text()
-    replay = text[text.index("replay:") :]
-    assert "$$(cat" not in replay and 'mapfile -t configs < "$(RUN)/configfiles.txt"' in replay
-    assert '--configfile "$${configs[@]}"' in replay
-
-
-def test_prequoted_configs_survive_spaces_and_semicolons():
-    """The params of checks/report/archive rules: one shell word per config path."""
-    files = ["config/config.yaml", "my cfg;touch PWN.yaml"]
-    words = shlex.split(" ".join(f"--config {shlex.quote(f)}" for f in files))
-    assert words == ["--config", files[0], "--config", files[1]]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from support.cli import run_cli
 
+from privdtol.cli import main
+
 
 def test_list_names_everything():
     res = run_cli("list")
@@ -25,3 +27,11 @@ def test_list_names_everything():
         "replay",
     ]:
         assert name in res.stdout
+
+
+def test_privdtol_list_prints_whole_sentences(capsys):
+    assert main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    models = lines[lines.index("loss models:") + 1 :]
+    assert models and all(line.rstrip().endswith((".", ")")) for line in models), models
+    assert not any("(issue " in line for line in lines), "user-facing text names an issue"

@@ -93,3 +93,11 @@ def test_mathify_typesets_ascii_mathematics(text, wanted):
         bare = bare.replace(symbol, "")
     for ascii_ in ASCII:
         assert ascii_ not in bare, (ascii_, out)
+
+
+def test_arxiv_identifiers_are_not_rounded_like_numbers():
+    from privdtol.report.latex import mathify
+
+    assert "arXiv 2102.07929)" in mathify("Hu et al. 2021 (arXiv 2102.07929)")
+    assert "arXiv:2605.29148" in mathify("see arXiv:2605.29148")
+    assert mathify("a sum of 2102.07929") == r"a sum of \num{2100}"  # other numbers: 3 figures

@@ -20,9 +20,8 @@ from privdtol.analysis.cells import select
 from privdtol.analysis.claims import c4_rate
 from privdtol.analysis.claims.c4_rate import rate_ratio_table
 from privdtol.analysis.records import Heading, check_text, make_check, read_check, write_check
-from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims, notebook_thresholds
+from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims
 from privdtol.cli import main
-from privdtol.pipeline.config import check_defaults, load_config
 from privdtol.pipeline.notebooks import strip_notebook_metadata
 
 pytest.importorskip("papermill")
@@ -84,13 +83,6 @@ def _stdout(nb_path: Path) -> str:
         for o in c.get("outputs", [])
         if o.get("name") == "stdout"
     )
-
-
-def test_check_text_shows_the_record_or_not_run():
-    text = check_text(HEATMAP_CLAIM, HAND_CHECK)
-    assert f"**{HEATMAP_CLAIM}: FAIL**" in text and "hand-written summary 7f3a9c" in text
-    assert "0.123 [0.1, 0.2]" in text
-    assert "not run" in check_text(HEATMAP_CLAIM, None)
 
 
 @pytest.fixture(scope="module")
@@ -255,26 +247,3 @@ def test_every_notebook_reads_its_checks_and_writes_its_registry_tables(tmp_path
             assert check_text(claim, read_check(checks_dir / f"{claim}.json")) in shown
         title = json.loads(nb.read_text())["cells"][0]["source"][0]
         assert title.startswith(f"# Figure {spec.figure} "), title
-
-
-def test_notebooks_draw_their_claims_thresholds():
-    """The notebook rule passes each notebook the config's thresholds of its claims (C0's limit
-    and rare-event rule, the plateau rule of C4a-C4c); run by hand, a notebook falls back to
-    the schema's defaults, which are the config loader's."""
-    assert notebook_thresholds("agreement") == ["agreement_z_max", "agreement_min_events"]
-    assert {"plateau_octaves", "horizon_free_ratio_max"} <= set(notebook_thresholds("rates"))
-    minimal = {
-        "experiments": [
-            {
-                "name": "e",
-                "algorithms": ["rps"],
-                "K": [2],
-                "gap": [0.5],
-                "epsilon": [1.0],
-                "horizon": [7],
-            }
-        ]
-    }
-    assert check_defaults() == load_config(minimal)["checks"]
-    for name in NOTEBOOKS:
-        assert set(notebook_thresholds(name)) <= set(check_defaults())
