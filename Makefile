@@ -20,8 +20,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # lmodern: the report's T1 fonts (Type 1 Latin Modern; texlive-latex-base has only the OpenType
 # fonts-lmodern, which pdflatex cannot use); chromium, chromium-driver: the headless browser of
-# tests/test_browser.py (Debian's, driven by Selenium through /usr/bin/chromedriver: no browser
-# download)
+# tests/workflow/test_browser.py (Debian's, driven by Selenium through /usr/bin/chromedriver:
+# no browser download)
 APT_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-science lmodern \
                 poppler-utils graphviz chromium chromium-driver
 CORES ?= 8
@@ -53,7 +53,8 @@ setup: $(STAMP) .apt-ok
 	fi
 	@touch $@
 
-# The stamp holds the sha256 of the lock it was installed from (tests/test_archive.py reads it).
+# The stamp holds the sha256 of the lock it was installed from
+# (tests/workflow/test_packaging.py reads it).
 $(STAMP): $(LOCK) pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV) || { \
 	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \

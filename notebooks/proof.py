@@ -42,9 +42,9 @@ import numpy as np
 import pandas as pd
 
 from privdtol.analysis.claims.lemmas import step_table
+from privdtol.analysis.findings.slack import STEPS, slack_table
 from privdtol.analysis.records import check_text, load_agg, read_check
 from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, control_id, notebook_claims
-from privdtol.analysis.slack import STEPS, slack_table
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
 
@@ -150,7 +150,7 @@ style.show(fig, out_dir, NAME)
 # %%
 from IPython.display import Markdown
 
-from privdtol.plotting.narrative import display_table, figure_note, table_note
+from privdtol.report.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 

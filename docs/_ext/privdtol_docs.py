@@ -155,9 +155,12 @@ class ClaimsTable(SphinxDirective):
     has_content = False
 
     def run(self):
-        from privdtol.analysis import claims_list, registry
+        import sys
 
-        self.env.note_dependency(claims_list.__file__)
+        from privdtol.analysis import registry
+
+        for module in {c.check.partition(":")[0] for c in registry.CLAIMS.values()}:
+            self.env.note_dependency(sys.modules[module].__file__)
         rows = []
         for c in registry.CLAIMS.values():
             rows.append(
@@ -188,9 +191,9 @@ class NotebooksTable(SphinxDirective):
     has_content = False
 
     def run(self):
-        from privdtol.analysis import registry, showing
+        from privdtol.analysis import registry
 
-        self.env.note_dependency(showing.__file__)
+        self.env.note_dependency(registry.__file__)
         rows = []
         for n in registry.NOTEBOOKS.values():
             claims = registry.notebook_claims(n.name)

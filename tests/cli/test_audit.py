@@ -11,9 +11,9 @@ import pytest
 from support.cli import one_line_error, smoke_config, write_config
 from support.paths import SMOKE
 
-from privdtol.algorithms.negative_controls import AUDIT_ONLY
 from privdtol.analysis.claims.c1_privacy import check_c1
 from privdtol.cli import main
+from privdtol.privacy.audit_controls import AUDIT_ONLY
 
 #: a small exact audit (K = 4, one block of 16, 300 random pairs) at eps = 0.5
 SMALL_AUDIT = ["--epsilon", "0.5", "--K", "4", "--block", "16", "--random", "300"]

@@ -16,7 +16,7 @@ from support.engine_laws import U
 from support.exact_k2 import deterministic_regret_k2
 
 from privdtol.algorithms import ALGORITHMS, laplace_noisy_min_law, make_algorithm, softmax_law
-from privdtol.algorithms.controls import short_prefix
+from privdtol.algorithms.regret_controls import short_prefix
 from privdtol.cli.batch import cell_table
 from privdtol.engine import exact
 from privdtol.engine.exact import EXACT_ALGORITHMS, block_law, exact_available, expected_regret

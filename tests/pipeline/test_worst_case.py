@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from support.paths import CONFIG
 
-from privdtol.analysis.worst import worst_case
+from privdtol.analysis.findings.worst_case import worst_case
 from privdtol.pipeline.config import load_config
 from privdtol.pipeline.worst_case import Search, searches, searches_table, write_search
 

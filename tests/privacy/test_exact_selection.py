@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from support.laws import ConstantRng
 
-from privdtol.algorithms.negative_controls import AUDIT_ONLY
 from privdtol.privacy import exact_selection, log_selection_law, make_audited, mechanisms
+from privdtol.privacy.audit_controls import AUDIT_ONLY
 from privdtol.privacy.exact_selection import Witness, audit_selection
 
 

@@ -11,11 +11,11 @@ import pytest
 from support.laws import noisy_min_pair_law
 
 from privdtol.algorithms import laplace_noisy_min_law, make_algorithm
-from privdtol.algorithms.negative_controls import prefix_support
 from privdtol.algorithms.rps import random_prefix
 from privdtol.core.seeding import generator
 from privdtol.errors import InputError
 from privdtol.privacy import log_selection_law, make_audited, mechanisms
+from privdtol.privacy.audit_controls import prefix_support
 from privdtol.privacy.exact_selection import SelectionAudit
 from privdtol.privacy.mechanisms import laplace_noisy_min_logprob, lemma3_bound, logsumexp
 

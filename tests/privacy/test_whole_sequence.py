@@ -9,10 +9,10 @@ import pytest
 from support.laws import ConstantRng
 
 from privdtol.algorithms import make_algorithm
-from privdtol.algorithms.negative_controls import AUDIT_ONLY
 from privdtol.core.seeding import generator
 from privdtol.errors import InputError
 from privdtol.privacy import log_selection_law, make_audited, whole_sequence
+from privdtol.privacy.audit_controls import AUDIT_ONLY
 from privdtol.privacy.whole_sequence import audit_sequence, sequence_log_law
 
 

@@ -46,7 +46,7 @@ def test_notebook_index_titles_are_mathml_and_it_links_the_explorer(tmp_path):
 
 
 def test_notebook_notes_and_index_are_generated(tmp_path):
-    from privdtol.plotting.narrative import display_table, figure_note
+    from privdtol.report.narrative import display_table, figure_note
     from privdtol.report.notebook_index import render_index
 
     checks = tmp_path / "checks"

@@ -30,7 +30,7 @@ from privdtol.cli import main
 from privdtol.errors import printable
 
 #: the smoke config, with a small size guard so that a fuzzed grid is refused, not planned,
-#: when it grows beyond a second of planning (the size guard itself: tests/test_bad_input.py)
+#: when it grows beyond a second of planning (the size guard itself: tests/cli/test_config.py)
 BASE = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text()) | {
     "limits": {"max_cells": 400, "max_cpu_hours": 1}
 }

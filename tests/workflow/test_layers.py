@@ -1,4 +1,8 @@
-"""Workflow-level tests (layers)."""
+"""The package's import graph (read with :mod:`ast`, deferred and relative imports included):
+no module imports, directly or through others, one that imports it back, and no module imports
+a layer above its own (docs/architecture.md: core < algorithms, environments < engine <
+pipeline < analysis < privacy < plotting < report, archive < cli).  ``from privdtol.a import b``
+is an edge to the module ``privdtol.a.b`` when that is a module, else to ``privdtol.a``."""
 
 from __future__ import annotations
 
@@ -8,8 +12,6 @@ from pathlib import Path
 
 import pytest
 from support.paths import ROOT
-
-# --- from tests/test_imports.py
 
 SRC = ROOT / "src"
 
@@ -90,3 +92,75 @@ def test_a_circle_is_found_also_through_deferred_and_relative_imports(tmp_path, 
     cycle = find_cycle(import_graph(tmp_path))
     assert cycle is not None and cycle[0] == cycle[-1], cycle
     assert set(cycle) == {f"privdtol.{n.removesuffix('.py')}" for n in files}
+
+
+#: the layers of the package, low to high (docs/architecture.md): a module may import its own
+#: layer and the layers below it, never one above.  ``errors`` is the package's error types
+#: (below everything); plotting sits below report (report may use plotting's public style,
+#: plotting imports nothing of the report) and archive beside report; ``__main__`` is the CLI.
+LAYERS = {
+    "errors": 0,
+    "core": 0,
+    "algorithms": 1,
+    "environments": 1,
+    "engine": 2,
+    "pipeline": 3,
+    "analysis": 4,
+    "privacy": 5,
+    "plotting": 6,
+    "report": 7,
+    "archive": 7,
+    "cli": 8,
+    "__main__": 8,
+}
+
+
+def layer_of(module: str) -> int | None:
+    """The layer of ``privdtol.<subpackage>...`` (None for the package's own ``__init__``)."""
+    parts = module.split(".")
+    return LAYERS[parts[1]] if len(parts) > 1 else None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Every (module, imported module) whose imported module is in a higher layer."""
+    out = []
+    for module, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            low, high = layer_of(module), layer_of(target)
+            if low is not None and high is not None and high > low:
+                out.append((module, target))
+    return out
+
+
+def test_every_subpackage_has_a_layer():
+    names = {m.split(".")[1] for m in import_graph(SRC) if m.count(".") >= 1}
+    assert names <= set(LAYERS), sorted(names - set(LAYERS))
+
+
+def test_no_module_imports_a_higher_layer():
+    """Deferred imports (inside functions) count: they run up a layer all the same."""
+    bad = upward_imports(import_graph(SRC))
+    assert bad == [], "imports up a layer: " + ", ".join(f"{a} -> {b}" for a, b in bad)
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"pipeline/__init__.py": "", "pipeline/a.py": "from privdtol.report import b\n"},
+        {"pipeline/__init__.py": "", "pipeline/a.py": "def f():\n    import privdtol.report.b\n"},
+        {"plotting/__init__.py": "", "plotting/a.py": "from ..report.b import g\n"},
+    ],
+    ids=["from-import", "deferred-import", "relative-import"],
+)
+def test_an_upward_import_is_found(tmp_path, files):
+    package = tmp_path / "privdtol"
+    (package / "report").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "report" / "__init__.py").write_text("")
+    (package / "report" / "b.py").write_text("def g():\n    pass\n")
+    for name, text in files.items():
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(text)
+    bad = upward_imports(import_graph(tmp_path))
+    assert len(bad) == 1 and bad[0][1] == "privdtol.report.b", bad
+    assert layer_of(bad[0][0]) < layer_of(bad[0][1])

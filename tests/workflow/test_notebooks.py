@@ -22,7 +22,7 @@ from privdtol.analysis.claims.c4_rate import rate_ratio_table
 from privdtol.analysis.records import Heading, check_text, make_check, read_check, write_check
 from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims
 from privdtol.cli import main
-from privdtol.pipeline.notebooks import strip_notebook_metadata
+from privdtol.report.notebook_run import strip_notebook_metadata
 
 pytest.importorskip("papermill")
 

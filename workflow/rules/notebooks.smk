@@ -17,7 +17,7 @@
 import os
 
 from privdtol.analysis.registry import NOTEBOOKS, notebook_claims, notebook_thresholds
-from privdtol.pipeline.notebooks import papermill_parameters
+from privdtol.report.notebook_run import papermill_parameters
 
 NB_OUT = "results"
 #: the notebooks of this config: those reading an experiment it produces (so the privacy

@@ -1,13 +1,13 @@
 """Algorithm registry: the paper's algorithm, its competitors and ablations, then the negative
-controls of the regret checks (``role = "control"``, :mod:`privdtol.algorithms.controls`)."""
+controls of the regret checks (``role = "control"``, :mod:`privdtol.algorithms.regret_controls`)."""
 
 from __future__ import annotations
 
 from privdtol.algorithms.ablations import FullPrefixSoftmax, UncappedSoftmax
 from privdtol.algorithms.base import Algorithm, BlockAlgorithm, RoundAlgorithm, sample_from
-from privdtol.algorithms.controls import CONTROLS
 from privdtol.algorithms.ftl import FollowTheLeader
 from privdtol.algorithms.hedge import DecreasingHedge
+from privdtol.algorithms.regret_controls import CONTROLS
 from privdtol.algorithms.rnm_ftnl import ReportNoisyMin, laplace_noisy_min_law
 from privdtol.algorithms.rps import RandomizedPrefixSoftmax, random_prefix, softmax_law
 from privdtol.algorithms.wu_wang import WuWangGumbel, WuWangLaplace

@@ -42,7 +42,7 @@ class Algorithm(ABC):
     source: ClassVar[str]
     kind: ClassVar[str]  # "block" or "round"
     #: "algorithm" (the paper's and its competitors/ablations) or "control" (a negative control
-    #: of a regret check, :mod:`privdtol.algorithms.controls`; figures leave controls out)
+    #: of a regret check, :mod:`privdtol.algorithms.regret_controls`; figures leave controls out)
     role: ClassVar[str] = "algorithm"
     #: for controls: the ids of the checks they must fail
     control_of: ClassVar[tuple[str, ...]] = ()

@@ -1,12 +1,36 @@
 """The records of the claims registry: a claim of the paper (or a diagnostic of the
-pipeline) with how it is checked, a finding shown beside the verdicts, and a notebook
-(:mod:`privdtol.analysis.registry` describes how they are used)."""
+pipeline) with how it is checked and its typeset form, a finding shown beside the verdicts, and
+a notebook (:mod:`privdtol.analysis.registry` describes how they are used); and the two
+vocabularies the records share (:data:`ENV_CONTROLS`, :data:`RATE_EXPERIMENTS`).  Each claim's
+record is declared by its own module (:mod:`privdtol.analysis.claims`), each finding's by its
+module of :mod:`privdtol.analysis.findings`."""
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+
+#: negative controls that are loss models, not algorithms: rps run on a loss process that
+#: violates the claim's hypothesis (``blocked``: losses repeated in blocks, not independent
+#: across time, :mod:`privdtol.environments.blocked`)
+ENV_CONTROLS = ("blocked",)
+#: the experiments of the regret tables read by the rate checks and the findings
+RATE_EXPERIMENTS = ("grid", "gap", "epsilon", "actions")
+
+
+@dataclass(frozen=True)
+class ClaimTeX:
+    """The typeset (LaTeX) form of a claim's texts, for the report and the notebooks (matplotlib
+    mathtext renders the ``$...$`` parts).  The plain-text fields of :class:`Claim` stay for
+    logs and JSON; a claim without one is shown with its plain text escaped."""
+
+    #: short statement (:attr:`Claim.title`)
+    title: str
+    #: the paper's statement (:attr:`Claim.quote`)
+    quote: str
+    #: what the check computes (:attr:`Claim.statistic`)
+    statistic: str
 
 
 @dataclass(frozen=True)
@@ -37,6 +61,9 @@ class Claim:
     #: why this is a diagnostic of the pipeline and not a claim of the paper (empty: a claim
     #: of the paper, counted in the verdict table); diagnostics have their own table
     diagnostic: str = ""
+    #: the typeset form of :attr:`title`, :attr:`quote` and :attr:`statistic` (None: the plain
+    #: text, escaped)
+    tex: ClaimTeX | None = None
 
     def check_function(self) -> Callable[..., dict]:
         module, _, name = self.check.partition(":")

@@ -1,44 +1,97 @@
-"""The claims registry: the one list of the paper's claims that the pipeline checks, and of the
-notebooks that show them.  The check rules (``workflow/rules/checks.smk``), the notebook rules
-(``workflow/rules/notebooks.smk``), the report's claim sections and the docs' claims table are
-all generated from :data:`CLAIMS` and :data:`NOTEBOOKS`; nothing else lists claims.
+"""The claims registry: it collects the claims the pipeline checks from the modules that declare
+them and answers the questions the rules and the report ask of them.  The check rules
+(``workflow/rules/checks.smk``), the notebook rules (``workflow/rules/notebooks.smk``), the
+report's claim sections and the docs' claims table are all generated from :data:`CLAIMS` and
+:data:`NOTEBOOKS`; nothing else lists claims.
 
-A claim's check is a function ``check(tables, thresholds, inputs) -> dict`` where ``tables``
-maps each experiment of :attr:`Claim.experiments` to its aggregated table (experiments absent
-from the config are missing from the mapping), ``thresholds`` is the config's ``checks:`` block
-(schema defaults filled; the schema is the only place defaults live) and ``inputs`` the files
-read.  It returns a check record (:mod:`privdtol.analysis.records`).
+A claim is one module of :mod:`privdtol.analysis.claims`: its records (``RECORDS``, each a
+:class:`~privdtol.analysis.claim_types.Claim` with its typeset form) beside its check function.
+:data:`CLAIMS` is every module's ``RECORDS``, in the order of the modules' names.  A claim's
+check is a function ``check(tables, thresholds, inputs) -> dict`` where ``tables`` maps each
+experiment of :attr:`Claim.experiments` to its aggregated table (experiments absent from the
+config are missing from the mapping), ``thresholds`` is the config's ``checks:`` block (schema
+defaults filled; the schema is the only place defaults live) and ``inputs`` the files read.  It
+returns a check record (:mod:`privdtol.analysis.records`).
 
-The registry is split by job: :mod:`~privdtol.analysis.claim_types` (the records),
-:mod:`~privdtol.analysis.quotes` (the paper's statements), :mod:`~privdtol.analysis.claims_list`
-(:data:`CLAIMS`), :mod:`~privdtol.analysis.showing` (:data:`FINDINGS`, :data:`NOTEBOOKS`); this
-module re-exports them and answers the questions the rules and the report ask of them (which
-claims a config checks, which controls it simulates, ...).
+The findings (numbers shown beside the verdicts, not claims of the paper) are declared the same
+way by the modules of :mod:`privdtol.analysis.findings` (:data:`FINDINGS`, in report order).
+The notebooks, one figure each, are listed here (:data:`NOTEBOOKS`).
+
+The modules are found by name (:mod:`importlib`): the claim modules import the analysis
+layer's records and statistics, whose :func:`~privdtol.analysis.records.claim_words` reads the
+claims back from here when a check record is assembled.
 """
 
 from __future__ import annotations
 
-from privdtol.analysis.claim_types import Claim, Finding, Notebook  # noqa: F401 (re-exported)
-from privdtol.analysis.claims_list import (  # noqa: F401 (re-exported)
-    CLAIMS,
+import importlib
+import pkgutil
+
+from privdtol.analysis.claim_types import (  # noqa: F401 (re-exported)
     ENV_CONTROLS,
     RATE_EXPERIMENTS,
+    Claim,
+    ClaimTeX,
+    Finding,
+    Notebook,
 )
-from privdtol.analysis.claims_tex import CLAIMS_TEX, ClaimTeX  # noqa: F401 (re-exported)
-from privdtol.analysis.quotes import (  # noqa: F401 (re-exported)
-    COROLLARY1,
-    EQ2,
-    EQ5,
-    EQ6,
-    LEMMA4,
-    LEMMA5,
-    THEOREM1,
+
+_CLAIMS_PACKAGE = "privdtol.analysis.claims"
+#: the modules of :mod:`privdtol.analysis.findings` that declare findings, in report order
+_FINDING_MODULES = ("rates", "ablations", "dependent", "slack", "worst_case", "competitors")
+
+
+def _claim_modules() -> list:
+    """The modules of :mod:`privdtol.analysis.claims` (sorted by name) that declare claims."""
+    package = importlib.import_module(_CLAIMS_PACKAGE)
+    names = sorted(m.name for m in pkgutil.iter_modules(package.__path__))
+    modules = [importlib.import_module(f"{_CLAIMS_PACKAGE}.{n}") for n in names]
+    return [m for m in modules if hasattr(m, "RECORDS")]
+
+
+def _collect(records) -> dict:
+    out: dict = {}
+    for r in records:
+        key = getattr(r, "id", None) or r.name
+        if key in out:
+            raise ValueError(f"{key!r} is declared twice")
+        out[key] = r
+    return out
+
+
+#: every claim (the paper's claims and the pipeline's diagnostics), from the claim modules
+CLAIMS: dict[str, Claim] = _collect(r for m in _claim_modules() for r in m.RECORDS)
+
+#: the LaTeX form of each claim's title, quote and statistic (keyed by claim id)
+CLAIMS_TEX: dict[str, ClaimTeX] = {c.id: c.tex for c in CLAIMS.values() if c.tex is not None}
+
+#: findings (not claims of the paper; out of the verdict count), in report order
+FINDINGS: dict[str, Finding] = _collect(
+    r
+    for name in _FINDING_MODULES
+    for r in importlib.import_module(f"privdtol.analysis.findings.{name}").RECORDS
 )
-from privdtol.analysis.showing import (  # noqa: F401 (re-exported)
-    FINDINGS,
-    FINDINGS_EXPERIMENTS,
-    NOTEBOOKS,
-)
+
+#: experiments read by the findings
+FINDINGS_EXPERIMENTS = tuple(dict.fromkeys(e for f in FINDINGS.values() for e in f.experiments))
+
+#: the notebooks of ``notebooks/``, one figure each
+NOTEBOOKS: dict[str, Notebook] = {
+    n.name: n
+    for n in (
+        Notebook("horizon", 1, ("horizon",), ("horizon",)),
+        Notebook("rates", 2, ("gap", "epsilon"), ("rates",)),
+        Notebook("actions", 3, ("actions",), ("actions",)),
+        Notebook("heatmap", 4, ("grid",), ("heatmap",)),
+        Notebook("bounds", 5, ("horizon", "gap", "epsilon", "actions", "grid"), ("bounds",)),
+        Notebook("dependent", 6, ("dependent",), ("dependent",)),
+        Notebook("ablations", 7, ("ablations",), ("ablations",)),
+        Notebook("privacy", 8, ("privacy",), ("privacy",)),
+        Notebook("agreement", 9, ("agreement",), ("agreement",)),
+        Notebook("proof", 10, ("proof",), ("proof",)),
+        Notebook("worst", 11, ("searches",), ("worst",)),
+    )
+}
 
 
 def notebook_claims(name: str) -> list[str]:

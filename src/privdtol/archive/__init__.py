@@ -8,5 +8,5 @@ the report (the report only names it); it packs the report's PDF as one of the r
 - :mod:`~privdtol.archive.crate` the ``ro-crate-metadata.json`` (``rocrate``);
 - :mod:`~privdtol.archive.build` collecting, packing (deterministic tar.gz) and comparing a replay.
 
-The modules import one another in that order only (no import circle; tests/test_imports.py).
+The modules import one another in that order only (no import circle; tests/workflow/test_layers.py).
 """

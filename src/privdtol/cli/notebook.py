@@ -1,7 +1,7 @@
 """``privdtol notebook``: a notebook rule's job (``workflow/rules/notebooks.smk``) in one process:
 convert the jupytext source, execute it with papermill, strip its timing metadata, write the
 executed notebook and its offline HTML page
-(:func:`privdtol.pipeline.notebooks.execute_notebook`)."""
+(:func:`privdtol.report.notebook_run.execute_notebook`)."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def run_notebook(args) -> int:
     if args.source.suffix != ".py" or not args.source.is_file():
         raise InputError("source", f"{args.source} is not a file", "a jupytext notebook (.py)")
     parameters = _parameters(args.parameters)
-    from privdtol.pipeline.notebooks import execute_notebook
+    from privdtol.report.notebook_run import execute_notebook
 
     execute_notebook(
         args.source,

@@ -5,10 +5,9 @@
 - :mod:`.whole_sequence`: audit 2, the exact law of the whole action sequence for small T, K;
 - :mod:`.statistical`: audit 3, black-box Clopper-Pearson bounds from replayed runs;
 - :mod:`.result`: what the three share (leading result fields, stream key, exact verdict);
-- :mod:`.audit_grid`: the ``privacy`` experiment (all audits over a grid, one table).
-
-The negative controls (``rps_eta_eps``, ``rps_data_prefix``) live in
-:mod:`privdtol.algorithms.negative_controls`, outside the algorithm registry.
+- :mod:`.audit_grid`: the ``privacy`` experiment (all audits over a grid, one table);
+- :mod:`.audit_controls`: the audit's negative controls (``rps_eta_eps``,
+  ``rps_data_prefix``, NOT eps-DP), beside the audit and outside the algorithm registry.
 """
 
 from privdtol.privacy.exact_selection import SelectionAudit, audit_selection

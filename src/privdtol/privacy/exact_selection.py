@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from privdtol.algorithms import BlockAlgorithm
-from privdtol.algorithms.negative_controls import prefix_support
 from privdtol.core.seeding import generator
+from privdtol.privacy.audit_controls import prefix_support
 from privdtol.privacy.mechanisms import (
     audited,
     block_index,

@@ -32,16 +32,16 @@ import numpy as np
 
 from privdtol.algorithms import ALGORITHMS, BlockAlgorithm
 from privdtol.algorithms.ablations import FullPrefixSoftmax
-from privdtol.algorithms.negative_controls import (
+from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
+from privdtol.algorithms.rps import RandomizedPrefixSoftmax
+from privdtol.algorithms.wu_wang import WuWangGumbel
+from privdtol.errors import InputError
+from privdtol.privacy.audit_controls import (
     AUDIT_ONLY,
     DataDependentPrefix,
     data_chosen_prefix,
     prefix_support,
 )
-from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
-from privdtol.algorithms.rps import RandomizedPrefixSoftmax
-from privdtol.algorithms.wu_wang import WuWangGumbel
-from privdtol.errors import InputError
 
 #: private registered algorithms the audits accept (all block algorithms)
 PRIVATE = tuple(n for n, c in ALGORITHMS.items() if c.private)
@@ -167,7 +167,7 @@ def prefix_law(alg: BlockAlgorithm, cum: np.ndarray, r: int) -> tuple[np.ndarray
 
 #: Gauss-Legendre nodes per integration segment (segments are at most one noise scale wide, the
 #: integrand analytic on each): 16 nodes give the same log-probabilities as 40 to 3e-14 over
-#: K = 2..8, eps = 0.01..8 and sums in 0..64 (tests/test_privacy.py), at 40% of the work
+#: K = 2..8, eps = 0.01..8 and sums in 0..64 (tests/privacy/test_mechanisms.py), at 40% of the work
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(16)
 
 

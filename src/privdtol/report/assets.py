@@ -55,7 +55,7 @@ from privdtol.report.claims import (
     split_claims,
 )
 from privdtol.report.config_tables import algorithms_tex, grid_tex, models_tex, thresholds_tex
-from privdtol.report.findings import (
+from privdtol.report.findings_prose import (
     competitors_table,
     finding_sentence,
     summary_sentences,

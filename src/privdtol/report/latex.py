@@ -34,7 +34,7 @@ _SPECIAL = {
 }
 #: the characters pdflatex reads as UTF-8 text in the report's T1/TS1 fonts (utf8 inputenc
 #: declares them: Latin-1 and Latin Extended-A letters, dashes, quotes, the ellipsis; every one
-#: is compiled in tests/test_release.py); they pass through unchanged
+#: is compiled in tests/workflow/test_release.py); they pass through unchanged
 _UTF8_TEXT = frozenset(
     {chr(c) for c in range(0xA0, 0x180)}
     - set("\u0126\u0127\u0138\u013f\u0140\u0149\u0166\u0167\u017f")

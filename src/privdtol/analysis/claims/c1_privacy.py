@@ -23,11 +23,35 @@ import numpy as np
 import pandas as pd
 
 from privdtol.analysis.cells import stack
+from privdtol.analysis.claim_types import Claim, ClaimTeX
 from privdtol.analysis.records import Heading, make_check, no_data
-from privdtol.analysis.registry import CLAIMS
 from privdtol.analysis.verdict import FAIL, PASS
 
-CLAIM = "C1"
+RECORD = Claim(
+    "C1",
+    "Event-level pure ε-DP",
+    "Proposition 1, Lemma 3",
+    "Proposition 1 (Global event-level privacy): The randomized-prefix softmax algorithm "
+    "is eps-differentially private. Lemma 3 (Privacy of the softmax map): [...] Then the "
+    "randomized map d -> J is 2 eta-differentially private in the sense of Definition 2.",
+    "largest privacy loss found by the exact and statistical audits, over eps",
+    ("privacy",),
+    (),
+    f"{__name__}:check",
+    "privacy",
+    ("rps_eta_eps", "rps_data_prefix"),
+    tex=ClaimTeX(
+        r"Event-level pure $\varepsilon$-DP",
+        r"Proposition 1 (Global event-level privacy): The randomized-prefix softmax algorithm "
+        r"is $\varepsilon$-differentially private. Lemma 3 (Privacy of the softmax map): [\dots] "
+        r"Then the randomized map $d \mapsto J$ is $2\eta$-differentially private in the sense "
+        r"of Definition 2.",
+        r"largest privacy loss found by the exact and statistical audits, over $\varepsilon$",
+    ),
+)
+#: the claims this module checks (collected by :mod:`privdtol.analysis.registry`)
+RECORDS = (RECORD,)
+CLAIM = RECORD.id
 #: numerical slack of the comparison of an exact loss with its bound
 TOL = 1e-9
 TITLE = "Event-level eps-DP (Proposition 1; 2 eta per selection, Lemma 3)"
@@ -113,4 +137,4 @@ def check_c1(df: pd.DataFrame, inputs=()) -> dict:
 
 def check(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
     """The registry's C1 check: :func:`check_c1` on the privacy audit table (no thresholds)."""
-    return check_c1(stack(tables, CLAIMS[CLAIM].experiments), inputs=inputs)
+    return check_c1(stack(tables, RECORD.experiments), inputs=inputs)

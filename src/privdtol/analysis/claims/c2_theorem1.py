@@ -21,8 +21,8 @@ import pandas as pd
 
 from privdtol.analysis import stats
 from privdtol.analysis.cells import CELL_COLUMNS, cell_label, dedupe_cells, select, stack
+from privdtol.analysis.claim_types import Claim, ClaimTeX
 from privdtol.analysis.records import Heading, fmt, make_check, no_data
-from privdtol.analysis.registry import CLAIMS
 from privdtol.analysis.verdict import (
     bonferroni_confidence,
     combine_verdicts,
@@ -30,7 +30,67 @@ from privdtol.analysis.verdict import (
 )
 from privdtol.core import bounds
 
-CLAIM = "C2"
+#: Theorem 1, eq. (1) (Cesari & Colomboni), verbatim with the mathematics in plain text
+THEOREM1 = (
+    "For every K >= 2, every eps > 0, every horizon T >= 1, and every i.i.d. loss process with "
+    "marginal distribution supported on [0,1]^K with a unique best action, the "
+    "randomized-prefix softmax algorithm is eps-differentially private and satisfies "
+    "Reg_T <= 1 + 800 log K/Delta_min + 16 log K/eta, eta = min{eps/2, 1/8}. (1)"
+)
+#: Theorem 1's simplified form, verbatim
+EQ2 = (
+    "In particular, Reg_T <= 1000 (log K/Delta_min + log K/eps). (2) The constant 1000 is "
+    "explicit and universal, but it is not optimized."
+)
+_THEOREM1_TEX = (
+    r"For every $K \ge 2$, every $\varepsilon > 0$, every horizon $T \ge 1$, and every i.i.d. "
+    r"loss process with marginal distribution supported on $[0,1]^K$ with a unique best action, "
+    r"the randomized-prefix softmax algorithm is $\varepsilon$-differentially private and "
+    r"satisfies $\mathrm{Reg}_T \le 1 + 800 \log K/\Delta_{\min} + 16 \log K/\eta$, "
+    r"$\eta = \min\{\varepsilon/2, 1/8\}$. (1)"
+)
+
+C2 = Claim(
+    "C2",
+    "Reg_T ≤ 1 + 800 log K/Δ + 16 log K/η for every T",
+    "Theorem 1, eq. (1)",
+    THEOREM1,
+    "largest regret / bound over cells and checkpoint horizons (upper confidence limit)",
+    ("horizon", "gap", "epsilon", "actions", "grid", "worst_case"),
+    ("confidence",),
+    f"{__name__}:check",
+    "bounds",
+    ("uniform",),
+    tex=ClaimTeX(
+        r"$\mathrm{Reg}_T \le 1 + 800 \log K/\Delta_{\min} + 16 \log K/\eta$ for every $T$",
+        _THEOREM1_TEX,
+        r"largest regret/bound over cells and checkpoint horizons (upper confidence limit)",
+    ),
+)
+C2B = Claim(
+    "C2b",
+    "Reg_T ≤ 1000 (log K/Δ + log K/ε) for every T",
+    "Theorem 1, eq. (2)",
+    EQ2,
+    "largest regret / (1000 (log K/gap + log K/eps)) over cells and checkpoint horizons "
+    "(upper confidence limit)",
+    ("horizon", "gap", "epsilon", "actions", "grid", "worst_case"),
+    ("confidence",),
+    f"{__name__}:check_eq2",
+    "bounds",
+    ("uniform",),
+    tex=ClaimTeX(
+        r"$\mathrm{Reg}_T \le 1000 (\log K/\Delta_{\min} + \log K/\varepsilon)$ for every $T$",
+        r"In particular, $\mathrm{Reg}_T \le 1000 (\log K/\Delta_{\min} + "
+        r"\log K/\varepsilon)$. (2) The constant 1000 is explicit and universal, but it is not "
+        r"optimized.",
+        r"largest regret$/(1000 (\log K/\Delta_{\min} + \log K/\varepsilon))$ over cells and "
+        r"checkpoint horizons (upper confidence limit)",
+    ),
+)
+#: the claims this module checks (collected by :mod:`privdtol.analysis.registry`)
+RECORDS = (C2, C2B)
+CLAIM = C2.id
 
 
 #: the two forms of Theorem 1's bound: eq. (1) and eq. (2)
@@ -117,7 +177,7 @@ def check(
 ) -> dict:
     """The registry's C2 check: :func:`check_theorem1` on the experiments' tables stacked."""
     return check_theorem1(
-        stack(tables, CLAIMS[CLAIM].experiments),
+        stack(tables, C2.experiments),
         thresholds["confidence"],
         algorithm=algorithm,
         inputs=inputs,
@@ -129,7 +189,7 @@ def check_eq2(
 ) -> dict:
     """The registry's C2b check: :func:`check_theorem1` with the bound of eq. (2)."""
     return check_theorem1(
-        stack(tables, CLAIMS["C2b"].experiments),
+        stack(tables, C2B.experiments),
         thresholds["confidence"],
         algorithm=algorithm,
         claim="C2b",

@@ -42,8 +42,8 @@ import pandas as pd
 
 from privdtol.analysis import stats
 from privdtol.analysis.cells import cell_keys, cell_label, dedupe_cells, select, stack
+from privdtol.analysis.claim_types import Claim, ClaimTeX
 from privdtol.analysis.records import Heading, fmt, make_check, no_data
-from privdtol.analysis.registry import CLAIMS
 from privdtol.analysis.verdict import (
     INCONCLUSIVE,
     bonferroni_confidence,
@@ -52,7 +52,36 @@ from privdtol.analysis.verdict import (
 )
 from privdtol.core import bounds
 
-CLAIM = "C3"
+RECORD = Claim(
+    "C3",
+    "The regret is horizon-free",
+    "Theorem 1, eq. (1) (the bound holds for every horizon T)",
+    "We give a constructive horizon-free eps-DP algorithm for stochastic DTOL and prove "
+    "the explicit regret bound Reg_T <= 1000 (log K/Delta_min + log K/eps). "
+    "[Theorem 1:] for every K >= 2, every eps > 0, every horizon T >= 1 [...] "
+    "Reg_T <= 1 + 800 log K/Delta_min + 16 log K/eta.",
+    "largest Reg(T_max)/Reg(T0) over cells, T0 the first checkpoint after "
+    "c max(L/gap^2, L/(eta gap)), L = 1 + log K",
+    ("horizon", "gap", "epsilon", "actions", "grid"),
+    ("confidence", "horizon_free_ratio_max", "horizon_free_c"),
+    f"{__name__}:check",
+    "horizon",
+    ("ftl_egreedy",),
+    tex=ClaimTeX(
+        r"The regret is horizon-free",
+        r"We give a constructive horizon-free $\varepsilon$-DP algorithm for stochastic DTOL and "
+        r"prove the explicit regret bound "
+        r"$\mathrm{Reg}_T \le 1000 (\log K/\Delta_{\min} + \log K/\varepsilon)$. [Theorem 1:] "
+        r"for every $K \ge 2$, every $\varepsilon > 0$, every horizon $T \ge 1$ [\dots] "
+        r"$\mathrm{Reg}_T \le 1 + 800 \log K/\Delta_{\min} + 16 \log K/\eta$.",
+        r"largest $\mathrm{Reg}(T_{\max})/\mathrm{Reg}(T_0)$ over cells, $T_0$ the first "
+        r"checkpoint after $c \max(L/\Delta_{\min}^2, L/(\eta \Delta_{\min}))$, "
+        r"$L = 1 + \log K$",
+    ),
+)
+#: the claims this module checks (collected by :mod:`privdtol.analysis.registry`)
+RECORDS = (RECORD,)
+CLAIM = RECORD.id
 #: names of the two interval methods (the ``interval`` column / cell key)
 PAIRED, DELTA = "paired", "delta"
 TAIL_COLUMNS = ("tail_mean", "tail_se")
@@ -277,7 +306,7 @@ def check(
     record also carries (``first_design``) the verdict of the design as first registered,
     ``L = log K`` (a disclosed deviation, :data:`privdtol.analysis.diagnosis.DEVIATIONS`)."""
     args = (
-        stack(tables, CLAIMS[CLAIM].experiments),
+        stack(tables, RECORD.experiments),
         thresholds["horizon_free_ratio_max"],
         thresholds["horizon_free_c"],
         thresholds["confidence"],

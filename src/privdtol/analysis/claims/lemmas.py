@@ -25,8 +25,109 @@ import numpy as np
 import pandas as pd
 
 from privdtol.analysis.cells import cell_label
+from privdtol.analysis.claim_types import Claim, ClaimTeX
 from privdtol.analysis.records import Heading, fmt, make_check, no_data
 from privdtol.analysis.verdict import combine_verdicts, upper_verdict
+
+#: Lemma 4, Lemma 5 and the two halves of Lemma 5's proof (Section 5.3-5.4), verbatim
+LEMMA4 = (
+    "Lemma 4 (Clock reduction with explicit constant). For every horizon T >= 1, "
+    "Reg_T <= 1 + 4 sum_(m>=1) F_m. [F_m = E[sum_(j=1)^K Delta_j P_(m,j)], P_(m,j) the softmax "
+    "weights after m i.i.d. loss vectors.]"
+)
+LEMMA5 = (
+    "Lemma 5 (Cumulative softmax-error bound with explicit constants). For eta <= 1/8, "
+    "sum_(m>=1) F_m <= 200 log K/Delta_min + 4 log K/eta."
+)
+EQ5 = (
+    "sum_(m>=1) E[sum_(j in {2,...,K}, Delta_j <= 4 eta) Delta_j P_(m,j)] [...] "
+    "<= (64 log(K+1) + 36)/Delta_min <= 200 log K/Delta_min, (5)"
+)
+EQ6 = (
+    "sum_(m>=1) E[sum_(j in {2,...,K}, Delta_j > 4 eta) Delta_j P_(m,j)] <= 4 log K/eta. (6) "
+    "[through sum_(m>=1) E[...] <= sum_(m>=0) E[V_m] and E[log Z_(m+1)] - E[log Z_m] <= "
+    "-(eta/4) E[V_m].]"
+)
+
+L4 = Claim(
+    "L4",
+    "Lemma 4: Reg_T ≤ 1 + 4 Σ_m F_m (the clock reduction)",
+    "Lemma 4 (Section 5.3)",
+    LEMMA4,
+    "largest exact Reg / (1 + 4 sum_m F_m) over the rps cells (numerical error bounds)",
+    ("proof",),
+    (),
+    f"{__name__}:check_lemma4",
+    "proof",
+    ("rps_short_prefix",),
+    tex=ClaimTeX(
+        r"Lemma 4: $\mathrm{Reg}_T \le 1 + 4 \sum_m F_m$ (the clock reduction)",
+        r"Lemma 4 (Clock reduction with explicit constant). For every horizon $T \ge 1$, "
+        r"$\mathrm{Reg}_T \le 1 + 4 \sum_{m \ge 1} F_m$. [$F_m = \mathbb{E}[\sum_{j=1}^K "
+        r"\Delta_j P_{m,j}]$, $P_{m,j}$ the softmax weights after $m$ i.i.d. loss vectors.]",
+        r"largest exact $\mathrm{Reg}/(1 + 4 \sum_m F_m)$ over the rps cells (numerical error "
+        r"bounds)",
+    ),
+)
+L5 = Claim(
+    "L5",
+    "Lemma 5: Σ_m F_m ≤ 200 log K/Δ + 4 log K/η",
+    "Lemma 5 (Section 5.4)",
+    LEMMA5,
+    "largest exact sum_m F_m / (200 log K/Delta_min + 4 log K/eta) over the rps cells",
+    ("proof",),
+    (),
+    f"{__name__}:check_lemma5",
+    "proof",
+    ("rps_eta_logk",),
+    tex=ClaimTeX(
+        r"Lemma 5: $\sum_m F_m \le 200 \log K/\Delta_{\min} + 4 \log K/\eta$",
+        r"Lemma 5 (Cumulative softmax-error bound with explicit constants). For "
+        r"$\eta \le 1/8$, $\sum_{m \ge 1} F_m \le 200 \log K/\Delta_{\min} + 4 \log K/\eta$.",
+        r"largest exact $\sum_m F_m / (200 \log K/\Delta_{\min} + 4 \log K/\eta)$ over the "
+        r"rps cells",
+    ),
+)
+L5A = Claim(
+    "L5a",
+    "Small-gap half of Lemma 5: eq. (5)",
+    "Proof of Lemma 5, eq. (5) (Section 5.4)",
+    EQ5,
+    "largest exact small-gap part / (200 log K/Delta_min) over the rps cells",
+    ("proof",),
+    (),
+    f"{__name__}:check_eq5",
+    "proof",
+    tex=ClaimTeX(
+        r"Small-gap half of Lemma 5: eq.~(5)",
+        r"$\sum_{m \ge 1} \mathbb{E}[\sum_{j \in \{2,\dots,K\}, \Delta_j \le 4\eta} "
+        r"\Delta_j P_{m,j}] [\dots] \le (64 \log(K+1) + 36)/\Delta_{\min} \le "
+        r"200 \log K/\Delta_{\min}$, (5)",
+        r"largest exact small-gap part $/(200 \log K/\Delta_{\min})$ over the rps cells",
+    ),
+)
+L5B = Claim(
+    "L5b",
+    "Large-gap half of Lemma 5: eq. (6)",
+    "Proof of Lemma 5, eq. (6) (Section 5.4)",
+    EQ6,
+    "largest exact large-gap part / (4 log K/eta) over the rps cells",
+    ("proof",),
+    (),
+    f"{__name__}:check_eq6",
+    "proof",
+    ("rps_eta_logk",),
+    tex=ClaimTeX(
+        r"Large-gap half of Lemma 5: eq.~(6)",
+        r"$\sum_{m \ge 1} \mathbb{E}[\sum_{j \in \{2,\dots,K\}, \Delta_j > 4\eta} "
+        r"\Delta_j P_{m,j}] \le 4 \log K/\eta$. (6) [through $\sum_{m \ge 1} \mathbb{E}[\dots] "
+        r"\le \sum_{m \ge 0} \mathbb{E}[V_m]$ and $\mathbb{E}[\log Z_{m+1}] - "
+        r"\mathbb{E}[\log Z_m] \le -(\eta/4) \mathbb{E}[V_m]$.]",
+        r"largest exact large-gap part $/(4 \log K/\eta)$ over the rps cells",
+    ),
+)
+#: the claims this module checks (collected by :mod:`privdtol.analysis.registry`)
+RECORDS = (L4, L5, L5A, L5B)
 
 
 class Step(NamedTuple):
@@ -58,7 +159,7 @@ STEPS = {
     s.claim: s
     for s in (
         Step(
-            "L4",
+            L4.id,
             "Lemma 4: Reg_T <= 1 + 4 sum_m F_m",
             "max over cells of Reg / (1 + 4 sum_m F_m)",
             "exact Reg + error <= 1 + 4 sum_m F_m - error in every cell",
@@ -66,7 +167,7 @@ STEPS = {
             lambda r: (_num(r, "bound_lemma4"), 4 * _num(r, "sum_F_err")),
         ),
         Step(
-            "L5",
+            L5.id,
             "Lemma 5: sum_m F_m <= 200 log K/gap + 4 log K/eta",
             "max over cells of sum_m F_m / (200 log K/gap + 4 log K/eta)",
             "exact sum_m F_m + error <= the bound in every cell",
@@ -74,7 +175,7 @@ STEPS = {
             lambda r: (_num(r, "bound_lemma5"), 0.0),
         ),
         Step(
-            "L5a",
+            L5A.id,
             "eq. (5): small-gap part <= 200 log K/gap",
             "max over cells of the small-gap part / (200 log K/gap)",
             "exact small-gap part + error <= 200 log K/gap in every cell",
@@ -82,7 +183,7 @@ STEPS = {
             lambda r: (_num(r, "bound_eq5"), 0.0),
         ),
         Step(
-            "L5b",
+            L5B.id,
             "eq. (6): large-gap part <= 4 log K/eta",
             "max over cells of the large-gap part / (4 log K/eta)",
             "exact large-gap part + error <= 4 log K/eta in every cell",
@@ -164,7 +265,7 @@ def _check(claim):
     return check
 
 
-check_lemma4 = _check("L4")
-check_lemma5 = _check("L5")
-check_eq5 = _check("L5a")
-check_eq6 = _check("L5b")
+check_lemma4 = _check(L4.id)
+check_lemma5 = _check(L5.id)
+check_eq5 = _check(L5A.id)
+check_eq6 = _check(L5B.id)

@@ -1,4 +1,4 @@
-"""Tests of :mod:`privdtol.algorithms.controls`: the negative controls of the regret checks
+"""Tests of :mod:`privdtol.algorithms.regret_controls`: the negative controls of the regret checks
 (uniform play, FTL with eps_t-greedy exploration, rps with a slower eta or a short prefix), their
 laws, their exploration regret and that the rate controls stay eps-DP (Lemma 3)."""
 
@@ -14,7 +14,7 @@ from support.stats import P_MIN, assert_mean_close, chisquare_against
 
 from privdtol.algorithms import ALGORITHMS, make_algorithm
 from privdtol.algorithms.base import sample_from
-from privdtol.algorithms.controls import exploration_regret, short_prefix
+from privdtol.algorithms.regret_controls import exploration_regret, short_prefix
 from privdtol.engine.fast import simulate
 from privdtol.environments import BernoulliProduct, standard_means
 

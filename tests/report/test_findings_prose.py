@@ -1,11 +1,11 @@
-"""Tests of :mod:`privdtol.report.findings`: the summary sentences and each notebook's takeaway
-come from the computed findings and refer to the notebook's claims."""
+"""Tests of :mod:`privdtol.report.findings_prose`: the summary sentences and each notebook's
+takeaway come from the computed findings and refer to the notebook's claims."""
 
 from __future__ import annotations
 
 from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims
 from privdtol.report.claims import claim_context
-from privdtol.report.findings import summary_sentences, takeaway
+from privdtol.report.findings_prose import summary_sentences, takeaway
 
 
 def test_summary_and_takeaways_come_from_the_numbers():

@@ -15,7 +15,7 @@ each one targets.
 - ``rps_eta_sq`` (block, eps-DP): privacy term ~ log K / eps^2; C4b (q);
 - ``rps_short_prefix`` (block, eps-DP): statistical term ~ log^1.5 K / Delta^2; C4a (p).
 
-The audit-only privacy controls (NOT eps-DP) are in :mod:`privdtol.algorithms.negative_controls`;
+The audit-only privacy controls (NOT eps-DP) are in :mod:`privdtol.privacy.audit_controls`;
 these four are all eps-DP (or non-private, ``ftl_egreedy``) and fail a *regret* claim instead.
 """
 

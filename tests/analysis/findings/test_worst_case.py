@@ -1,12 +1,12 @@
-"""Tests of :mod:`privdtol.analysis.worst`: the summary of the worst-instance searches (the
-most extreme instance per objective, against the standard instance)."""
+"""Tests of :mod:`privdtol.analysis.findings.worst_case`: the summary of the worst-instance
+searches (the most extreme instance per objective, against the standard instance)."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 
-from privdtol.analysis import worst
+from privdtol.analysis.findings import worst_case as worst
 
 
 def _search(objective, K, gap, eps, value, standard, evaluations, regret=1.0, bound=1.0):

@@ -1,9 +1,9 @@
-"""Tests of :mod:`privdtol.pipeline.notebooks`: an executed notebook's metadata stripped of its
+"""Tests of :mod:`privdtol.report.notebook_run`: an executed notebook's metadata stripped of its
 timing, so that it is the same bytes on every run."""
 
 from __future__ import annotations
 
-from privdtol.pipeline.notebooks import strip_metadata
+from privdtol.report.notebook_run import strip_metadata
 
 
 def test_strip_metadata_removes_timing():

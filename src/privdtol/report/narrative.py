@@ -2,7 +2,9 @@
 (never hard-coded): per claim the notebook shows, the verdict, the check's summary and whether
 the data agree with the paper, with links to the report; for a notebook without a claim, the
 findings on its experiments.  The claims and figure numbers are the registry's, the same as
-the report's."""
+the report's.  The report layer's piece that the notebooks call (``notebooks/*.py``): it
+uses the report's layout, tables and number style, so it lives here, not in the plotting
+layer."""
 
 from __future__ import annotations
 

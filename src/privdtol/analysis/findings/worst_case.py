@@ -11,8 +11,19 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from privdtol.analysis.claim_types import Finding
 from privdtol.analysis.records import fmt, plain
 from privdtol.core import bounds
+
+#: the finding this module computes (collected by :mod:`privdtol.analysis.registry`)
+RECORDS = (
+    Finding(
+        "worst_case",
+        "The worst instances a search found, against the standard instance",
+        ("searches",),
+        f"{__name__}:worst_case",
+    ),
+)
 
 #: the objectives' words in the sentence
 WORDS = {

@@ -1,5 +1,5 @@
-"""Tests of :mod:`privdtol.analysis.slack`: how loose each step of the proof of Theorem 1 is
-(Lemma 4, Lemma 5, eqs. (5) and (6) and their sub-steps) on the exact proof terms, per cell
+"""Tests of :mod:`privdtol.analysis.findings.slack`: how loose each step of the proof of Theorem
+1 is (Lemma 4, Lemma 5, eqs. (5) and (6) and their sub-steps) on the exact proof terms, per cell
 and per regime."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 from support.tables import proof_row
 
-from privdtol.analysis import slack
-from privdtol.analysis.slack import proof_slack, slack_table
+from privdtol.analysis.findings import slack
+from privdtol.analysis.findings.slack import proof_slack, slack_table
 
 
 def test_proof_slack_without_proof_terms():

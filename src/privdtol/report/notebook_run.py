@@ -13,7 +13,7 @@ process instead of four (jupytext, papermill, this module, the HTML export) save
 
 Command line::
 
-    python -m privdtol.pipeline.notebooks strip NOTEBOOK.ipynb [...]
+    python -m privdtol.report.notebook_run strip NOTEBOOK.ipynb [...]
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 2 or argv[0] != "strip":
         print(
-            "usage: python -m privdtol.pipeline.notebooks strip NOTEBOOK.ipynb [...]",
+            "usage: python -m privdtol.report.notebook_run strip NOTEBOOK.ipynb [...]",
             file=sys.stderr,
         )
         return 2

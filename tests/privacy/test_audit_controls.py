@@ -1,4 +1,4 @@
-"""Tests of :mod:`privdtol.algorithms.negative_controls`: the audit-only negative controls of the
+"""Tests of :mod:`privdtol.privacy.audit_controls`: the audit-only negative controls of the
 privacy audits, rps with eta = eps and rps with a prefix chosen from the data (the leader's
 margin), which the audits must catch."""
 
@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from privdtol.algorithms import ALGORITHMS
-from privdtol.algorithms.negative_controls import (
+from privdtol.core.seeding import generator
+from privdtol.privacy.audit_controls import (
     AUDIT_ONLY,
     DataDependentPrefix,
     EtaEqualsEps,
@@ -16,7 +17,6 @@ from privdtol.algorithms.negative_controls import (
     leader_margin,
     prefix_support,
 )
-from privdtol.core.seeding import generator
 
 
 def test_prefix_support_by_hand():

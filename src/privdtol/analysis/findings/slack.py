@@ -24,7 +24,18 @@ import numpy as np
 import pandas as pd
 
 from privdtol.analysis.cells import regime
+from privdtol.analysis.claim_types import Finding
 from privdtol.analysis.records import fmt, plain
+
+#: the finding this module computes (collected by :mod:`privdtol.analysis.registry`)
+RECORDS = (
+    Finding(
+        "proof_slack",
+        "Slack of each step of the proof: bound / exact value, per rps cell",
+        ("proof",),
+        f"{__name__}:proof_slack",
+    ),
+)
 
 
 class SlackStep(NamedTuple):
