@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pytest
 from scipy.stats import binom
+from support.configs import bernoulli_cell, exact_config, planned_cells
 from support.engine_laws import U
 from support.exact_k2 import deterministic_regret_k2
 
@@ -23,10 +24,7 @@ from privdtol.engine.exact import EXACT_ALGORITHMS, block_law, exact_available, 
 from privdtol.engine.exact.spec import _Spec
 from privdtol.engine.runner import exact_table_and_averager
 from privdtol.environments import instance_means
-from privdtol.pipeline import plan
-from privdtol.pipeline import plan as grid
 from privdtol.pipeline.aggregate import aggregate_tables
-from privdtol.pipeline.config import load_config
 from privdtol.pipeline.proof import cell_terms, horizon_regret
 
 
@@ -312,25 +310,6 @@ def test_another_law_is_computed_not_reused():
     assert reg[-1] != _computed_alone("rps", 1.0)[0]  # and the two laws' regrets differ
 
 
-def _cell(algorithm, eps, gap=0.125):
-    return plan.Cell.from_params(
-        dict(
-            algorithm=algorithm,
-            env="bernoulli",
-            K=8,
-            gap=gap,
-            epsilon=eps,
-            horizon=(1 << 20) - 1,
-            runs=0,
-            seed=0,
-            instance="standard",
-            mu_best=None,
-            rho=None,
-            kappa=None,
-        )
-    )
-
-
 def _terms(cell):
     table, avg = exact_table_and_averager(cell.spec())
     terms = cell_terms(cell, horizon_regret(table, cell), avg)
@@ -353,10 +332,10 @@ def test_proof_terms_do_not_depend_on_the_cell_before(order, monkeypatch):
     for cell in order:
         exact._RECENT.clear()
         monkeypatch.setattr(proof, "_SUMS", {})
-        alone[cell] = _terms(_cell(*cell))
+        alone[cell] = _terms(bernoulli_cell(*cell))
     exact._RECENT.clear()
     monkeypatch.setattr(proof, "_SUMS", {})
-    together = {cell: _terms(_cell(*cell)) for cell in order}
+    together = {cell: _terms(bernoulli_cell(*cell)) for cell in order}
     assert together == alone
     assert alone[order[0]][1] != alone[order[1]][1]  # eps or the prefix rule matters
 
@@ -403,33 +382,6 @@ def test_check_exact_lists_what_it_accepts():
         "rps_uncapped, rnm_ftnl, wu_wang, wu_wang_gumbel, rps_eta_logk, rps_eta_sq, "
         "rps_short_prefix)"
     )
-
-
-T20 = (1 << 20) - 1
-
-
-def exact_config(exact=None, **exp) -> dict:
-    """One experiment ``e`` (rps, rnm_ftnl and ftl at K = 4, gap 1/4, eps 1/2, T = 2^20 - 1;
-    ``exp`` overrides) with 50 runs, seed 7 and, when given, the ``exact`` switch."""
-    base = {
-        "name": "e",
-        "algorithms": ["rps", "rnm_ftnl", "ftl"],
-        "K": [4],
-        "gap": [0.25],
-        "epsilon": [0.5],
-        "horizon": [T20],
-    }
-    base.update(exp)
-    cfg = {"runs": 50, "seed": 7, "experiments": [base]}
-    if exact is not None:
-        cfg["exact"] = exact
-    return cfg
-
-
-def planned_cells(cfg) -> dict:
-    """The cells of the config's one experiment, by algorithm."""
-    (cells, _), *_ = grid.plan(load_config(cfg)).values()
-    return {c.algorithm: c for c in cells}
 
 
 def assert_within_monte_carlo(exact, mc):

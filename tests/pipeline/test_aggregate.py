@@ -10,14 +10,13 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from support.configs import exact_config, planned_cells
 from support.paths import ROOT
 
 from privdtol.cli.batch import cell_table
 from privdtol.core import bounds
 from privdtol.pipeline import aggregate
-from privdtol.pipeline import plan as grid
 from privdtol.pipeline.aggregate import aggregate_tables
-from privdtol.pipeline.config import load_config
 
 
 def documented_columns() -> list[str]:
@@ -143,33 +142,6 @@ def test_ragged_cell_is_refused():
     t = fake_cell().iloc[:-1]
     with pytest.raises(ValueError, match="ragged"):
         aggregate.summarize_cell(t)
-
-
-T20 = (1 << 20) - 1
-
-
-def exact_config(exact=None, **exp) -> dict:
-    """One experiment ``e`` (rps, rnm_ftnl and ftl at K = 4, gap 1/4, eps 1/2, T = 2^20 - 1;
-    ``exp`` overrides) with 50 runs, seed 7 and, when given, the ``exact`` switch."""
-    base = {
-        "name": "e",
-        "algorithms": ["rps", "rnm_ftnl", "ftl"],
-        "K": [4],
-        "gap": [0.25],
-        "epsilon": [0.5],
-        "horizon": [T20],
-    }
-    base.update(exp)
-    cfg = {"runs": 50, "seed": 7, "experiments": [base]}
-    if exact is not None:
-        cfg["exact"] = exact
-    return cfg
-
-
-def planned_cells(cfg) -> dict:
-    """The cells of the config's one experiment, by algorithm."""
-    (cells, _), *_ = grid.plan(load_config(cfg)).values()
-    return {c.algorithm: c for c in cells}
 
 
 def test_exact_cell_aggregates_to_its_value_with_the_error_bound_as_interval():

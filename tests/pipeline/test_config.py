@@ -9,27 +9,12 @@ import math
 
 import pytest
 import yaml
-from support.paths import SMOKE
+from support.configs import SMALL, exact_config, minimal, refusal_message, smoke_with_one
 
 from privdtol.algorithms import ALGORITHMS
 from privdtol.errors import InputError
 from privdtol.pipeline import config
 from privdtol.pipeline.config import load_config, load_schema
-
-T30 = (1 << 30) - 1
-
-
-def minimal(**exp) -> dict:
-    base = {
-        "name": "e",
-        "algorithms": ["rps", "ftl"],
-        "K": [2, 4],
-        "gap": [0.5, 0.25],
-        "epsilon": [1.0, 0.5, 0.25],
-        "horizon": [T30],
-    }
-    base.update(exp)
-    return {"experiments": [base]}
 
 
 # --------------------------------------------------------------------------- schema
@@ -178,48 +163,36 @@ def test_check_values_refuses_a_key_that_is_not_a_string():
     assert str(err.value) == "a: key 2 is not a string (allowed: names)"
 
 
-def _one(**exp) -> dict:
-    """The smoke config with one experiment ``x`` of the keys given."""
-    cfg = config.read_config_files([SMOKE])
-    cfg["experiments"] = [{"name": "x", **exp}]
-    return cfg
-
-
-SMALL = {"algorithms": ["rps"], "K": [2], "gap": [0.5], "epsilon": [1.0], "horizon": [1023]}
-
-
-def _message(cfg) -> str:
-    with pytest.raises(InputError) as err:
-        config.load_config(cfg)
-    return str(err.value)
-
-
 def test_config_messages_name_the_key_and_what_it_allows():
-    cfg = _one(**SMALL)
+    cfg = smoke_with_one(**SMALL)
     del cfg["experiments"][0]["K"]
-    assert _message(cfg) == "experiments[0].K: missing (allowed: a value for it)"
-    beta = _one(**{**SMALL, "gap": [0.9], "mu_best": 0.1, "env": "beta"})
-    assert _message(beta) == (
+    assert refusal_message(cfg) == "experiments[0].K: missing (allowed: a value for it)"
+    beta = smoke_with_one(**{**SMALL, "gap": [0.9], "mu_best": 0.1, "env": "beta"})
+    assert refusal_message(beta) == (
         "experiments[0].gap: Beta losses need means inside (0, 1); gap 0.9 gives 0.1..1 "
         "(allowed: gap < 1 with mu_best > 0)"
     )
-    sliced = _one(**SMALL, slices=[{"name": "a"}, {"name": "b", "epsilon": []}])
-    assert _message(sliced) == (
+    sliced = smoke_with_one(**SMALL, slices=[{"name": "a"}, {"name": "b", "epsilon": []}])
+    assert refusal_message(sliced) == (
         "experiments[0].slices[1].epsilon: missing for private algorithms rps "
         "(allowed: a list of numbers > 0)"
     )
-    small_memory = _one(**SMALL)
+    small_memory = smoke_with_one(**SMALL)
     small_memory["limits"] = {"max_memory_gb": 1e-9}
-    assert _message(small_memory).startswith("experiments[0].horizon: rps at K=2, T=1023 needs")
+    assert refusal_message(small_memory).startswith(
+        "experiments[0].horizon: rps at K=2, T=1023 needs"
+    )
 
 
 def test_max_cells_is_an_inclusive_limit():
     """rps at 2 K x 2 eps and ftl at 2 K (no eps): 6 cells."""
-    cfg = _one(**{**SMALL, "algorithms": ["rps", "ftl"], "K": [2, 4], "epsilon": [1.0, 0.5]})
+    cfg = smoke_with_one(
+        **{**SMALL, "algorithms": ["rps", "ftl"], "K": [2, 4], "epsilon": [1.0, 0.5]}
+    )
     cfg["limits"] = {"max_cells": 6}
     config.load_config(cfg)
     cfg["limits"] = {"max_cells": 5}
-    assert _message(cfg) == (
+    assert refusal_message(cfg) == (
         "limits.max_cells: the grid has 6 cells (experiment 'x': 6) "
         "(allowed: <= 5; raise limits.max_cells or shrink the experiment)"
     )
@@ -238,9 +211,9 @@ def test_output_directories_stay_inside_the_working_directory(tmp_path):
 
 
 def test_a_wrong_type_names_the_type_allowed():
-    cfg = _one(**SMALL)
+    cfg = smoke_with_one(**SMALL)
     cfg["runs"] = "ten"
-    assert _message(cfg) == "runs: got 'ten' (allowed: type integer)"
+    assert refusal_message(cfg) == "runs: got 'ten' (allowed: type integer)"
 
 
 @pytest.mark.parametrize("value", [True, "true"])
@@ -252,15 +225,15 @@ def test_allow_outside_accepts_snakemakes_string_true(tmp_path, value):
 
 
 def test_a_missing_epsilon_lists_every_private_algorithm():
-    cfg = _one(**{**SMALL, "algorithms": ["rps", "ftl", "rnm_ftnl"], "epsilon": []})
-    assert _message(cfg) == (
+    cfg = smoke_with_one(**{**SMALL, "algorithms": ["rps", "ftl", "rnm_ftnl"], "epsilon": []})
+    assert refusal_message(cfg) == (
         "experiments[0].epsilon: missing for private algorithms rps, rnm_ftnl "
         "(allowed: a list of numbers > 0)"
     )
 
 
 def test_the_privacy_block_is_validated_alone():
-    grid = _one(**SMALL)["privacy"]
+    grid = smoke_with_one(**SMALL)["privacy"]
     assert config.validate_privacy(grid) is grid
     with pytest.raises(InputError) as err:
         config.validate_privacy({**grid, "nope": 1})
@@ -268,24 +241,28 @@ def test_the_privacy_block_is_validated_alone():
 
 
 def test_an_empty_list_names_its_minimum_length_and_an_unknown_key_is_named():
-    assert _message(_one(**{**SMALL, "algorithms": []})) == (
+    assert refusal_message(smoke_with_one(**{**SMALL, "algorithms": []})) == (
         "experiments[0].algorithms: got [] (allowed: lists with at least 1 items)"
     )
-    assert _message(_one(**SMALL, nope=1)).startswith("experiments[0].nope: unknown key (allowed: ")
+    assert refusal_message(smoke_with_one(**SMALL, nope=1)).startswith(
+        "experiments[0].nope: unknown key (allowed: "
+    )
 
 
 def test_an_experiment_off_the_exact_engine_is_sized_as_monte_carlo():
     """rps at K = 2 is exact by default (its memory tiny); with ``exact: off`` its 10^9 runs
     are Monte Carlo runs, whose estimate exceeds the limit."""
-    cfg = _one(**SMALL, runs=10**9)
+    cfg = smoke_with_one(**SMALL, runs=10**9)
     config.load_config(cfg)
-    off = _one(**SMALL, runs=10**9, exact="off")
-    assert _message(off).startswith("experiments[0].runs: rps at K=2, T=1023, runs=1000000000")
+    off = smoke_with_one(**SMALL, runs=10**9, exact="off")
+    assert refusal_message(off).startswith(
+        "experiments[0].runs: rps at K=2, T=1023, runs=1000000000"
+    )
 
 
 def test_config_files_are_validated_against_the_schema_given(tmp_path):
     path = tmp_path / "c.yaml"
-    path.write_text(yaml.safe_dump(_one(**SMALL)))
+    path.write_text(yaml.safe_dump(smoke_with_one(**SMALL)))
     schema = config.load_schema()
     schema["properties"]["runs"]["maximum"] = 10
     with pytest.raises(InputError) as err:
@@ -293,26 +270,7 @@ def test_config_files_are_validated_against_the_schema_given(tmp_path):
     assert str(err.value) == "runs: got 20 (allowed: integers >= 1 and <= 10)"
 
 
-T20 = (1 << 20) - 1
-
-
-def _exact_config(exact=None, **exp):
-    base = {
-        "name": "e",
-        "algorithms": ["rps", "rnm_ftnl", "ftl"],
-        "K": [4],
-        "gap": [0.25],
-        "epsilon": [0.5],
-        "horizon": [T20],
-    }
-    base.update(exp)
-    cfg = {"runs": 50, "seed": 7, "experiments": [base]}
-    if exact is not None:
-        cfg["exact"] = exact
-    return cfg
-
-
 def test_bad_exact_value_is_one_line_naming_the_key():
     with pytest.raises(InputError) as err:
-        load_config(_exact_config(exact="sometimes"))
+        load_config(exact_config(exact="sometimes"))
     assert "exact" in str(err.value) and "auto" in str(err.value)

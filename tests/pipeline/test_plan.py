@@ -10,7 +10,16 @@ import dataclasses
 import numpy as np
 import pytest
 import yaml
-from support.paths import CONFIG, SMOKE
+from support.configs import (
+    SMALL,
+    T30,
+    bernoulli_cell,
+    exact_config,
+    minimal,
+    planned_cells,
+    smoke_with_one,
+)
+from support.paths import CONFIG
 
 from privdtol.errors import InputError
 from privdtol.pipeline import config, plan
@@ -18,28 +27,9 @@ from privdtol.pipeline import plan as grid
 from privdtol.pipeline.config import load_config
 
 
-def _cell(algorithm, eps, gap=0.125):
-    return plan.Cell.from_params(
-        dict(
-            algorithm=algorithm,
-            env="bernoulli",
-            K=8,
-            gap=gap,
-            epsilon=eps,
-            horizon=(1 << 20) - 1,
-            runs=0,
-            seed=0,
-            instance="standard",
-            mu_best=None,
-            rho=None,
-            kappa=None,
-        )
-    )
-
-
 def test_the_planner_makes_same_law_cells_neighbours():
     cells = [
-        _cell(a, e, g)
+        bernoulli_cell(a, e, g)
         for a in ("rnm_ftnl", "rps", "wu_wang", "wu_wang_gumbel")
         for e in (0.5, 1.0)
         for g in (0.125, 0.25)
@@ -55,21 +45,6 @@ def test_the_planner_makes_same_law_cells_neighbours():
 
 
 CONFIGS = {name: CONFIG / f"{name}.yaml" for name in ("config", "paper", "smoke")}
-
-T30 = (1 << 30) - 1
-
-
-def minimal(**exp) -> dict:
-    base = {
-        "name": "e",
-        "algorithms": ["rps", "ftl"],
-        "K": [2, 4],
-        "gap": [0.5, 0.25],
-        "epsilon": [1.0, 0.5, 0.25],
-        "horizon": [T30],
-    }
-    base.update(exp)
-    return {"experiments": [base]}
 
 
 @pytest.fixture(scope="module")
@@ -343,18 +318,8 @@ def test_batches_of_exactly_max_json_chars_stay_whole():
     assert [len(b.cells) for b in over] == [1538, 1537, 1]
 
 
-def _one(**exp) -> dict:
-    """The smoke config with one experiment ``x`` of the keys given."""
-    cfg = config.read_config_files([SMOKE])
-    cfg["experiments"] = [{"name": "x", **exp}]
-    return cfg
-
-
-SMALL = {"algorithms": ["rps"], "K": [2], "gap": [0.5], "epsilon": [1.0], "horizon": [1023]}
-
-
 def test_plan_checks_the_limits_and_sorts_cells_by_epsilon():
-    cfg = config.load_config(_one(**{**SMALL, "epsilon": [1.0, 0.25, 0.5]}))
+    cfg = config.load_config(smoke_with_one(**{**SMALL, "epsilon": [1.0, 0.25, 0.5]}))
     cells, _ = plan.plan(cfg)["x"]
     assert [c.epsilon for c in cells] == [0.25, 0.5, 1.0]
     cfg["limits"]["max_jobs"] = 0.5  # fewer than the one batch
@@ -365,7 +330,7 @@ def test_plan_checks_the_limits_and_sorts_cells_by_epsilon():
 
 def test_batches_close_only_past_their_target():
     """Two cells of estimated cost a and b: one batch at a target of exactly a + b, two below."""
-    cfg = config.load_config(_one(**{**SMALL, "epsilon": [1.0, 0.5]}))
+    cfg = config.load_config(smoke_with_one(**{**SMALL, "epsilon": [1.0, 0.5]}))
     cells, _ = plan.plan(cfg)["x"]
     total = cells[0].estimated_seconds() + cells[1].estimated_seconds()
     assert len(plan.make_batches(cells, "x", total, 10)) == 1
@@ -375,7 +340,7 @@ def test_batches_close_only_past_their_target():
 def test_cells_json_is_compact_and_canonical():
     import json
 
-    cells, _ = plan.plan(config.load_config(_one(**SMALL)))["x"]
+    cells, _ = plan.plan(config.load_config(smoke_with_one(**SMALL)))["x"]
     text = plan.cells_to_json(cells)
     assert text == json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"))
     assert plan.cells_from_json(text) == cells
@@ -391,51 +356,24 @@ def test_cells_json_with_other_fields_names_them():
 
 
 def test_an_unknown_experiment_lists_the_configured_ones():
-    cfg = config.load_config(_one(**SMALL))
+    cfg = config.load_config(smoke_with_one(**SMALL))
     with pytest.raises(InputError) as err:
         plan.experiment(cfg, "nope")
     assert str(err.value) == "experiment: unknown experiment 'nope' (allowed: x)"
 
 
 def test_an_experiments_mu_best_reaches_its_cells():
-    cfg = config.load_config(_one(**SMALL, mu_best=0.125))
+    cfg = config.load_config(smoke_with_one(**SMALL, mu_best=0.125))
     cells, _ = plan.plan(cfg)["x"]
     assert [c.mu_best for c in cells] == [0.125]
 
 
 def test_the_plan_summary_counts_cells_and_batches():
-    cfg = config.load_config(_one(**{**SMALL, "epsilon": [1.0, 0.5]}))
+    cfg = config.load_config(smoke_with_one(**{**SMALL, "epsilon": [1.0, 0.5]}))
     rows = plan.summary(cfg)
     assert [(r["experiment"], r["cells"], r["batches"], r["max_horizon"]) for r in rows] == [
         ("x", 2, 1, 1023)
     ]
-
-
-T20 = (1 << 20) - 1
-
-
-def exact_config(exact=None, **exp) -> dict:
-    """One experiment ``e`` (rps, rnm_ftnl and ftl at K = 4, gap 1/4, eps 1/2, T = 2^20 - 1;
-    ``exp`` overrides) with 50 runs, seed 7 and, when given, the ``exact`` switch."""
-    base = {
-        "name": "e",
-        "algorithms": ["rps", "rnm_ftnl", "ftl"],
-        "K": [4],
-        "gap": [0.25],
-        "epsilon": [0.5],
-        "horizon": [T20],
-    }
-    base.update(exp)
-    cfg = {"runs": 50, "seed": 7, "experiments": [base]}
-    if exact is not None:
-        cfg["exact"] = exact
-    return cfg
-
-
-def planned_cells(cfg) -> dict:
-    """The cells of the config's one experiment, by algorithm."""
-    (cells, _), *_ = grid.plan(load_config(cfg)).values()
-    return {c.algorithm: c for c in cells}
 
 
 def test_block_algorithms_on_bernoulli_are_exact_by_default():
