@@ -3,6 +3,8 @@ cause and follow-up of a verdict other than expected, and how the cells at fault
 
 from __future__ import annotations
 
+from support.records import c2_record
+
 from privdtol.analysis import diagnosis, records
 from privdtol.analysis.diagnosis import DEVIATIONS, diagnose, expected_verdict
 from privdtol.analysis.registry import CLAIMS
@@ -45,30 +47,17 @@ def test_deviations_name_registered_claims():
         assert d["claim"] in CLAIMS and d["change"] and d["why"] and d["first_result"]
 
 
-def _c2_record(verdict="INCONCLUSIVE", **kw):
-    return records.make_check(
-        records.Heading("C2", "t", "s", "thr"),
-        1.5,
-        1.0,
-        2.0,
-        verdict,
-        "sum",
-        cells=[{"K": 2, "verdict": verdict}],
-        **kw,
-    )
-
-
 def test_diagnosis_of_a_wide_interval_and_of_an_uncaught_control():
-    assert diagnosis.diagnose(_c2_record()) == {
+    assert diagnosis.diagnose(c2_record()) == {
         "cells": "1 of 1: K=2",
         "cause": "interval too wide: the statistic [1, 2] straddles the threshold (thr)",
         "follow_up": "more cells along the series (a wider grid) or more Monte Carlo runs in "
         "the cells named; exact cells have no sampling noise, so their width is lack of fit",
     }
     for low, high in ((None, 2.0), (1.0, None), (None, None)):
-        cause = diagnosis.diagnose(dict(_c2_record(), ci_low=low, ci_high=high))["cause"]
+        cause = diagnosis.diagnose(dict(c2_record(), ci_low=low, ci_high=high))["cause"]
         assert cause == "interval too wide: the statistic straddles the threshold (thr)"
-    control = diagnosis.diagnose(_c2_record("PASS", algorithm="uniform", control_of="C2"))
+    control = diagnosis.diagnose(c2_record("PASS", algorithm="uniform", control_of="C2"))
     assert control["cause"] == (
         "the negative control uniform passes the check [1, 2]: the check cannot tell it from "
         "the paper's algorithm on this configuration"
@@ -80,7 +69,7 @@ def test_diagnosis_of_a_wide_interval_and_of_an_uncaught_control():
 
 def test_a_diagnosed_cell_is_labelled_by_its_loss_model_too():
     cell = {"env": "beta", "K": 2, "gap": 0.5, "kappa": 5.0, "verdict": "FAIL"}
-    rec = dict(_c2_record("FAIL"), cells=[cell])
+    rec = dict(c2_record("FAIL"), cells=[cell])
     assert diagnosis.diagnose(rec)["cells"] == "1 of 1: env=beta, K=2, gap=0.5, kappa=5"
 
 

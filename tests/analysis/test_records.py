@@ -12,21 +12,19 @@ import numpy as np
 import pandas as pd
 import pytest
 from support.paths import SMOKE
+from support.records import HAND_CHECK, HEATMAP_CLAIM, c2_record, check_json
 
 from privdtol.analysis import (
     records,
 )
 from privdtol.analysis.claims import c2_theorem1
 from privdtol.analysis.records import (
-    Heading,
     check_text,
     load_check,
-    make_check,
     read_check,
 )
 from privdtol.analysis.registry import (
     CLAIMS,
-    notebook_claims,
 )
 from privdtol.cli import main
 from privdtol.errors import InputError
@@ -106,19 +104,6 @@ def test_multiverse_recomputes_each_verdict_over_its_declared_range(tiny_agg, tm
     assert c4 and c4[0]["verdict"] == "FAIL" and c4[0]["base_verdict"] != "FAIL"
 
 
-def _record(verdict="INCONCLUSIVE", **kw):
-    return records.make_check(
-        records.Heading("C2", "t", "s", "thr"),
-        1.5,
-        1.0,
-        2.0,
-        verdict,
-        "sum",
-        cells=[{"K": 2, "verdict": verdict}],
-        **kw,
-    )
-
-
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
@@ -128,11 +113,11 @@ def _record(verdict="INCONCLUSIVE", **kw):
             "line 1 column 2 (char 1))",
         ),
         (
-            json.dumps({**_record(), "statistic": "x"}),
+            json.dumps({**c2_record(), "statistic": "x"}),
             "key 'statistic' has type str (allowed: number or null)",
         ),
         (
-            json.dumps({**_record(), "verdict": "MAYBE"}),
+            json.dumps({**c2_record(), "verdict": "MAYBE"}),
             "key 'verdict' is 'MAYBE' (allowed: PASS, FAIL, INCONCLUSIVE)",
         ),
     ],
@@ -392,55 +377,11 @@ def test_truncated_check_json_named(tmp_path, text):
     assert str(path) in str(err.value) and "\n" not in str(err.value)
 
 
-def check_json(claim: str, verdict: str) -> dict:
-    """A check record as privdtol check writes it, with text that needs escaping."""
-    return {
-        "claim": claim,
-        "title": f"{CLAIMS[claim].title} & 1/ε_rate",
-        "quote": CLAIMS[claim].quote,
-        "source": CLAIMS[claim].source,
-        "algorithm": "rps",
-        "control_of": None,
-        "interval": [0.91, 1.05],
-        "statistic_label": "slope of log regret vs log(1/Δ)",
-        "statistic": 0.98,
-        "ci_low": 0.91,
-        "ci_high": 1.05,
-        "threshold": "CI within [0.8, 1.2]",
-        "verdict": verdict,
-        "summary": f"The {claim} check gave {verdict} (50% of cells).",
-        "cells": [{"cell_id": "a", "mean": 1.0}],
-        "inputs": [f"results/agg/{e}.parquet" for e in CLAIMS[claim].experiments],
-        **(
-            {"diagnosis": {"cells": "cells at K = 2", "cause": "eta <= 1/8", "follow_up": "x"}}
-            if verdict == "FAIL" and claim == "C4a"
-            else {}
-        ),
-    }
-
-
 def test_check_records_are_validated(tmp_path):
     path = tmp_path / "C3.json"
     path.write_text(json.dumps({**check_json("C3", "PASS"), "verdict": "MAYBE"}))
     with pytest.raises(InputError, match=r"C3\.json: key 'verdict'"):
         load_check(path)
-
-
-#: a check record no check computes: what the notebook shows must come from this file
-#: the claim the heatmap notebook shows (the registry's)
-HEATMAP_CLAIM = notebook_claims("heatmap")[0]
-
-
-HAND_CHECK = make_check(
-    Heading(HEATMAP_CLAIM, "Hand-written record", "a statistic", "a threshold"),
-    0.123,
-    0.1,
-    0.2,
-    "FAIL",
-    "hand-written summary 7f3a9c",
-    [],
-    ["x"],
-)
 
 
 def test_check_text_shows_the_record_or_not_run():

@@ -14,12 +14,12 @@ import subprocess
 import zlib
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 import yaml
 from support.paths import ROOT
-from support.tables import agg_table
+from support.records import check_json
+from support.tables import agg_table, table_frame
 
 from privdtol.analysis.diagnosis import DEVIATIONS
 from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS, diagnostics, paper_claims
@@ -86,52 +86,6 @@ needs_latex = pytest.mark.skipif(
     reason="latexmk/pdftotext not installed (apt-get install latexmk texlive-latex-base "
     "texlive-latex-recommended texlive-science poppler-utils)",
 )
-
-
-def check_json(claim: str, verdict: str) -> dict:
-    """A check record as privdtol check writes it, with text that needs escaping."""
-    return {
-        "claim": claim,
-        "title": f"{CLAIMS[claim].title} & 1/ε_rate",
-        "quote": CLAIMS[claim].quote,
-        "source": CLAIMS[claim].source,
-        "algorithm": "rps",
-        "control_of": None,
-        "interval": [0.91, 1.05],
-        "statistic_label": "slope of log regret vs log(1/Δ)",
-        "statistic": 0.98,
-        "ci_low": 0.91,
-        "ci_high": 1.05,
-        "threshold": "CI within [0.8, 1.2]",
-        "verdict": verdict,
-        "summary": f"The {claim} check gave {verdict} (50% of cells).",
-        "cells": [{"cell_id": "a", "mean": 1.0}],
-        "inputs": [f"results/agg/{e}.parquet" for e in CLAIMS[claim].experiments],
-        **(
-            {"diagnosis": {"cells": "cells at K = 2", "cause": "eta <= 1/8", "follow_up": "x"}}
-            if verdict == "FAIL" and claim == "C4a"
-            else {}
-        ),
-    }
-
-
-def table_frame(name: str) -> pd.DataFrame:
-    """A small results table with the kinds of columns the notebooks write."""
-    return pd.DataFrame(
-        {
-            "algorithm": ["rps", "wu_wang", "rps_data_prefix"],
-            "K": [2, 8, 1024],
-            "gap": [0.25, 0.0625, np.nan],
-            "epsilon": [1.0, 0.125, 4.0],
-            "horizon": [1023, (1 << 30) - 1, 16383],
-            "role": ["private", "private", "negative_control"],
-            "env": ["bernoulli", "correlated", "beta"],
-            "slope": [12.345, 0.000123, -0.5],
-            "ci_low": [1.0, np.nan, -1.0],
-            "ci_high": [1.5, 2.0, np.inf],
-            f"{name}_note": ["a_b & 50%", "ρ = 0.5", ""],
-        }
-    )
 
 
 def regret_table(experiment: str) -> pd.DataFrame:

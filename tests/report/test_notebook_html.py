@@ -3,23 +3,10 @@ reference, unlike nbconvert's stock page) with its mathematics as MathML."""
 
 from __future__ import annotations
 
-import re
-
 import nbformat
-from bs4 import BeautifulSoup
-from support.offline_pages import external_references
+from support.offline_pages import RAW_TEX, external_references, visible_text
 
 from privdtol.report.notebook_html import notebook_html
-
-RAW_TEX = re.compile(r"(?<!\\)\$[^$]+\$")
-
-
-def _visible_text(html: str) -> str:
-    """The page's text outside code, scripts and styles (what MathJax would have typeset)."""
-    soup = BeautifulSoup(html, "html.parser")
-    for tag in soup(["pre", "code", "script", "style"]):
-        tag.decompose()
-    return soup.get_text()
 
 
 def _notebook(path):
@@ -36,7 +23,7 @@ def test_notebook_page_has_mathml_and_no_remote_reference(tmp_path):
     html = notebook_html(_notebook(tmp_path / "tiny.ipynb"))
     assert external_references(html) == []
     assert "<math" in html and "Figure 2" in html
-    assert not RAW_TEX.search(_visible_text(html))
+    assert not RAW_TEX.search(visible_text(html))
     assert "varepsilon" in html  # the code cell shows its source as written
 
 

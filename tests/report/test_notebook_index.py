@@ -4,25 +4,13 @@ titles MathML, diagnostics marked as such, and each notebook's note comes from i
 from __future__ import annotations
 
 import json
-import re
 
 import numpy as np
 import pandas as pd
-from bs4 import BeautifulSoup
-from support.offline_pages import external_references
+from support.offline_pages import RAW_TEX, external_references, visible_text
 
 from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
 from privdtol.report.notebook_index import render_index
-
-RAW_TEX = re.compile(r"(?<!\\)\$[^$]+\$")
-
-
-def _visible_text(html: str) -> str:
-    """The page's text outside code, scripts and styles (what MathJax would have typeset)."""
-    soup = BeautifulSoup(html, "html.parser")
-    for tag in soup(["pre", "code", "script", "style"]):
-        tag.decompose()
-    return soup.get_text()
 
 
 def test_notebook_index_titles_are_mathml_and_it_links_the_explorer(tmp_path):
@@ -30,7 +18,7 @@ def test_notebook_index_titles_are_mathml_and_it_links_the_explorer(tmp_path):
     html = render_index(tmp_path)
     assert external_references(html) == []
     assert "<script" not in html and "<math" in html
-    assert not RAW_TEX.search(_visible_text(html))
+    assert not RAW_TEX.search(visible_text(html))
     assert 'href="../explorer/index.html"' in html
     # diagnostics are marked as such (the report's verdict/diagnostics split), claims as claims
     from privdtol.analysis.registry import diagnostics, paper_claims

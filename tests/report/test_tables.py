@@ -3,30 +3,11 @@ layout's headers, constant columns stated once, rows sorted and pivoted."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
+from support.tables import table_frame
 
 from privdtol.report.layout import HEADERS
 from privdtol.report.tables import constant_columns, dyadic_column, result_table, shape_table
-
-
-def table_frame(name: str) -> pd.DataFrame:
-    """A small results table with the kinds of columns the notebooks write."""
-    return pd.DataFrame(
-        {
-            "algorithm": ["rps", "wu_wang", "rps_data_prefix"],
-            "K": [2, 8, 1024],
-            "gap": [0.25, 0.0625, np.nan],
-            "epsilon": [1.0, 0.125, 4.0],
-            "horizon": [1023, (1 << 30) - 1, 16383],
-            "role": ["private", "private", "negative_control"],
-            "env": ["bernoulli", "correlated", "beta"],
-            "slope": [12.345, 0.000123, -0.5],
-            "ci_low": [1.0, np.nan, -1.0],
-            "ci_high": [1.5, 2.0, np.inf],
-            f"{name}_note": ["a_b & 50%", "ρ = 0.5", ""],
-        }
-    )
 
 
 def test_result_table_is_siunitx_booktabs_with_headers_from_the_layout():

@@ -22,3 +22,17 @@ EXTERNAL = re.compile(
 def external_references(html: str) -> list[str]:
     """The remote references of a page (the matched text with some context)."""
     return [html[m.start() : m.end() + 60] for m in EXTERNAL.finditer(html)]
+
+
+#: TeX left raw on a page: a ``$...$`` not escaped
+RAW_TEX = re.compile(r"(?<!\\)\$[^$]+\$")
+
+
+def visible_text(html: str) -> str:
+    """The page's text outside code, scripts and styles (what MathJax would have typeset)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    for tag in soup(["pre", "code", "script", "style"]):
+        tag.decompose()
+    return soup.get_text()

@@ -241,3 +241,22 @@ def rps_cell_rows(env, means, se, horizons=(1023, 4095), algorithm="rps"):
         rho=0.5 if env == "correlated" else np.nan,
         se=se,
     ).to_dict("records")
+
+
+def table_frame(name: str) -> pd.DataFrame:
+    """A small results table with the kinds of columns the notebooks write."""
+    return pd.DataFrame(
+        {
+            "algorithm": ["rps", "wu_wang", "rps_data_prefix"],
+            "K": [2, 8, 1024],
+            "gap": [0.25, 0.0625, np.nan],
+            "epsilon": [1.0, 0.125, 4.0],
+            "horizon": [1023, (1 << 30) - 1, 16383],
+            "role": ["private", "private", "negative_control"],
+            "env": ["bernoulli", "correlated", "beta"],
+            "slope": [12.345, 0.000123, -0.5],
+            "ci_low": [1.0, np.nan, -1.0],
+            "ci_high": [1.5, 2.0, np.inf],
+            f"{name}_note": ["a_b & 50%", "ρ = 0.5", ""],
+        }
+    )

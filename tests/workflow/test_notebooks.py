@@ -13,13 +13,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from support.paths import ROOT, SMOKE
+from support.records import HAND_CHECK, HEATMAP_CLAIM
 from support.tiny_agg import build_tiny_agg
 from support.workflow import run_snakemake
 
 from privdtol.analysis.cells import select
 from privdtol.analysis.claims import c4_rate
 from privdtol.analysis.claims.c4_rate import rate_ratio_table
-from privdtol.analysis.records import Heading, check_text, make_check, read_check, write_check
+from privdtol.analysis.records import check_text, read_check, write_check
 from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims
 from privdtol.cli import main
 from privdtol.report.notebook_run import strip_notebook_metadata
@@ -28,23 +29,6 @@ pytest.importorskip("papermill")
 
 
 pytest.importorskip("jupytext")
-
-
-#: a check record no check computes: what the notebook shows must come from this file
-#: the claim the heatmap notebook shows (the registry's)
-HEATMAP_CLAIM = notebook_claims("heatmap")[0]
-
-
-HAND_CHECK = make_check(
-    Heading(HEATMAP_CLAIM, "Hand-written record", "a statistic", "a threshold"),
-    0.123,
-    0.1,
-    0.2,
-    "FAIL",
-    "hand-written summary 7f3a9c",
-    [],
-    ["x"],
-)
 
 
 #: plain ASCII column names: snake_case, plus K

@@ -170,36 +170,6 @@ def test_checks_read_only_their_algorithm_and_count_shared_cells_once():
     assert check_step(df, "L5", algorithm="rps_full_prefix")["verdict"] == "INCONCLUSIVE"
 
 
-def _row(i=0, algorithm="rps", **values):
-    base = {
-        "experiment": "grid",
-        "cell_id": f"c{i:03d}",
-        "algorithm": algorithm,
-        "K": 8,
-        "gap": 0.25,
-        "epsilon": 1.0,
-        "eta": 0.125,
-        "eta_selection": 0.125,
-        "n_small": 7,
-        "n_large": 0,
-        "regret": 99.0,
-        "regret_err": 1e-6,
-        "regret_limit": np.nan,
-        "regret_limit_err": np.nan,
-        "sum_F": 30.0,
-        "sum_F_err": 1e-6,
-        "small_gap": 30.0,
-        "small_gap_err": 1e-6,
-        "large_gap": 0.0,
-        "large_gap_err": 0.0,
-        "bound_lemma4": 121.0,
-        "bound_lemma5": 2000.0,
-        "bound_eq5": 1600.0,
-        "bound_eq6": 400.0,
-    }
-    return {**base, **values}
-
-
 def _verdict(claim, *rows):
     return check_step(pd.DataFrame(list(rows)), claim)["verdict"]
 
@@ -218,7 +188,7 @@ def _verdict(claim, *rows):
     ],
 )
 def test_lemma4_verdicts_at_and_around_the_bound(values, verdict):
-    assert _verdict("L4", _row(**values)) == verdict
+    assert _verdict("L4", proof_row(**values)) == verdict
 
 
 @pytest.mark.parametrize(
@@ -230,7 +200,7 @@ def test_lemma4_verdicts_at_and_around_the_bound(values, verdict):
     ],
 )
 def test_lemma5_and_its_halves_pass_below_and_fail_above(claim, column, bound):
-    at = _row()[bound]
-    assert _verdict(claim, _row(**{column: 0.5 * at})) == "PASS"
-    assert _verdict(claim, _row(**{column: at * (1 + 1e-4)})) == "FAIL"
-    assert _verdict(claim, _row(**{column: at, f"{column}_err": 1e-3})) == "INCONCLUSIVE"
+    at = proof_row()[bound]
+    assert _verdict(claim, proof_row(**{column: 0.5 * at})) == "PASS"
+    assert _verdict(claim, proof_row(**{column: at * (1 + 1e-4)})) == "FAIL"
+    assert _verdict(claim, proof_row(**{column: at, f"{column}_err": 1e-3})) == "INCONCLUSIVE"
