@@ -11,7 +11,13 @@ import numpy as np
 import pytest
 
 from privdtol.analysis import stats
-from privdtol.analysis.claims import c2_theorem1, c3_horizon_free, c4_rate, c5_dependent
+from privdtol.analysis.claims import (
+    c2_theorem1,
+    c3_horizon_free,
+    c4_rate,
+    c4a_exponents,
+    c5_dependent,
+)
 
 
 def test_loglog_slope_recovers_power_law():
@@ -39,7 +45,7 @@ THRESHOLD_ARGS = {"confidence", "exponent_range", "factor", "ratio_max", "c", "p
 
 def test_threshold_arguments_have_no_default():
     """Threshold defaults live in the schema only: no function of the analysis layer has one."""
-    modules = [stats, c2_theorem1, c3_horizon_free, c4_rate, c5_dependent]
+    modules = [stats, c2_theorem1, c3_horizon_free, c4_rate, c4a_exponents, c5_dependent]
     seen = 0
     for module in modules:
         for name, fn in inspect.getmembers(module, inspect.isfunction):

@@ -28,7 +28,7 @@ def dependent_rate(tables: Mapping[str, pd.DataFrame]) -> dict:
     """The exponents p (statistical regime: each model's largest eps) and q (privacy regime:
     cells with eta = eps/2 at each model's largest gap) of rps on the dependent loss models,
     one series per rho or kappa (Section 1's remark claims the upper bound only)."""
-    from privdtol.analysis.claims.c4_rate import EXPONENTS, exponent_series
+    from privdtol.analysis.claims.c4a_exponents import EXPONENTS, exponent_series
 
     df = stack(tables, ("dependent",))
     if df.empty:
