@@ -4,7 +4,8 @@ mutmut is configured in ``[tool.mutmut]`` of pyproject.toml.  This adds what mut
 
 - groups: group ``g`` mutates ``src/privdtol/g/`` and selects its tests from ``tests/g/`` (and
   ``[tool.mutmut.groups.g]``'s ``tests`` and ``pytest_args``), in a scratch tree
-  ``mutants-work/g/`` of its own (mutmut keeps its results there: a second run resumes);
+  ``mutants-work/g/`` of its own, made anew by each run (a verdict of an earlier run may have
+  been reached with other tests);
 - the equivalent mutants of tests/workflow/mutants/equivalent.yaml are neither run nor counted;
 - ``--sample N``: a seeded sample of N mutants per module (seed: the commit, unless given), the
   group's score estimated stratified by module, with its standard error (``--sample 0``: every
@@ -72,9 +73,12 @@ def tool_config(group: str) -> str:
 
 
 def prepare(group: str) -> Path:
-    """The group's scratch tree (sources, tests and pyproject refreshed; mutmut's results kept)."""
+    """The group's scratch tree, made anew: sources, tests and pyproject copied, and no result
+    of an earlier run kept (mutmut would keep a verdict reached with other tests, and the
+    mutants of a module that has since moved or gone)."""
     work = WORK / group
-    work.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
     if not (ROOT / "tests" / group).is_dir():
         raise SystemExit(f"{group}: no tests/{group}/ to select tests from")
     also = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]["also_copy"]
