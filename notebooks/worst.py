@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 11 — the worst instance a search finds
+# # Figure 12 — the worst instance a search finds
 #
 # Theorem 1 and Lemma 5 hold for every i.i.d. loss process with a unique best action; the
 # other figures evaluate them on two instance families. Here, for each searched

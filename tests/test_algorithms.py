@@ -82,13 +82,21 @@ def test_make_algorithm_names_the_field_and_lists_the_registry_in_order():
     assert str(err.value) == (
         "algorithm: unknown algorithm 'nope' (allowed: rps, rnm_ftnl, wu_wang, wu_wang_gumbel, "
         "rps_full_prefix, rps_uncapped, ftl, hedge, uniform, ftl_egreedy, rps_eta_logk, "
-        "rps_eta_sq, rps_short_prefix)"
+        "rps_eta_sq, rps_short_prefix, rps_uniform_mix, rps_hot)"
     )
     assert err.value.field == "algorithm"
 
 
 def test_controls_are_registered_last_with_their_targets():
-    assert CONTROLS == ["uniform", "ftl_egreedy", "rps_eta_logk", "rps_eta_sq", "rps_short_prefix"]
+    assert CONTROLS == [
+        "uniform",
+        "ftl_egreedy",
+        "rps_eta_logk",
+        "rps_eta_sq",
+        "rps_short_prefix",
+        "rps_uniform_mix",
+        "rps_hot",
+    ]
     roles = [c.role for c in ALGORITHMS.values()]
     assert set(roles) == {"algorithm", "control"}
     assert roles == sorted(roles), "controls must come after every algorithm (display order)"

@@ -37,7 +37,7 @@ def test_every_claim_resolves_to_a_registry_check(thresholds):
 
 
 def test_claims_for_follows_the_experiments():
-    assert claims_for(["gap"]) == ["C2", "C2b", "C3", "C4a"]
+    assert claims_for(["gap"]) == ["C2", "C2b", "C3", "C4a", "C6"]
     assert "C1" not in claims_for(["horizon", "grid"]) and claims_for(["privacy"]) == ["C1"]
 
 
@@ -114,10 +114,16 @@ def test_registry_reads_slices_and_a_config_without_experiments():
 
 
 def test_paper_claims_and_diagnostics_split_the_registry():
-    paper = ["C1", "C2", "C2b", "C3", "C4", "C5", "L4", "L5", "L5a", "L5b"]
+    paper = ["C1", "C2", "C2b", "C3", "C5", "C6", "C7", "L4", "L5", "L5a", "L5b"]
     assert registry.paper_claims() == paper
-    assert registry.diagnostics() == ["C0", "C4a", "C4b", "C4c"]
-    assert len(registry.CLAIMS) == 14
+    assert registry.diagnostics() == ["C0", "C4", "C4a", "C4b", "C4c"]
+    assert len(registry.CLAIMS) == 16
+    # the independent statements: the others follow from tested ones or are an identity
+    independent = [c for c in paper if registry.CLAIMS[c].independent]
+    assert independent == ["C1", "C5", "C6", "C7", "L5a", "L5b"]
+    implied = {c: registry.CLAIMS[c].implied_by for c in paper if registry.CLAIMS[c].implied_by}
+    assert implied == {"C2": ("L4", "L5"), "C2b": ("C2",), "C3": ("C2",), "L5": ("L5a", "L5b")}
+    assert registry.CLAIMS["L4"].identity and not registry.CLAIMS["L4"].implied_by
 
 
 def test_controls_for_finds_the_blocked_loss_model_of_a_slice():
@@ -150,6 +156,7 @@ def test_each_notebook_draws_the_thresholds_of_its_claims():
         "actions": rate,
         "heatmap": ["confidence", "rate_form_factor"],
         "bounds": ["confidence"],
+        "lower": ["confidence", "optimality_exponent_max"],
         "dependent": ["confidence"],
         "ablations": [],
         "privacy": [],
@@ -171,12 +178,11 @@ def test_registry_wires_the_proof_claims_and_their_controls():
     assert "200 log K/Delta_min + 4 log K/eta" in CLAIMS["L5"].quote
     assert "(64 log(K+1) + 36)/Delta_min <= 200 log K/Delta_min, (5)" in CLAIMS["L5a"].quote
     assert "<= 4 log K/eta. (6)" in CLAIMS["L5b"].quote
-    assert proof_algorithms() == ("rps", "rps_short_prefix", "rps_eta_logk")
-    cfg = {"experiments": [{"name": "actions", "algorithms": ["rps", "rps_eta_logk"]}]}
-    assert ("L5", "rps_eta_logk") in controls_for(cfg) and ("L5b", "rps_eta_logk") in controls_for(
-        cfg
-    )
-    assert CLAIMS["L5a"].controls == ()  # no natural control: the report shows its slack
+    assert proof_algorithms() == ("rps", "rps_short_prefix", "rps_uniform_mix")
+    cfg = {"experiments": [{"name": "grid", "algorithms": ["rps", "rps_uniform_mix"]}]}
+    for claim in ("L5", "L5a", "L5b"):
+        assert (claim, "rps_uniform_mix") in controls_for(cfg)
+        assert CLAIMS[claim].controls == ("rps_uniform_mix",)
 
 
 def _run(claim, tables, alg):

@@ -1,7 +1,9 @@
 """Tests of :mod:`privdtol.engine.exact`: the exact expected regret (Section 3 and the block
 accounting of Lemma 4's proof, with equality) and block laws of every exact algorithm against
 brute-force enumeration, closed forms and Monte Carlo; the block loop's stopping rule and error
-bound; the reuse of a law's last results; the engine's cost estimate and refusals."""
+bound; the reuse of a law's last results; the engine's cost estimate and refusals; the uniform
+mixture (rps_uniform_mix) against a round-by-round sum and closed forms; the symmetry of every
+private exact algorithm in the actions."""
 
 from __future__ import annotations
 
@@ -130,14 +132,109 @@ def test_rps_family_controls_match_monte_carlo(algorithm):
         assert_mean_close(res.regret[:, k - 1], got[k - 1], z=4.0)
 
 
+@pytest.mark.parametrize("algorithm", ["rps_uniform_mix", "rps_hot"])
+def test_mixed_and_hot_controls_match_monte_carlo(algorithm):
+    """rps_uniform_mix (its regret from the linear formula) and rps_hot (rps's law at every
+    eps) against the fast Monte Carlo engine (4 standard errors), at eps = 0.05, where
+    rps_hot's eta = 1/8 is five times rps's."""
+    from support.stats import assert_mean_close
+
+    from privdtol.engine.fast import simulate
+    from privdtol.environments import BernoulliProduct
+
+    means, eps, k_max = np.array([0.35, 0.5, 0.55, 0.9]), 0.05, 12
+    res = simulate(
+        make_algorithm(algorithm, eps),
+        BernoulliProduct(means),
+        (1 << k_max) - 1,
+        4000,
+        {"test": "exact-controls", "algorithm": algorithm},
+        mode="fast",
+    )
+    got, err = expected_regret(algorithm, means, eps, res.checkpoints)
+    assert (err <= 1e-8 * got).all()
+    for k in (3, 8, 12):
+        assert_mean_close(res.regret[:, k - 1], got[k - 1], z=4.0)
+
+
 CONTROL_ALGORITHMS = [n for n, c in ALGORITHMS.items() if c.role == "control"]
+#: the controls of the RPS family: the exact engine computes them
+RPS_FAMILY_CONTROLS = (
+    "rps_eta_logk",
+    "rps_eta_sq",
+    "rps_short_prefix",
+    "rps_uniform_mix",
+    "rps_hot",
+)
 
 
 @pytest.mark.parametrize("name", CONTROL_ALGORITHMS)
 def test_only_the_rps_family_controls_have_an_exact_engine(name):
     # uniform and ftl_egreedy are simulated; the RPS-family ones are exact
-    rps_family = name in ("rps_eta_logk", "rps_eta_sq", "rps_short_prefix")
-    assert exact_available(name, "bernoulli") == rps_family
+    assert exact_available(name, "bernoulli") == (name in RPS_FAMILY_CONTROLS)
+
+
+def _uniform_mix_per_round_k2(mu1, mu2, eta, T, gamma=1 / 16):
+    """Reg_T of rps_uniform_mix on Bernoulli (mu1, mu2), summed round by round: round t of
+    block r = floor(log2 t) plays A_r; A_0 uniform; for r >= 1, P(A_r = 2) =
+    (1 - gamma) E[P_(M_(r-1), 2)] + gamma/2, the softmax weight's expectation E[1/(1 +
+    e^(eta D_m))] propagated exactly by support.exact_k2's random walk of D_m = L_(m,2) - L_(m,1),
+    averaged over M_(r-1) ~ Unif{2^(r-2)+1..2^(r-1)} (M_0 = 1)."""
+    from scipy.special import expit
+    from support.exact_k2 import _walk_expectations
+
+    gap = mu2 - mu1
+    (p2,) = _walk_expectations(mu1, mu2, (T + 1) // 4, [lambda d, m: expit(-eta * d)])
+    total = []
+    for t in range(1, T + 1):
+        r = t.bit_length() - 1
+        if r == 0:
+            p = 0.5
+        else:
+            lo, hi = (1, 1) if r == 1 else ((1 << (r - 2)) + 1, 1 << (r - 1))
+            p = (1 - gamma) * math.fsum(p2[lo : hi + 1]) / (hi - lo + 1) + gamma / 2
+        total.append(gap * p)
+    return np.cumsum(total)
+
+
+def test_uniform_mix_regret_matches_a_round_by_round_sum():
+    """rps_uniform_mix on Bernoulli (0.4, 0.65), eps = 0.1 (eta = 0.05): the engine's
+    Reg_T, (1 - gamma) Reg_T(rps) + gamma T Delta/2, against the round-by-round sum of
+    :func:`_uniform_mix_per_round_k2` at every checkpoint up to 2^12 - 1; and it is not rps's."""
+    T = (1 << 12) - 1
+    want = _uniform_mix_per_round_k2(0.4, 0.65, 0.05, T)
+    horizons = (1 << np.arange(1, 13)) - 1
+    got, err = expected_regret("rps_uniform_mix", [0.4, 0.65], 0.1, horizons)
+    np.testing.assert_allclose(got, want[horizons - 1], rtol=0, atol=1e-10 * want[-1] + err.max())
+    rps, _ = expected_regret("rps", [0.4, 0.65], 0.1, horizons)
+    # the uniform term gamma (T Delta/2 - Reg_T(rps)): 28.4 at T = 4095
+    assert (got[1:] > rps[1:]).all() and got[-1] - rps[-1] > 25
+
+
+def test_uniform_mix_deterministic_regret_by_hand():
+    """rps_uniform_mix on deterministic (1/4, 3/4), eps = 1 (eta = 1/8), T = 7: blocks 0, 1, 2
+    (1, 2, 4 rounds). A_0 uniform: 1/4; A_1 from m = 1: (15/16) (1/2)/(1 + e^(1/16)) + 1/64;
+    A_2 from m = 2: (15/16) (1/2)/(1 + e^(1/8)) + 1/64 (Delta = 1/2, mean gap 1/4)."""
+    a1 = (15 / 16) * 0.5 / (1 + math.exp(1 / 16)) + 1 / 64
+    a2 = (15 / 16) * 0.5 / (1 + math.exp(1 / 8)) + 1 / 64
+    got, err = expected_regret("rps_uniform_mix", [0.25, 0.75], 1.0, [1, 3, 7], "deterministic")
+    want = [0.25, 0.25 + 2 * a1, 0.25 + 2 * a1 + 4 * a2]
+    np.testing.assert_allclose(got, want, rtol=1e-14)
+    assert (err > 0).all() and (err < 1e-14).all()
+    P, e = block_law("rps_uniform_mix", [0.25, 0.75], 1.0, 0, "deterministic")
+    np.testing.assert_allclose(P, [1 - a1 * 2, a1 * 2], rtol=1e-14)
+    assert e < 1e-14
+
+
+def test_rps_hot_is_rps_at_one_eighth_whatever_eps():
+    """rps_hot's eta is 1/8 at every eps: its regret is rps's at eps >= 1/4 (one law key, one
+    computation), smaller than rps's at eps = 1/32 (eta 1/64) by a factor of about 3."""
+    means = instance_means(8, 1 / 8, None, "standard")
+    hs = [(1 << 16) - 1]
+    hot, _ = expected_regret("rps_hot", means, 1 / 32, hs)
+    np.testing.assert_array_equal(hot, expected_regret("rps", means, 1.0, hs)[0])
+    assert key("rps_hot", 1 / 32, means=means) == key("rps", 1.0, means=means)
+    assert expected_regret("rps", means, 1 / 32, hs)[0][0] > 2 * hot[0]
 
 
 def test_deterministic_losses_full_prefix_closed_form():
@@ -261,6 +358,8 @@ def test_the_key_joins_the_same_law():
     assert key("rps", 0.25) == key("rps", 8.0)
     # rps_uncapped: eta = eps/2, which is rps's below eps = 1/4
     assert key("rps_uncapped", 0.125) == key("rps", 0.125)
+    # rps_hot: eta = 1/8 at every eps
+    assert key("rps_hot", 0.01) == key("rps", 8.0)
 
 
 @pytest.mark.parametrize(
@@ -274,6 +373,8 @@ def test_the_key_joins_the_same_law():
         (("rps", 1.0), ("rps_short_prefix", 1.0)),  # prefix rule
         (("rps", 1.0), ("rps_eta_logk", 1.0)),  # eta / log K
         (("rps", 1.0), ("wu_wang_gumbel", 0.25)),  # eta 1/8 both, another prefix rule
+        (("rps", 1.0), ("rps_uniform_mix", 1.0)),  # mixed with the uniform law
+        (("rps", 0.01), ("rps_hot", 0.01)),  # eta 1/200 against 1/8
     ],
 )
 def test_the_key_separates_different_laws(a, b):
@@ -380,7 +481,7 @@ def test_check_exact_lists_what_it_accepts():
     assert str(err.value) == (
         "algorithm: 'ftl_egreedy' has no exact engine (allowed: rps, rps_full_prefix, "
         "rps_uncapped, rnm_ftnl, wu_wang, wu_wang_gumbel, rps_eta_logk, rps_eta_sq, "
-        "rps_short_prefix)"
+        "rps_short_prefix, rps_uniform_mix, rps_hot)"
     )
 
 
@@ -434,3 +535,44 @@ def test_exact_agrees_with_monte_carlo_over_instance_sizes(algorithm, K, instanc
         [cell_table(planned_cells(exact_config(exact="off", runs=1000, **spec))[algorithm])], "e"
     )
     assert_within_monte_carlo(exact, mc)
+
+
+#: every registered private algorithm that the exact engine computes, controls included
+PRIVATE_EXACT = [n for n, c in ALGORITHMS.items() if c.private and n in EXACT_ALGORITHMS]
+
+
+def test_every_private_exact_algorithm_is_symmetric_in_the_actions():
+    """Relabelling the actions changes nothing: on the K = 3 instance (0.3, 0.45, 0.7), in each
+    of its 3! orders (the best action at each position, the other two both ways), every
+    registered private algorithm of the exact engine has the same exact regret (within its
+    error bound, or 1e-12 relative), the block law of A_3 is the relabelled law, and the
+    algorithm's own selection law (its quadrature for the Laplace ones) is equivariant:
+    law(L relabelled) = law(L) relabelled.  The lower bound of Corollary 1 averages over
+    which action is best; this is what lets the report hold an instance's own regret
+    against it."""
+    from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
+
+    assert {"rps", "rnm_ftnl", "rps_uniform_mix", "rps_hot"} <= set(PRIVATE_EXACT)
+    means = np.array([0.3, 0.45, 0.7])
+    sums = np.array([[3.0, 5.0, 4.0], [0.0, 2.5, 9.0]])
+    hs = [(1 << 8) - 1, 7]
+    for name in PRIVATE_EXACT:
+        alg = make_algorithm(name, 0.5)
+        exact._RECENT.clear()
+        reg0, err0 = expected_regret(name, means, 0.5, hs)
+        law0, _ = block_law(name, means, 0.5, 2)
+        for perm in itertools.permutations(range(3)):
+            p = list(perm)
+            exact._RECENT.clear()  # computed again, not reused
+            reg, err = expected_regret(name, means[p], 0.5, hs)
+            tol = np.maximum(err + err0, 1e-12 * reg0)
+            assert (np.abs(reg - reg0) <= tol).all(), (name, perm)
+            law, e = block_law(name, means[p], 0.5, 2)
+            np.testing.assert_allclose(law, law0[p], rtol=0, atol=2 * e + 1e-15)
+            if isinstance(alg, ReportNoisyMin):
+                own = np.array([laplace_noisy_min_law(x, alg.noise_scale) for x in sums])
+                moved = np.array([laplace_noisy_min_law(x[p], alg.noise_scale) for x in sums])
+            else:
+                own, moved = alg.law(sums, 3), alg.law(sums[:, p], 3)
+            np.testing.assert_allclose(moved, own[:, p], rtol=1e-12, atol=1e-15)
+    exact._RECENT.clear()

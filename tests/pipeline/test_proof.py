@@ -37,14 +37,15 @@ def test_proof_cells_are_the_exact_softmax_cells_once_each():
     plan = _plan(
         [
             {"name": "gap", "algorithms": ["rps", "rnm_ftnl", "ftl"], **common},
-            {"name": "grid", "algorithms": ["rps", "rps_eta_logk"], **common},
+            {"name": "grid", "algorithms": ["rps", "rps_eta_logk", "rps_uniform_mix"], **common},
             {"name": "ablations", "algorithms": ["rps"], **common, "K": [8]},
         ]
     )
     homes = proof_cells(plan, proof_algorithms())
     assert set(homes) == {"gap", "grid"} and "ablations" not in PROOF_EXPERIMENTS
     assert [c.algorithm for c in homes["gap"]] == ["rps", "rps"]  # rnm_ftnl: no softmax
-    assert [c.algorithm for c in homes["grid"]] == ["rps_eta_logk"] * 2  # rps: home gap
+    # rps: home gap; rps_eta_logk is no proof claim's control
+    assert [c.algorithm for c in homes["grid"]] == ["rps_uniform_mix"] * 2
     ids = proof_homes(plan, proof_algorithms())
     assert ids == {name: {c.cell_id for c in cells} for name, cells in homes.items()}
 

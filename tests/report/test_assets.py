@@ -226,11 +226,14 @@ def test_assets_written(built):
     assert r"\newcommand{\ConeTitle}{Event-level pure $\varepsilon$-DP}" in numbers
     assert r"\newcommand{\AblationsCells}{\NotRunText}" in numbers
     # the paper's claims only (C0 and the exponent fits C4a-C4c are diagnostics)
-    assert paper_claims() == ["C1", "C2", "C2b", "C3", "C4", "C5", "L4", "L5", "L5a", "L5b"]
-    assert diagnostics() == ["C0", "C4a", "C4b", "C4c"]
-    assert r"\newcommand{\ClaimsTotal}{10}" in numbers and r"\newcommand{\ClaimsRun}{4}" in numbers
+    assert paper_claims() == ["C1", "C2", "C2b", "C3", "C5", "C6", "C7", "L4", "L5", "L5a", "L5b"]
+    assert diagnostics() == ["C0", "C4", "C4a", "C4b", "C4c"]
+    assert r"\newcommand{\ClaimsTotal}{11}" in numbers and r"\newcommand{\ClaimsRun}{3}" in numbers
     assert r"\newcommand{\ClaimsFail}{0}" in numbers
-    assert r"\newcommand{\DiagnosticsTotal}{4}" in numbers
+    # independent: neither implied by another tested claim nor an identity
+    assert r"\newcommand{\IndependentTotal}{6}" in numbers
+    assert r"\newcommand{\IndependentList}{C1, C5, C6, C7, L5a, L5b}" in numbers
+    assert r"\newcommand{\DiagnosticsTotal}{5}" in numbers
     assert r"\newcommand{\DiagnosticsFail}{2}" in numbers
     assert r"\newcommand{\DeviationsTotal}{" + str(len(DEVIATIONS)) + "}" in numbers
     verdicts = (gen / "verdicts.tex").read_text()

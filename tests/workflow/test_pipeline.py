@@ -123,7 +123,7 @@ def test_paper_dry_run_has_at_most_500_jobs(tmp_path):
             lambda e: e.update(algorithms=["rps", "ucb"]),
             "experiments[0].algorithms[1]: got 'ucb' (allowed: rps, rnm_ftnl, wu_wang, "
             "wu_wang_gumbel, rps_full_prefix, rps_uncapped, ftl, hedge, uniform, ftl_egreedy, "
-            "rps_eta_logk, rps_eta_sq, rps_short_prefix)",
+            "rps_eta_logk, rps_eta_sq, rps_short_prefix, rps_uniform_mix, rps_hot)",
         ),
     ],
 )

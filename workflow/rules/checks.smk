@@ -55,7 +55,7 @@ for _claim in claims_for(CHECK_EXPERIMENTS):
         input:
             agg=claim_tables(_claim),
             configs=report_configfiles(),
-            code=code_stamp("analysis", "core"),
+            code=code_stamp("analysis", "algorithms", "core"),
         output:
             report(
                 f"{CHECKS_DIR}/{_claim}.json",
@@ -84,7 +84,7 @@ for _claim, _control in CHECK_CONTROLS:
         input:
             agg=claim_tables(_claim),
             configs=report_configfiles(),
-            code=code_stamp("analysis", "core"),
+            code=code_stamp("analysis", "algorithms", "core"),
         output:
             f"{CHECKS_DIR}/{control_id(_claim, _control)}.json",
         log:
@@ -105,7 +105,7 @@ rule findings:
     input:
         agg=[agg_table(e) for e in FINDINGS_EXPERIMENTS if e in CHECK_EXPERIMENTS],
         configs=report_configfiles(),
-        code=code_stamp("analysis", "core"),
+        code=code_stamp("analysis", "algorithms", "core"),
     output:
         FINDINGS_JSON,
     log:
@@ -124,7 +124,7 @@ rule power:
     input:
         agg=[agg_table(e) for e in ("grid",) if e in CHECK_EXPERIMENTS],
         configs=report_configfiles(),
-        code=code_stamp("analysis", "core"),
+        code=code_stamp("analysis", "algorithms", "core"),
     output:
         POWER_JSON,
     log:
@@ -152,7 +152,7 @@ rule multiverse:
             }
         ),
         configs=report_configfiles(),
-        code=code_stamp("analysis", "core"),
+        code=code_stamp("analysis", "algorithms", "core"),
     output:
         MULTIVERSE_JSON,
     log:

@@ -3,8 +3,9 @@ of a paper claim MUST fail on it.  A check that passes its control is not eviden
 
 They are registered (configs can run them, ``privdtol simulate`` accepts them) with
 ``role = "control"``; figures leave them out unless asked (:func:`privdtol.plotting.style.order`).
-The RPS-family controls (``rps_eta_logk``, ``rps_eta_sq``, ``rps_short_prefix``) are computed by
-the exact engine (:mod:`privdtol.engine.exact` reads their eta and prefix from these classes);
+The RPS-family controls (``rps_eta_logk``, ``rps_eta_sq``, ``rps_short_prefix``,
+``rps_uniform_mix``, ``rps_hot``) are computed by the exact engine (:mod:`privdtol.engine.exact`
+reads their eta, prefix and uniform mixture from these classes);
 ``uniform`` and ``ftl_egreedy`` are simulated by Monte Carlo.  ``control_of`` names the checks
 each one targets.
 
@@ -13,15 +14,21 @@ each one targets.
 - ``ftl_egreedy`` (round, not private): FTL + sum_t min(1, K/t) mean_j Delta_j ~ ln T; C3;
 - ``rps_eta_logk`` (block, eps-DP): privacy term ~ log^2 K / eps; C4c (s) and C4's form;
 - ``rps_eta_sq`` (block, eps-DP): privacy term ~ log K / eps^2; C4b (q);
-- ``rps_short_prefix`` (block, eps-DP): statistical term ~ log^1.5 K / Delta^2; C4a (p).
+- ``rps_short_prefix`` (block, eps-DP): statistical term ~ log^1.5 K / Delta^2; C4a (p);
+- ``rps_uniform_mix`` (block, eps-DP): selection (1 - 1/16) softmax + (1/16) uniform, so
+  F_m does not vanish and sum_m F_m = infinity; L5, L5a, L5b (the proof's Lemma 5);
+- ``rps_hot`` (block, private in name only: eta = 1/8 at every eps, 1/4-DP): below the lower
+  bound every eps-DP algorithm must pay when eps < 1/4; C6.
 
 The audit-only privacy controls (NOT eps-DP) are in :mod:`privdtol.privacy.audit_controls`;
-these four are all eps-DP (or non-private, ``ftl_egreedy``) and fail a *regret* claim instead.
+these controls are all eps-DP (or non-private, ``ftl_egreedy``), except ``rps_hot``, which
+declares an eps it does not meet, and fail a *regret* claim (or a step of its proof) instead.
 """
 
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numpy as np
 
@@ -195,15 +202,87 @@ class RPSShortPrefix(RandomizedPrefixSoftmax):
         return np.full(n_runs, short_prefix(r), dtype=np.int64)
 
 
+class RPSUniformMix(RandomizedPrefixSoftmax):
+    """CONTROL of L5 (Lemma 5, Section 5.4: sum_(m>=1) F_m <= 200 log K/Delta_min +
+    4 log K/eta) and of its two halves, L5a (eq. (5), the small-gap part) and L5b (eq. (6), the
+    large-gap part).
+
+    RPS (Section 4: the same dyadic blocks, uniform A_0, random prefix M_r and
+    eta = min(eps/2, 1/8)) whose selection is the mixture
+    (1 - gamma) softmax(-eta L_r(M_r)) + gamma uniform, gamma = 1/16 (:attr:`uniform_mix`).
+    It is eps-DP: the softmax selection is 2 eta-DP (Lemma 3), and mixing with a law that does
+    not depend on the data keeps the ratio bound, (1 - gamma) p_j + gamma/K <=
+    e^(2 eta) ((1 - gamma) p'_j + gamma/K), so each selection is 2 eta <= eps-DP and the
+    algorithm is eps-DP (Proposition 1, whose proof uses only the per-selection bound and the
+    blocks' factorization).  Its expected gap from m rounds is
+    F_m = (1 - gamma) F_m^softmax + gamma sum_j Delta_j / K, which does not vanish as m grows:
+    sum_m F_m = infinity, and so are the sums of its small-gap and of its large-gap parts on
+    every instance that has such actions, so L5, L5a and L5b must FAIL on it (the exact engine
+    reports a certified lower value of each sum: :mod:`privdtol.engine.exact.proof`).  Its
+    regret, (1 - gamma) Reg_T(rps) + gamma T sum_j Delta_j / K, is linear in T.
+    """
+
+    name = "rps_uniform_mix"
+    display_name = "control: RPS mixed with uniform, γ = 1/16"
+    role = "control"
+    control_of = ("L5", "L5a", "L5b")
+    source = (
+        "negative control of a proof check: RPS whose selection is (1 - 1/16) softmax + "
+        "(1/16) uniform (eps-DP)"
+    )
+    #: gamma, the weight of the uniform law in every selection (A_0 is uniform anyway)
+    uniform_mix: ClassVar[float] = 1 / 16
+
+    def law(self, sums, r):
+        g = self.uniform_mix
+        return (1 - g) * softmax_law(sums, self.eta) + g / sums.shape[1]
+
+
+class RPSHot(RandomizedPrefixSoftmax):
+    """CONTROL of C6 (the lower side of Corollary 1, Section 4, with the lower bound of Hu et
+    al. 2021: every eps-DP algorithm's regret is at least an explicit lower bound LB_T, so an
+    algorithm below LB_T is not eps-DP).
+
+    RPS (Section 4) with eta = 1/8 whatever eps: the cap of Section 4 only, without the
+    eps/2 that privacy needs.  It is "private in name": it declares an eps (``private`` is
+    True, the experiments run it at every eps of their grid) but each selection is only
+    2 eta = 1/4-DP (Lemma 3), which is not eps-DP for eps < 1/4.  In that privacy regime its
+    regret is that of RPS at eps >= 1/4, below what any eps-DP algorithm must pay (LB_T grows
+    like log K/eps there), so C6 must FAIL on it.
+    """
+
+    name = "rps_hot"
+    display_name = "control: RPS, η = 1/8 at every ε"
+    role = "control"
+    control_of = ("C6",)
+    source = (
+        "negative control of the lower-bound check: RPS with eta = 1/8 whatever eps (only 1/4-DP)"
+    )
+
+    @property
+    def eta(self) -> float:
+        return 1 / 8
+
+
 #: the controls in display order (after every algorithm)
-CONTROLS = (UniformPlay, FTLEpsilonGreedy, RPSEtaOverLogK, RPSEtaSquared, RPSShortPrefix)
+CONTROLS = (
+    UniformPlay,
+    FTLEpsilonGreedy,
+    RPSEtaOverLogK,
+    RPSEtaSquared,
+    RPSShortPrefix,
+    RPSUniformMix,
+    RPSHot,
+)
 
 __all__ = [
     "CONTROLS",
     "FTLEpsilonGreedy",
     "RPSEtaOverLogK",
     "RPSEtaSquared",
+    "RPSHot",
     "RPSShortPrefix",
+    "RPSUniformMix",
     "UniformPlay",
     "exploration_regret",
     "short_prefix",

@@ -61,9 +61,21 @@ class Claim:
     #: why this is a diagnostic of the pipeline and not a claim of the paper (empty: a claim
     #: of the paper, counted in the verdict table); diagnostics have their own table
     diagnostic: str = ""
+    #: the tested claims that jointly imply this one (it is shown with its verdict but not
+    #: counted among the independent statements: Theorem 1 <= Lemmas 4 and 5, eq. (2) <=
+    #: eq. (1), horizon-freeness <= a bound free of T)
+    implied_by: tuple[str, ...] = ()
+    #: why the check cannot fail (an identity of the computation it checks; shown, labelled,
+    #: out of the count; empty: it can fail)
+    identity: str = ""
     #: the typeset form of :attr:`title`, :attr:`quote` and :attr:`statistic` (None: the plain
     #: text, escaped)
     tex: ClaimTeX | None = None
+
+    @property
+    def independent(self) -> bool:
+        """A claim of the paper that no other tested claim implies and that can fail."""
+        return not (self.diagnostic or self.implied_by or self.identity)
 
     def check_function(self) -> Callable[..., dict]:
         module, _, name = self.check.partition(":")

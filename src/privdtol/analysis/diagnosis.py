@@ -25,6 +25,27 @@ from privdtol.analysis.verdict import FAIL, INCONCLUSIVE, PASS
 #: fixed before the run; anything changed afterwards is disclosed here and in the report)
 DEVIATIONS: tuple[dict, ...] = (
     {
+        "claim": "C7",
+        "change": "LB_T takes the best, round by round, of Fano's term, the group-privacy term "
+        "and a two-point (Bretagnolle-Huber) term b_t = exp(-(t - 1)(kl(mu - gap || mu) + "
+        "kl(mu || mu - gap)))/4 (privdtol lower-bound: best), not the first two only",
+        "why": "Fano's term is empty at K = 2 (log 2 < log 2 + information) and small for small "
+        "K, so the bound was far from the truth there, not RPS from the bound: RPS's ratio "
+        "reached 860 at K = 2, gap 2^(-7), eps >= 1/4 (lower bound 0.155, the first round only)",
+        "first_result": "PASS with the exponent threshold 0.5 (RPS: log K -0.988 [-1.17, "
+        "-0.846]); control rps_eta_logk not caught (PASS, log K -0.177 [-0.427, 0.0148])",
+    },
+    {
+        "claim": "C7",
+        "change": "optimality_exponent_max 0 (no upward trend, as the statement says) instead "
+        "of 0.5 (halfway to one factor of the rate's variables)",
+        "why": "the lower bound's K-ary terms grow like log K - 1 and log(K/2), faster than log K "
+        "at small K, so a bounded ratio can fall with K and a ratio growing by a factor log K "
+        "shows an exponent of about 0.4 on this grid, not 1",
+        "first_result": "control rps_eta_logk INCONCLUSIVE at 0.5 (log K exponent 0.376 "
+        "[0.215, 0.5]); RPS PASS (largest upper limit -0.0325)",
+    },
+    {
         "claim": "C0",
         "change": "pairs with fewer than 10 runs expected below a run's largest possible "
         "regret (T times the largest difference of means) are left out (config "

@@ -38,7 +38,15 @@ from privdtol.analysis.claim_types import (  # noqa: F401 (re-exported)
 
 _CLAIMS_PACKAGE = "privdtol.analysis.claims"
 #: the modules of :mod:`privdtol.analysis.findings` that declare findings, in report order
-_FINDING_MODULES = ("rates", "ablations", "dependent", "slack", "worst_case", "competitors")
+_FINDING_MODULES = (
+    "rates",
+    "ablations",
+    "dependent",
+    "slack",
+    "worst_case",
+    "competitors",
+    "lower_bound",
+)
 
 
 def _claim_modules() -> list:
@@ -84,12 +92,13 @@ NOTEBOOKS: dict[str, Notebook] = {
         Notebook("actions", 3, ("actions",), ("actions",)),
         Notebook("heatmap", 4, ("grid",), ("heatmap",)),
         Notebook("bounds", 5, ("horizon", "gap", "epsilon", "actions", "grid"), ("bounds",)),
-        Notebook("dependent", 6, ("dependent",), ("dependent",)),
-        Notebook("ablations", 7, ("ablations",), ("ablations",)),
-        Notebook("privacy", 8, ("privacy",), ("privacy",)),
-        Notebook("agreement", 9, ("agreement",), ("agreement",)),
-        Notebook("proof", 10, ("proof",), ("proof",)),
-        Notebook("worst", 11, ("searches",), ("worst",)),
+        Notebook("lower", 6, CLAIMS["C6"].experiments, ("lower",)),
+        Notebook("dependent", 7, ("dependent",), ("dependent",)),
+        Notebook("ablations", 8, ("ablations",), ("ablations",)),
+        Notebook("privacy", 9, ("privacy",), ("privacy",)),
+        Notebook("agreement", 10, ("agreement",), ("agreement",)),
+        Notebook("proof", 11, ("proof",), ("proof",)),
+        Notebook("worst", 12, ("searches",), ("worst",)),
     )
 }
 
@@ -152,12 +161,13 @@ def experiment_envs(config: dict) -> dict[str, set[str]]:
 def controls_for(config: dict) -> list[tuple[str, str]]:
     """``(claim, control)`` for every negative control of the registry that the config
     simulates in one of the claim's experiments (an algorithm, or a loss model of
-    :data:`ENV_CONTROLS`; C1's controls live in the privacy audit's record and have no rule of
-    their own), in registry order."""
+    :data:`ENV_CONTROLS`; C1's, the privacy audit's own controls, whenever the config has a
+    ``privacy:`` block), in registry order."""
     algs, envs = experiment_algorithms(config), experiment_envs(config)
     out = []
     for c in CLAIMS.values():
-        if c.id == "C1":
+        if c.id == "C1":  # the audit's own controls, run whenever the config audits privacy
+            out += [(c.id, ctrl) for ctrl in c.controls if config.get("privacy")]
             continue
         present = set().union(*(algs.get(e, set()) for e in source_experiments(c)))
         present |= {

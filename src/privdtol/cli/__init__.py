@@ -17,6 +17,7 @@ COMMANDS = {
     "simulate": "simulate",
     "exact": "exact",
     "lemmas": "lemmas",
+    "lower-bound": "lower_bound",
     "worst-case": "worst_case",
     "searches-table": "worst_case",
     "list": "listing",

@@ -98,8 +98,9 @@ def cell_terms(cell, regret=None, base=None) -> dict:
     from privdtol.engine.exact.spec import _Spec
 
     env = cell.spec().build_env()
-    eta = _Spec(cell.algorithm, env.means, cell.epsilon, env.name).eta
-    key = (tuple(env.means), cell.epsilon, eta, env.name, base and base.spec.law_key())
+    spec = _Spec(cell.algorithm, env.means, cell.epsilon, env.name)
+    # the selection's law (its temperature and its mixture with uniform play) is in the key
+    key = (tuple(env.means), cell.epsilon, spec.law_key(), env.name, base and base.spec.law_key())
     if key not in _SUMS:
         if len(_SUMS) > 64:
             _SUMS.clear()

@@ -43,8 +43,10 @@ from privdtol.privacy.audit_controls import (
     prefix_support,
 )
 
-#: private registered algorithms the audits accept (all block algorithms)
-PRIVATE = tuple(n for n, c in ALGORITHMS.items() if c.private)
+#: private registered algorithms the audits accept (all block algorithms); not one whose
+#: selection is mixed with uniform play (``uniform_mix``, the control of Lemma 5), whose exact
+#: law the audits do not compute
+PRIVATE = tuple(n for n, c in ALGORITHMS.items() if c.private and not getattr(c, "uniform_mix", 0))
 #: every algorithm ``privdtol audit`` accepts: the private ones, then the negative controls
 AUDITABLE = PRIVATE + tuple(AUDIT_ONLY)
 #: the laws with a closed form (exact audits); the Laplace ones need quadrature
@@ -53,7 +55,7 @@ LAW_KINDS = ("softmax_mixture", "softmax_point", "softmax_data_prefix", "laplace
 
 def make_audited(name: str, epsilon: float) -> BlockAlgorithm:
     """Instantiate a private algorithm or a negative control by name."""
-    if name in ALGORITHMS and ALGORITHMS[name].private:
+    if name in PRIVATE:
         return ALGORITHMS[name](epsilon)
     if name in AUDIT_ONLY:
         return AUDIT_ONLY[name](epsilon)

@@ -80,6 +80,11 @@ def claim_context(claim: str, check: dict | None) -> dict:
         "verdict_word": check["verdict"] if check else None,
         # why it is a diagnostic of the pipeline, not a claim of the paper ("" for a claim)
         "diagnostic": mathify(CLAIMS[claim].diagnostic) if CLAIMS[claim].diagnostic else "",
+        # the tested claims that imply it, and why it cannot fail (an identity): both keep
+        # it out of the count of independent statements
+        "implied_by": list(CLAIMS[claim].implied_by),
+        "identity": mathify(CLAIMS[claim].identity) if CLAIMS[claim].identity else "",
+        "independent": CLAIMS[claim].independent,
     }
     if check is None:
         na = TeX(r"\NotRunText")
@@ -151,6 +156,13 @@ def counts(claims: list[dict], prefix: str = "Claims") -> dict:
     for v in VERDICTS:
         out[f"{prefix}{v.title()}"] = words.count(v)
     out[f"{prefix}NotRun"] = words.count(None)
+    if prefix == "Claims":  # the independent statements among them (implied and identity out)
+        free = [c["verdict_word"] for c in claims if c.get("independent", True)]
+        out["IndependentTotal"] = len(free)
+        for v in VERDICTS:
+            out[f"Independent{v.title()}"] = free.count(v)
+        out["IndependentNotRun"] = free.count(None)
+        out["IndependentList"] = ", ".join(c["id"] for c in claims if c.get("independent", True))
     return out
 
 

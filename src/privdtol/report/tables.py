@@ -309,13 +309,27 @@ def verdict_table(rows: list[dict]) -> TeX:
             if control
             else rf"\hyperref[claim:{r['id']}]{{\textbf{{{r['label']}}}}}"
         )
-        return {
+        out = {
             "Claim": claim,
             "Statement": rf"{m}Title",
             r"Estimate [95\% CI]": rf"{m}Result" if r["run"] else r"\NotRunText",
             "Verdict": rf"{m}Verdict",
             "Fig.": rf"\ref{{fig:{r['figure']}}}" if r["figure"] and not control else "",
         }
+        if implied:
+            out["Implied by"] = "" if control else implied_by(r)
+        return out
 
+    implied = any(r.get("implied_by") or r.get("identity") for r in rows)
     df = pd.DataFrame([row(r) for r in rows])
+    if implied:
+        return styler_table(df, rf"@{{}}l{_P}{{5.6cm}}{_P}{{3.2cm}}lc{_P}{{1.5cm}}@{{}}")
     return styler_table(df, rf"@{{}}l{_P}{{6.9cm}}{_P}{{3.4cm}}lc@{{}}")
+
+
+def implied_by(r: dict) -> str:
+    """The verdict table's "Implied by" cell: the claims that imply this one (linked), or
+    "identity" for a check that cannot fail, or nothing for an independent statement."""
+    if r.get("identity"):
+        return r"identity"
+    return ", ".join(rf"\hyperref[claim:{c}]{{{c}}}" for c in r.get("implied_by", []))

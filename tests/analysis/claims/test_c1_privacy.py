@@ -43,9 +43,9 @@ def test_c1_record_by_hand_with_a_loss_at_its_bound():
     assert rec["inputs"] == ["agg/privacy.parquet"]
     assert rec["statistic"] == 0.25
     assert rec["summary"] == (
-        "Largest privacy loss found over 1 private algorithms and 1 values of eps is 0.250000 "
-        "x eps (0 private cells over their bound); the negative controls were caught in 1/1 "
-        "(algorithm, eps) cells."
+        "Largest privacy loss found for rps over 1 values of eps is 0.250000 x eps (0 private "
+        "cells over their bound); the negative controls were caught in 1/1 (algorithm, eps) "
+        "cells."
     )
     control, private = rec["cells"]  # by role, algorithm, eps
     assert private == {
@@ -107,9 +107,9 @@ def test_c1_without_a_negative_control_fails():
     assert rec["statistic"] == 0.2
     assert rec["verdict"] == "FAIL"
     assert rec["summary"] == (
-        "Largest privacy loss found over 1 private algorithms and 1 values of eps is 0.200000 "
-        "x eps (0 private cells over their bound); the negative controls were caught in 0/0 "
-        "(algorithm, eps) cells."
+        "Largest privacy loss found for rps over 1 values of eps is 0.200000 x eps (0 private "
+        "cells over their bound); the negative controls were caught in 0/0 (algorithm, eps) "
+        "cells."
     )
 
 
@@ -127,3 +127,34 @@ def test_c1_allows_only_rounding_over_lemma_3s_bound(excess, verdict):
     rec = c1_privacy.check_c1(df)
     assert rec["verdict"] == verdict
     assert [c["verdict"] for c in rec["cells"]] == ["caught", verdict]
+
+
+def test_c1_estimate_is_rps_own_loss_with_the_others_beside_it():
+    df = pd.DataFrame(
+        [
+            _audit("private", "rps", "exact_selection", 0.24, False),
+            _audit("private", "rnm_ftnl", "exact_selection", 1.0, False),
+            _audit("negative_control", "leaky", "exact_selection", 3.0, True),
+        ]
+    )
+    df.loc[df.algorithm == "rnm_ftnl", "bound_selection"] = 1.0
+    rec = c1_privacy.check({"privacy": df}, {}, [])
+    assert rec["verdict"] == "PASS"
+    assert rec["statistic"] == 0.24  # rps's, not the competitor's 1.0
+    assert "over the 1 other private algorithms 1.000000 x eps" in rec["summary"]
+
+
+def test_c1_control_records_fail_when_caught():
+    df = pd.DataFrame(
+        [
+            _audit("private", "rps", "exact_selection", 0.24, False),
+            _audit("negative_control", "leaky", "exact_selection", 3.0, True),
+            _audit("negative_control", "tight", "exact_selection", 0.5, False),
+        ]
+    )
+    caught = c1_privacy.check({"privacy": df}, {}, [], algorithm="leaky")
+    assert (caught["verdict"], caught["algorithm"], caught["statistic"]) == ("FAIL", "leaky", 3.0)
+    missed = c1_privacy.check({"privacy": df}, {}, [], algorithm="tight")
+    assert missed["verdict"] == "PASS"  # not caught: the report shows it as such
+    absent = c1_privacy.check({"privacy": df}, {}, [], algorithm="other")
+    assert absent["verdict"] == "INCONCLUSIVE"

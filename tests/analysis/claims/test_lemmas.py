@@ -34,11 +34,11 @@ def _proof_rows(sum_f, algorithm="rps"):
 
 
 def test_proof_step_record_names_the_control_algorithm():
-    rows = _proof_rows([50.0, 25.0], "rps_eta_logk")
-    rec = lemmas.check_step(pd.concat([rows, _proof_rows([1.0])]), "L5", "rps_eta_logk")
-    assert rec["algorithm"] == "rps_eta_logk"
+    rows = _proof_rows([50.0, 25.0], "rps_uniform_mix")
+    rec = lemmas.check_step(pd.concat([rows, _proof_rows([1.0])]), "L5", "rps_uniform_mix")
+    assert rec["algorithm"] == "rps_uniform_mix"
     assert [c["K"] for c in rec["cells"]] == [2, 3]
-    assert rec["summary"].startswith("Over 2 exact rps_eta_logk cells")
+    assert rec["summary"].startswith("Over 2 exact rps_uniform_mix cells")
 
 
 def test_proof_step_cells_with_equal_ratios_keep_their_input_order():
@@ -204,3 +204,54 @@ def test_lemma5_and_its_halves_pass_below_and_fail_above(claim, column, bound):
     assert _verdict(claim, proof_row(**{column: 0.5 * at})) == "PASS"
     assert _verdict(claim, proof_row(**{column: at * (1 + 1e-4)})) == "FAIL"
     assert _verdict(claim, proof_row(**{column: at, f"{column}_err": 1e-3})) == "INCONCLUSIVE"
+
+
+def test_the_lemma_claims_name_their_negative_controls():
+    """L4's control is rps_short_prefix; Lemma 5 and both halves of its proof have the eps-DP
+    rps_uniform_mix, whose own terms break them (not a bound evaluated at another eta)."""
+    controls = {c.id: c.controls for c in lemmas.RECORDS}
+    assert controls == {
+        "L4": ("rps_short_prefix",),
+        "L5": ("rps_uniform_mix",),
+        "L5a": ("rps_uniform_mix",),
+        "L5b": ("rps_uniform_mix",),
+    }
+
+
+def _exact_rows():
+    """Proof-table rows (:func:`privdtol.pipeline.proof.flat_row`) of rps and rps_uniform_mix
+    on three Bernoulli instances at K = 4, gap 1/8: eps = 1 (eta 1/8: every gap small), eps =
+    1/64 (eta 1/128: every gap large) and a staircase at eps = 1/16 (eta 1/32: the gap 1/8
+    small, the others large)."""
+    from privdtol.engine.exact.proof import proof_terms
+    from privdtol.environments import instance_means
+    from privdtol.pipeline.proof import flat_row
+
+    rows = []
+    for inst, eps in (("standard", 1.0), ("standard", 1 / 64), ("staircase", 1 / 16)):
+        means = instance_means(4, 1 / 8, None, inst)
+        for alg in ("rps", "rps_uniform_mix"):
+            terms = proof_terms(alg, means, eps)
+            cell = {"cell_id": f"{alg}-{inst}-{eps}", "cell": {"instance": inst, "mu_best": None}}
+            rows.append({"experiment": "grid", **flat_row({**terms, **cell})})
+    return pd.DataFrame(rows)
+
+
+def test_lemma5_and_its_halves_fail_on_the_uniform_mix_own_exact_terms():
+    """On exact proof terms: rps PASSes L5, L5a and L5b in every cell; rps_uniform_mix FAILs
+    each in every cell where the part has an action, by a factor above 1e5 (its lower values
+    sum the uniform term to m = 2^40 - 1), and PASSes only where the part is empty (0)."""
+    df = _exact_rows()
+    parts = {"L5": "sum_F", "L5a": "small_gap", "L5b": "large_gap"}
+    for claim, column in parts.items():
+        assert check_step(df, claim, "rps")["verdict"] == "PASS", claim
+        rec = check_step(df, claim, "rps_uniform_mix")
+        assert rec["verdict"] == "FAIL", claim
+        mix = df[df["algorithm"] == "rps_uniform_mix"]
+        has = mix[column] > 0
+        assert has.sum() == {"L5": 3, "L5a": 2, "L5b": 2}[claim]
+        for c in rec["cells"]:
+            if c["lhs"] > 0:
+                assert c["verdict"] == "FAIL" and c["ratio"] > 1e5, (claim, c)
+            else:
+                assert c["verdict"] == "PASS", (claim, c)

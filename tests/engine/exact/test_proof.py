@@ -221,7 +221,7 @@ def test_eq4_ratios_keep_small_gap_laws_valued_to_ten_percent_in_m_order():
     m = 1 keeps groups 1 (E = P/10 exactly, kept), 2 and 3; m = 4000 drops group 1 (E > P/10),
     group 2 (P = 0) and group 3, whose eq. (4) side 2 e^(-2000) underflows to 0; the best
     group is never small. Each ratio is P / (2 e^(-m Delta^2/8)), its upper end (P + E) / that."""
-    spec = SimpleNamespace(delta=np.array([0.0, 0.5, 1.0, 2.0]))
+    spec = SimpleNamespace(delta=np.array([0.0, 0.5, 1.0, 2.0]), mixed=lambda P, E: (P, E))
     cache = {
         4000: (np.array([0.9, 0.5, 0.0, 0.2]), np.array([0.0, 0.06, 0.0, 0.0])),
         1: (np.array([0.3, 0.5, 0.125, 0.0625]), np.array([0.0, 0.05, 0.0, 0.001])),
@@ -703,3 +703,136 @@ def test_short_prefix_control_breaks_lemma4():
         t["regret"],
         t["bounds"]["lemma4"],
     )
+
+
+#: rps_uniform_mix's proof instance: deterministic (0.2, 0.3, 0.9), eps = 1 (eta = 1/8): gap
+#: 0.1 <= 4 eta = 1/2 small, gap 0.7 large; mean gap (0.1 + 0.7)/3 = 4/15
+MIX_MEANS, M_MAX = [0.2, 0.3, 0.9], (1 << 40) - 1
+
+
+@functools.lru_cache(maxsize=1)
+def _mix_and_rps():
+    return (
+        proof_terms("rps_uniform_mix", MIX_MEANS, 1.0, env="deterministic"),
+        proof_terms("rps", MIX_MEANS, 1.0, env="deterministic"),
+    )
+
+
+def test_uniform_mix_sums_are_the_softmax_sums_plus_the_uniform_term_up_to_two_to_the_forty():
+    """rps_uniform_mix (gamma = 1/16) on MIX_MEANS: each m-sum is 15/16 of rps's plus the uniform
+    term gamma (sum of the part's gaps)/K summed over m = 1..2^40 - 1: Lemma 5's
+    (1/16)(0.8/3)(2^40 - 1) = (2^40 - 1)/60 = 18325193796.25, the small-gap part's
+    (2^40 - 1)/480 = 2290649224.53125, the large-gap part's 7 (2^40 - 1)/480 =
+    16034544571.71875; the group H_1 = {0.1} as the small part; every F_m = 15/16 of rps's +
+    1/60; each a certified lower value (the true sums are infinite) far above its bound."""
+    mix, rps = _mix_and_rps()
+    assert mix["uniform_mix"] == 1 / 16 and mix["sum_m_max"] == M_MAX == 1099511627775
+    assert rps["uniform_mix"] == 0.0 and rps["sum_m_max"] is None
+    uniform = {"sum_F": 18325193796.25, "small_gap": 2290649224.53125}
+    uniform["large_gap"] = 16034544571.71875
+    assert uniform["sum_F"] == M_MAX / 60 and uniform["small_gap"] == M_MAX / 480
+    for key, extra in uniform.items():
+        want = 15 / 16 * rps[key] + extra
+        err = mix["error_bound"][key]
+        assert abs(mix[key] - want) <= err + 15 / 16 * rps["error_bound"][key] + 4e-15 * want
+        # the error bound: rps's, scaled, plus rounding of order 1e-15 of the value
+        scaled = 15 / 16 * rps["error_bound"][key]
+        assert scaled <= err <= scaled + 1e-13 * mix[key]
+    assert mix["sum_F"] > 1e6 * mix["bounds"]["lemma5"]
+    assert mix["small_gap"] > 1e6 * mix["bounds"]["eq5"]
+    assert mix["large_gap"] > 1e7 * mix["bounds"]["eq6"]
+    assert mix["bounds"] == rps["bounds"] | {"lemma4": 1 + 4 * mix["sum_F"]}
+    (g,) = mix["groups"]
+    assert g["sum"] == mix["small_gap"] and g["bound"] == rps["groups"][0]["bound"]
+    assert [f["m"] for f in mix["F"]] == [f["m"] for f in rps["F"]]
+    for fm, fr in zip(mix["F"], rps["F"], strict=True):
+        assert fm["value"] == pytest.approx(15 / 16 * fr["value"] + 1 / 60, rel=4e-16, abs=0)
+        assert fm["error_bound"] >= 15 / 16 * fr["error_bound"]
+
+
+def test_uniform_mix_blocks_reach_two_to_the_forty_and_sum_to_the_lower_value():
+    """The ranges of m of rps_uniform_mix run up to the one holding 2^40 - 1 (r = 40, the
+    m in 2^39 + 1..2^40 - 1): 41 blocks, block r's sum 15/16 of rps's (0 beyond rps's last) +
+    (1/60) n_r, n_0 = 1, n_r = 2^(r-1), n_40 = 2^39 - 1; the blocks plus half the tail bound
+    (15/16 of rps's) are sum_F."""
+    mix, rps = _mix_and_rps()
+    assert len(mix["blocks"]) == 41 < len(rps["blocks"]) + 41
+    n = [1] + [1 << (r - 1) for r in range(1, 40)] + [(1 << 39) - 1]
+    assert sum(n) == M_MAX
+    for r, block in enumerate(mix["blocks"]):
+        soft = rps["blocks"][r]["sum"] if r < len(rps["blocks"]) else 0.0
+        assert block["r"] == r
+        assert block["sum"] == pytest.approx(15 / 16 * soft + n[r] / 60, rel=1e-15, abs=0)
+    assert mix["tail_bound"] == pytest.approx(15 / 16 * rps["tail_bound"], rel=1e-15)
+    total = math.fsum(b["sum"] for b in mix["blocks"]) + mix["tail_bound"] / 2
+    assert total == pytest.approx(mix["sum_F"], rel=1e-14)
+
+
+def test_uniform_mix_keeps_the_softmax_potential_and_has_no_regret_limit():
+    """sum_V, the drift and the restricted instance are the softmax component's (rps's): the
+    mixture breaks the step P <= Q (its large-gap part exceeds sum_V); its Reg_T grows
+    linearly, (15/16) Reg_T(rps) + T (4/15)/16 = (15/16) Reg_T(rps) + T/60 at T = 2^40 - 1,
+    so it has no limit (None) and Lemma 4's left side is Reg_T."""
+    mix, rps = _mix_and_rps()
+    assert mix["sum_V"] == rps["sum_V"] and mix["drift"] == rps["drift"]
+    assert mix["large_gap"] > 1e9 * mix["sum_V"]
+    assert mix["regret_limit"] is None and mix["error_bound"]["regret_limit"] is None
+    assert rps["regret_limit"] is not None
+    want = 15 / 16 * rps["regret"] + M_MAX / 60
+    assert mix["regret"] == pytest.approx(want, rel=1e-14)
+    assert mix["error_bound"]["regret"] >= 15 / 16 * rps["error_bound"]["regret"]
+
+
+def test_uniform_mix_selection_errors_are_the_mixed_laws_gaps():
+    """F_m of rps_uniform_mix at single m: 15/16 of rps's + 1/60 (deterministic MIX_MEANS);
+    Bernoulli (0.4, 0.6), eps = 0.5: 15/16 of rps's + (1/16)(0.2/2) = + 1/160."""
+    ms = [1, 7, 300]
+    F, E = selection_errors("rps_uniform_mix", MIX_MEANS, 1.0, ms, "deterministic")
+    R, RE = selection_errors("rps", MIX_MEANS, 1.0, ms, "deterministic")
+    np.testing.assert_allclose(F, 15 / 16 * R + 1 / 60, rtol=4e-16)
+    assert (E >= 15 / 16 * RE).all() and (E <= 15 / 16 * RE + 1e-15).all()
+    F, _ = selection_errors("rps_uniform_mix", [0.4, 0.6], 0.5, ms)
+    R, _ = selection_errors("rps", [0.4, 0.6], 0.5, ms)
+    np.testing.assert_allclose(F, 15 / 16 * R + 1 / 160, rtol=1e-14)
+
+
+def test_proof_terms_refuse_the_sums_of_another_mixture():
+    """The sums of rps (gamma = 0) given for rps_uniform_mix (same temperature) are refused:
+    a caller's cache keyed by the temperature alone must not pass them on."""
+    sums = sum_terms("rps", MIX_MEANS, 1.0, "deterministic")
+    with pytest.raises(ValueError, match="another selection"):
+        proof_terms("rps_uniform_mix", MIX_MEANS, 1.0, env="deterministic", sums=sums)
+
+
+def test_lemmas_command_computes_the_uniform_mix_control(tmp_path, capsys):
+    """``privdtol lemmas --algorithm rps_uniform_mix`` (registered through PROOF_ALGORITHMS):
+    its JSON holds the lower values, its line shows Lemma 5 and eq. (5) far above their bounds."""
+    import json
+
+    from privdtol.cli import main
+    from privdtol.engine.exact.proof import PROOF_ALGORITHMS
+
+    assert {"rps_uniform_mix", "rps_hot"} <= set(PROOF_ALGORITHMS)
+    out = tmp_path / "mix.json"
+    args = ["lemmas", "--algorithm", "rps_uniform_mix", "--means", "0.2,0.3,0.9"]
+    assert main([*args, "--epsilon", "1", "--env", "deterministic", "--out", str(out)]) == 0
+    terms = json.loads(out.read_text())
+    assert terms["sum_F"] == _mix_and_rps()[0]["sum_F"] and terms["regret_limit"] is None
+    line = capsys.readouterr().err
+    assert line.startswith("rps_uniform_mix: K=3 gap=0.1 eps=1  Lemma 4 1.83252e+10 <= 7.33008e+10")
+    assert "Lemma 5 1.83252e+10 <= " in line and "eq.(5) 2.29065e+09 <= " in line
+
+
+def test_eq4_ratios_of_the_uniform_mix_use_its_mixed_law():
+    """eq. (4)'s ratio for rps_uniform_mix is of its selection's law: on MIX_MEANS (K = 3, the
+    small gap 0.1), a law 0.3 of the softmax at m = 1 is (15/16) 0.3 + 1/48 = 0.3020833...,
+    against 2 e^(-0.1^2/8); its upper end adds (15/16) of the error 0.01 (and rounding)."""
+    from privdtol.engine.exact.spec import _Spec
+
+    spec = _Spec("rps_uniform_mix", MIX_MEANS, 1.0, "deterministic")
+    cache = {1: (np.array([0.5, 0.3, 0.2]), np.array([0.0, 0.01, 0.0]))}
+    small = np.array([False, True, False])
+    out, hi = _eq4_ratios(spec, SimpleNamespace(cache=cache), small)
+    rhs = 2 * math.exp(-((0.3 - 0.2) ** 2) / 8)
+    np.testing.assert_allclose(out, [(0.28125 + 1 / 48) / rhs], rtol=1e-15)
+    np.testing.assert_allclose(hi, [(0.28125 + 1 / 48 + 0.009375) / rhs], rtol=1e-14)

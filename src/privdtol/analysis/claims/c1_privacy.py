@@ -11,8 +11,11 @@ From the privacy experiment's table (``results/agg/privacy.parquet``, written by
 - a *negative control*'s cell is "caught" when some exact audit exhibits a pair with loss > eps.
 
 Verdict: PASS iff every private cell passes and every negative-control cell is caught; FAIL
-otherwise.  The statistic is the largest loss/eps ratio over the private algorithms' exact
-audits (exact numbers, so no confidence interval).  C1 has no thresholds.
+otherwise.  The statistic is the largest loss/eps ratio of RPS's exact audits (the paper's
+algorithm; exact numbers, so no confidence interval), the other private algorithms' largest
+beside it in the summary.  C1 has no thresholds.  Each negative control also gets its own
+record (``C1--<control>.json``, :func:`check` with ``algorithm``): the claim "ε-DP" checked on
+the control alone, FAIL when an exact audit exhibits a loss above ε.
 """
 
 from __future__ import annotations
@@ -100,8 +103,11 @@ def c1_cells(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def check_c1(df: pd.DataFrame, inputs=()) -> dict:
-    """C1 from the privacy audit table (see the module docstring)."""
+def check_c1(df: pd.DataFrame, inputs=(), algorithm: str = "rps") -> dict:
+    """C1 from the privacy audit table (see the module docstring); with a negative control as
+    ``algorithm``, the claim on that control alone."""
+    if algorithm != "rps":
+        return check_control(df, algorithm, inputs)
     if df.empty:
         return no_data(
             HEAD,
@@ -114,13 +120,21 @@ def check_c1(df: pd.DataFrame, inputs=()) -> dict:
     private_ok = bool((private.verdict == PASS).all()) and len(private) > 0
     caught = bool((controls.verdict == "caught").all()) and len(controls) > 0
     verdict = PASS if (private_ok and caught) else FAIL
-    stat = float(private.ratio_eps.max()) if len(private) else float("nan")
+    own = private[private.algorithm == "rps"]
+    others = private[private.algorithm != "rps"]
+    stat = float(own.ratio_eps.max()) if len(own) else float("nan")
     n_bad = int((private.verdict != PASS).sum())
     n_missed = int((controls.verdict != "caught").sum())
     summary = (
-        f"Largest privacy loss found over {private.algorithm.nunique()} private "
-        f"algorithms and {private.epsilon.nunique()} values of eps is {stat:.6f} x eps "
-        f"({n_bad} private cells over their bound); the negative controls were caught "
+        f"Largest privacy loss found for rps over {own.epsilon.nunique()} values of eps is "
+        f"{stat:.6f} x eps"
+        + (
+            f"; over the {others.algorithm.nunique()} other private algorithms "
+            f"{float(others.ratio_eps.max()):.6f} x eps"
+            if len(others)
+            else ""
+        )
+        + f" ({n_bad} private cells over their bound); the negative controls were caught "
         f"in {len(controls) - n_missed}/{len(controls)} (algorithm, eps) cells."
     )
     return make_check(
@@ -135,6 +149,29 @@ def check_c1(df: pd.DataFrame, inputs=()) -> dict:
     )
 
 
-def check(tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str]) -> dict:
-    """The registry's C1 check: :func:`check_c1` on the privacy audit table (no thresholds)."""
-    return check_c1(stack(tables, RECORD.experiments), inputs=inputs)
+def check_control(df: pd.DataFrame, control: str, inputs=()) -> dict:
+    """The record of one negative control: "ε-DP" checked on it alone; FAIL (the purpose
+    served) when some exact audit exhibits a pair with loss > eps in one of its cells."""
+    head = Heading(CLAIM, f"{control} is eps-DP", STATISTIC_LABEL, THRESHOLD)
+    cells = c1_cells(df) if not df.empty else pd.DataFrame()
+    mine = cells[cells.algorithm == control] if len(cells) else cells
+    if mine.empty:
+        return no_data(head, f"No audit of {control} in the input.", inputs, control)
+    caught = mine.verdict == "caught"
+    verdict = FAIL if caught.any() else PASS
+    stat = float(mine.ratio_eps.max())
+    summary = (
+        f"The exact audits find a privacy loss of {stat:.6f} x eps for {control}; it exceeds "
+        f"eps in {int(caught.sum())}/{len(mine)} values of eps."
+    )
+    return make_check(
+        head, stat, None, None, verdict, summary, mine.to_dict(orient="records"), inputs, control
+    )
+
+
+def check(
+    tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str], algorithm: str = "rps"
+) -> dict:
+    """The registry's C1 check: :func:`check_c1` on the privacy audit table (no thresholds);
+    with a control as ``algorithm``, that control's record."""
+    return check_c1(stack(tables, RECORD.experiments), inputs=inputs, algorithm=algorithm)

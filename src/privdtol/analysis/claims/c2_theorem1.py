@@ -61,6 +61,7 @@ C2 = Claim(
     f"{__name__}:check",
     "bounds",
     ("uniform",),
+    implied_by=("L4", "L5"),
     tex=ClaimTeX(
         r"$\mathrm{Reg}_T \le 1 + 800 \log K/\Delta_{\min} + 16 \log K/\eta$ for every $T$",
         _THEOREM1_TEX,
@@ -79,6 +80,7 @@ C2B = Claim(
     f"{__name__}:check_eq2",
     "bounds",
     ("uniform",),
+    implied_by=("C2",),
     tex=ClaimTeX(
         r"$\mathrm{Reg}_T \le 1000 (\log K/\Delta_{\min} + \log K/\varepsilon)$ for every $T$",
         r"In particular, $\mathrm{Reg}_T \le 1000 (\log K/\Delta_{\min} + "

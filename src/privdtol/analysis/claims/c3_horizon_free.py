@@ -67,6 +67,7 @@ RECORD = Claim(
     f"{__name__}:check",
     "horizon",
     ("ftl_egreedy",),
+    implied_by=("C2",),
     tex=ClaimTeX(
         r"The regret is horizon-free",
         r"We give a constructive horizon-free $\varepsilon$-DP algorithm for stochastic DTOL and "

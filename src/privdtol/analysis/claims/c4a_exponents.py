@@ -36,7 +36,7 @@ from privdtol.analysis.cells import (
     stack,
 )
 from privdtol.analysis.claim_types import Claim, ClaimTeX
-from privdtol.analysis.claims.c4_rate import _COROLLARY1_TEX, _MINIMAX, COROLLARY1, form_columns
+from privdtol.analysis.claims.c4_rate import _MINIMAX, COROLLARY1, COROLLARY1_TEX, form_columns
 from privdtol.analysis.records import Heading, fmt, make_check, no_data, plain
 from privdtol.analysis.verdict import (
     FAIL,
@@ -60,7 +60,7 @@ C4A = Claim(
     diagnostic=_MINIMAX,
     tex=ClaimTeX(
         r"Linear in $1/\Delta_{\min}$ in the statistical regime",
-        _COROLLARY1_TEX,
+        COROLLARY1_TEX,
         r"exponent $p$ of $(\log K/\Delta_{\min})^p$, the privacy term held at its fitted value",
     ),
 )
@@ -79,7 +79,7 @@ C4B = Claim(
     diagnostic=_MINIMAX,
     tex=ClaimTeX(
         r"Linear in $1/\varepsilon$ in the privacy regime",
-        _COROLLARY1_TEX,
+        COROLLARY1_TEX,
         r"exponent $q$ of $(\log K/\varepsilon)^q$ over the cells with $\eta = \varepsilon/2$, "
         r"the statistical term held at its fitted value",
     ),
@@ -102,7 +102,7 @@ C4C = Claim(
     "log^2 K",
     tex=ClaimTeX(
         r"Linear in $\log K$, not $\log^2 K$",
-        _COROLLARY1_TEX,
+        COROLLARY1_TEX,
         r"exponent $s$ of $(\log K)^s$ in each regime, the other term held at its fitted value",
     ),
 )

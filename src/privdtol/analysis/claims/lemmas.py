@@ -14,6 +14,18 @@ bound, FAILs when its left side minus its error bound exceeds the right side plu
 bound, and is INCONCLUSIVE in between (the shared rule of :mod:`privdtol.analysis.verdict`
 applied to the interval [lhs - err, lhs + err] / [rhs + err', rhs - err']).  ``eta`` in every
 bound is the paper's min(eps/2, 1/8), also for a control with another temperature.
+
+Negative controls (each check must FAIL on its control's own exact terms):
+
+- L4: ``rps_short_prefix``, whose prefix ceil(2^(2r/3)) does not range over the second half of
+  the block, which Lemma 4's factor 4 relies on;
+- L5, L5a, L5b: ``rps_uniform_mix``, an eps-DP RPS whose selection is
+  (1 - 1/16) softmax + (1/16) uniform: its F_m = (15/16) F_m^softmax + (1/16) sum_j Delta_j/K
+  does not vanish, so sum_m F_m and each half of the split (3) that has an action diverge;
+  the engine reports a certified lower value of each (the uniform term summed up to
+  m = 2^40 - 1, :mod:`privdtol.engine.exact.proof`), which exceeds its bound by orders of
+  magnitude.  A half with no action (no Delta_j <= 4 eta, or none > 4 eta) is 0 and PASSes
+  on that cell; the check FAILs on the others.
 """
 
 from __future__ import annotations
@@ -60,6 +72,12 @@ L4 = Claim(
     f"{__name__}:check_lemma4",
     "proof",
     ("rps_short_prefix",),
+    identity=(
+        "on the exact engine its slack is the identity 1 + 4 sum_m F_m - Reg_inf = "
+        "1 - E[Delta_(A_0)] + 2 F_1 >= 0 of the block accounting (Reg_T <= Reg_inf = "
+        "E[Delta_(A_0)] + 2 F_1 + 4 sum_(m>=2) F_m): it cannot fail for rps, and checks that the "
+        "reduction is implemented (its control, another prefix rule, does fail)"
+    ),
     tex=ClaimTeX(
         r"Lemma 4: $\mathrm{Reg}_T \le 1 + 4 \sum_m F_m$ (the clock reduction)",
         r"Lemma 4 (Clock reduction with explicit constant). For every horizon $T \ge 1$, "
@@ -79,7 +97,8 @@ L5 = Claim(
     (),
     f"{__name__}:check_lemma5",
     "proof",
-    ("rps_eta_logk",),
+    ("rps_uniform_mix",),
+    implied_by=("L5a", "L5b"),
     tex=ClaimTeX(
         r"Lemma 5: $\sum_m F_m \le 200 \log K/\Delta_{\min} + 4 \log K/\eta$",
         r"Lemma 5 (Cumulative softmax-error bound with explicit constants). For "
@@ -98,6 +117,7 @@ L5A = Claim(
     (),
     f"{__name__}:check_eq5",
     "proof",
+    ("rps_uniform_mix",),
     tex=ClaimTeX(
         r"Small-gap half of Lemma 5: eq.~(5)",
         r"$\sum_{m \ge 1} \mathbb{E}[\sum_{j \in \{2,\dots,K\}, \Delta_j \le 4\eta} "
@@ -116,7 +136,7 @@ L5B = Claim(
     (),
     f"{__name__}:check_eq6",
     "proof",
-    ("rps_eta_logk",),
+    ("rps_uniform_mix",),
     tex=ClaimTeX(
         r"Large-gap half of Lemma 5: eq.~(6)",
         r"$\sum_{m \ge 1} \mathbb{E}[\sum_{j \in \{2,\dots,K\}, \Delta_j > 4\eta} "

@@ -79,11 +79,15 @@ def block_law(
 ) -> tuple[np.ndarray, float]:
     """Law of A_(r+1) (played on B_(r+1)) given block r's data (Section 4); r = -1 gives A_0.
 
-    Returns (P(A_(r+1) = j) for j = 0..K-1, bound on sum_j abs(error_j))."""
+    Returns (P(A_(r+1) = j) for j = 0..K-1, bound on sum_j abs(error_j)).  A selection mixed
+    with the uniform law (``rps_uniform_mix``) is its rule's law mixed (:meth:`_Spec.mixed`;
+    A_0 is uniform either way)."""
     spec = _Spec(algorithm, means, epsilon, env)
     avg = _Averager(spec, spec.m_range(max(0, int(r)))[1], spec.ns)
     avg.tol = 1e-12
     P, err = _group_law(avg, int(r))
+    if r >= 0:
+        P, err = spec.mixed(P, err)
     return P[spec.inv], float(spec.ns @ err)
 
 
@@ -106,7 +110,12 @@ REGRET_TOL = 1e-10
 def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli", tol=REGRET_TOL):
     """E[Reg_T] = sum_r #(B_r ∩ [1, T]) sum_j Delta_j P(A_r = j) for each T (Section 3 and the
     block accounting of Lemma 4's proof, with equality); returns (regret, error_bound).  ``tol``:
-    the relative error wanted (a search that only ranks instances can afford 1e-6)."""
+    the relative error wanted (a search that only ranks instances can afford 1e-6).
+
+    A selection (1 - gamma) rule + gamma uniform (``rps_uniform_mix``) is linear in its
+    rule's law: block r >= 1 costs (1 - gamma) g_r + gamma g_0 per round, g_r the rule's
+    weighted gap and g_0 = sum_j Delta_j / K that of the uniform A_0, which block 0 (one round,
+    T >= 1) plays anyway; so Reg_T = (1 - gamma) Reg_T(rule) + gamma g_0 T exactly."""
     regret, error, _ = regret_and_averager(algorithm, means, epsilon, horizons, env, tol)
     return regret, error
 
@@ -162,6 +171,10 @@ def _regret_and_averager(spec, hs, tol):
         n = np.array([max(0, min((2 << r) - 1, T) - (1 << r) + 1) for r in range(R)], float)
         reg[i] = float(n @ g)
         eb[i] = float(n @ ge) + 4 * R * U * reg[i] + 1e-300
+    if spec.mix:  # expected_regret's docstring: (1 - gamma) Reg_T(rule) + gamma g_0 T
+        uni = spec.mix * g[0] * np.array(hs, dtype=float)
+        reg = (1 - spec.mix) * reg + uni
+        eb = (1 - spec.mix) * eb + uni * (w.size + 4) * U + 4 * U * reg
     return reg, eb, avg
 
 

@@ -18,7 +18,24 @@ computed exactly by the engine's selection laws (no Monte Carlo), each with an e
   accounting with equality).
 
 ``eta`` of the bounds is the paper's min(eps/2, 1/8); the selections use the algorithm's
-temperature (``eta_selection``; equal for ``rps``, smaller for ``rps_eta_logk``).
+temperature (``eta_selection``; equal for ``rps``, smaller for ``rps_eta_logk``, 1/8 for
+``rps_hot``).
+
+A selection mixed with the uniform law, (1 - gamma) softmax + gamma uniform
+(``rps_uniform_mix``, gamma = ``uniform_mix``), is linear in its softmax component: its law
+from m rounds is (1 - gamma) P_m + gamma / K per action, so F_m = (1 - gamma) F_m^softmax +
+gamma sum_j Delta_j / K, and likewise each part of the split (3) and each group H_l with the
+gaps of its own actions.  Those sums over m are INFINITE (the uniform term does not vanish)
+wherever the part has an action; what is reported is a certified LOWER value of each:
+(1 - gamma) times the softmax component's whole sum plus the uniform term summed over
+m = 1..:data:`MIX_M_MAX` = 2^40 - 1 (the engine's largest checkpoint), i.e. less than the
+partial sums of the true series beyond some m, so a left side above its bound (beyond the
+error bounds) is a certified FAIL.  The blocks run over the ranges of m up to 2^40 - 1;
+``sum_m_max`` says where the uniform term was cut (None for the convergent sums of a pure
+softmax).  E[V_m], sum_V and the drift remain those of the softmax component's restricted
+softmax Q (the potential argument of eq. (6) is about a softmax; P <= Q is the step a
+mixture breaks), and lim_T Reg_T is infinite (Reg_T grows like gamma T sum_j Delta_j / K):
+``regret_limit`` is None, and Lemma 4's left side is Reg_T at the horizon.
 """
 
 from __future__ import annotations
@@ -46,7 +63,13 @@ R_MAX = 62
 #: where the drift inequality is evaluated: m = 0..4 and the powers of two up to 2^12
 DRIFT_MS = tuple(sorted(set(range(5)) | {1 << k for k in range(13)}))
 
-#: the softmax algorithms of the exact engine (the lemmas are about softmax selections)
+#: where the uniform term of a mixed selection's divergent m-sums is cut (module docstring):
+#: the engine's largest checkpoint horizon, 2^40 - 1 (:data:`privdtol.core.clock.MAX_HORIZON`
+#: - 1)
+MIX_M_MAX = (1 << 40) - 1
+
+#: the softmax algorithms of the exact engine (the lemmas are about softmax selections; a
+#: softmax mixed with the uniform law, ``rps_uniform_mix``, is among them)
 PROOF_ALGORITHMS = tuple(a for a in EXACT_ALGORITHMS if rule(make_algorithm(a, 1.0), 2)[0])
 
 
@@ -59,8 +82,9 @@ def _spec(algorithm, means, epsilon, env, eta=None):
 
 def selection_errors(algorithm, means, epsilon, ms, env="bernoulli"):
     """(F_m, error bound) at each m of ``ms`` (>= 1): F_m = E[sum_j Delta_j P_(m,j)] at the
-    algorithm's temperature (Section 5.3)."""
-    return _weighted_laws(_spec(algorithm, means, epsilon, env), ms)
+    algorithm's temperature (Section 5.3), of its selection's law (mixed with the uniform law
+    for ``rps_uniform_mix``)."""
+    return _weighted_laws(_spec(algorithm, means, epsilon, env), ms, mixed=True)
 
 
 def restricted_errors(algorithm, means, epsilon, ms, env="bernoulli"):
@@ -78,9 +102,12 @@ def restricted_errors(algorithm, means, epsilon, ms, env="bernoulli"):
     return V, E
 
 
-def _weighted_laws(spec, ms):
-    """(sum_j Delta_j P(A = j | m rounds), error bound) at each m of ``ms``."""
+def _weighted_laws(spec, ms, mixed=False):
+    """(sum_j Delta_j P(A = j | m rounds), error bound) at each m of ``ms``: the rule's law,
+    or with ``mixed`` the selection's (:meth:`_Spec.mixed`)."""
     P, E = spec.laws(np.atleast_1d(ms))
+    if mixed:
+        P, E = spec.mixed(P, E)
     w = spec.ns * spec.delta
     return P @ w, E @ w + 4 * U * (P @ w)
 
@@ -129,6 +156,25 @@ def _range_sum(avg, base, lo, hi):
     return s1 + s2, e1 + e2
 
 
+def mixed_sums(spec, S, E, tail):
+    """:func:`dyadic_sums`' (S, E, tail) of a softmax turned into those of the selection
+    (1 - gamma) softmax + gamma uniform (module docstring): per range r of m and group,
+    (1 - gamma) S + gamma n_r / K, n_r the number of m <= :data:`MIX_M_MAX` in the range
+    (ranges added up to the one holding MIX_M_MAX: the uniform term never vanishes), errors
+    (1 - gamma) E plus rounding, tail (1 - gamma) tail (the uniform term is cut at
+    MIX_M_MAX, which makes every sum a lower value).  Unchanged when gamma = 0."""
+    if not spec.mix:
+        return S, E, tail
+    rows = max(S.shape[0], MIX_M_MAX.bit_length() + 1)
+    lo = np.array([prefix_range(r)[0] for r in range(rows)], dtype=float)
+    hi = np.minimum([prefix_range(r)[1] for r in range(rows)], MIX_M_MAX).astype(float)
+    n = np.maximum(hi - lo + 1, 0.0)
+    S0, E0 = np.zeros((2, rows, spec.mu.size))
+    S0[: S.shape[0]], E0[: E.shape[0]] = S, E
+    out = (1 - spec.mix) * S0 + (spec.mix / spec.K) * n[:, None]
+    return out, (1 - spec.mix) * E0 + 3 * U * out, (1 - spec.mix) * tail
+
+
 def _levels(delta, gap):
     """The dyadic level l of each gap: 2^(l-1) Delta_min <= Delta_j < 2^l Delta_min."""
     ratio = np.where(delta > 0, delta, gap) / gap
@@ -140,6 +186,7 @@ def _eq4_ratios(spec, avg, small):
     m the averager computed a law for, over the small-gap groups whose law is valued there."""
     out, hi = [], []
     for m, (P, E) in sorted(avg.cache.items()):
+        P, E = spec.mixed(P, E)  # the selection's law (mixed with the uniform law)
         rhs = bounds.eq4(m, spec.delta)
         ok = small & (P > 0) & (E <= 0.1 * P) & (rhs > 1e-300)
         out += list(P[ok] / rhs[ok])
@@ -189,6 +236,8 @@ def sum_terms(algorithm, means, epsilon, env="bernoulli", base=None) -> dict:
     small = bounds.small_gap(spec.delta, eta) & (spec.delta > 0)
     big = large_gap(spec, epsilon)
     S, E, tail, avg = dyadic_sums(spec, base)
+    pure = _weighted(S, E, tail, w)  # the softmax's (component's) sum_m F_m
+    S, E, tail = mixed_sums(spec, S, E, tail)
     sum_f, sum_f_err = _weighted(S, E, tail, w)
     small_v, small_e = _weighted(S, E, tail, w * small)
     large_v, large_e = _weighted(S, E, tail, w * big)
@@ -213,7 +262,7 @@ def sum_terms(algorithm, means, epsilon, env="bernoulli", base=None) -> dict:
             rS, rE, rtail, _ = dyadic_sums(rspec)
             v_rest, v_rest_e = _weighted(rS, rE, rtail, rspec.ns * rspec.delta)
         else:  # every suboptimal action is large-gap: Q = P, V_m = the gap of P (m >= 1)
-            v_rest, v_rest_e = sum_f, sum_f_err
+            v_rest, v_rest_e = pure
         v0 = float((mu_r[1:] - mu_r[0]).sum()) / mu_r.size
         sum_v, sum_v_e = v0 + v_rest, v_rest_e + 4 * U * v0
         drift = _drift(algorithm, means, epsilon, env, eta_sel)
@@ -226,6 +275,8 @@ def sum_terms(algorithm, means, epsilon, env="bernoulli", base=None) -> dict:
         "epsilon": float(epsilon),
         "eta": eta,
         "eta_selection": eta_sel,
+        "uniform_mix": float(spec.mix),
+        "sum_m_max": MIX_M_MAX if spec.mix else None,
         "n_small": int(spec.ns[small].sum()),
         "n_large": int(n_large),
         "sum_F": sum_f,
@@ -259,7 +310,7 @@ def sum_terms(algorithm, means, epsilon, env="bernoulli", base=None) -> dict:
         ],
         "F": [
             {"m": int(m), "value": float(P @ w), "error_bound": float(Er @ w)}
-            for m, (P, Er) in sorted(avg.cache.items())
+            for m, (P, Er) in ((m, spec.mixed(*law)) for m, law in sorted(avg.cache.items()))
         ],
         "tail_bound": float(w @ tail),
     }
@@ -289,10 +340,13 @@ def proof_terms(
     terms = dict(sums if sums is not None else sum_terms(algorithm, means, epsilon, env))
     if terms["eta_selection"] != float(spec.eta):
         raise ValueError("sums: computed at another temperature")
+    if terms.get("uniform_mix", 0.0) != spec.mix:
+        raise ValueError("sums: computed for another selection (uniform mixture)")
     if regret is None:
         reg, reg_e = expected_regret(algorithm, means, epsilon, [int(horizon)], env)
         regret = float(reg[0]), float(reg_e[0])
-    limit = regret_limit(terms) if spec.random_prefix else (None, None)
+    # a mixed selection's Reg_T grows linearly: no finite limit (module docstring)
+    limit = regret_limit(terms) if spec.random_prefix and not spec.mix else (None, None)
     errors = {**terms["error_bound"], "regret": float(regret[1]), "regret_limit": limit[1]}
     return {
         **terms,

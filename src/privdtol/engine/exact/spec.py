@@ -28,6 +28,8 @@ EXACT_ALGORITHMS = (
     "rps_eta_logk",
     "rps_eta_sq",
     "rps_short_prefix",
+    "rps_uniform_mix",
+    "rps_hot",
 )
 EXACT_ENVS = ("bernoulli", "deterministic")
 
@@ -38,9 +40,18 @@ def random_prefix(cls) -> bool:
     return cls.prefix_lengths is RandomizedPrefixSoftmax.prefix_lengths
 
 
+def uniform_mix(alg) -> float:
+    """gamma, the weight of the uniform law in the algorithm's selection
+    (1 - gamma) rule + gamma uniform (its class's ``uniform_mix``: ``rps_uniform_mix``); 0 for
+    every pure rule.  The engine computes the rule's laws and mixes linearly afterwards."""
+    return float(getattr(alg, "uniform_mix", 0.0))
+
+
 def rule(alg, K: int) -> tuple[bool, float]:
     """(softmax?, temperature eta or Laplace scale b) of the algorithm's selection, read from
-    its class: RPS-family eta (``eta_for(K)`` when it depends on K, as for ``rps_eta_logk``);
+    its class: RPS-family eta (``eta_for(K)`` when it depends on K, as for ``rps_eta_logk``;
+    ``rps_hot``'s eta is 1/8 at every eps; ``rps_uniform_mix``'s rule is its softmax component,
+    :func:`uniform_mix` its mixture);
     ``wu_wang_gumbel``: Gumbel(2/eps)-noisy min = softmax(-(eps/2) S) (:class:`WuWangGumbel`'s
     law); report-noisy-min: Laplace(``noise_scale``)."""
     if isinstance(alg, RandomizedPrefixSoftmax):
@@ -64,7 +75,11 @@ class _Spec:
     facts about the algorithm (temperature, noise, prefix rule, resampling) taken from its class
     (:func:`privdtol.algorithms.make_algorithm`).  ``eta`` overrides a softmax rule's
     temperature (the restricted softmax Q of Lemma 5's proof keeps the full instance's eta,
-    which for ``rps_eta_logk`` depends on K)."""
+    which for ``rps_eta_logk`` depends on K).
+
+    ``mix`` is gamma of a selection (1 - gamma) rule + gamma uniform (:func:`uniform_mix`):
+    :meth:`laws`, :meth:`law` and :meth:`chernoff` are those of the rule alone (the mixture's
+    component), and the callers that need the mixture's law mix linearly (:meth:`mixed`)."""
 
     def __init__(self, algorithm, means, epsilon, env, eta=None):
         if algorithm not in EXACT_ALGORITHMS or env not in EXACT_ENVS:
@@ -86,6 +101,7 @@ class _Spec:
             scale = float(eta)
         self.eta, self.b = (scale, None) if self.softmax else (None, scale)
         self.random_prefix = random_prefix(type(self.alg))
+        self.mix = uniform_mix(self.alg)
         self.det = env == "deterministic" and not self.alg.resampled
         # theta grid: linear plus geometric (the optimal theta ~ gap / variance can lie far
         # below a linear grid's first step: at gap 2^-16 the bound was then 1 for all m)
@@ -111,10 +127,12 @@ class _Spec:
         temperature or Laplace scale), the prefix rule, atoms or Binomial sums, and the groups.
         Two cells with one key have identical regret (``wu_wang`` and ``rnm_ftnl`` on
         Bernoulli losses, whose resampled losses have the same law; ``rps`` at every
-        eps >= 1/4, where eta = 1/8), computed by identical operations."""
+        eps >= 1/4, where eta = 1/8, and ``rps_hot`` at every eps), computed by identical
+        operations.  The uniform mixture is part of it."""
         fn = type(self.alg).prefix_lengths
         return (
             self.softmax,
+            self.mix,
             self.eta,
             self.b,
             self.det,
@@ -123,6 +141,15 @@ class _Spec:
             self.mu.tobytes(),
             self.ns.tobytes(),
         )
+
+    def mixed(self, P, E):
+        """(P, E) of the rule's law per member of each group (any shape, groups last) turned
+        into the selection's: (1 - gamma) P + gamma / K, error (1 - gamma) E plus the rounding
+        of the two operations; unchanged (the same arrays) when gamma = 0."""
+        if not self.mix:
+            return P, E
+        out = (1 - self.mix) * np.asarray(P) + self.mix / self.K
+        return out, (1 - self.mix) * np.asarray(E) + 3 * U * out
 
     def m_range(self, r: int) -> tuple[int, int]:
         """Support {lo..hi} of the number of rounds of block r the selection of A_(r+1) reads:

@@ -1,0 +1,140 @@
+"""Claim C6, the lower side of Corollary 1: no ε-DP algorithm does better than the explicit lower
+bound LB_T (:mod:`privdtol.core.lower_bound`: Fano's inequality for the statistical term, group
+privacy under a coupling for the privacy term; explicit versions of the arguments behind Hu et
+al. 2021's bound).  Corollary 1 pins the rate at Θ(log K/Δ_min + log K/ε) "with the lower
+bound of Hu et al."; this checks that side with numbers instead of an order.
+
+Tested on every standard-instance cell and checkpoint of the regret experiments
+(:mod:`privdtol.analysis.price`): every private algorithm's regret must be at least LB_T.  This
+is a theorem, so a FAIL means an algorithm is not ε-DP or a computation is wrong: the regret
+side becomes an audit of privacy independent of C1's audits.  A cell PASSes when the regret's
+lower confidence limit is at least LB_T (its sandwich's upper end), FAILs when the regret's upper
+limit (Bonferroni over the rows) is below LB_T's certified value.
+
+Negative controls: the non-private algorithms (FTL, Hedge), held against LB_T at the ε of their
+experiment, fall below it in the privacy regime; and ``rps_hot``, private in name only (η = 1/8
+whatever ε), falls below it there too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+
+from privdtol.analysis.cells import cell_label, stack
+from privdtol.analysis.claim_types import Claim, ClaimTeX
+from privdtol.analysis.claims.c4_rate import COROLLARY1, COROLLARY1_TEX
+from privdtol.analysis.price import LOWER_EXPERIMENTS, final_prices, price_table
+from privdtol.analysis.records import Heading, fmt, make_check, no_data
+from privdtol.analysis.verdict import combine_verdicts
+
+RECORD = Claim(
+    "C6",
+    "Lower side of Corollary 1: every ε-DP algorithm's Reg_T ≥ LB_T",
+    "Corollary 1 with Hu et al. (2021)",
+    COROLLARY1 + " [The lower bound of [5]: order log K/min{Delta_min, eps} (the abstract).]",
+    "smallest Reg_T / LB_T over the private algorithms and standard-instance cells at their "
+    "largest horizon (the verdict: every checkpoint)",
+    LOWER_EXPERIMENTS,
+    ("confidence",),
+    f"{__name__}:check",
+    "lower",
+    ("ftl", "hedge", "rps_hot"),
+    tex=ClaimTeX(
+        r"Lower side of Corollary~1: every $\varepsilon$-DP algorithm has "
+        r"$\mathrm{Reg}_T \ge \mathrm{LB}_T$",
+        COROLLARY1_TEX + r" [The lower bound of [5]: order $\log K/\min\{\Delta_{\min}, "
+        r"\varepsilon\}$ (the abstract).]",
+        r"smallest $\mathrm{Reg}_T/\mathrm{LB}_T$ over the private algorithms and "
+        r"standard-instance cells at their largest horizon (the verdict: every checkpoint)",
+    ),
+)
+#: the claims this module checks (collected by :mod:`privdtol.analysis.registry`)
+RECORDS = (RECORD,)
+CLAIM = RECORD.id
+
+
+def _rows(priced: pd.DataFrame) -> list[dict]:
+    out = []
+    for r in final_prices(priced).to_dict("records"):
+        out.append(
+            {
+                "algorithm": r["algorithm"],
+                "private": bool(r["private"]),
+                **cell_label(r),
+                "horizon": r["horizon"],
+                "regret": r["mean"],
+                "lb": r["lb"],
+                "lb_error": r["lb_error"],
+                "lb_statistical": r["lb_statistical"],
+                "lb_privacy": r["lb_privacy"],
+                "ratio": r["ratio"],
+                "ratio_min": r["ratio_min"],
+            }
+        )
+    return out
+
+
+def check_lower(
+    df: pd.DataFrame, confidence: float, algorithm: str | None = None, inputs=()
+) -> dict:
+    """C6 on every private algorithm (``algorithm`` None) or on one algorithm (a control,
+    whatever its privacy); the record's cells are every algorithm's at its largest horizon (the
+    figure's points), the verdict only the algorithms checked."""
+    who = algorithm or "every private algorithm"
+    head = Heading(
+        CLAIM,
+        f"Reg_T >= LB_T (Fano + group privacy) for {who}",
+        "min over cells of Reg_T / LB_T at the largest horizon",
+        f"regret's {confidence:.0%} lower limit >= LB_T in every cell and checkpoint "
+        "(FAIL: its Bonferroni upper limit < LB_T)",
+    )
+    priced = price_table(df, confidence)
+    if priced.empty:
+        return no_data(head, "No standard-instance cells in the input.", inputs, algorithm or "rps")
+    tested = (
+        priced[priced["private"]] if algorithm is None else priced[priced.algorithm == algorithm]
+    )
+    if tested.empty:
+        return no_data(head, f"No cells of {who} in the input.", inputs, algorithm or "rps")
+    verdict = combine_verdicts(tested["verdict"])
+    final = final_prices(tested)
+    i = final["ratio"].idxmin()
+    n_fail = int((tested["verdict"] == "FAIL").sum())
+    names = ", ".join(sorted(tested.algorithm.unique()))
+    summary = (
+        f"Over {tested.algorithm.nunique()} algorithm(s) ({names}), {len(final)} cells and "
+        f"{len(tested)} (cell, checkpoint) pairs, {n_fail} pairs are below LB_T; the smallest "
+        f"Reg_T/LB_T over every checkpoint is {fmt(tested['ratio'].min())} (at T = 1 every "
+        "algorithm with a uniform first action meets LB_T with equality, and before the best "
+        "action can be told apart regret and LB_T both grow like gap (1 - 1/K) T); at the "
+        f"cells' largest horizon it is {fmt(final.at[i, 'ratio'])}, at "
+        f"{final.at[i, 'algorithm']}, K={fmt(final.at[i, 'K'])}, gap={fmt(final.at[i, 'gap'])}, "
+        f"eps={fmt(final.at[i, 'epsilon'])}."
+    )
+    return make_check(
+        head,
+        float(final["ratio"].min()),
+        float(final["ratio_low"].min()),
+        float(final["ratio_high"].min()),
+        verdict,
+        summary,
+        _rows(priced),
+        inputs,
+        algorithm or "rps",
+    )
+
+
+def check(
+    tables: Mapping[str, pd.DataFrame],
+    thresholds: dict,
+    inputs: list[str],
+    algorithm: str = "rps",
+) -> dict:
+    """The registry's C6 check: every private algorithm (the claim, ``algorithm="rps"``) or one
+    control against LB_T."""
+    df = stack(tables, RECORD.experiments)
+    return check_lower(
+        df, thresholds["confidence"], None if algorithm == "rps" else algorithm, inputs
+    )

@@ -1,0 +1,122 @@
+"""The price each algorithm pays above what any ε-DP algorithm must pay: its regret over the
+explicit lower bound LB_T of Corollary 1's lower side (:mod:`privdtol.core.lower_bound`), on
+every standard-instance cell (one best action at mean μ − Δ, the other K − 1 at μ, Bernoulli
+losses) and checkpoint horizon of the regret experiments.
+
+LB_T holds for every ε-DP algorithm that treats the actions symmetrically (every registered
+private algorithm does: tested by relabelling in ``tests/engine/test_exact.py``), so Reg_T/LB_T
+is the factor an algorithm pays above the unavoidable, and a private algorithm below 1 is not
+ε-DP (or a computation is wrong).  A non-private algorithm (FTL, Hedge) has no ε: its cell is
+held against LB_T at every ε the same experiment runs at its (K, Δ), which is what it would
+have to pay to be ε-DP.  One table, read by the claims C6 and C7 and by the finding
+``lower_bound``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from privdtol.algorithms import ALGORITHMS
+from privdtol.analysis import stats
+from privdtol.analysis.cells import dedupe_cells, select
+from privdtol.analysis.verdict import bonferroni_confidence
+from privdtol.core.lower_bound import lower_bound
+
+#: the experiments whose standard-instance cells are held against LB_T
+LOWER_EXPERIMENTS = ("horizon", "gap", "epsilon", "actions", "grid", "ablations")
+#: relative numerical slack of a comparison of exact values (the engine's values and LB_T are
+#: accurate to ~1e-12; at T = 1 every algorithm with a uniform first action meets LB_T with
+#: equality)
+TOL = 1e-9
+#: the columns of a priced row, besides the cell's parameters
+PRICE_COLUMNS = (
+    "lb",
+    "lb_error",
+    "lb_statistical",
+    "lb_privacy",
+    "ratio",
+    "ratio_low",
+    "ratio_high",
+)
+
+
+def is_private(algorithm: str) -> bool:
+    """Whether ``algorithm`` is held to the lower bound as an ε-DP algorithm: registered as
+    private and not a negative control of the lower-bound claim (a "private in name" control
+    declares an ε it does not meet)."""
+    cls = ALGORITHMS.get(algorithm)
+    return bool(cls is not None and cls.private and "C6" not in cls.control_of)
+
+
+@lru_cache(maxsize=4096)
+def _bounds(K: int, mu: float, gap: float, epsilon: float, horizons: tuple) -> pd.DataFrame:
+    return lower_bound(K, mu, gap, epsilon, list(horizons)).set_index("horizon")
+
+
+def _with_epsilons(df: pd.DataFrame) -> pd.DataFrame:
+    """Non-private rows (no ε) repeated at every ε their experiment runs at their (K, gap)."""
+    has = df[np.isfinite(df["epsilon"])]
+    none = df[~np.isfinite(df["epsilon"])]
+    if none.empty:
+        return df
+    eps = has[["experiment", "K", "gap", "epsilon"]].drop_duplicates()
+    spread = none.drop(columns="epsilon").merge(eps, on=["experiment", "K", "gap"], how="inner")
+    return pd.concat([has, spread[df.columns]], ignore_index=True)
+
+
+def price_table(df: pd.DataFrame, confidence: float) -> pd.DataFrame:
+    """Every (cell, checkpoint) of ``df``'s standard Bernoulli cells with LB_T (``lb``, its
+    certified lower value; ``lb_error`` the width of its sandwich; its two terms), the regret's
+    upper limit (nominal ``confidence``) and lower limit (Bonferroni over the rows), and
+    ``ratio`` = regret/LB_T, ``ratio_low`` its lower limit; ``private`` (:func:`is_private`)
+    and ``verdict`` (PASS: the regret's lower limit is at least LB_T's upper end; FAIL: its
+    upper limit is below LB_T's certified value; INCONCLUSIVE between, a relative slack of
+    :data:`TOL` both ways)."""
+    if df.empty or "instance" not in df:
+        return pd.DataFrame()
+    rows = select(df, None, "bernoulli", "standard")
+    rows = dedupe_cells(_with_epsilons(rows)).copy()
+    if rows.empty:
+        return rows
+    rows["mu"] = rows["mu_best"] + rows["gap"]
+    parts = []
+    for (K, mu, gap, eps), g in rows.groupby(["K", "mu", "gap", "epsilon"], sort=True):
+        hs = tuple(sorted(int(h) for h in g["horizon"].unique()))
+        lb = _bounds(int(K), float(mu), float(gap), float(eps), hs).loc[g["horizon"].astype(int)]
+        parts.append(
+            g.assign(
+                lb=lb["best"].to_numpy(),
+                lb_error=lb["best_error"].to_numpy(),
+                lb_statistical=lb["statistical"].to_numpy(),
+                lb_privacy=lb["privacy"].to_numpy(),
+                lb_two_point=lb["two_point"].to_numpy(),
+            )
+        )
+    out = pd.concat(parts, ignore_index=True)
+    _, high = stats.normal_ci(out["mean"], out["se"], confidence)
+    low, _ = stats.normal_ci(out["mean"], out["se"], bonferroni_confidence(confidence, len(out)))
+    low_pass, _ = stats.normal_ci(out["mean"], out["se"], confidence)
+    out["upper"], out["lower_adj"] = high, low
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["ratio"] = out["mean"] / out["lb"]
+        out["ratio_low"] = out["lower_adj"] / (out["lb"] + out["lb_error"])
+        out["ratio_high"] = out["upper"] / out["lb"]
+    passes = low_pass >= (out["lb"] + out["lb_error"]) * (1 - TOL)
+    fails = out["upper"] < out["lb"] * (1 - TOL)
+    out["verdict"] = np.where(passes, "PASS", np.where(fails, "FAIL", "INCONCLUSIVE"))
+    out["private"] = [is_private(a) for a in out["algorithm"]]
+    return out.sort_values(["algorithm", "K", "gap", "epsilon", "horizon"], kind="stable")
+
+
+def final_prices(priced: pd.DataFrame) -> pd.DataFrame:
+    """One row per (algorithm, cell): at its largest horizon (where both the regret and LB_T
+    have stopped growing), with ``ratio_min``, the smallest ratio over its horizons."""
+    if priced.empty:
+        return priced
+    keys = ["algorithm", "K", "gap", "epsilon", "mu_best"]
+    last = priced.loc[priced.groupby(keys)["horizon"].idxmax()]
+    smallest = priced.groupby(keys)["ratio"].min().rename("ratio_min")
+    return last.merge(smallest.reset_index(), on=keys).reset_index(drop=True)

@@ -1,0 +1,80 @@
+"""``privdtol lower-bound``: the explicit lower bound on the pseudo-regret of every ε-DP
+algorithm on the two-level instance (:func:`privdtol.core.lower_bound.lower_bound`) at one
+horizon, as one JSON object: the statistical (Fano) and privacy (group privacy) parts, their
+maximum round by round (``combined``), the two-point (Bretagnolle-Huber) part and the best of
+the three round by round (``best``, the bound the pipeline's checks use), each a certified lower
+value with the width of its sandwich."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+#: the keys of the JSON object, in order
+KEYS = (
+    "K",
+    "mu",
+    "gap",
+    "epsilon",
+    "horizon",
+    "statistical",
+    "privacy",
+    "combined",
+    "two_point",
+    "best",
+    "statistical_error",
+    "privacy_error",
+    "combined_error",
+    "two_point_error",
+    "best_error",
+    "exact",
+)
+
+
+def add_parser(sub):
+    p = sub.add_parser(
+        "lower-bound",
+        help="an explicit lower bound on the regret of every ε-DP algorithm (Corollary 1)",
+        description="Compute LB_T = gap * sum_(t<=T) max(0, s_t, p_t), a lower bound on the "
+        "pseudo-regret of every ε-DP algorithm on the instance with one action at mu - gap and "
+        "K - 1 at mu (Bernoulli losses): s_t from Fano's inequality, p_t from group privacy; "
+        "and with the two-point (Bretagnolle-Huber) term b_t, best = gap * sum max(0, s_t, p_t, "
+        "b_t). Each value is certified from below, with the width of its sandwich as the error.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("--K", type=int, required=True, help="number of actions (>= 2)")
+    p.add_argument("--mu", type=float, required=True, help="mean loss of the K - 1 others")
+    p.add_argument("--gap", type=float, required=True, help="gap Δ, in (0, 1], <= mu")
+    p.add_argument("--epsilon", type=float, required=True, help="privacy ε > 0")
+    p.add_argument("--horizon", type=int, required=True, help="horizon T, 1 to 2^40 - 1")
+    p.add_argument("--out", help="output JSON file; default: print it")
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    from privdtol.core.lower_bound import lower_bound
+    from privdtol.errors import InputError
+
+    out = Path(args.out) if args.out else None
+    if out is not None and out.suffix != ".json":
+        raise InputError("out", f"unknown extension {out.suffix!r} in {out}", ".json")
+    row = lower_bound(args.K, args.mu, args.gap, args.epsilon, [args.horizon]).iloc[0]
+    record = {"K": args.K, "mu": args.mu, "gap": args.gap, "epsilon": args.epsilon}
+    record |= {"horizon": int(row["horizon"]), "exact": bool(row["exact"])}
+    for name in KEYS[5:-1]:
+        record[name] = float(row[name])
+    text = json.dumps({k: record[k] for k in KEYS}, indent=2, allow_nan=False) + "\n"
+    if out is None:
+        sys.stdout.write(text)
+        return 0
+    from privdtol.pipeline.io import atomic_path
+
+    with atomic_path(out) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    print(
+        f"lower bound {record['best']:.6g} (+ {record['best_error']:.2g}) -> {out}",
+        file=sys.stderr,
+    )
+    return 0

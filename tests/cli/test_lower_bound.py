@@ -1,0 +1,100 @@
+"""Tests of `privdtol lower-bound` (:mod:`privdtol.cli.lower_bound`): the bound of one instance
+as JSON on stdout or in an ``--out`` file, against the plain reference of
+tests/support/lower_bound_reference.py, and one-line refusals of bad input with no file
+written."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from support import lower_bound_reference as ref
+from support.cli import one_line_error, run_cli
+
+from privdtol.cli import main
+
+KEYS = [
+    "K",
+    "mu",
+    "gap",
+    "epsilon",
+    "horizon",
+    "statistical",
+    "privacy",
+    "combined",
+    "two_point",
+    "best",
+    "statistical_error",
+    "privacy_error",
+    "combined_error",
+    "two_point_error",
+    "best_error",
+    "exact",
+]
+#: K = 16, mu = 17/32, gap = 1/16, ε = 1/4, T = 300: the statistical term wins after the
+#: privacy term (the reference sums both round by round)
+ARGS = ["--K", "16", "--mu", "0.53125", "--gap", "0.0625", "--epsilon", "0.25"]
+ARGS += ["--horizon", "300"]
+
+
+@pytest.fixture(scope="module")
+def want():
+    return ref.sums(16, Fraction(17, 32), Fraction(1, 16), 0.25, 300)
+
+
+def _check(got: dict, want: dict) -> None:
+    assert list(got) == KEYS
+    assert (got["K"], got["mu"], got["gap"], got["epsilon"]) == (16, 0.53125, 0.0625, 0.25)
+    assert got["horizon"] == 300 and got["exact"] is True
+    for part in ("statistical", "privacy", "combined", "two_point", "best"):
+        assert got[part] == pytest.approx(want[part], rel=1e-6), part
+        assert got[f"{part}_error"] == 0.0
+    assert got["privacy"] < got["statistical"] < got["combined"]
+
+
+def test_the_bound_is_printed_as_json(capsys, want):
+    assert main(["lower-bound", *ARGS]) == 0
+    out, err = capsys.readouterr()
+    _check(json.loads(out), want)
+    assert err == ""
+
+
+def test_out_writes_the_json_file_and_prints_nothing(capsys, tmp_path, want):
+    path = tmp_path / "lb.json"
+    assert main(["lower-bound", *ARGS, "--out", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "" and str(path) in err
+    _check(json.loads(path.read_text()), want)
+    assert [p.name for p in tmp_path.iterdir()] == ["lb.json"]  # no temporary file left
+
+
+def test_the_command_runs_as_a_module(tmp_path):
+    proc = run_cli("lower-bound", "--K", "2", "--mu", "1", "--gap", "1", "--epsilon", "0.5",
+                   "--horizon", "1099511627775", cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    assert got["privacy"] == pytest.approx(
+        0.67563936464993593, rel=1e-12
+    )  # 2 - (e - 1)/(2(√e - 1))
+    assert got["exact"] is True
+
+
+@pytest.mark.parametrize(
+    "change, flag",
+    [
+        ({"--mu": "0.03"}, "--mu"),  # mu < gap
+        ({"--K": "1"}, "--K"),
+        ({"--epsilon": "0"}, "--epsilon"),
+        ({"--epsilon": "-2"}, "--epsilon"),
+        ({"--horizon": "0"}, "--horizon"),
+        ({"--out": "x.txt"}, "--out"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_no_file(capsys, tmp_path, change, flag):
+    opts = dict(zip(ARGS[::2], ARGS[1::2], strict=True)) | {"--out": "bad.json"} | change
+    opts["--out"] = str(tmp_path / opts["--out"])
+    line = one_line_error(capsys, ["lower-bound", *(x for kv in opts.items() for x in kv)], flag)
+    assert line.startswith(f"privdtol lower-bound: error: {flag}"), line
+    assert "allowed" in line
+    assert list(tmp_path.iterdir()) == []
