@@ -158,23 +158,24 @@ def test_uniform_mix_selection_stays_eps_dp(eps):
         assert loss <= 2 * alg.eta + 1e-12 <= eps + 1e-12
 
 
-def test_rps_hot_has_eta_one_eighth_at_every_eps_and_is_not_eps_dp_below_a_quarter():
-    """rps_hot: eta = 1/8 whatever eps (the law of rps at eps >= 1/4), so a selection is
-    1/4-DP only: with K = 1000 the neighbouring sums (0, 1, .., 1) and (1, 0, .., 0) give
+def test_rps_hot_has_eta_four_at_every_eps_and_is_not_eps_dp_below_eight():
+    """rps_hot: eta = 4 whatever eps (the law of rps_uncapped at eps = 8), so a selection is
+    8-DP only: with K = 1000 the neighbouring sums (0, 1, .., 1) and (1, 0, .., 0) give
     action 0 the probabilities 1/(1 + 999 e^-eta) and e^-eta/(e^-eta + 999), a log-ratio
-    eta + log((e^-eta + 999)/(1 + 999 e^-eta)) = 0.2498 > eps = 1/16."""
+    eta + log((e^-eta + 999)/(1 + 999 e^-eta)) = 7.95 > eps = 1/16."""
     for eps in (1e-3, 1 / 16, 0.25, 1.0, 100.0):
         alg = make_algorithm("rps_hot", eps)
-        assert alg.eta == 1 / 8 and alg.epsilon == eps and alg.private
+        assert alg.eta == 4 and alg.epsilon == eps and alg.private
         rows = np.tile(SUMS, (2, 1))
-        np.testing.assert_array_equal(alg.law(rows, 3), make_algorithm("rps", 1.0).law(rows, 3))
-    K, eta = 1000, 1 / 8
+        want = make_algorithm("rps_uncapped", 8.0).law(rows, 3)
+        np.testing.assert_array_equal(alg.law(rows, 3), want)
+    K, eta = 1000, 4.0
     d = np.r_[0.0, np.ones(K - 1)][None, :]
     loss = float(np.log(make_algorithm("rps_hot", 1 / 16).law(d, 0)[0, 0]))
     loss -= float(np.log(make_algorithm("rps_hot", 1 / 16).law(1 - d, 0)[0, 0]))
     want = eta + np.log((np.exp(-eta) + K - 1) / (1 + (K - 1) * np.exp(-eta)))
     assert loss == pytest.approx(want, rel=1e-12)
-    assert loss > 0.249 > 1 / 16  # > eps: not 1/16-DP
+    assert loss > 7.9 > 1 / 16  # > eps: not 1/16-DP
     assert make_algorithm("rps", 1 / 16).eta == 1 / 32  # rps at the same eps
 
 

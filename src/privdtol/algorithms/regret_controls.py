@@ -17,7 +17,7 @@ each one targets.
 - ``rps_short_prefix`` (block, eps-DP): statistical term ~ log^1.5 K / Delta^2; C4a (p);
 - ``rps_uniform_mix`` (block, eps-DP): selection (1 - 1/16) softmax + (1/16) uniform, so
   F_m does not vanish and sum_m F_m = infinity; L5, L5a, L5b (the proof's Lemma 5);
-- ``rps_hot`` (block, private in name only: eta = 1/8 at every eps, 1/4-DP): below the lower
+- ``rps_hot`` (block, private in name only: eta = 4 at every eps, 8-DP): below the lower
   bound every eps-DP algorithm must pay when eps < 1/4; C6.
 
 The audit-only privacy controls (NOT eps-DP) are in :mod:`privdtol.privacy.audit_controls`;
@@ -243,25 +243,26 @@ class RPSHot(RandomizedPrefixSoftmax):
     al. 2021: every eps-DP algorithm's regret is at least an explicit lower bound LB_T, so an
     algorithm below LB_T is not eps-DP).
 
-    RPS (Section 4) with eta = 1/8 whatever eps: the cap of Section 4 only, without the
-    eps/2 that privacy needs.  It is "private in name": it declares an eps (``private`` is
-    True, the experiments run it at every eps of their grid) but each selection is only
-    2 eta = 1/4-DP (Lemma 3), which is not eps-DP for eps < 1/4.  In that privacy regime its
-    regret is that of RPS at eps >= 1/4, below what any eps-DP algorithm must pay (LB_T grows
-    like log K/eps there), so C6 must FAIL on it.
+    RPS (Section 4) with eta = 4 whatever eps: a softmax close to the leader of the prefix,
+    far hotter than privacy allows.  It is "private in name": it declares an eps (``private``
+    is True, the experiments run it at every eps of their grid) but each selection is only
+    2 eta = 8-DP (Lemma 3), which is not eps-DP for eps < 8.  In the privacy regime its regret
+    is that of rps_uncapped at eps = 8, far below what any eps-DP algorithm must pay (LB_T
+    grows like log K/eps there: at K = 8, gap 1/2, eps 1/64 its regret is 0.08 LB_T), so C6
+    must FAIL on it.  (With eta = 1/8, the cap alone, it stayed within 6% of LB_T.)
     """
 
     name = "rps_hot"
-    display_name = "control: RPS, η = 1/8 at every ε"
+    display_name = "control: RPS, η = 4 at every ε"
     role = "control"
     control_of = ("C6",)
     source = (
-        "negative control of the lower-bound check: RPS with eta = 1/8 whatever eps (only 1/4-DP)"
+        "negative control of the lower-bound check: RPS with eta = 4 whatever eps (only 8-DP)"
     )
 
     @property
     def eta(self) -> float:
-        return 1 / 8
+        return 4.0
 
 
 #: the controls in display order (after every algorithm)

@@ -86,11 +86,11 @@ def run(args) -> int:
     claim = lookup(CLAIMS, args.claim, "claim", "claim")
     algorithm = "rps"
     if args.control is not None:
-        if args.control not in claim.controls or claim.id == "C1":
+        if args.control not in claim.controls:
             raise InputError(
                 "control",
                 f"{args.control!r} is not a negative control of claim {claim.id}",
-                ", ".join(claim.controls) if claim.id != "C1" else "none (C1 audits its own)",
+                ", ".join(claim.controls) or "none",
             )
         algorithm = args.control
     tables = load_agg(agg_dir, claim.experiments)

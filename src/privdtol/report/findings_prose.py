@@ -192,10 +192,11 @@ def audit_claims() -> list[str]:
 
 def summary_sentences(found: dict | None, checks: dict) -> list[TeX]:
     """The summary's findings, one sentence each, from the findings' numbers and the privacy
-    audit's record: the loosest step of the proof, RPS against its competitors, the cost of
-    its ingredients, the audit."""
+    audit's record: what RPS pays above the lower bound, the loosest step of the proof, RPS
+    against its competitors, the cost of its ingredients, the audit."""
     found = found or {}
     out = [
+        finding_sentence("lower_bound", found),
         finding_sentence("proof_slack", found),
         finding_sentence("worst_case", found),
         competitors_sentence(found.get("competitors") or {}),

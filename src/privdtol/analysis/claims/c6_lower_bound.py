@@ -103,12 +103,17 @@ def check_lower(
     i = final["ratio"].idxmin()
     n_fail = int((tested["verdict"] == "FAIL").sum())
     names = ", ".join(sorted(tested.algorithm.unique()))
+    why = (
+        " (at T = 1 every algorithm with a uniform first action meets LB_T with equality, and "
+        "before the best action can be told apart regret and LB_T both grow like "
+        "gap (1 - 1/K) T)"
+        if algorithm is None
+        else ""
+    )
     summary = (
         f"Over {tested.algorithm.nunique()} algorithm(s) ({names}), {len(final)} cells and "
         f"{len(tested)} (cell, checkpoint) pairs, {n_fail} pairs are below LB_T; the smallest "
-        f"Reg_T/LB_T over every checkpoint is {fmt(tested['ratio'].min())} (at T = 1 every "
-        "algorithm with a uniform first action meets LB_T with equality, and before the best "
-        "action can be told apart regret and LB_T both grow like gap (1 - 1/K) T); at the "
+        f"Reg_T/LB_T over every checkpoint is {fmt(tested['ratio'].min())}{why}; at the "
         f"cells' largest horizon it is {fmt(final.at[i, 'ratio'])}, at "
         f"{final.at[i, 'algorithm']}, K={fmt(final.at[i, 'K'])}, gap={fmt(final.at[i, 'gap'])}, "
         f"eps={fmt(final.at[i, 'epsilon'])}."

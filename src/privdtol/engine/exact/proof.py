@@ -18,7 +18,7 @@ computed exactly by the engine's selection laws (no Monte Carlo), each with an e
   accounting with equality).
 
 ``eta`` of the bounds is the paper's min(eps/2, 1/8); the selections use the algorithm's
-temperature (``eta_selection``; equal for ``rps``, smaller for ``rps_eta_logk``, 1/8 for
+temperature (``eta_selection``; equal for ``rps``, smaller for ``rps_eta_logk``, 4 for
 ``rps_hot``).
 
 A selection mixed with the uniform law, (1 - gamma) softmax + gamma uniform

@@ -50,7 +50,7 @@ def uniform_mix(alg) -> float:
 def rule(alg, K: int) -> tuple[bool, float]:
     """(softmax?, temperature eta or Laplace scale b) of the algorithm's selection, read from
     its class: RPS-family eta (``eta_for(K)`` when it depends on K, as for ``rps_eta_logk``;
-    ``rps_hot``'s eta is 1/8 at every eps; ``rps_uniform_mix``'s rule is its softmax component,
+    ``rps_hot``'s eta is 4 at every eps; ``rps_uniform_mix``'s rule is its softmax component,
     :func:`uniform_mix` its mixture);
     ``wu_wang_gumbel``: Gumbel(2/eps)-noisy min = softmax(-(eps/2) S) (:class:`WuWangGumbel`'s
     law); report-noisy-min: Laplace(``noise_scale``)."""
@@ -127,7 +127,8 @@ class _Spec:
         temperature or Laplace scale), the prefix rule, atoms or Binomial sums, and the groups.
         Two cells with one key have identical regret (``wu_wang`` and ``rnm_ftnl`` on
         Bernoulli losses, whose resampled losses have the same law; ``rps`` at every
-        eps >= 1/4, where eta = 1/8, and ``rps_hot`` at every eps), computed by identical
+        eps >= 1/4, where eta = 1/8; ``rps_hot`` at every eps and ``rps_uncapped`` at eps = 8),
+        computed by identical
         operations.  The uniform mixture is part of it."""
         fn = type(self.alg).prefix_lengths
         return (
