@@ -256,9 +256,7 @@ class RPSHot(RandomizedPrefixSoftmax):
     display_name = "control: RPS, η = 4 at every ε"
     role = "control"
     control_of = ("C6",)
-    source = (
-        "negative control of the lower-bound check: RPS with eta = 4 whatever eps (only 8-DP)"
-    )
+    source = "negative control of the lower-bound check: RPS with eta = 4 whatever eps (only 8-DP)"
 
     @property
     def eta(self) -> float:
