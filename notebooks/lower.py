@@ -79,7 +79,7 @@ for ax, (name, title) in zip(axes, panels, strict=True):
             markersize=3.5,
             color=kw["color"],
             markerfacecolor=kw["color"] if private else "none",
-            label=kw["label"] + ("" if private else " (not private)"),
+            label=kw["label"],
             alpha=0.85,
         )
     ax.axhline(1.0, color="0.3", linewidth=1, linestyle="--")

@@ -82,6 +82,10 @@ def test_horizons_and_plain_numbers():
             [r"$M_r$", r"$X_{t,j}$", r"$2^{r}$", r"$\mu_j$", r"$\kappa$"],
         ),
         ("2.92e+03 [2.71e+03, 3.13e+03]", [r"\num{2920} [\num{2710}, \num{3130}]"]),
+        (
+            "smallest Reg_T/LB_T, below LB_T",
+            [r"$\mathrm{Reg}_T$/$\mathrm{LB}_T$", r"$\mathrm{LB}_T$"],
+        ),
     ],
 )
 def test_mathify_typesets_ascii_mathematics(text, wanted):

@@ -246,6 +246,7 @@ _WORDS = [
     (r"\b([A-Z])_\{([^{}]*)\}", lambda m: rf"${m.group(1)}_{{{m.group(2)}}}$"),
     (r"\b([A-Z])_([a-z0-9])\b", lambda m: rf"${m.group(1)}_{m.group(2)}$"),
     (r"\bReg_T\b", r"$\mathrm{Reg}_T$"),
+    (r"\bLB_T\b", r"$\mathrm{LB}_T$"),
     (r"\bDelta_min\b", r"$\Delta_{\min}$"),
     (r"\bgap(?:\^2|²)", r"$\Delta_{\min}^2$"),
     (r"(?<=/)gap\b|\bgap(?=\s*(?:=|<|>|\)|,\s*eps))", r"$\Delta_{\min}$"),

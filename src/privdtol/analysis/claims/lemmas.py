@@ -73,9 +73,8 @@ L4 = Claim(
     "proof",
     ("rps_short_prefix",),
     identity=(
-        "on the exact engine its slack is the identity 1 + 4 sum_m F_m - Reg_inf = "
-        "1 - E[Delta_(A_0)] + 2 F_1 >= 0 of the block accounting (Reg_T <= Reg_inf = "
-        "E[Delta_(A_0)] + 2 F_1 + 4 sum_(m>=2) F_m): it cannot fail for rps, and checks that the "
+        "on the exact engine Lemma 4's slack at the regret's limit is 1 - E[gap of A_0] + 2 F_1 "
+        ">= 0, an identity of the block accounting: it cannot fail for rps, and checks that the "
         "reduction is implemented (its control, another prefix rule, does fail)"
     ),
     tex=ClaimTeX(
