@@ -91,3 +91,16 @@ def test_other_instances_have_no_bound():
     t = _table("rps", [0.375, 1.0, 2.0])
     t["instance"] = "staircase"
     assert price_table(t, 0.95).empty
+
+
+def test_a_fail_needs_the_bonferroni_upper_limit_below_the_bound():
+    # 3 rows: the FAIL interval is widened to 1 - 0.05/3 (z = 2.39) from 95% (z = 1.96); a mean
+    # 5% below LB_T with se 2.42% of it is below at 95% but not at the widened level
+    lb = _lb()
+    means = [0.375, 0.95 * lb[1], 0.95 * lb[2]]
+    priced = price_table(_table("rps", means, estimator="fast", rel_se=0.0242), 0.95)
+    assert (priced["upper"].iloc[1:] < priced["lb"].iloc[1:]).all()  # below at 95%
+    assert list(priced["verdict"])[1:] == ["INCONCLUSIVE", "INCONCLUSIVE"]
+    clear = _table("rps", [0.375, 0.9 * lb[1], 0.9 * lb[2]], estimator="fast", rel_se=0.0242)
+    clear = price_table(clear, 0.95)
+    assert list(clear["verdict"])[1:] == ["FAIL", "FAIL"]
