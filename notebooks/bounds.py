@@ -36,6 +36,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from privdtol.analysis.cells import dedupe_cells, final_rows, select, stack
+from privdtol.analysis.claim_types import BOUNDS_TABLE
 from privdtol.analysis.price import final_prices, price_table
 from privdtol.analysis.records import check_text, load_agg, read_check
 from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
@@ -45,7 +46,9 @@ from privdtol.plotting import style
 
 NAME = "bounds"
 style.setup()
-df = stack(load_agg(agg_dir, NOTEBOOKS[NAME].experiments))
+tables = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)
+lower_bounds = tables.pop(BOUNDS_TABLE, None)  # LB_T of every standard cell, computed once
+df = stack(tables)
 rps = select(df, "rps", "bernoulli")
 fin = dedupe_cells(final_rows(rps))
 fin = fin.assign(
@@ -53,7 +56,7 @@ fin = fin.assign(
     bound_eq2=bounds.corollary(fin["K"], fin["gap"], fin["epsilon"]),
 )
 # LB_T of each standard-instance cell at its largest horizon (other instances have none)
-lower = final_prices(price_table(select(df, "rps"), 0.95))
+lower = final_prices(price_table(select(df, "rps"), 0.95, lower_bounds))
 keys = ["K", "gap", "epsilon", "mu_best", "instance"]
 if len(lower):
     lb = lower[[*keys, "lb"]].drop_duplicates(keys).rename(columns={"lb": "lower"})

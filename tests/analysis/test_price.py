@@ -104,3 +104,22 @@ def test_a_fail_needs_the_bonferroni_upper_limit_below_the_bound():
     clear = _table("rps", [0.375, 0.9 * lb[1], 0.9 * lb[2]], estimator="fast", rel_se=0.0242)
     clear = price_table(clear, 0.95)
     assert list(clear["verdict"])[1:] == ["FAIL", "FAIL"]
+
+
+def test_the_bounds_table_is_computed_once_and_joined():
+    from privdtol.analysis.price import bounds_table
+    from privdtol.errors import InputError
+
+    lb = _lb()
+    df = _table("rps", [0.375, 2 * lb[1], 2 * lb[2]])
+    table = bounds_table(df)
+    assert list(table.columns)[:5] == ["K", "mu", "gap", "epsilon", "horizon"]
+    assert table["horizon"].tolist() == list(H) and table["mu"].eq(0.75).all()
+    assert table["best"].to_numpy() == pytest.approx(lb, rel=1e-15)
+    joined = price_table(df, 0.95, table)
+    assert joined["lb"].to_numpy() == pytest.approx(lb, rel=1e-15)
+    assert joined["verdict"].tolist() == price_table(df, 0.95)["verdict"].tolist()
+    # a table made from other cells (a stale one) is refused, not silently joined
+    with pytest.raises(InputError, match="no row for"):
+        price_table(df, 0.95, table[table.horizon != 1023])
+    assert bounds_table(df.iloc[0:0]).empty

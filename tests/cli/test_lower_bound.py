@@ -98,3 +98,25 @@ def test_bad_input_is_one_line_exit_2_and_no_file(capsys, tmp_path, change, flag
     assert line.startswith(f"privdtol lower-bound: error: {flag}"), line
     assert "allowed" in line
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_table_of_an_agg_dir(tmp_path, capsys):
+    import pandas as pd
+    from support.tables import CORE, INTERVAL, agg_table
+
+    from privdtol.pipeline.io import write_table
+
+    agg = tmp_path / "agg"
+    cells = [{"algorithm": "rps", "K": 4, "gap": 0.5, "epsilon": 0.5, "mean": 1.0}]
+    write_table(
+        agg_table(cells, horizons=(1, 12), columns=(*CORE, *INTERVAL)), agg / "grid.parquet"
+    )
+    out = tmp_path / "lb.parquet"
+    assert main(["lower-bound-table", "--agg-dir", str(agg), "--out", str(out)]) == 0
+    table = pd.read_parquet(out)
+    want = ref.sums(4, Fraction(3, 4), Fraction(1, 2), 0.5, 12)["best"]
+    assert table["horizon"].tolist() == [1, 12]
+    assert table["best"].iloc[-1] == pytest.approx(want, rel=1e-9)
+    assert "1 instances at 2 (instance, horizon) pairs" in capsys.readouterr().err
+    code = run_cli("lower-bound-table", "--agg-dir", str(agg), "--out", str(tmp_path / "x.txt"))
+    assert code.returncode == 2 and not (tmp_path / "x.txt").exists()

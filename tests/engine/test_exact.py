@@ -359,7 +359,7 @@ def test_the_key_joins_the_same_law():
     # rps_uncapped: eta = eps/2, which is rps's below eps = 1/4
     assert key("rps_uncapped", 0.125) == key("rps", 0.125)
     # rps_hot: eta = 1/8 at every eps
-    assert key("rps_hot", 0.01) == key("rps", 8.0)
+    assert key("rps_hot", 0.01) == key("rps_uncapped", 8.0)
 
 
 @pytest.mark.parametrize(

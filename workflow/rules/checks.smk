@@ -33,6 +33,7 @@ CHECK_EXPERIMENTS = (
     + (["privacy"] if config.get("privacy") else [])
     + (["proof"] if PROOF_HOMES else [])
     + (["worst_case", "searches"] if WORST_SEARCHES else [])
+    + ([BOUNDS_TABLE] if LOWER_TABLES else [])
 )
 #: the negative controls this config simulates: (claim, algorithm), rules check_<ID>__<ALG>
 CHECK_CONTROLS = [(c, a) for c, a in controls_for(config) if c in claims_for(CHECK_EXPERIMENTS)]

@@ -17,6 +17,13 @@ from dataclasses import dataclass
 ENV_CONTROLS = ("blocked",)
 #: the experiments of the regret tables read by the rate checks and the findings
 RATE_EXPERIMENTS = ("grid", "gap", "epsilon", "actions")
+#: the experiments whose standard-instance cells are held against the lower bound LB_T
+#: (:mod:`privdtol.analysis.price`)
+LOWER_EXPERIMENTS = ("horizon", "gap", "epsilon", "actions", "grid", "ablations")
+#: the table of LB_T at every instance and checkpoint of those experiments, computed once per
+#: run (``privdtol lower-bound-table``, ``results/agg/lower_bound.parquet``) and read by every
+#: check, notebook and finding that holds a regret against it
+BOUNDS_TABLE = "lower_bound"
 
 
 @dataclass(frozen=True)

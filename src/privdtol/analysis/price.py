@@ -22,11 +22,22 @@ import pandas as pd
 from privdtol.algorithms import ALGORITHMS
 from privdtol.analysis import stats
 from privdtol.analysis.cells import dedupe_cells, select
+from privdtol.analysis.claim_types import BOUNDS_TABLE
 from privdtol.analysis.verdict import bonferroni_confidence
 from privdtol.core.lower_bound import lower_bound
+from privdtol.errors import InputError
 
-#: the experiments whose standard-instance cells are held against LB_T
-LOWER_EXPERIMENTS = ("horizon", "gap", "epsilon", "actions", "grid", "ablations")
+#: its columns: the instance, the horizon and the bound's parts (:mod:`privdtol.core.lower_bound`)
+BOUND_KEYS = ("K", "mu", "gap", "epsilon")
+BOUND_COLUMNS = (
+    *BOUND_KEYS,
+    "horizon",
+    "best",
+    "best_error",
+    "statistical",
+    "privacy",
+    "two_point",
+)
 #: relative numerical slack of a comparison of exact values (the engine's values and LB_T are
 #: accurate to ~1e-12; at T = 1 every algorithm with a uniform first action meets LB_T with
 #: equality)
@@ -67,7 +78,35 @@ def _with_epsilons(df: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([has, spread[df.columns]], ignore_index=True)
 
 
-def price_table(df: pd.DataFrame, confidence: float) -> pd.DataFrame:
+def _instances(df: pd.DataFrame) -> pd.DataFrame:
+    """The standard Bernoulli rows of ``df`` (non-private ones at every ε of their experiment),
+    one per cell and horizon, with ``mu`` = mu_best + gap (the K - 1 other actions' mean)."""
+    if df.empty or "instance" not in df:
+        return pd.DataFrame()
+    rows = dedupe_cells(_with_epsilons(select(df, None, "bernoulli", "standard"))).copy()
+    rows["mu"] = rows["mu_best"] + rows["gap"]
+    return rows
+
+
+def bounds_table(df: pd.DataFrame) -> pd.DataFrame:
+    """LB_T (:data:`BOUND_COLUMNS`) at every instance and checkpoint horizon of ``df``'s
+    standard Bernoulli cells, sorted; empty (with the columns) when there is none."""
+    rows = _instances(df)
+    parts = []
+    if not rows.empty:
+        for (K, mu, gap, eps), g in rows.groupby(list(BOUND_KEYS), sort=True):
+            hs = tuple(sorted(int(h) for h in g["horizon"].unique()))
+            lb = _bounds(int(K), float(mu), float(gap), float(eps), hs).reset_index()
+            parts.append(lb.assign(K=int(K), mu=float(mu), gap=float(gap), epsilon=float(eps)))
+    if not parts:
+        return pd.DataFrame({c: pd.Series(dtype=float) for c in BOUND_COLUMNS})
+    out = pd.concat(parts, ignore_index=True)[list(BOUND_COLUMNS)]
+    return out.astype({"K": "int64", "horizon": "int64"}).reset_index(drop=True)
+
+
+def price_table(
+    df: pd.DataFrame, confidence: float, bounds: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Every (cell, checkpoint) of ``df``'s standard Bernoulli cells with LB_T (``lb``, its
     certified lower value; ``lb_error`` the width of its sandwich; its terms), the regret's
     limits (``lower``, ``upper`` at the nominal ``confidence``; ``upper_adj`` Bonferroni over
@@ -75,27 +114,29 @@ def price_table(df: pd.DataFrame, confidence: float) -> pd.DataFrame:
     (:func:`is_private`) and ``verdict`` (PASS: the regret's lower limit is at least LB_T's
     upper end; FAIL: its Bonferroni upper limit is below LB_T's certified value; INCONCLUSIVE
     between; a relative slack of :data:`TOL` both ways)."""
-    if df.empty or "instance" not in df:
-        return pd.DataFrame()
-    rows = select(df, None, "bernoulli", "standard")
-    rows = dedupe_cells(_with_epsilons(rows)).copy()
+    rows = _instances(df)
     if rows.empty:
         return rows
-    rows["mu"] = rows["mu_best"] + rows["gap"]
-    parts = []
-    for (K, mu, gap, eps), g in rows.groupby(["K", "mu", "gap", "epsilon"], sort=True):
-        hs = tuple(sorted(int(h) for h in g["horizon"].unique()))
-        lb = _bounds(int(K), float(mu), float(gap), float(eps), hs).loc[g["horizon"].astype(int)]
-        parts.append(
-            g.assign(
-                lb=lb["best"].to_numpy(),
-                lb_error=lb["best_error"].to_numpy(),
-                lb_statistical=lb["statistical"].to_numpy(),
-                lb_privacy=lb["privacy"].to_numpy(),
-                lb_two_point=lb["two_point"].to_numpy(),
-            )
+    if bounds is None:
+        bounds = bounds_table(df)
+    lb = bounds.rename(
+        columns={
+            "best": "lb",
+            "best_error": "lb_error",
+            "statistical": "lb_statistical",
+            "privacy": "lb_privacy",
+            "two_point": "lb_two_point",
+        }
+    )
+    keys = [*BOUND_KEYS, "horizon"]
+    out = rows.merge(lb, on=keys, how="left", validate="many_to_one")
+    if out["lb"].isna().any():
+        miss = out.loc[out["lb"].isna(), keys].iloc[0].to_dict()
+        raise InputError(
+            "agg-dir",
+            f"{BOUNDS_TABLE}.parquet has no row for {miss}",
+            "a table made from these cells (privdtol lower-bound-table)",
         )
-    out = pd.concat(parts, ignore_index=True)
     # PASS at the nominal level (every cell must pass: no multiplicity correction); FAIL with
     # the upper limit Bonferroni-widened over the rows (:mod:`privdtol.analysis.verdict`)
     low, high = stats.normal_ci(out["mean"], out["se"], confidence)

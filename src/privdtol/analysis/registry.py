@@ -28,6 +28,7 @@ import importlib
 import pkgutil
 
 from privdtol.analysis.claim_types import (  # noqa: F401 (re-exported)
+    BOUNDS_TABLE,
     ENV_CONTROLS,
     RATE_EXPERIMENTS,
     Claim,
@@ -91,7 +92,9 @@ NOTEBOOKS: dict[str, Notebook] = {
         Notebook("rates", 2, ("gap", "epsilon"), ("rates",)),
         Notebook("actions", 3, ("actions",), ("actions",)),
         Notebook("heatmap", 4, ("grid",), ("heatmap",)),
-        Notebook("bounds", 5, ("horizon", "gap", "epsilon", "actions", "grid"), ("bounds",)),
+        Notebook(
+            "bounds", 5, ("horizon", "gap", "epsilon", "actions", "grid", BOUNDS_TABLE), ("bounds",)
+        ),
         Notebook("lower", 6, CLAIMS["C6"].experiments, ("lower",)),
         Notebook("dependent", 7, ("dependent",), ("dependent",)),
         Notebook("ablations", 8, ("ablations",), ("ablations",)),

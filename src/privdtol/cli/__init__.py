@@ -18,6 +18,7 @@ COMMANDS = {
     "exact": "exact",
     "lemmas": "lemmas",
     "lower-bound": "lower_bound",
+    "lower-bound-table": "lower_bound",
     "worst-case": "worst_case",
     "searches-table": "worst_case",
     "list": "listing",

@@ -51,6 +51,17 @@ def add_parser(sub):
     p.add_argument("--horizon", type=int, required=True, help="horizon T, 1 to 2^40 - 1")
     p.add_argument("--out", help="output JSON file; default: print it")
     p.set_defaults(handler=run)
+    t = sub.add_parser(
+        "lower-bound-table",
+        help="LB_T at every standard-instance cell and checkpoint of the regret experiments",
+        description="Compute the best lower bound (and its parts) at every standard-instance "
+        "cell and checkpoint horizon of the aggregated regret experiments in --agg-dir, once "
+        "per run: the table the lower-bound claims (C6, C7), the notebooks and the finding "
+        "read (privdtol.analysis.price.bounds_table).",
+    )
+    t.add_argument("--agg-dir", required=True, help="directory of the aggregated tables")
+    t.add_argument("--out", required=True, action="append", help=".parquet or .csv (repeatable)")
+    t.set_defaults(handler=run_table)
 
 
 def run(args) -> int:
@@ -75,6 +86,30 @@ def run(args) -> int:
         tmp.write_text(text, encoding="utf-8")
     print(
         f"lower bound {record['best']:.6g} (+ {record['best_error']:.2g}) -> {out}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def run_table(args) -> int:
+    from privdtol.analysis.cells import stack
+    from privdtol.analysis.claim_types import LOWER_EXPERIMENTS
+    from privdtol.analysis.price import bounds_table
+    from privdtol.analysis.records import load_agg
+    from privdtol.errors import InputError
+    from privdtol.pipeline.io import write_table
+
+    outs = [Path(o) for o in args.out]
+    for out in outs:
+        if out.suffix not in (".parquet", ".csv"):
+            raise InputError("out", f"unknown extension {out.suffix!r} in {out}", ".parquet, .csv")
+    tables = load_agg(args.agg_dir, LOWER_EXPERIMENTS)
+    table = bounds_table(stack(tables))
+    for out in outs:
+        write_table(table, out)
+    print(
+        f"lower bounds of {len(table[['K', 'mu', 'gap', 'epsilon']].drop_duplicates())} "
+        f"instances at {len(table)} (instance, horizon) pairs -> {', '.join(map(str, outs))}",
         file=sys.stderr,
     )
     return 0

@@ -36,6 +36,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from privdtol.analysis.claim_types import BOUNDS_TABLE
 from privdtol.analysis.records import load_agg, load_check
 from privdtol.analysis.registry import CLAIMS, FINDINGS, NOTEBOOKS, control_id
 from privdtol.errors import InputError
@@ -84,8 +85,8 @@ from privdtol.report.tables import (
 from privdtol.report.templating import fill_template
 
 #: the aggregated tables that are not regret tables (their own sections): the privacy audit
-#: the proof terms (privdtol.pipeline.proof) and the worst-instance searches
-AUDIT_EXPERIMENTS = ("privacy", "proof", "searches")
+#: the proof terms (privdtol.pipeline.proof), the worst-instance searches and the lower bound
+AUDIT_EXPERIMENTS = ("privacy", "proof", "searches", BOUNDS_TABLE)
 
 
 def regret_experiments() -> list[str]:

@@ -23,9 +23,9 @@ from collections.abc import Mapping
 import pandas as pd
 
 from privdtol.analysis.cells import cell_label, stack
-from privdtol.analysis.claim_types import Claim, ClaimTeX
+from privdtol.analysis.claim_types import BOUNDS_TABLE, LOWER_EXPERIMENTS, Claim, ClaimTeX
 from privdtol.analysis.claims.c4_rate import COROLLARY1, COROLLARY1_TEX
-from privdtol.analysis.price import LOWER_EXPERIMENTS, final_prices, price_table
+from privdtol.analysis.price import final_prices, price_table
 from privdtol.analysis.records import Heading, fmt, make_check, no_data
 from privdtol.analysis.verdict import combine_verdicts
 
@@ -36,7 +36,7 @@ RECORD = Claim(
     COROLLARY1 + " [The lower bound of [5]: order log K/min{Delta_min, eps} (the abstract).]",
     "smallest Reg_T / LB_T over the private algorithms and standard-instance cells at their "
     "largest horizon (the verdict: every checkpoint)",
-    LOWER_EXPERIMENTS,
+    (*LOWER_EXPERIMENTS, BOUNDS_TABLE),
     ("confidence",),
     f"{__name__}:check",
     "lower",
@@ -77,7 +77,11 @@ def _rows(priced: pd.DataFrame) -> list[dict]:
 
 
 def check_lower(
-    df: pd.DataFrame, confidence: float, algorithm: str | None = None, inputs=()
+    df: pd.DataFrame,
+    confidence: float,
+    algorithm: str | None = None,
+    inputs=(),
+    bounds: pd.DataFrame | None = None,
 ) -> dict:
     """C6 on every private algorithm (``algorithm`` None) or on one algorithm (a control,
     whatever its privacy); the record's cells are every algorithm's at its largest horizon (the
@@ -90,7 +94,7 @@ def check_lower(
         f"regret's {confidence:.0%} lower limit >= LB_T in every cell and checkpoint "
         "(FAIL: its Bonferroni upper limit < LB_T)",
     )
-    priced = price_table(df, confidence)
+    priced = price_table(df, confidence, bounds)
     if priced.empty:
         return no_data(head, "No standard-instance cells in the input.", inputs, algorithm or "rps")
     tested = (
@@ -139,7 +143,11 @@ def check(
 ) -> dict:
     """The registry's C6 check: every private algorithm (the claim, ``algorithm="rps"``) or one
     control against LB_T."""
-    df = stack(tables, RECORD.experiments)
+    df = stack(tables, LOWER_EXPERIMENTS)
     return check_lower(
-        df, thresholds["confidence"], None if algorithm == "rps" else algorithm, inputs
+        df,
+        thresholds["confidence"],
+        None if algorithm == "rps" else algorithm,
+        inputs,
+        tables.get(BOUNDS_TABLE),
     )

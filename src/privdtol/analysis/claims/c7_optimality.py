@@ -27,7 +27,7 @@ import pandas as pd
 
 from privdtol.analysis import stats
 from privdtol.analysis.cells import cell_label, stack
-from privdtol.analysis.claim_types import Claim, ClaimTeX
+from privdtol.analysis.claim_types import BOUNDS_TABLE, Claim, ClaimTeX
 from privdtol.analysis.claims.c4_rate import COROLLARY1, COROLLARY1_TEX
 from privdtol.analysis.price import final_prices, price_table
 from privdtol.analysis.records import Heading, fmt, make_check, no_data
@@ -40,7 +40,7 @@ RECORD = Claim(
     COROLLARY1,
     "largest exponent of log K, 1/Delta_min, 1/eps in a fit of log(Reg/LB) (upper "
     "confidence limit)",
-    ("grid",),
+    ("grid", BOUNDS_TABLE),
     ("confidence", "optimality_exponent_max"),
     f"{__name__}:check",
     "lower",
@@ -95,7 +95,12 @@ def exponent_fit(final: pd.DataFrame, confidence: float) -> dict:
 
 
 def check_optimality(
-    df: pd.DataFrame, confidence: float, limit: float, algorithm: str = "rps", inputs=()
+    df: pd.DataFrame,
+    confidence: float,
+    limit: float,
+    algorithm: str = "rps",
+    inputs=(),
+    bounds: pd.DataFrame | None = None,
 ) -> dict:
     """C7 on ``algorithm``'s grid cells (see the module docstring)."""
     head = Heading(
@@ -105,7 +110,8 @@ def check_optimality(
         f"every exponent's upper {confidence:.0%} limit <= {fmt(limit)} "
         f"(FAIL: some Bonferroni lower limit > {fmt(limit)})",
     )
-    priced = price_table(df[df["algorithm"] == algorithm], confidence) if len(df) else df
+    mine = df[df["algorithm"] == algorithm] if len(df) else df
+    priced = price_table(mine, confidence, bounds) if len(mine) else mine
     final = final_prices(priced) if len(priced) else priced
     if len(final):
         final = final[np.isfinite(final["ratio"]) & (final["ratio"] > 0)]
@@ -146,9 +152,10 @@ def check(
 ) -> dict:
     """The registry's C7 check on the grid experiment."""
     return check_optimality(
-        stack(tables, RECORD.experiments),
+        stack(tables, ["grid"]),
         thresholds["confidence"],
         thresholds["optimality_exponent_max"],
         algorithm,
         inputs,
+        tables.get(BOUNDS_TABLE),
     )

@@ -11,10 +11,10 @@ import pandas as pd
 
 from privdtol.algorithms import ALGORITHMS
 from privdtol.analysis.cells import stack
-from privdtol.analysis.claim_types import Finding
+from privdtol.analysis.claim_types import BOUNDS_TABLE, LOWER_EXPERIMENTS, Finding
 from privdtol.analysis.findings.common import spread
 from privdtol.analysis.findings.competitors import COMPETITORS
-from privdtol.analysis.price import LOWER_EXPERIMENTS, final_prices, price_table
+from privdtol.analysis.price import final_prices, price_table
 from privdtol.analysis.records import fmt
 
 #: the findings this module computes (collected by :mod:`privdtol.analysis.registry`)
@@ -22,7 +22,7 @@ RECORDS = (
     Finding(
         "lower_bound",
         "regret over the explicit lower bound LB_T, per algorithm",
-        LOWER_EXPERIMENTS,
+        (*LOWER_EXPERIMENTS, BOUNDS_TABLE),
         f"{__name__}:lower_bound_prices",
     ),
 )
@@ -34,7 +34,8 @@ def lower_bound_prices(tables: Mapping[str, pd.DataFrame]) -> dict:
     """Per algorithm (controls left out) the spread of Reg/LB_T at the largest horizon; the
     sentence names RPS's range, the best private competitor's (smallest median) and the
     non-private algorithms' smallest ratio."""
-    final = final_prices(price_table(stack(tables, LOWER_EXPERIMENTS), _CONFIDENCE))
+    df = stack(tables, LOWER_EXPERIMENTS)
+    final = final_prices(price_table(df, _CONFIDENCE, tables.get(BOUNDS_TABLE)))
     if final.empty:
         return {"available": False, "text": "No standard-instance cells."}
     final = final[[ALGORITHMS[a].role != "control" for a in final["algorithm"]]]

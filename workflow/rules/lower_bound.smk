@@ -1,0 +1,29 @@
+# The lower side of Corollary 1: the explicit lower bound LB_T (privdtol.core.lower_bound) at
+# every standard-instance cell and checkpoint of the regret experiments, computed once per run
+# into results/agg/lower_bound.parquet (`privdtol lower-bound-table`).  The claims C6 and C7
+# (checks.smk), the notebooks `lower` and `bounds` and the finding `lower_bound` read it.
+#
+#   snakemake results/agg/lower_bound.parquet
+
+from privdtol.analysis.claim_types import BOUNDS_TABLE, LOWER_EXPERIMENTS
+
+#: the regret experiments of this config whose cells are held against LB_T
+LOWER_TABLES = [agg_table(e) for e in LOWER_EXPERIMENTS if e in EXPERIMENTS]
+
+
+rule lower_bound_table:
+    input:
+        agg=LOWER_TABLES,
+        code=code_stamp("core", "analysis", "algorithms"),
+    output:
+        parquet=agg_table(BOUNDS_TABLE),
+        csv=f"{AGG_DIR}/{BOUNDS_TABLE}.csv",
+    log:
+        "logs/aggregate/lower_bound.log",
+    conda:
+        "../envs/privdtol.yaml"
+    params:
+        agg_dir=AGG_DIR,
+    shell:
+        "privdtol lower-bound-table --agg-dir {params.agg_dir:q}"
+        " --out {output.parquet:q} --out {output.csv:q} > {log:q} 2>&1"
