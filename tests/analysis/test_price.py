@@ -1,6 +1,7 @@
 """The price table: each cell's regret against the explicit lower bound LB_T."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from support.tables import CORE, INTERVAL, agg_table
 
@@ -123,3 +124,17 @@ def test_the_bounds_table_is_computed_once_and_joined():
     with pytest.raises(InputError, match="no row for"):
         price_table(df, 0.95, table[table.horizon != 1023])
     assert bounds_table(df.iloc[0:0]).empty
+
+
+def test_the_bounds_table_is_the_same_whatever_the_number_of_processes():
+    from privdtol.analysis.price import bounds_table
+
+    cells = [
+        {"algorithm": "rps", "K": K, "gap": g, "epsilon": 1 / 16, "mean": 1.0}
+        for K in (2, 4)
+        for g in (0.5, 0.25)
+    ]
+    df = agg_table(cells, horizons=H, columns=(*CORE, *INTERVAL))
+    one, two = bounds_table(df), bounds_table(df, jobs=2)
+    pd.testing.assert_frame_equal(one, two)
+    assert len(one) == 4 * len(H)

@@ -22,8 +22,9 @@ rule lower_bound_table:
         "logs/aggregate/lower_bound.log",
     conda:
         "../envs/privdtol.yaml"
+    threads: 2
     params:
         agg_dir=AGG_DIR,
     shell:
-        "privdtol lower-bound-table --agg-dir {params.agg_dir:q}"
+        "privdtol lower-bound-table --agg-dir {params.agg_dir:q} --jobs {threads}"
         " --out {output.parquet:q} --out {output.csv:q} > {log:q} 2>&1"

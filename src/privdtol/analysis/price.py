@@ -88,16 +88,38 @@ def _instances(df: pd.DataFrame) -> pd.DataFrame:
     return rows
 
 
-def bounds_table(df: pd.DataFrame) -> pd.DataFrame:
+def _instance_bounds(job: tuple) -> pd.DataFrame:
+    K, mu, gap, eps, hs = job
+    lb = _bounds(K, mu, gap, eps, hs).reset_index()
+    return lb.assign(K=K, mu=mu, gap=gap, epsilon=eps)
+
+
+def bounds_table(df: pd.DataFrame, jobs: int = 1) -> pd.DataFrame:
     """LB_T (:data:`BOUND_COLUMNS`) at every instance and checkpoint horizon of ``df``'s
-    standard Bernoulli cells, sorted; empty (with the columns) when there is none."""
+    standard Bernoulli cells, sorted; empty (with the columns) when there is none.  ``jobs``
+    processes share the instances (the table is the same whatever their number)."""
     rows = _instances(df)
-    parts = []
-    if not rows.empty:
-        for (K, mu, gap, eps), g in rows.groupby(list(BOUND_KEYS), sort=True):
-            hs = tuple(sorted(int(h) for h in g["horizon"].unique()))
-            lb = _bounds(int(K), float(mu), float(gap), float(eps), hs).reset_index()
-            parts.append(lb.assign(K=int(K), mu=float(mu), gap=float(gap), epsilon=float(eps)))
+    work = (
+        [
+            (
+                int(K),
+                float(mu),
+                float(gap),
+                float(eps),
+                tuple(sorted(int(h) for h in g["horizon"].unique())),
+            )
+            for (K, mu, gap, eps), g in rows.groupby(list(BOUND_KEYS), sort=True)
+        ]
+        if not rows.empty
+        else []
+    )
+    if jobs > 1 and len(work) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs) as pool:
+            parts = list(pool.map(_instance_bounds, work, chunksize=8))
+    else:
+        parts = [_instance_bounds(job) for job in work]
     if not parts:
         return pd.DataFrame({c: pd.Series(dtype=float) for c in BOUND_COLUMNS})
     out = pd.concat(parts, ignore_index=True)[list(BOUND_COLUMNS)]

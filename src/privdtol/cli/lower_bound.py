@@ -61,6 +61,7 @@ def add_parser(sub):
     )
     t.add_argument("--agg-dir", required=True, help="directory of the aggregated tables")
     t.add_argument("--out", required=True, action="append", help=".parquet or .csv (repeatable)")
+    t.add_argument("--jobs", type=int, default=1, help="processes sharing the instances (>= 1)")
     t.set_defaults(handler=run_table)
 
 
@@ -103,8 +104,10 @@ def run_table(args) -> int:
     for out in outs:
         if out.suffix not in (".parquet", ".csv"):
             raise InputError("out", f"unknown extension {out.suffix!r} in {out}", ".parquet, .csv")
+    if args.jobs < 1:
+        raise InputError("jobs", f"got {args.jobs}", "integers >= 1")
     tables = load_agg(args.agg_dir, LOWER_EXPERIMENTS)
-    table = bounds_table(stack(tables))
+    table = bounds_table(stack(tables), args.jobs)
     for out in outs:
         write_table(table, out)
     print(
