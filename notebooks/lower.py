@@ -110,7 +110,7 @@ Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"
 # %%
 if cells.empty:
     table = pd.DataFrame(
-        columns=["algorithm", "private", "regime", "cells", "min", "median", "max", "min_any_T"]
+        columns=["algorithm", "private", "regime", "cells", "min", "median", "max", "min_any_horizon"]
     )
 else:
     table = (
@@ -120,7 +120,7 @@ else:
             min=("ratio", "min"),
             median=("ratio", "median"),
             max=("ratio", "max"),
-            min_any_T=("ratio_min", "min"),
+            min_any_horizon=("ratio_min", "min"),
         )
         .reset_index()
     )

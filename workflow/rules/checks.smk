@@ -18,6 +18,7 @@
 import os
 import shlex
 
+from privdtol.analysis.claim_types import BOUNDS_TABLE, LOWER_EXPERIMENTS
 from privdtol.analysis.registry import (
     CLAIMS,
     FINDINGS_EXPERIMENTS,
@@ -33,7 +34,8 @@ CHECK_EXPERIMENTS = (
     + (["privacy"] if config.get("privacy") else [])
     + (["proof"] if PROOF_HOMES else [])
     + (["worst_case", "searches"] if WORST_SEARCHES else [])
-    + ([BOUNDS_TABLE] if LOWER_TABLES else [])
+    # the lower bound's table (lower_bound.smk) when a regret experiment has standard cells
+    + ([BOUNDS_TABLE] if set(LOWER_EXPERIMENTS) & set(EXPERIMENTS) else [])
 )
 #: the negative controls this config simulates: (claim, algorithm), rules check_<ID>__<ALG>
 CHECK_CONTROLS = [(c, a) for c, a in controls_for(config) if c in claims_for(CHECK_EXPERIMENTS)]

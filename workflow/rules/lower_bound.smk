@@ -5,6 +5,8 @@
 #
 #   snakemake results/agg/lower_bound.parquet
 
+import os
+
 from privdtol.analysis.claim_types import BOUNDS_TABLE, LOWER_EXPERIMENTS
 
 #: the regret experiments of this config whose cells are held against LB_T
@@ -24,7 +26,7 @@ rule lower_bound_table:
         "../envs/privdtol.yaml"
     threads: 2
     params:
-        agg_dir=AGG_DIR,
+        agg_dir=lambda wc, output: os.path.dirname(output.parquet),
     shell:
-        "privdtol lower-bound-table --agg-dir {params.agg_dir:q} --jobs {threads}"
+        "privdtol lower-bound-table --agg-dir {params.agg_dir:q} --jobs {threads:q}"
         " --out {output.parquet:q} --out {output.csv:q} > {log:q} 2>&1"
