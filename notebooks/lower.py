@@ -110,7 +110,16 @@ Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"
 # %%
 if cells.empty:
     table = pd.DataFrame(
-        columns=["algorithm", "private", "regime", "cells", "min", "median", "max", "min_any_horizon"]
+        columns=[
+            "algorithm",
+            "private",
+            "regime",
+            "cells",
+            "min",
+            "median",
+            "max",
+            "min_any_horizon",
+        ]
     )
 else:
     table = (
