@@ -42,16 +42,6 @@ BOUND_COLUMNS = (
 #: accurate to ~1e-12; at T = 1 every algorithm with a uniform first action meets LB_T with
 #: equality)
 TOL = 1e-9
-#: the columns of a priced row, besides the cell's parameters
-PRICE_COLUMNS = (
-    "lb",
-    "lb_error",
-    "lb_statistical",
-    "lb_privacy",
-    "ratio",
-    "ratio_low",
-    "ratio_high",
-)
 
 
 def is_private(algorithm: str) -> bool:
