@@ -15,7 +15,7 @@ import shlex
 rule aggregate_proof:
     input:
         terms=[proof_path(PROOF_DIR, c) for ids in PROOF_HOMES.values() for c in sorted(ids)],
-        worst=[f"{WORST_DIR}/{s.search_id}.proof.json" for s in WORST_SEARCHES],
+        worst=[f"{WORST_DIR}/{s.search_id}.proof.json" for s in PROOF_SEARCHES],
         configs=report_configfiles(),
         code=code_stamp("pipeline"),
     output:

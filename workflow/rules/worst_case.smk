@@ -1,11 +1,11 @@
-# The worst instance a search finds (the config's `worst_case:` block; privdtol.engine.worst_case):
-# one job per (K, gap, epsilon, objective), `privdtol worst-case`, writing
-# results/worst_case/<id>.json, its trace (.trace.csv) and the worst instance's exact regret at
-# every checkpoint (.parquet); aggregate_worst_case collects them into
-# results/agg/worst_case.parquet (claim C2 reads it: the bound is checked where it is closest)
-# and results/agg/searches.parquet (one row per search: the finding and the notebook worst);
-# the worst instances' proof terms (.proof.json) join the proof table (proof.smk), so the proof
-# claims are checked on them too.
+# The worst instances a search finds (the config's `worst_case:` block;
+# privdtol.engine.worst_case): one job per (algorithm, K, gap, epsilon), `privdtol worst-case`,
+# writing results/worst_case/<id>.json, its trace (.trace.csv), each objective's instance's
+# exact regret at every checkpoint (.parquet) and, for softmax rules, the theorem1 instance's
+# proof terms (.proof.json, joined to the proof table by proof.smk, so the lemmas are checked
+# on it); aggregate_worst_case collects them into results/agg/worst_case.parquet (claim C2
+# reads it: the bound is checked where it is closest) and results/agg/searches.parquet (one row
+# per search and objective: the finding and the notebook worst).
 #
 #   snakemake results/agg/searches.parquet
 
@@ -16,9 +16,27 @@ from privdtol.pipeline.worst_case import searches as worst_searches
 WORST_DIR = "results/worst_case"
 #: the searches of this config (none without a `worst_case:` block)
 WORST_SEARCHES = worst_searches(CONFIG)
+#: the searches whose theorem1 instance has proof terms
+PROOF_SEARCHES = [s for s in WORST_SEARCHES if s.has_proof]
+
+
+def _search_args(search):
+    keys = ("algorithm", "K", "gap", "epsilon", "budget", "seed", "unseen", "tolerance")
+    return shlex.join(
+        f"{v!r}" if isinstance(v, float) else str(v)
+        for k in (*keys, "horizon")
+        for v in (f"--{k}", getattr(search, k))
+    )
 
 
 for _search in WORST_SEARCHES:
+    _outputs = {
+        "json": f"{WORST_DIR}/{_search.search_id}.json",
+        "trace": f"{WORST_DIR}/{_search.search_id}.trace.csv",
+        "table": f"{WORST_DIR}/{_search.search_id}.parquet",
+    }
+    if _search.has_proof:
+        _outputs["proof"] = f"{WORST_DIR}/{_search.search_id}.proof.json"
 
     rule:
         name:
@@ -26,33 +44,19 @@ for _search in WORST_SEARCHES:
         input:
             code=code_stamp("engine"),
         output:
-            json=f"{WORST_DIR}/{_search.search_id}.json",
-            trace=f"{WORST_DIR}/{_search.search_id}.trace.csv",
-            table=f"{WORST_DIR}/{_search.search_id}.parquet",
-            proof=f"{WORST_DIR}/{_search.search_id}.proof.json",
+            **_outputs,
         log:
             f"logs/worst_case/{_search.search_id}.log",
         conda:
             "../envs/privdtol.yaml"
         params:
-            args=shlex.join(
-                f"{v!r}" if isinstance(v, float) else str(v)
-                for k in (
-                    "algorithm",
-                    "K",
-                    "gap",
-                    "epsilon",
-                    "objective",
-                    "family",
-                    "budget",
-                    "seed",
-                    "horizon",
-                )
-                for v in (f"--{k}", getattr(_search, k))
+            args=_search_args(_search),
+            proof=lambda wildcards, output: (
+                f"--proof {shlex.quote(output.proof)}" if "proof" in output.keys() else ""
             ),
         shell:
             "privdtol worst-case {params.args} --out {output.json:q} --trace {output.trace:q}"
-            " --table {output.table:q} --proof {output.proof:q} > {log:q} 2>&1"
+            " --table {output.table:q} {params.proof} > {log:q} 2>&1"
 
 
 rule aggregate_worst_case:

@@ -1,5 +1,6 @@
-"""``privdtol worst-case``: the worst instance a search finds for one (K, Delta_min, eps) and
-objective (:mod:`privdtol.engine.worst_case`), every candidate computed exactly; and
+"""``privdtol worst-case``: the instances a search finds closest to the bounds for one
+algorithm and (K, Delta_min, eps) (:mod:`privdtol.engine.worst_case`), every candidate computed
+exactly; and
 ``privdtol searches-table``, the pipeline's table of search results."""
 
 from __future__ import annotations
@@ -13,31 +14,38 @@ from privdtol.errors import InputError
 
 
 def add_parser(sub):
-    from privdtol.engine.worst_case import DEFAULT_HORIZON, FAMILIES, OBJECTIVES
+    from privdtol.engine.worst_case import DEFAULT_HORIZON, FAMILIES, FREE_MAX_K, OBJECTIVES
 
     p = sub.add_parser(
         "worst-case",
-        help="search the instances of one (K, gap, eps) for the worst ratio to a bound",
-        description="Search over the means of K actions (best mean and gaps free, one action "
-        "at exactly Delta_min) for the largest Reg_T / Theorem 1's bound (theorem1), "
-        "sum_m F_m / Lemma 5's bound (lemma5), Reg_T / (log K/gap + log K/eps) (rate) or its "
-        "smallest value (rate_min); every candidate computed exactly.  Deterministic for a "
-        "seed.  The value found is a lower bound on the supremum, not the supremum.",
+        help="search the instances of one (K, gap, eps) for those closest to the bounds",
+        description="For one algorithm and (K, Delta_min, eps), search over instances "
+        f"(families: {', '.join(FAMILIES)}; every gap free up to K = {FREE_MAX_K}; the best "
+        "mean free; one action at exactly Delta_min) for the extreme ratios "
+        f"({', '.join(OBJECTIVES)}): the largest Reg_T / Theorem 1's bound, and the largest "
+        "and smallest Reg_T / LB_T, the explicit lower bound of every eps-DP algorithm on the "
+        "two-level instance of the same K, mu_1 and Delta_min; every candidate computed "
+        "exactly, at the horizon T (default: the engine's largest, where Reg_T has reached "
+        "its limit over T).  Deterministic for a seed.  The values found bound the extremes "
+        "over instances; they are not the extremes.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     p.add_argument("--algorithm", default="rps", help="an algorithm of the exact engine")
     p.add_argument("--K", type=int, required=True, help="number of actions (>= 2)")
     p.add_argument("--gap", type=float, required=True, help="Delta_min (0 < gap < 1)")
     p.add_argument("--epsilon", type=float, required=True, help="privacy level (> 0)")
-    p.add_argument("--objective", default="theorem1", metavar="|".join(OBJECTIVES))
-    p.add_argument("--family", default="auto", metavar="auto|" + "|".join(FAMILIES))
-    p.add_argument("--budget", type=int, default=200, help="exact evaluations (>= 4)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the optimiser (>= 0)")
+    p.add_argument("--budget", type=int, default=250, help="exact evaluations (>= 12)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the search (>= 0)")
+    p.add_argument("--unseen", type=int, default=40, help="instances tried after the search")
+    p.add_argument(
+        "--tolerance", type=float, default=1e-3, help="relative margin an unseen instance "
+        "must exceed to beat the search"
+    )
     p.add_argument("--horizon", type=int, default=DEFAULT_HORIZON, help="T of Reg_T")
     p.add_argument("--out", help="result JSON (default: print it)")
-    p.add_argument("--trace", help="CSV of every evaluated instance and its objective")
-    p.add_argument("--table", help="the worst instance's exact regret table (.parquet/.csv)")
-    p.add_argument("--proof", help="the worst instance's proof terms (Lemmas 4-5), JSON")
+    p.add_argument("--trace", help="CSV of every evaluated instance and its ratios")
+    p.add_argument("--table", help="the instances' exact regret tables (.parquet/.csv)")
+    p.add_argument("--proof", help="the theorem1 instance's proof terms (Lemmas 4-5), JSON")
     p.set_defaults(handler=run)
 
     t = sub.add_parser("searches-table", help="collect search results into one table")
@@ -50,28 +58,24 @@ def _check(args):
     from privdtol.core import clock
     from privdtol.engine.exact import EXACT_ALGORITHMS
     from privdtol.engine.exact.proof import PROOF_ALGORITHMS
-    from privdtol.engine.worst_case import FAMILIES, OBJECTIVES
     from privdtol.pipeline.io import check_table_path
 
-    if args.objective not in OBJECTIVES:
-        raise InputError("objective", f"got {args.objective!r}", ", ".join(OBJECTIVES))
-    allowed = PROOF_ALGORITHMS if args.objective == "lemma5" else EXACT_ALGORITHMS
-    if args.algorithm not in allowed:
-        raise InputError(
-            "algorithm", f"{args.algorithm!r} for {args.objective}", ", ".join(allowed)
-        )
-    if args.family not in ("auto", *FAMILIES):
-        raise InputError("family", f"got {args.family!r}", ", ".join(("auto", *FAMILIES)))
+    if args.algorithm not in EXACT_ALGORITHMS:
+        raise InputError("algorithm", f"got {args.algorithm!r}", ", ".join(EXACT_ALGORITHMS))
     if args.K < 2:
         raise InputError("K", f"got {args.K}", "integers >= 2")
     if not (0 < args.gap < 1):
         raise InputError("gap", f"got {args.gap}", "0 < gap < 1")
     if not (args.epsilon > 0 and math.isfinite(args.epsilon)):
         raise InputError("epsilon", f"got {args.epsilon}", "a finite number > 0")
-    if args.budget < 4:
-        raise InputError("budget", f"got {args.budget}", "integers >= 4")
+    if args.budget < 12:
+        raise InputError("budget", f"got {args.budget}", "integers >= 12")
     if args.seed < 0:
         raise InputError("seed", f"got {args.seed}", "integers >= 0")
+    if args.unseen < 0:
+        raise InputError("unseen", f"got {args.unseen}", "integers >= 0")
+    if not (args.tolerance >= 0 and math.isfinite(args.tolerance)):
+        raise InputError("tolerance", f"got {args.tolerance}", "a finite number >= 0")
     clock.check_horizon(args.horizon)
     if args.out is not None and Path(args.out).suffix != ".json":
         raise InputError("out", f"unknown extension {Path(args.out).suffix!r}", ".json")
@@ -99,11 +103,11 @@ def run(args) -> int:
         args.K,
         args.gap,
         args.epsilon,
-        args.objective,
         args.horizon,
         args.budget,
         args.seed,
-        args.family,
+        args.unseen,
+        args.tolerance,
     )
     try:
         if args.out is None:
@@ -113,10 +117,14 @@ def run(args) -> int:
             result = write_search(search, args.out, args.trace, args.table, args.proof)
     except ValueError as err:  # the engine's limits (eta too small for its kernel)
         raise InputError("epsilon", str(err)) from None
+    found = ", ".join(
+        f"{name} {o['value']:.6g} (standard {o['standard_value']:.6g})"
+        for name, o in result["objectives"].items()
+    )
     print(
-        f"worst-case {args.objective}: K={args.K} gap={args.gap:g} eps={args.epsilon:g}: "
-        f"{result['value']:.6g} (standard instance {result['standard']['value']:.6g}) after "
-        f"{result['evaluations']} evaluations" + (f" -> {args.out}" if args.out else ""),
+        f"worst-case {args.algorithm}: K={args.K} gap={args.gap:g} eps={args.epsilon:g}: "
+        f"{found}; {result['evaluations']} evaluations"
+        + (f" -> {args.out}" if args.out else ""),
         file=sys.stderr,
     )
     return 0
@@ -130,5 +138,10 @@ def run_table(args) -> int:
     table = searches_table(args.results)
     for out in outs:
         write_table(table, out)
-    print(f"searches-table: {len(table)} searches -> {', '.join(map(str, outs))}", file=sys.stderr)
+    n = table["search_id"].nunique()
+    print(
+        f"searches-table: {n} searches, {len(table)} rows (one per objective) -> "
+        + ", ".join(map(str, outs)),
+        file=sys.stderr,
+    )
     return 0

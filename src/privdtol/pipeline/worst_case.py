@@ -1,10 +1,12 @@
 """The worst-instance searches of a config (its ``worst_case:`` block; the search itself is
-:mod:`privdtol.engine.worst_case`): one job per (K, gap, epsilon, objective), each writing
-``results/worst_case/<id>.json`` (the result), ``<id>.trace.csv`` (every evaluation) and
-``<id>.parquet`` (the worst instance's exact regret at every checkpoint, in the columns of a
-simulated cell, instance ``worst_<objective>``); the tables ``results/agg/worst_case.parquet``
-(those regret rows, read by claim C2) and ``results/agg/searches.parquet`` (one row per search,
-read by the finding ``worst_case`` and the notebook ``worst_case``)."""
+:mod:`privdtol.engine.worst_case`): one job per (algorithm, K, gap, epsilon), each computing
+the three objectives at every evaluation and writing ``results/worst_case/<id>.json`` (the
+result), ``<id>.trace.csv`` (every evaluation), ``<id>.parquet`` (each objective's instance's
+exact regret at every checkpoint, in the columns of a simulated cell, instance
+``worst_<objective>``) and, for the paper's softmax rules, ``<id>.proof.json`` (the proof terms
+of the theorem1 instance); the tables ``results/agg/worst_case.parquet`` (the regret rows, read
+by claim C2) and ``results/agg/searches.parquet`` (one row per search and objective, read by
+the finding ``worst_case`` and the notebook ``worst``)."""
 
 from __future__ import annotations
 
@@ -29,15 +31,22 @@ class Search:
     K: int
     gap: float
     epsilon: float
-    objective: str
     horizon: int
     budget: int
     seed: int
-    family: str
+    unseen: int
+    tolerance: float
 
     @property
     def search_id(self) -> str:
         return stable_digest(asdict(self))[:16]
+
+    @property
+    def has_proof(self) -> bool:
+        """Whether the proof terms (Lemmas 4-5) apply: a softmax rule of the paper's kind."""
+        from privdtol.engine.exact.proof import PROOF_ALGORITHMS
+
+        return self.algorithm in PROOF_ALGORITHMS
 
     def run(self):
         from privdtol.engine.worst_case import search
@@ -47,11 +56,11 @@ class Search:
             self.K,
             self.gap,
             self.epsilon,
-            self.objective,
-            self.family,
-            self.budget,
-            self.seed,
-            self.horizon,
+            budget=self.budget,
+            seed=self.seed,
+            horizon=self.horizon,
+            unseen=self.unseen,
+            tolerance=self.tolerance,
         )
 
 
@@ -62,45 +71,51 @@ def searches(config: dict) -> list[Search]:
         return []
     out = [
         Search(
-            block["algorithm"],
+            a,
             int(K),
             float(g),
             float(e),
-            obj,
             int(block["horizon"]),
             int(block["budget"]),
             int(block["seed"]),
-            block["family"],
+            int(block["unseen"]),
+            float(block["tolerance"]),
         )
+        for a in block["algorithms"]
         for K in block["K"]
         for g in block["gap"]
         for e in block["epsilon"]
-        for obj in block["objectives"]
     ]
-    return sorted(out, key=lambda s: (s.objective, s.K, s.gap, s.epsilon))
+    return sorted(out, key=lambda s: (s.algorithm, s.K, s.gap, s.epsilon))
 
 
-def worst_table(result: dict, search: Search):
-    """The worst instance's exact regret at every checkpoint (:func:`privdtol.engine.runner.
-    exact_table`), as a cell file of experiment ``worst_case``, and the averager that computed
-    it (whose laws the instance's proof terms reuse: :func:`worst_terms`)."""
+def worst_tables(result: dict, search: Search):
+    """Each objective's instance's exact regret at every checkpoint (:func:`privdtol.engine.
+    runner.exact_table`), as cell rows of experiment ``worst_case`` (cell id: the search's id
+    and the objective), and the averager of the theorem1 instance (whose laws its proof terms
+    reuse: :func:`worst_terms`)."""
     import numpy as np
 
     from privdtol.engine.runner import exact_table_and_averager, make_spec
 
-    spec = make_spec(
-        search.algorithm,
-        search.epsilon,
-        search.horizon,
-        0,
-        means=tuple(result["means"]),
-        mode="exact",
-    )
-    table, avg = exact_table_and_averager(spec)
-    table.insert(0, "cell_id", search.search_id)
-    table["instance"] = f"worst_{search.objective}"
-    table["rho"] = table["kappa"] = np.nan
-    return table, avg
+    tables, base = [], None
+    for objective, found in result["objectives"].items():
+        spec = make_spec(
+            search.algorithm,
+            search.epsilon,
+            search.horizon,
+            0,
+            means=tuple(found["means"]),
+            mode="exact",
+        )
+        table, avg = exact_table_and_averager(spec)
+        table.insert(0, "cell_id", f"{search.search_id}-{objective}")
+        table["instance"] = f"worst_{objective}"
+        table["rho"] = table["kappa"] = np.nan
+        tables.append(table)
+        if objective == "theorem1":
+            base = avg
+    return pd.concat(tables, ignore_index=True), base
 
 
 def _write_json(data: dict, path) -> None:
@@ -113,29 +128,30 @@ def _write_json(data: dict, path) -> None:
 
 def worst_terms(result: dict, search: Search, base=None) -> dict:
     """The proof terms (Lemmas 4-5, :func:`privdtol.engine.exact.proof.proof_terms`) of the
-    worst instance found, in the form of a proof cell's JSON (experiment ``worst_case``);
-    ``base``: the averager of its exact regret (:func:`worst_table`), whose laws are reused."""
+    theorem1 instance found, in the form of a proof cell's JSON (experiment ``worst_case``);
+    ``base``: the averager of its exact regret (:func:`worst_tables`), whose laws are reused."""
     from privdtol.engine.exact.proof import proof_terms, sum_terms
 
-    regret = (result["regret"], result["error_bound"])
-    sums = sum_terms(search.algorithm, result["means"], search.epsilon, base=base)
+    found = result["objectives"]["theorem1"]
+    regret = (found["regret"], found["error_bound"])
+    sums = sum_terms(search.algorithm, found["means"], search.epsilon, base=base)
     terms = proof_terms(
-        search.algorithm, result["means"], search.epsilon, search.horizon, regret=regret, sums=sums
+        search.algorithm, found["means"], search.epsilon, search.horizon, regret=regret, sums=sums
     )
-    cell = {"instance": f"worst_{search.objective}", "mu_best": result["means"][0]}
-    return {"cell_id": search.search_id, "cell": cell, **terms}
+    cell = {"instance": "worst_theorem1", "mu_best": found["means"][0]}
+    return {"cell_id": f"{search.search_id}-theorem1", "cell": cell, **terms}
 
 
 def write_search(search: Search, out, trace_out=None, table_out=None, proof_out=None) -> dict:
     """Run one search and write its result JSON ``out`` (and, if given, the trace CSV, the
-    worst instance's exact regret table and its proof terms), each atomically."""
+    instances' exact regret table and the theorem1 instance's proof terms), each atomically."""
     from privdtol.pipeline.io import write_table
 
     result, trace = search.run()
     result = {"search_id": search.search_id, "search": asdict(search), **result}
     if trace_out is not None:
         write_table(pd.DataFrame(trace), trace_out)
-    table, avg = worst_table(result, search) if table_out or proof_out else (None, None)
+    table, avg = worst_tables(result, search) if table_out or proof_out else (None, None)
     if table_out is not None:
         write_table(table, table_out)
     if proof_out is not None:
@@ -144,15 +160,19 @@ def write_search(search: Search, out, trace_out=None, table_out=None, proof_out=
     return result
 
 
-def searches_table(paths) -> pd.DataFrame:
-    """One row per search result JSON (with its trace as ``trace_ratio``, space-separated)."""
+def _joined(values) -> str:
+    return " ".join(f"{float(v):.17g}" for v in values)
+
+
+def search_rows(r: dict, trace: pd.DataFrame) -> list[dict]:
+    """The rows of one search result ``r`` (one per objective) with its ``trace``."""
+    from privdtol.engine.worst_case import OBJECTIVES
+
+    counted = trace[trace["phase"] != "unseen"]
     rows = []
-    for p in sorted(map(Path, paths)):
-        try:
-            r = json.loads(p.read_text(encoding="utf-8"))
-            trace = pd.read_csv(p.with_suffix(".trace.csv"))
-        except (OSError, ValueError) as err:
-            raise InputError("searches", f"{p}: not a search result ({err})", "") from None
+    for objective, (ratio, _) in OBJECTIVES.items():
+        f = r["objectives"][objective]
+        u = r["unseen"]["objectives"].get(objective, {})
         rows.append(
             {
                 "search_id": r["search_id"],
@@ -160,19 +180,40 @@ def searches_table(paths) -> pd.DataFrame:
                 "K": r["K"],
                 "gap": r["gap"],
                 "epsilon": r["epsilon"],
-                "objective": r["objective"],
-                "family": r["family"],
-                "horizon": r["horizon"],
-                "value": r["value"],
-                "standard_value": r["standard"]["value"],
-                "bound": r["bound"],
-                "regret": r["regret"],
-                "error_bound": r["error_bound"],
+                "objective": objective,
+                "value": f["value"],
+                "standard_value": f["standard_value"],
+                "beats_standard": bool(f["beats_standard"]),
+                "family": f["family"],
+                "description": f["description"],
+                "regret": f["regret"],
+                "error_bound": f["error_bound"],
+                "lower_bound": f["lower_bound"],
+                "theorem1_bound": r["theorem1_bound"],
                 "evaluations": r["evaluations"],
-                "means": " ".join(f"{m:.17g}" for m in r["means"]),
-                "standard_means": " ".join(f"{m:.17g}" for m in r["standard"]["means"]),
-                "trace_ratio": " ".join(f"{v:.17g}" for v in trace["ratio"]),
+                "unseen": r["unseen"]["count"],
+                "unseen_value": u.get("value", float("nan")),
+                "unseen_margin": u.get("margin", float("nan")),
+                "unseen_beaten": bool(u.get("beaten", False)),
+                "tolerance": r["tolerance"],
+                "means": _joined(f["means"]),
+                "standard_means": _joined(r["standard"]["means"]),
+                "trace_ratio": _joined(counted[ratio]),
             }
         )
-    keys = ["objective", "K", "gap", "epsilon", "search_id"]
+    return rows
+
+
+def searches_table(paths) -> pd.DataFrame:
+    """One row per search result JSON and objective (with the objective's ratio at every
+    evaluation of the search, in order, as ``trace_ratio``)."""
+    rows = []
+    for p in sorted(map(Path, paths)):
+        try:
+            r = json.loads(p.read_text(encoding="utf-8"))
+            trace = pd.read_csv(p.with_suffix(".trace.csv"))
+            rows += search_rows(r, trace)
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            raise InputError("searches", f"{p}: not a search result ({err})", "") from None
+    keys = ["objective", "algorithm", "K", "gap", "epsilon", "search_id"]
     return pd.DataFrame(rows).sort_values(keys, kind="stable").reset_index(drop=True)

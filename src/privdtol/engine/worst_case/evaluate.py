@@ -1,0 +1,120 @@
+"""One exact evaluation of the worst-instance search: an instance's regret at the horizon
+(:func:`privdtol.engine.exact.expected_regret`), over Theorem 1's bound
+1 + 800 log K/Delta_min + 16 log K/eta (Cesari & Colomboni, eq. (1)) and over the explicit lower
+bound LB_T that every eps-DP algorithm must pay (:func:`privdtol.core.lower_bound.lower_bound`,
+its ``best`` column) on the two-level instance of the same K, best mean mu_1 and Delta_min (the
+class the instance belongs to: Corollary 1's Theta is a statement about the class).
+
+At the default horizon T = 2^40 - 1 the regret, nondecreasing in T, has reached its limit over
+T for every instance a search meets (the engine stops when the rest is below its error bound),
+and so has LB_T: both ratios are horizon-free.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privdtol.core import bounds
+
+#: the regret's relative tolerance while a search ranks instances (the values reported are
+#: computed again to the engine's default, 1e-10)
+SEARCH_TOL = 1e-6
+#: the engine's largest checkpoint, the default horizon
+DEFAULT_HORIZON = (1 << 40) - 1
+#: objective -> (the ratio it reads, +1 to maximise or -1 to minimise)
+OBJECTIVES = {"theorem1": ("theorem1", 1), "lower_max": ("lower", 1), "lower_min": ("lower", -1)}
+
+
+class BudgetSpent(Exception):
+    """Raised when a search asks for a new instance after its budget of evaluations."""
+
+
+def _key(means) -> tuple:
+    return tuple(np.round(np.asarray(means, dtype=float), 15).tolist())
+
+
+class Evaluator:
+    """Every instance's regret, bounds and ratios, each computed once (by :attr:`count`,
+    the number of distinct instances computed for the search) and written to :attr:`trace`."""
+
+    def __init__(self, algorithm, K, gap, epsilon, horizon=DEFAULT_HORIZON, env="bernoulli"):
+        self.algorithm, self.K, self.gap, self.epsilon = algorithm, int(K), float(gap), epsilon
+        self.horizon, self.env = int(horizon), env
+        self.theorem1 = float(bounds.theorem1(self.K, self.gap, epsilon))
+        self.budget: int | None = None
+        self.count = 0
+        self.cache: dict[tuple, dict] = {}
+        self.trace: list[dict] = []
+        self._lower: dict[float, tuple[float, float]] = {}
+
+    def lower(self, mu1: float) -> tuple[float, float]:
+        """LB_T (``best``) and its error on the two-level instance with best mean ``mu1``."""
+        if mu1 not in self._lower:
+            from privdtol.core.lower_bound import lower_bound
+
+            row = lower_bound(self.K, mu1 + self.gap, self.gap, self.epsilon, [self.horizon])
+            self._lower[mu1] = float(row["best"].iloc[0]), float(row["best_error"].iloc[0])
+        return self._lower[mu1]
+
+    def _compute(self, means, tol) -> dict:
+        from privdtol.engine.exact import expected_regret
+
+        kw = {} if tol is None else {"tol": tol}
+        reg, err = expected_regret(
+            self.algorithm, means, self.epsilon, [self.horizon], self.env, **kw
+        )
+        lb, lb_err = self.lower(float(means[0]))
+        regret = float(reg[0])
+        return {
+            "means": np.asarray(means, dtype=float),
+            "regret": regret,
+            "error_bound": float(err[0]),
+            "lower": lb,
+            "lower_error": lb_err,
+            "ratios": {"theorem1": regret / self.theorem1, "lower": regret / lb},
+            "tol": tol,
+        }
+
+    def evaluate(self, means, phase: str, label: str, counted: bool = True) -> dict:
+        """The instance ``means`` at the ranking tolerance; a new instance counts against the
+        budget (``counted``) and gets a row of the trace."""
+        key = _key(means)
+        if key in self.cache:
+            return self.cache[key]
+        if counted and self.budget is not None and self.count >= self.budget:
+            raise BudgetSpent
+        entry = self._compute(means, SEARCH_TOL)
+        entry.update(phase=phase, family=label)
+        if counted:
+            self.count += 1
+        entry["evaluation"] = len(self.trace) + 1
+        self.cache[key] = entry
+        self.trace.append(
+            {
+                "evaluation": entry["evaluation"],
+                "phase": phase,
+                "family": label,
+                "regret": entry["regret"],
+                "lower_bound": entry["lower"],
+                "theorem1": entry["ratios"]["theorem1"],
+                "lower": entry["ratios"]["lower"],
+                "means": " ".join(f"{m:.17g}" for m in entry["means"]),
+            }
+        )
+        return entry
+
+    def accurate(self, entry: dict) -> dict:
+        """``entry``'s instance computed again to the engine's default tolerance."""
+        out = self._compute(entry["means"], None)
+        out.update(phase=entry["phase"], family=entry["family"], evaluation=entry["evaluation"])
+        return out
+
+
+def value(entry: dict, objective: str) -> float:
+    """The objective's ratio at ``entry``."""
+    return entry["ratios"][OBJECTIVES[objective][0]]
+
+
+def better(a: float, b: float, objective: str) -> bool:
+    """Whether ratio ``a`` is strictly more extreme than ``b`` for ``objective``."""
+    return a > b if OBJECTIVES[objective][1] > 0 else a < b
