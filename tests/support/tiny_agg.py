@@ -117,12 +117,13 @@ def build_tiny_agg(
 
 def searches_table(work_dir):
     """A tiny ``searches.parquet`` (:mod:`privdtol.pipeline.worst_case`): two short searches
-    (K = 3, T = 2^10 - 1, 8 evaluations), their files in ``work_dir``."""
+    (rps and rnm_ftnl, K = 3, T = 2^10 - 1, 12 evaluations, 2 unseen instances), their files in
+    ``work_dir``."""
     from privdtol.pipeline import worst_case as wc
 
     paths = []
-    for objective in ("theorem1", "rate_min"):
-        s = wc.Search("rps", 3, 0.25, 1.0, objective, 1023, 8, 0, "auto")
+    for algorithm in ("rps", "rnm_ftnl"):
+        s = wc.Search(algorithm, 3, 0.25, 1.0, 1023, 12, 0, 2, 1e-3)
         base = Path(work_dir) / s.search_id
         base.parent.mkdir(parents=True, exist_ok=True)
         wc.write_search(s, f"{base}.json", f"{base}.trace.csv")

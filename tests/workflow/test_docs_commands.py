@@ -59,7 +59,7 @@ TAGS = {
 
 
 #: the worst-instance searches' budget of config/smoke.yaml (the docs show the default config's)
-SMOKE_BUDGET = 8
+SMOKE_BUDGET = 12
 
 
 #: inline commands the blocks rely on (docs/notebooks.md: the aggregated tables of /tmp/agg)

@@ -1,0 +1,75 @@
+"""Worst-instance search benchmarks (issue 37): CPU seconds of one exact evaluation of the
+search (:class:`privdtol.engine.worst_case.evaluate.Evaluator`: the regret at T = 2^40 - 1 to
+the ranking tolerance, LB_T and the ratios) on random instances of the free family, and of one
+whole search.
+
+    python benchmarks/bench_worst_case.py            # per-evaluation cost, one JSON line each
+    python benchmarks/bench_worst_case.py --search   # one default-config search per algorithm
+
+Pinned to one core (sched_setaffinity).  The numbers on the docs' performance page come from
+this command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+import numpy as np
+
+from privdtol.engine.worst_case import families as fam
+from privdtol.engine.worst_case import search
+from privdtol.engine.worst_case.evaluate import Evaluator
+
+ALGORITHMS = ("rps", "rnm_ftnl", "wu_wang_gumbel")
+CASES = [  # (K, gap, eps)
+    (4, 2.0**-6, 1.0),
+    (16, 2.0**-6, 1 / 16),
+    (4, 2.0**-10, 1.0),
+    (64, 2.0**-10, 1 / 16),
+]
+
+
+def per_evaluation(algorithm, K, gap, eps, n) -> float:
+    """Mean seconds of ``n`` evaluations of random instances (every gap free)."""
+    rng = np.random.default_rng(0)
+    ev = Evaluator(algorithm, K, gap, eps)
+    x = rng.random((n, K - 1))
+    ev.evaluate(fam.means_of(fam.Candidate("free", (), tuple(x[0])), K, gap, 0.125), "w", "w")
+    start = time.process_time()
+    for row in x[1:]:
+        c = fam.Candidate("free", (), tuple(row))
+        ev.evaluate(fam.means_of(c, K, gap, 0.125), "bench", "free")
+    return (time.process_time() - start) / (n - 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=11, help="evaluations per case")
+    parser.add_argument("--search", action="store_true", help="whole default searches")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    if args.search:
+        for algorithm in ALGORITHMS:
+            start = time.process_time()
+            result, _ = search(algorithm, 16, 2.0**-6, 1 / 16, budget=200, unseen=20)
+            line = {"algorithm": algorithm, "K": 16, "gap": 2.0**-6, "epsilon": 1 / 16}
+            line.update(evaluations=result["evaluations"], seconds=time.process_time() - start)
+            print(json.dumps({k: round(v, 2) if isinstance(v, float) else v for k, v in line.items()}))
+        return
+    for algorithm in ALGORITHMS:
+        for K, gap, eps in CASES:
+            seconds = per_evaluation(algorithm, K, gap, eps, args.n)
+            print(
+                json.dumps(
+                    {"algorithm": algorithm, "K": K, "gap": gap, "epsilon": eps,
+                     "seconds_per_evaluation": round(seconds, 3)}
+                )
+            )
+
+
+if __name__ == "__main__":
+    main()
