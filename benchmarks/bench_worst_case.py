@@ -58,15 +58,21 @@ def main() -> None:
             result, _ = search(algorithm, 16, 2.0**-6, 1 / 16, budget=200, unseen=20)
             line = {"algorithm": algorithm, "K": 16, "gap": 2.0**-6, "epsilon": 1 / 16}
             line.update(evaluations=result["evaluations"], seconds=time.process_time() - start)
-            print(json.dumps({k: round(v, 2) if isinstance(v, float) else v for k, v in line.items()}))
+            rounded = {k: round(v, 2) if isinstance(v, float) else v for k, v in line.items()}
+            print(json.dumps(rounded))
         return
     for algorithm in ALGORITHMS:
         for K, gap, eps in CASES:
             seconds = per_evaluation(algorithm, K, gap, eps, args.n)
             print(
                 json.dumps(
-                    {"algorithm": algorithm, "K": K, "gap": gap, "epsilon": eps,
-                     "seconds_per_evaluation": round(seconds, 3)}
+                    {
+                        "algorithm": algorithm,
+                        "K": K,
+                        "gap": gap,
+                        "epsilon": eps,
+                        "seconds_per_evaluation": round(seconds, 3),
+                    }
                 )
             )
 

@@ -38,8 +38,10 @@ def add_parser(sub):
     p.add_argument("--seed", type=int, default=0, help="seed of the search (>= 0)")
     p.add_argument("--unseen", type=int, default=40, help="instances tried after the search")
     p.add_argument(
-        "--tolerance", type=float, default=1e-3, help="relative margin an unseen instance "
-        "must exceed to beat the search"
+        "--tolerance",
+        type=float,
+        default=1e-3,
+        help="relative margin an unseen instance must exceed to beat the search",
     )
     p.add_argument("--horizon", type=int, default=DEFAULT_HORIZON, help="T of Reg_T")
     p.add_argument("--out", help="result JSON (default: print it)")
@@ -123,8 +125,7 @@ def run(args) -> int:
     )
     print(
         f"worst-case {args.algorithm}: K={args.K} gap={args.gap:g} eps={args.epsilon:g}: "
-        f"{found}; {result['evaluations']} evaluations"
-        + (f" -> {args.out}" if args.out else ""),
+        f"{found}; {result['evaluations']} evaluations" + (f" -> {args.out}" if args.out else ""),
         file=sys.stderr,
     )
     return 0

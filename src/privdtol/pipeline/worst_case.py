@@ -191,6 +191,7 @@ def search_rows(r: dict, trace: pd.DataFrame) -> list[dict]:
                 "lower_bound": f["lower_bound"],
                 "theorem1_bound": r["theorem1_bound"],
                 "evaluations": r["evaluations"],
+                "families": " ".join(f"{k}:{v}" for k, v in sorted(r["families"].items())),
                 "unseen": r["unseen"]["count"],
                 "unseen_value": u.get("value", float("nan")),
                 "unseen_margin": u.get("margin", float("nan")),

@@ -198,7 +198,7 @@ def summary_sentences(found: dict | None, checks: dict) -> list[TeX]:
     out = [
         finding_sentence("lower_bound", found),
         finding_sentence("proof_slack", found),
-        finding_sentence("worst_case", found),
+        summary_sentence("worst_case", found),
         competitors_sentence(found.get("competitors") or {}),
         ablations_sentence(found.get("prefix_cost") or {}, found.get("cap_cost") or {}),
         *(privacy_sentence(checks.get(c)) for c in audit_claims()),
@@ -257,6 +257,14 @@ FINDING_SENTENCES = {
     "cap_cost": lambda item: cost_sentence(item, r"The cap $\eta \le 1/8$", "rps_uncapped"),
     "competitors": competitors_sentence,
 }
+
+
+def summary_sentence(fid: str, found: dict | None) -> TeX | None:
+    """A finding's ``summary`` (its first sentence, for page 1), else :func:`finding_sentence`."""
+    item = (found or {}).get(fid) or {}
+    if item.get("available", True) and item.get("summary"):
+        return mathify(item["summary"])
+    return finding_sentence(fid, found)
 
 
 def finding_sentence(fid: str, found: dict | None) -> TeX | None:

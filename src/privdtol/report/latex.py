@@ -253,6 +253,7 @@ _WORDS = [
     (r"\beps\b", r"$\varepsilon$"),
     (r"\beta\b", r"$\eta$"),
     (r"\bmu_j\b|\bmu_(?=\{)", r"$\mu_j$"),
+    (r"\bmu_1\b", r"$\mu_1$"),
     (r"\bkappa\b", r"$\kappa$"),
     (r"\brho\b", r"$\rho$"),
     (r"\blog(?:\^2|²) K\b", r"$\log^2 K$"),

@@ -1,136 +1,173 @@
 """Tests of :mod:`privdtol.analysis.findings.worst_case`: the summary of the worst-instance
-searches (the most extreme instance per objective, against the standard instance)."""
+searches (counts, Theorem 1's ratio against the standard instance, the Reg_T / LB_T band, the
+unseen check) on hand-built tables, and that the notebook's table ``worst`` and the finding
+count the same searches."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
+from support.tiny_agg import searches_table
 
 from privdtol.analysis.findings import worst_case as worst
 
+GAP = 0.015625
+#: an instance with every gap at GAP (exact in binary) and one with a second level
+EVERY_GAP = ("0.4921875 0.5078125 0.5078125 0.5078125", "mu_1 0.492, gaps/Delta_min 1 x3")
+TWO_LEVEL = ("0.25 0.265625 0.375 0.375", "mu_1 0.25, gaps/Delta_min 1, 8 x2")
 
-def _search(objective, K, gap, eps, value, standard, evaluations, regret=1.0, bound=1.0):
-    return {
-        "objective": objective,
+
+def _row(search_id, algorithm, K, eps, objective, value, standard, **kw):
+    means, description = kw.pop("instance", EVERY_GAP)
+    row = {
+        "search_id": search_id,
+        "algorithm": algorithm,
         "K": K,
-        "gap": gap,
+        "gap": GAP,
         "epsilon": eps,
+        "objective": objective,
         "value": value,
         "standard_value": standard,
-        "evaluations": evaluations,
-        "regret": regret,
-        "bound": bound,
-        "means": "0 0.5",
-        "standard_means": "0.25 0.75",
+        "family": "standard",
+        "description": description,
+        "means": means,
+        "evaluations": 200,
+        "unseen": 20,
+        "unseen_margin": -0.01,
+        "unseen_beaten": False,
+        "tolerance": 0.001,
     }
+    return {**row, **kw}
 
 
-def test_worst_case_record_keys():
-    df = pd.DataFrame([_search("lemma5", 4, 0.25, 0.5, 0.5, 0.25, 20)])
-    found = worst.worst_case({"searches": df})
-    assert found["available"] is True and found["searches"] == 1
-    assert set(found) == {"available", "searches", "theorem1", "lemma5", "rate", "rate_min", "text"}
-
-
-def test_rate_rows_keep_the_rate_searches():
-    """A rate search at K = 2, gap 1/2, eps 1: rate 2 log 2 + log 2 = 3 log 2, so its regret 3
-    is 1/log 2 = 1.4427 times the rate and its standard instance's 0.1 x bound 6 = 0.6 is
-    0.2/log 2 = 0.28854."""
-    df = pd.DataFrame([_search("rate", 2, 0.5, 1.0, 0.9, 0.1, 10, regret=3.0, bound=6.0)])
-    out = worst.rate_rows(df)
-    assert out["objective"].tolist() == ["rate"]
-    assert out["value"].tolist() == pytest.approx([1.4427], rel=1e-4)
-    assert out["standard_value"].tolist() == pytest.approx([0.28854], rel=1e-4)
+def _two_searches(theorem1_a=0.0030006, instance_a=EVERY_GAP, tolerance_a=0.001):
+    """Search "a" (rps, K = 4, eps = 1, 150 evaluations, family free) and "b" (rnm_ftnl,
+    K = 16, eps = 1/16, 200 evaluations), each with the three objectives."""
+    a = {"evaluations": 150, "family": "free", "tolerance": tolerance_a}
+    b = {"family": "two_level(1)"}
+    return pd.DataFrame(
+        [
+            _row("a", "rps", 4, 1.0, "theorem1", theorem1_a, 0.003, instance=instance_a, **a),
+            _row("a", "rps", 4, 1.0, "lower_max", 40.0, 20.0, **a),
+            _row("a", "rps", 4, 1.0, "lower_min", 5.0, 20.0, **a),
+            _row("b", "rnm_ftnl", 16, 0.0625, "theorem1", 0.002, 0.002, **b),
+            _row("b", "rnm_ftnl", 16, 0.0625, "lower_max", 12.0, 8.0, **b),
+            _row("b", "rnm_ftnl", 16, 0.0625, "lower_min", 4.0, 7.0, **b),
+        ]
+    )
 
 
 def test_worst_case_without_searches_says_so():
-    """No searches table, or an empty one: the finding is unavailable, with its sentence."""
     expected = {"available": False, "text": "No worst-instance search in this run."}
     assert worst.worst_case({}) == expected
     assert worst.worst_case({"searches": pd.DataFrame()}) == expected
 
 
-def test_rate_min_searches_alone_report_the_smallest_value_and_no_sentence():
-    """Two rate_min searches: values 0.25 (standard 0.4, K = 2) and 0.5 (standard 0.3, K = 4).
-    The smallest value is the first search's, the extreme over the standard instances their
-    minimum 0.3, the gain max(0.4/0.25, 0.3/0.5) = 1.6.  With no Theorem 1, Lemma 5 or rate
-    search there is nothing to say."""
-    df = pd.DataFrame(
-        [
-            _search("rate_min", 2, 0.5, 1.0, 0.25, 0.4, 10),
-            _search("rate_min", 4, 0.25, 0.5, 0.5, 0.3, 20),
-        ]
-    )
-    found = worst.worst_case({"searches": df})
-    assert found["rate_min"] == {
-        "searches": 2,
-        "value": 0.25,
-        "standard_value": 0.4,
-        "standard_extreme": 0.3,
-        "K": 2,
-        "gap": 0.5,
-        "epsilon": 1.0,
-        "means": "0 0.5",
-        "evaluations": 20,
-        "gain_max": 1.6,
+def test_gain_is_relative_and_signed_by_the_objective():
+    """A minimised objective gains when the value falls: 2 against 4 is a gain of 1/2."""
+    assert worst.gain(2.0, 4.0, "lower_min") == 0.5
+    assert worst.gain(6.0, 4.0, "lower_max") == 0.5
+    assert worst.gain(0.75, 1.0, "theorem1") == -0.25
+
+
+def test_counts_come_once_per_search():
+    """Two searches of three objectives each: 2 searches (not 6 rows), 150 and 200 evaluations,
+    350 in all (each search counted once); the families of the instances found, without their
+    counts."""
+    found = worst.worst_case({"searches": _two_searches()})
+    assert found["searches"] == 2
+    assert found["objectives"] == ["lower_max", "lower_min", "theorem1"]
+    assert found["evaluations"] == {"min": 150, "max": 200, "total": 350}
+    assert found["families_found"] == ["free", "two_level"]
+
+
+def test_no_search_beats_its_standard_instance_beyond_the_tolerance():
+    """Search a's Theorem 1 ratio 0.0030006 beats its standard 0.003 by 2e-4 < 1e-3, search
+    b's not at all: the standard instance is the worst, to the tolerance, of the 350 instances;
+    every instance found has every gap at Delta_min.  The band: rps from lower_min 5 to
+    lower_max 40 (its standard instance 20), rnm_ftnl 4 to 12 (standard 7 and 8)."""
+    found = worst.worst_case({"searches": _two_searches()})
+    t1 = found["theorem1"]
+    assert (t1["value"], t1["beaten"], t1["every_gap_minimal"]) == (0.0030006, 0, True)
+    assert t1["gain_max"] == pytest.approx(2e-4)
+    assert found["band"] == {
+        "rps": {"min": 5.0, "max": 40.0, "standard_min": 20.0, "standard_max": 20.0},
+        "rnm_ftnl": {"min": 4.0, "max": 12.0, "standard_min": 7.0, "standard_max": 8.0},
     }
-    assert found["rate"] is None and found["theorem1"] is None and found["lemma5"] is None
-    assert found["text"] == "No search result to report."
-
-
-def test_worst_case_without_a_rate_min_search_has_no_range():
-    """Two Theorem-1 searches: the largest value 0.375 (standard 0.125, gain 3) and a smaller
-    one with the largest gain 0.25/0.03125 = 8.  Rescaled to the rate (log K/gap + log K/eps:
-    3 log 2 and 12 log 2) the first is 3/(3 log 2) = 1/log 2, its standard 1/(3 log 2); the gain
-    does not change."""
-    df = pd.DataFrame(
-        [
-            _search("theorem1", 2, 0.5, 1.0, 0.375, 0.125, 40, regret=3.0, bound=8.0),
-            _search("theorem1", 4, 0.25, 0.5, 0.25, 0.03125, 30, regret=2.0, bound=8.0),
-        ]
+    assert found["unseen"]["beaten"] == []
+    assert found["summary"] == (
+        "2 worst-instance searches (150 to 200 exact evaluations each) found Reg_T at most "
+        "0.003 of Theorem 1's bound (rps, K=4, gap=0.0156, eps=1: mu_1 0.492, gaps/Delta_min "
+        "1 x3)."
     )
-    found = worst.worst_case({"searches": df})
-    assert found["theorem1"] == {
-        "searches": 2,
-        "value": 0.375,
-        "standard_value": 0.125,
-        "standard_extreme": 0.125,
-        "K": 2,
-        "gap": 0.5,
-        "epsilon": 1.0,
-        "means": "0 0.5",
-        "evaluations": 40,
-        "gain_max": 8.0,
-    }
-    rate = found["rate"]  # to plain()'s 6 significant digits
-    assert (rate["value"], rate["standard_extreme"], rate["gain_max"]) == (1.4427, 0.480898, 8.0)
-    assert found["lemma5"] is None and found["rate_min"] is None
     assert found["text"] == (
-        "The worst instance found reaches 0.375 of Theorem 1's bound (the standard instance "
-        "of that search: 0.125; K=2, gap=0.5, eps=1, 2 searches of up to 40 exact "
-        "evaluations). A search finds the largest value it evaluated, not a supremum."
+        "2 worst-instance searches (150 to 200 exact evaluations each) found Reg_T at most "
+        "0.003 of Theorem 1's bound (rps, K=4, gap=0.0156, eps=1: mu_1 0.492, gaps/Delta_min "
+        "1 x3). None beat its standard instance on it by more than the tolerance 0.001 "
+        "(relative; at most by 0.0002): the standard instance was, to that tolerance, the "
+        "worst of the 350 instances evaluated across the families searched, and every "
+        "instance found has every gap at Delta_min. Reg_T / LB_T over the instances found: "
+        "rps 5 to 40 (standard instance 20); rnm_ftnl 4 to 12 (standard instances 7 to 8). "
+        "None of the 20 unseen random instances per search beat the search's best by more "
+        "than the tolerance 0.001. These are the most extreme values found, not the extremes "
+        "over instances."
     )
 
 
-def test_worst_case_sentence_joins_every_objective_and_the_range():
-    """Theorem 1 as above, a Lemma-5 search, and a rate_min search of 0.25 (standard 0.4):
-    the rate ranges from 0.25 to 1/log 2 = 1.44 (standard instances 0.4 to 1/(3 log 2) =
-    0.481)."""
-    df = pd.DataFrame(
-        [
-            _search("theorem1", 2, 0.5, 1.0, 0.375, 0.125, 40, regret=3.0, bound=8.0),
-            _search("lemma5", 4, 0.25, 0.5, 0.5, 0.25, 20),
-            _search("rate_min", 2, 0.5, 1.0, 0.25, 0.4, 10),
-        ]
-    )
+def test_a_search_that_beats_its_standard_instance_is_named():
+    """Search a's instance with a second level reaches 0.00375, 1/4 above its standard 0.003:
+    beyond the tolerance; named with its instance."""
+    df = _two_searches(theorem1_a=0.00375, instance_a=TWO_LEVEL)
     found = worst.worst_case({"searches": df})
-    assert found["rate_min"]["gain_max"] == 1.6  # 0.4 / 0.25
-    assert found["text"] == (
-        "The worst instance found reaches 0.375 of Theorem 1's bound (the standard instance "
-        "of that search: 0.125; K=2, gap=0.5, eps=1, 1 searches of up to 40 exact "
-        "evaluations); the worst instance found reaches 0.5 of Lemma 5's bound (sum_m F_m "
-        "over it) (the standard instance of that search: 0.25; K=4, gap=0.25, eps=0.5, 1 "
-        "searches of up to 20 exact evaluations); Reg / (log K/gap + log K/eps) ranges from "
-        "0.25 to 1.44 over the instances found (the standard instances: 0.4 to 0.481). A "
-        "search finds the largest value it evaluated, not a supremum."
-    )
+    t1 = found["theorem1"]
+    assert (t1["beaten"], t1["every_gap_minimal"]) == (1, False)
+    assert t1["gain_max"] == pytest.approx(0.25)
+    assert t1["gain_where"] == "rps, K=4, gap=0.0156, eps=1"
+    assert (
+        "1 of them beat their standard instance on it by more than the tolerance 0.001 "
+        "(relative), at most by 0.25 (rps, K=4, gap=0.0156, eps=1: mu_1 0.25, gaps/Delta_min "
+        "1, 8 x2)."
+    ) in found["text"]
+
+
+def test_each_search_is_held_to_its_own_tolerance():
+    """A gain of 2e-3 beats a tolerance of 1e-3 but not one of 1e-2."""
+    tight = worst.worst_case({"searches": _two_searches(theorem1_a=0.003006)})
+    loose = worst.worst_case({"searches": _two_searches(theorem1_a=0.003006, tolerance_a=0.01)})
+    assert tight["theorem1"]["beaten"] == 1
+    assert loose["theorem1"]["beaten"] == 0
+    assert "the tolerance 0.001 to 0.01" in loose["text"]
+
+
+def test_an_unseen_instance_that_beats_a_search_is_named():
+    """Search b's best unseen instance beats its lower_max by 5%, beyond its tolerance."""
+    df = _two_searches()
+    hit = (df["search_id"] == "b") & (df["objective"] == "lower_max")
+    df.loc[hit, ["unseen_margin", "unseen_beaten"]] = [0.05, True]
+    found = worst.worst_case({"searches": df})
+    assert found["unseen"]["beaten"] == [
+        {
+            "search": "rnm_ftnl, K=16, gap=0.0156, eps=0.0625",
+            "objective": "lower_max",
+            "margin": 0.05,
+        }
+    ]
+    assert (
+        "Unseen random instances (20 per search) beat the search's best by more than the "
+        "tolerance 0.001 for 1 objective(s) of a search: lower_max of rnm_ftnl, K=16, "
+        "gap=0.0156, eps=0.0625, by 0.05."
+    ) in found["text"]
+
+
+def test_the_table_and_the_finding_count_the_same_searches(tmp_path):
+    """On two real (tiny) searches: the notebook's table lists every search and objective of
+    the records, and its searches are the finding's count (the summary and the table agree)."""
+    df = searches_table(tmp_path)
+    found = worst.worst_case({"searches": df})
+    shown = worst.table(df)
+    assert len(shown) == len(df) == found["searches"] * len(found["objectives"])
+    searched = shown[worst.SEARCH].drop_duplicates()
+    assert len(searched) == found["searches"] == df["search_id"].nunique() == 2
+    assert sorted(shown["objective"].unique()) == found["objectives"]
+    assert shown["evaluations"].sum() == found["evaluations"]["total"] * len(found["objectives"])
+    assert (shown["found_over_standard"] == df["value"] / df["standard_value"]).all()

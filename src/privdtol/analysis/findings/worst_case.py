@@ -1,19 +1,26 @@
 """The finding ``worst_case``: what the worst-instance searches found (the table
-``results/agg/searches.parquet``, :mod:`privdtol.pipeline.worst_case`), against the standard
-instance each search starts from.  Not a verdict: a search finds the largest value it
-evaluated, a lower bound on the supremum over instances (Theorem 1 and Lemma 5 hold for every
-i.i.d. loss process, Section 4 of Cesari & Colomboni); claim C2 is checked on the instances it
-found."""
+``results/agg/searches.parquet``, one row per search and objective: :mod:`privdtol.pipeline.
+worst_case`; the search: :mod:`privdtol.engine.worst_case`).  Theorem 1 and Lemma 5 hold for
+every i.i.d. loss process with a unique best action (Section 4 of Cesari & Colomboni) and
+Corollary 1's Theta is a statement about every instance of a class; each search reports the most
+extreme instance it evaluated for Reg_T over Theorem 1's bound (eq. (1)) and for the smallest
+and largest Reg_T over the lower bound LB_T, against the standard instance it evaluates first.
+Not a verdict: a value found bounds the extreme over instances, it is not the extreme.
+
+:func:`table` is the notebook's table ``worst`` (the same records, so the figure, the table and
+the sentence count the same searches)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 
+from privdtol.algorithms import ALGORITHMS
 from privdtol.analysis.claim_types import Finding
 from privdtol.analysis.records import fmt, plain
-from privdtol.core import bounds
+from privdtol.engine.worst_case.evaluate import OBJECTIVES
 
 #: the finding this module computes (collected by :mod:`privdtol.analysis.registry`)
 RECORDS = (
@@ -24,86 +31,221 @@ RECORDS = (
         f"{__name__}:worst_case",
     ),
 )
-
-#: the objectives' words in the sentence
-WORDS = {
-    "theorem1": "of Theorem 1's bound",
-    "lemma5": "of Lemma 5's bound (sum_m F_m over it)",
-    "rate": "times the rate log K/gap + log K/eps",
-}
+#: the columns that name one search
+SEARCH = ["algorithm", "K", "gap", "epsilon"]
+#: what the text says where (a row of the searches table)
+WHERE = "{algorithm}, K={K}, gap={gap}, eps={epsilon}"
 
 
-def _extreme(df: pd.DataFrame, objective: str, largest: bool = True) -> dict | None:
-    rows = df[df["objective"] == objective]
+def gain(value, reference, objective: str):
+    """How much ``value`` is more extreme than ``reference`` for ``objective``, relative:
+    ``(value/reference - 1)`` times +1 (maximised) or -1 (minimised), the engine's convention
+    for the unseen margin (negative: less extreme)."""
+    return (value / reference - 1) * OBJECTIVES[objective][1]
+
+
+def searches_of(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per search (its first objective's row: the columns of the search)."""
+    return df.drop_duplicates("search_id")
+
+
+def table(df: pd.DataFrame) -> pd.DataFrame:
+    """The table ``worst``: per search and objective the value found, the standard instance's,
+    their ratio, the instance found, the search's exact evaluations and the unseen margin."""
+    return pd.DataFrame(
+        {
+            **{c: df[c] for c in [*SEARCH, "objective"]},
+            "found": df["value"],
+            "standard": df["standard_value"],
+            "found_over_standard": df["value"] / df["standard_value"],
+            "instance": df["description"],
+            "evaluations": df["evaluations"],
+            "unseen_margin": df["unseen_margin"],
+        }
+    ).reset_index(drop=True)
+
+
+def _where(r) -> str:
+    return WHERE.format(
+        algorithm=r["algorithm"], K=int(r["K"]), gap=fmt(r["gap"]), epsilon=fmt(r["epsilon"])
+    )
+
+
+def _tolerance(rows: pd.DataFrame) -> dict:
+    return {"min": rows["tolerance"].min(), "max": rows["tolerance"].max()}
+
+
+def _range(r: dict, digits: int = 3) -> str:
+    lo, hi = fmt(r["min"], digits), fmt(r["max"], digits)
+    return lo if lo == hi else f"{lo} to {hi}"
+
+
+def _every_gap_minimal(means: str, gap: float) -> bool:
+    mu = np.array(means.split(), dtype=float)
+    return bool(np.allclose(mu[1:] - mu[0], gap, rtol=1e-9, atol=0))
+
+
+def theorem1(df: pd.DataFrame) -> dict | None:
+    """The largest Reg_T / Theorem 1's bound found, where, and the searches whose instance beats
+    their standard instance by more than their tolerance (the largest gain and where)."""
+    rows = df[df["objective"] == "theorem1"]
     if rows.empty:
         return None
-    i = rows["value"].idxmax() if largest else rows["value"].idxmin()
-    r = rows.loc[i]
-    std = rows["standard_value"].max() if largest else rows["standard_value"].min()
+    top = rows.loc[rows["value"].idxmax()]
+    gains = gain(rows["value"], rows["standard_value"], "theorem1")
+    most = rows.loc[gains.idxmax()]
     return {
-        "searches": len(rows),
-        "value": r["value"],
-        "standard_value": r["standard_value"],
-        "standard_extreme": std,
-        "K": r["K"],
-        "gap": r["gap"],
-        "epsilon": r["epsilon"],
-        "means": r["means"],
-        "evaluations": int(rows["evaluations"].max()),
-        "gain_max": float(
-            (rows["value"] / rows["standard_value"]).max()
-            if largest
-            else (rows["standard_value"] / rows["value"]).max()
-        ),
+        "value": top["value"],
+        "where": _where(top),
+        "description": top["description"],
+        "standard_value": top["standard_value"],
+        "beaten": int((gains > rows["tolerance"]).sum()),
+        "gain_max": float(gains.max()),
+        "gain_where": _where(most),
+        "gain_description": most["description"],
+        "every_gap_minimal": all(map(_every_gap_minimal, rows["means"], rows["gap"])),
+        "tolerance": _tolerance(rows),
     }
 
 
-def rate_rows(df: pd.DataFrame) -> pd.DataFrame:
-    """The searches' largest Reg_T / (log K/gap + log K/eps): the ``rate`` searches and the
-    ``theorem1`` ones (for fixed K, gap and eps both maximise Reg_T, so the instance is the
-    same; their value is rescaled to the rate)."""
-    rows = df[df["objective"].isin(["rate", "theorem1"])].copy()
-    rate = bounds.rate(rows["K"], rows["gap"], rows["epsilon"])
-    standard_regret = rows["standard_value"] * rows["bound"]
-    rows["value"], rows["standard_value"] = rows["regret"] / rate, standard_regret / rate
-    return rows.assign(objective="rate")
+def _rank(algorithm: str) -> tuple:
+    names = list(ALGORITHMS)
+    return (names.index(algorithm) if algorithm in names else len(names), algorithm)
+
+
+def band(df: pd.DataFrame) -> dict:
+    """Per algorithm the smallest ``lower_min`` and largest ``lower_max`` found, and the range
+    of its standard instances' Reg_T / LB_T."""
+    out = {}
+    rows = df[df["objective"].isin(["lower_min", "lower_max"])]
+    for algorithm in sorted(rows["algorithm"].unique(), key=_rank):
+        g = rows[rows["algorithm"] == algorithm]
+        lo, hi = g[g["objective"] == "lower_min"], g[g["objective"] == "lower_max"]
+        out[str(algorithm)] = {
+            "min": lo["value"].min() if len(lo) else None,
+            "max": hi["value"].max() if len(hi) else None,
+            "standard_min": g["standard_value"].min(),
+            "standard_max": g["standard_value"].max(),
+        }
+    return out
+
+
+def unseen(df: pd.DataFrame) -> dict:
+    """How many unseen instances each search drew and the (search, objective) pairs whose best
+    unseen instance beat the search's best by more than its tolerance."""
+    per = searches_of(df)["unseen"]
+    beaten = df[df["unseen_beaten"].astype(bool)]
+    return {
+        "min": int(per.min()),
+        "max": int(per.max()),
+        "beaten": [
+            {"search": _where(r), "objective": r["objective"], "margin": r["unseen_margin"]}
+            for _, r in beaten.iterrows()
+        ],
+        "tolerance": _tolerance(df),
+    }
+
+
+def families_searched(df: pd.DataFrame) -> list[str]:
+    """The families the searches evaluated (the ``families`` column: ``name:count`` pairs)."""
+    if "families" not in df:
+        return []
+    names = {pair.split(":")[0] for cell in df["families"] for pair in str(cell).split()}
+    return sorted(names)
+
+
+def _theorem1_sentences(t1: dict, total: int, families: list[str]) -> list[str]:
+    out = [
+        f"found Reg_T at most {fmt(t1['value'])} of Theorem 1's bound "
+        f"({t1['where']}: {t1['description']})."
+    ]
+    tol, most = _range(t1["tolerance"]), fmt(t1["gain_max"])
+    if t1["beaten"]:
+        out.append(
+            f"{t1['beaten']} of them beat their standard instance on it by more than the "
+            f"tolerance {tol} (relative), at most by {most} "
+            f"({t1['gain_where']}: {t1['gain_description']})."
+        )
+        return out
+    every = ", and every instance found has every gap at Delta_min" * t1["every_gap_minimal"]
+    out.append(
+        f"None beat its standard instance on it by more than the tolerance {tol} (relative; "
+        f"at most by {most}): the standard instance was, to that tolerance, the worst of the "
+        f"{total} instances evaluated across the families "
+        f"{', '.join(families) if families else 'searched'}{every}."
+    )
+    return out
+
+
+def _band_sentence(band: dict) -> str:
+    per = "; ".join(
+        f"{a} {fmt(b['min'])} to {fmt(b['max'])} (standard instance"
+        f"{'s' if b['standard_min'] != b['standard_max'] else ''} "
+        f"{_range({'min': b['standard_min'], 'max': b['standard_max']})})"
+        for a, b in band.items()
+    )
+    return f"Reg_T / LB_T over the instances found: {per}."
+
+
+def _unseen_sentence(un: dict) -> str:
+    tol = _range(un["tolerance"])
+    if un["max"] == 0:
+        return "No unseen instance was drawn."
+    if not un["beaten"]:
+        return (
+            f"None of the {_range(un)} unseen random instances per search beat the search's "
+            f"best by more than the tolerance {tol}."
+        )
+    cases = "; ".join(
+        f"{b['objective']} of {b['search']}, by {fmt(b['margin'])}" for b in un["beaten"]
+    )
+    return (
+        f"Unseen random instances ({_range(un)} per search) beat the search's best by more "
+        f"than the tolerance {tol} for {len(un['beaten'])} objective(s) of a search: {cases}."
+    )
+
+
+def _sentences(out: dict) -> list[str]:
+    n, t1 = out["searches"], out["theorem1"]
+    head = f"{n} worst-instance search{'es' * (n != 1)} ({_range(out['evaluations'])} exact "
+    head += "evaluations each)"
+    if t1 is None:
+        parts = [f"{head} for {', '.join(out['objectives'])}."]
+    else:
+        total = out["evaluations"]["total"]
+        first, *rest = _theorem1_sentences(t1, total, out["families_searched"])
+        parts = [f"{head} {first}", *rest]
+    if out["band"]:
+        parts.append(_band_sentence(out["band"]))
+    parts.append(_unseen_sentence(out["unseen"]))
+    parts.append("These are the most extreme values found, not the extremes over instances.")
+    return parts
 
 
 def worst_case(tables: Mapping[str, pd.DataFrame]) -> dict:
-    """Per objective, the most extreme value the searches found and the standard instance's
-    value in the same search (and the extreme over the standard instances), with a sentence."""
+    """The searches and objectives counted, their evaluations, the families of the instances
+    found, the Theorem 1 ratio found against the standard instances, the Reg_T / LB_T band per
+    algorithm and the unseen check, with a few sentences (``text``) and the first alone
+    (``summary``, for the report's summary)."""
     df = tables.get("searches")
     if df is None or df.empty:
         return {"available": False, "text": "No worst-instance search in this run."}
-    out = {"available": True, "searches": len(df)}
-    for obj in ("theorem1", "lemma5"):
-        out[obj] = _extreme(df, obj)
-    out["rate"] = _extreme(rate_rows(df), "rate")
-    out["rate_min"] = _extreme(df, "rate_min", largest=False)
-    parts = []
-    for obj in ("theorem1", "lemma5"):
-        e = out[obj]
-        if e is not None:
-            parts.append(
-                f"the worst instance found reaches {fmt(e['value'])} {WORDS[obj]} (the standard "
-                f"instance of that search: {fmt(e['standard_value'])}; K={fmt(e['K'])}, "
-                f"gap={fmt(e['gap'])}, eps={fmt(e['epsilon'])}, {e['searches']} searches of up "
-                f"to {e['evaluations']} exact evaluations)"
-            )
-    hi, lo = out["rate"], out["rate_min"]
-    if hi is not None and lo is not None:
-        parts.append(
-            f"Reg / (log K/gap + log K/eps) ranges from {fmt(lo['value'])} to "
-            f"{fmt(hi['value'])} over the instances found (the standard instances: "
-            f"{fmt(lo['standard_extreme'])} to {fmt(hi['standard_extreme'])})"
-        )
-    text = "; ".join(parts)
-    out["text"] = (
-        (
-            text[0].upper() + text[1:] + ". A search finds the largest value it evaluated, "
-            "not a supremum."
-        )
-        if text
-        else "No search result to report."
-    )
+    runs = searches_of(df)
+    out = {
+        "available": True,
+        "searches": len(runs),
+        "objectives": sorted(df["objective"].unique()),
+        "evaluations": {
+            "min": int(runs["evaluations"].min()),
+            "max": int(runs["evaluations"].max()),
+            "total": int(runs["evaluations"].sum()),
+        },
+        "families_found": sorted({f.split("(")[0] for f in df["family"]}),
+        "families_searched": families_searched(df),
+        "theorem1": theorem1(df),
+        "band": band(df),
+        "unseen": unseen(df),
+    }
+    parts = _sentences(out)
+    out["summary"], out["text"] = parts[0], " ".join(parts)
     return plain(out)

@@ -100,8 +100,12 @@ def _refine(ev, start, objective, K, gap, eta, free_max_k, step, calls):
         x0,
         method="Nelder-Mead",
         bounds=[(0.0, 1.0)] * d,
-        options={"maxfev": calls * (d + 1), "xatol": 1e-12, "fatol": 0.0,
-                 "initial_simplex": np.array(simplex)},
+        options={
+            "maxfev": calls * (d + 1),
+            "xatol": 1e-12,
+            "fatol": 0.0,
+            "initial_simplex": np.array(simplex),
+        },
     )
 
 
@@ -127,8 +131,11 @@ def _run(ev, K, gap, eta, budget, free_max_k, rng):
         objective = tuple(OBJECTIVES)[runs % len(OBJECTIVES)]
         before = ev.count
         start = next(
-            (e for e in _ranked(ev.cache.values(), objective)
-             if e["phase"] != "unseen" and id(e) not in starts[objective]),
+            (
+                e
+                for e in _ranked(ev.cache.values(), objective)
+                if e["phase"] != "unseen" and id(e) not in starts[objective]
+            ),
             None,
         )
         try:

@@ -158,9 +158,7 @@ def scan(K: int, gap: float, eta: float, x0s, free_max_k: int) -> list[Candidate
                     ]
         if "geometric" in fams:
             pers = _unique(c for c in (1, 2, max(1, (K - 1) // 4)) if c < K - 1)
-            out += [
-                Candidate("geometric", (c,), (x0, s)) for c in pers for s in (0.25, 0.5, 1.0)
-            ]
+            out += [Candidate("geometric", (c,), (x0, s)) for c in pers for s in (0.25, 0.5, 1.0)]
     return out
 
 
@@ -185,8 +183,8 @@ def random_candidate(rng: np.random.Generator, K: int, free_max_k: int) -> Candi
 
 
 def describe(means, gap: float) -> str:
-    """The instance in words: mu_1 and its gaps in units of Delta_min, e.g.
-    ``mu_1 0.492, gaps/Delta_min 1 x3, 4 x12``."""
+    """The instance in words: mu_1 and how many gaps sit at each multiple of Delta_min, e.g.
+    ``mu_1 0.492; gaps/Delta_min: 3 at 1, 12 at 4``."""
     mu = np.asarray(means, dtype=float)
     units = (mu[1:] - mu[0]) / gap
     parts, i = [], 0
@@ -194,6 +192,6 @@ def describe(means, gap: float) -> str:
         j = i
         while j + 1 < units.size and math.isclose(units[j + 1], units[i], rel_tol=1e-9):
             j += 1
-        parts.append(f"{units[i]:.3g}" + (f" x{j - i + 1}" if j > i else ""))
+        parts.append(f"{j - i + 1} at {units[i]:.3g}")
         i = j + 1
-    return f"mu_1 {mu[0]:.3g}, gaps/Delta_min " + ", ".join(parts)
+    return f"mu_1 {mu[0]:.3g}; gaps/Delta_min: " + ", ".join(parts)
