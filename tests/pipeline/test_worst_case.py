@@ -1,37 +1,158 @@
-"""Tests of :mod:`privdtol.pipeline.worst_case`: the config's worst-case block gives one search
-per point and objective, and the searches' table yields the worst-case finding."""
+"""Tests of :mod:`privdtol.pipeline.worst_case`: the config's ``worst_case:`` block gives one
+search per (algorithm, K, gap, epsilon); a search's files (result JSON, trace CSV, the worst
+instances' regret table, the proof terms); the searches' table, one row per search and
+objective."""
 
 from __future__ import annotations
 
-import pytest
-from support.paths import CONFIG
+import json
+from dataclasses import replace
 
-from privdtol.analysis.findings.worst_case import worst_case
-from privdtol.pipeline.config import load_config
+import pandas as pd
+import pytest
+from support.paths import CONFIG, SMOKE
+
+from privdtol.errors import InputError
+from privdtol.pipeline.config import load_config, load_config_files
 from privdtol.pipeline.worst_case import Search, searches, searches_table, write_search
 
 T = (1 << 10) - 1  # short horizon: every evaluation is a few milliseconds
+OBJECTIVES = ["theorem1", "lower_max", "lower_min"]
 
 
-def test_searches_table_and_finding(tmp_path):
-    for obj in ("theorem1", "rate_min"):
-        s = Search("rps", 3, 0.25, 1.0, obj, T, 8, 0, "auto")
-        write_search(s, tmp_path / f"{s.search_id}.json", tmp_path / f"{s.search_id}.trace.csv")
-    table = searches_table(sorted(tmp_path.glob("*.json")))
-    assert list(table["objective"]) == ["rate_min", "theorem1"]
-    found = worst_case({"searches": table})
-    t1 = table[table["objective"] == "theorem1"].iloc[0]
-    assert found["theorem1"]["value"] == pytest.approx(t1["value"], rel=1e-6)
-    assert found["rate"]["value"] >= found["rate_min"]["value"]
-    assert "not a supremum" in found["text"] and "Theorem 1's bound" in found["text"]
-    assert not worst_case({})["available"]
+def test_smoke_config_gives_its_one_search_with_the_schema_defaults():
+    """smoke.yaml: rps, K = 3, gap 1/4, eps = 1, budget 12, 2 unseen; the horizon (the engine's
+    largest, 2^40 - 1), the seed (0) and the tolerance (0.001) from the schema's defaults."""
+    got = searches(load_config_files([SMOKE]))
+    assert got == [Search("rps", 3, 0.25, 1.0, 2**40 - 1, 12, 0, 2, 0.001)]
 
 
-def test_config_block_gives_one_search_per_point_and_objective():
+def test_config_block_gives_one_search_per_algorithm_k_gap_and_epsilon():
     cfg = load_config(CONFIG / "config.yaml")
-    got = searches(cfg)
     block = cfg["worst_case"]
-    n = len(block["K"]) * len(block["gap"]) * len(block["epsilon"]) * len(block["objectives"])
+    got = searches(cfg)
+    n = len(block["algorithms"]) * len(block["K"]) * len(block["gap"]) * len(block["epsilon"])
     assert len(got) == n and len({s.search_id for s in got}) == n
-    minimal = {"experiments": cfg["experiments"][:1]}
-    assert searches(load_config(minimal)) == []
+    assert {(s.algorithm, s.K, s.gap, s.epsilon) for s in got} == {
+        (a, K, g, e)
+        for a in block["algorithms"]
+        for K in block["K"]
+        for g in block["gap"]
+        for e in block["epsilon"]
+    }
+    assert got == sorted(got, key=lambda s: (s.algorithm, s.K, s.gap, s.epsilon))
+    for s in got:
+        assert (s.budget, s.seed, s.unseen, s.tolerance) == (
+            block["budget"],
+            block["seed"],
+            block["unseen"],
+            block["tolerance"],
+        )
+    assert searches(load_config({"experiments": cfg["experiments"][:1]})) == []
+
+
+def test_search_id_names_every_field():
+    s = Search("rnm_ftnl", 3, 0.25, 1.0, T, 12, 0, 2, 0.001)
+    assert len(s.search_id) == 16 and s.search_id == Search(*vars(s).values()).search_id
+    changed = [
+        replace(s, **{k: v})
+        for k, v in dict(
+            algorithm="rps", K=4, gap=0.125, epsilon=0.5, horizon=255, budget=13, seed=1,
+            unseen=3, tolerance=0.01,
+        ).items()
+    ]  # fmt: skip
+    assert len({c.search_id for c in [s, *changed]}) == 10
+
+
+def test_has_proof_for_the_softmax_rules_only():
+    assert Search("rps", 3, 0.25, 1.0, T, 12, 0, 0, 0.0).has_proof
+    assert not Search("rnm_ftnl", 3, 0.25, 1.0, T, 12, 0, 0, 0.0).has_proof
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """Two small searches written as the pipeline writes them (wu_wang_gumbel, a softmax rule,
+    with its regret table and proof terms; rnm_ftnl with its result and trace only)."""
+    d = tmp_path_factory.mktemp("worst")
+    out = {}
+    for s in (
+        Search("wu_wang_gumbel", 2, 0.25, 1.0, T, 12, 0, 2, 0.001),
+        Search("rnm_ftnl", 3, 0.25, 1.0, T, 12, 0, 2, 0.001),
+    ):
+        sid = s.search_id
+        files = {
+            "out": d / f"{sid}.json",
+            "trace": d / f"{sid}.trace.csv",
+            "table": d / f"{sid}.parquet" if s.has_proof else None,
+            "proof": d / f"{sid}.proof.json" if s.has_proof else None,
+        }
+        result = write_search(s, files["out"], files["trace"], files["table"], files["proof"])
+        out[s.algorithm] = (s, result, files)
+    return out
+
+
+def test_write_search_writes_the_result_and_its_trace(written):
+    for s, result, files in written.values():
+        on_disk = json.loads(files["out"].read_text())
+        assert on_disk["search_id"] == s.search_id and on_disk["search"]["K"] == s.K
+        assert on_disk["search"] == {
+            "algorithm": s.algorithm,
+            "K": s.K,
+            "gap": 0.25,
+            "epsilon": 1.0,
+            "horizon": T,
+            "budget": 12,
+            "seed": 0,
+            "unseen": 2,
+            "tolerance": 0.001,
+        }
+        assert on_disk == result  # what write_search returned, as written
+        trace = pd.read_csv(files["trace"])
+        assert len(trace) == 12 + 2 and list(trace["phase"])[-2:] == ["unseen"] * 2
+        assert list(trace["evaluation"]) == list(range(1, 15))
+
+
+def test_write_search_writes_each_objectives_regret_and_the_proof_terms(written):
+    s, result, files = written["wu_wang_gumbel"]
+    table = pd.read_parquet(files["table"])
+    assert sorted(table["instance"].unique()) == sorted(f"worst_{o}" for o in OBJECTIVES)
+    assert set(table["cell_id"]) == {f"{s.search_id}-{o}" for o in OBJECTIVES}
+    for o in OBJECTIVES:
+        rows = table[table["instance"] == f"worst_{o}"]
+        at_t = rows[rows["horizon"] == T]
+        assert len(at_t) == 1
+        assert at_t["regret"].iloc[0] == pytest.approx(result["objectives"][o]["regret"], rel=1e-9)
+    proof = json.loads(files["proof"].read_text())
+    assert proof["cell_id"] == f"{s.search_id}-theorem1"
+    assert proof["cell"] == {
+        "instance": "worst_theorem1",
+        "mu_best": result["objectives"]["theorem1"]["means"][0],
+    }
+
+
+def test_searches_table_has_one_row_per_search_and_objective(written):
+    paths = [files["out"] for _, _, files in written.values()]
+    table = searches_table(paths)
+    assert len(table) == 6
+    assert list(table["objective"]) == sorted(OBJECTIVES * 2)  # sorted by objective first
+    for _, row in table.iterrows():
+        s, result, files = written[row["algorithm"]]
+        found = result["objectives"][row["objective"]]
+        assert row["search_id"] == s.search_id and row["K"] == s.K
+        assert row["value"] == found["value"]
+        assert row["standard_value"] == found["standard_value"]
+        assert row["evaluations"] == 12 and row["unseen"] == 2
+        assert [float(v) for v in row["means"].split()] == found["means"]
+        ratio = "theorem1" if row["objective"] == "theorem1" else "lower"
+        trace = pd.read_csv(files["trace"])
+        counted = trace[trace["phase"] != "unseen"][ratio]
+        assert [float(v) for v in row["trace_ratio"].split()] == list(counted)
+        check = result["unseen"]["objectives"][row["objective"]]
+        assert row["unseen_value"] == check["value"] and row["unseen_beaten"] == check["beaten"]
+
+
+def test_searches_table_refuses_a_file_that_is_not_a_search_result(tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text('{"algorithm": "rps"}')
+    with pytest.raises(InputError, match="not a search result"):
+        searches_table([bad])

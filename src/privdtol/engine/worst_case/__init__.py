@@ -15,9 +15,10 @@ The search (:func:`search`), deterministic for its arguments:
 2. the structured families of :mod:`.families` (two levels, two levels around 4 eta, three
    levels, geometric spreads) at the standard best mean and at the best mean each objective
    preferred in step 1: at most :data:`SCAN_SHARE` of the budget;
-3. until ``budget`` distinct instances have been computed: bounded Nelder-Mead runs, each
-   objective in turn, from the best instance so far not yet used as a start, in the free family
-   (every gap free) up to ``free_max_k`` actions and in the start's own family beyond;
+3. until ``budget`` distinct instances have been computed: Nelder-Mead runs, each objective
+   in turn, from the best instance so far not yet used as a start, in the free family (every
+   gap free) up to ``free_max_k`` actions and in the start's own family beyond (:func:`_refine`:
+   a point outside [0, 1]^d is the instance of its projection, ranked a little worse);
 4. ``unseen`` instances drawn at random from the families by an independent stream, computed
    after the search and not used by it: none should beat its best by more than ``tolerance``
    (relative); the result says whether one did.
@@ -57,6 +58,9 @@ SCAN_SHARE = 0.6
 SWEEP_X0 = tuple(np.linspace(0.0, 1.0, 9).tolist())
 #: each Nelder-Mead run may ask for this many values per parameter (plus one)
 RUN_CALLS = 12
+#: a Nelder-Mead point outside [0, 1]^d counts as its projection's value made worse by this
+#: share of it per unit of L1 distance (a tie-break: see :func:`_refine`)
+OUTSIDE = 1e-3
 
 
 def _extreme(entries, objective):
@@ -73,8 +77,15 @@ def _ranked(entries, objective):
 
 
 def _refine(ev, start, objective, K, gap, eta, free_max_k, step, calls):
-    """One bounded Nelder-Mead run for ``objective`` from the instance ``start`` (its
-    candidate, or its free-family form up to ``free_max_k`` actions)."""
+    """One Nelder-Mead run for ``objective`` from the instance ``start`` (its candidate, or its
+    free-family form up to ``free_max_k`` actions).  A point x outside [0, 1]^d is the instance
+    of its projection p onto [0, 1]^d (evaluated and ranked as such), and the run sees its value
+    made worse by :data:`OUTSIDE` |value| |x - p|_1: the simplex turns back rather than lying
+    on the face.  (Clipping the simplex's points, as scipy's ``bounds`` do, puts a clipped point
+    onto a vertex already on the face: the simplex loses that dimension for good, and a run
+    started on a bound never leaves it, so that an extreme next to a bound, e.g. the largest
+    Reg/LB_T near mu_1 = 0, was missed.)  A face's instances are still reached: the
+    projections of the points outside are instances on the face."""
     from scipy import optimize
 
     cand = start["candidate"]
@@ -90,16 +101,17 @@ def _refine(ev, start, objective, K, gap, eta, free_max_k, step, calls):
         simplex.append(x)
 
     def f(x):
-        c = fam.Candidate(cand.family, cand.counts, tuple(np.clip(x, 0.0, 1.0).tolist()))
+        inside = np.clip(x, 0.0, 1.0)
+        c = fam.Candidate(cand.family, cand.counts, tuple(inside.tolist()))
         e = ev.evaluate(fam.means_of(c, K, gap, eta), "refine", c.label())
         e.setdefault("candidate", c)
-        return -sign * value(e, objective)
+        v = value(e, objective)
+        return -sign * v + OUTSIDE * abs(v) * float(np.abs(x - inside).sum())
 
     optimize.minimize(
         f,
         x0,
         method="Nelder-Mead",
-        bounds=[(0.0, 1.0)] * d,
         options={
             "maxfev": calls * (d + 1),
             "xatol": 1e-12,
