@@ -20,15 +20,6 @@ WORST_SEARCHES = worst_searches(CONFIG)
 PROOF_SEARCHES = [s for s in WORST_SEARCHES if s.has_proof]
 
 
-def _search_args(search):
-    keys = ("algorithm", "K", "gap", "epsilon", "budget", "seed", "unseen", "tolerance")
-    return shlex.join(
-        f"{v!r}" if isinstance(v, float) else str(v)
-        for k in (*keys, "horizon")
-        for v in (f"--{k}", getattr(search, k))
-    )
-
-
 for _search in WORST_SEARCHES:
     _outputs = {
         "json": f"{WORST_DIR}/{_search.search_id}.json",
@@ -50,7 +41,14 @@ for _search in WORST_SEARCHES:
         conda:
             "../envs/privdtol.yaml"
         params:
-            args=_search_args(_search),
+            args=shlex.join(
+                f"{v!r}" if isinstance(v, float) else str(v)
+                for k in (
+                    *("algorithm", "K", "gap", "epsilon", "budget", "seed"),
+                    *("unseen", "tolerance", "horizon"),
+                )
+                for v in (f"--{k}", getattr(_search, k))
+            ),
             proof=lambda wildcards, output: (
                 f"--proof {shlex.quote(output.proof)}" if "proof" in output.keys() else ""
             ),
