@@ -114,6 +114,9 @@ def test_load_config_does_not_mutate_its_input():
             "algorithms",
         ),
         (lambda c: c.update(checks={"confidence": 1.5}), "checks.confidence", "< 1"),
+        # a mapping or a list given as a scalar (the YAML `experiments: true`)
+        (lambda c: c.update(experiments=True), "experiments", "type array"),
+        (lambda c: c["experiments"][0].update(slices=True), "experiments[0].slices", "array"),
     ],
 )
 def test_bad_config_one_message_naming_key_and_allowed_values(mutate, key, allowed):

@@ -293,10 +293,12 @@ def _load_config(config: dict, schema) -> dict:
     if not isinstance(schema, dict):
         schema = load_schema(schema)
     _bare_off(config)
-    for exp in config.get("experiments") or []:
+    experiments = config.get("experiments")
+    for exp in experiments if isinstance(experiments, list) else []:
         if isinstance(exp, dict):
             _bare_off(exp)
-            for sl in exp.get("slices") or []:
+            slices = exp.get("slices")
+            for sl in slices if isinstance(slices, list) else []:
                 if isinstance(sl, dict):
                     _bare_off(sl)
     validate_schema(config, schema)

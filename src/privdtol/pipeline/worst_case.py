@@ -49,7 +49,7 @@ class Search:
         return self.algorithm in PROOF_ALGORITHMS
 
     def run(self):
-        from privdtol.engine.worst_case import search
+        from privdtol.engine.worst_case.search import search
 
         return search(
             self.algorithm,

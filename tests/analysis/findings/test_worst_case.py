@@ -63,13 +63,6 @@ def test_worst_case_without_searches_says_so():
     assert worst.worst_case({"searches": pd.DataFrame()}) == expected
 
 
-def test_gain_is_relative_and_signed_by_the_objective():
-    """A minimised objective gains when the value falls: 2 against 4 is a gain of 1/2."""
-    assert worst.gain(2.0, 4.0, "lower_min") == 0.5
-    assert worst.gain(6.0, 4.0, "lower_max") == 0.5
-    assert worst.gain(0.75, 1.0, "theorem1") == -0.25
-
-
 def test_counts_come_once_per_search():
     """Two searches of three objectives each: 2 searches (not 6 rows), 150 and 200 evaluations,
     350 in all (each search counted once); the families of the instances found, without their

@@ -20,6 +20,7 @@ from privdtol.engine.worst_case.evaluate import (
     BudgetSpent,
     Evaluator,
     better,
+    gain,
     value,
 )
 
@@ -179,3 +180,10 @@ def test_value_and_better():
     assert better(2.0, 1.0, "theorem1") and better(2.0, 1.0, "lower_max")
     assert better(1.0, 2.0, "lower_min") and not better(2.0, 1.0, "lower_min")
     assert not any(better(1.0, 1.0, o) for o in OBJECTIVES)  # strictly
+
+
+def test_gain_is_relative_and_signed_by_the_objective():
+    """A minimised objective gains when the value falls: 2 against 4 is a gain of 1/2."""
+    assert gain(2.0, 4.0, "lower_min") == 0.5
+    assert gain(6.0, 4.0, "lower_max") == 0.5
+    assert gain(0.75, 1.0, "theorem1") == -0.25

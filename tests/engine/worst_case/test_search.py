@@ -1,6 +1,6 @@
-"""Tests of :func:`privdtol.engine.worst_case.search`: deterministic for a seed, exactly its budget
-of evaluations, never less extreme than the standard instance, the values reported computed
-again accurately, the unseen instances after the search and from their own stream, the phases
+"""Tests of :func:`privdtol.engine.worst_case.search.search`: deterministic for a seed,
+exactly its budget of evaluations, never less extreme than the standard instance, the values
+reported computed again accurately, the unseen instances after the search and from their own stream, the phases
 of the search, its refusals; and the certificates: at K = 2 and K = 3, where every instance is a
 point of [0, 1]^(K - 1), a dense grid (support.dense_grid) finds each objective's extreme where
 the search does, to 1e-6 relative."""
@@ -13,7 +13,8 @@ import pytest
 from support.dense_grid import GridRatios, grid_extreme
 
 from privdtol.engine import exact
-from privdtol.engine.worst_case import FAMILIES, OBJECTIVES, SEARCH_TOL, search
+from privdtol.engine.worst_case import FAMILIES, OBJECTIVES, SEARCH_TOL
+from privdtol.engine.worst_case.search import search
 
 T = 1023  # 2^10 - 1: an exact evaluation costs milliseconds
 #: one cheap search, K = 3 (rnm_ftnl: a few ms an evaluation)
@@ -69,7 +70,9 @@ def test_search_record():
         assert found["lower"] == pytest.approx(reg / found["lower_bound"], rel=1e-15)
         assert found["value"] == found[ratio] and found["standard_value"] == std[ratio]
         assert sign * (found["value"] - found["standard_value"]) >= 0
-        assert found["beats_standard"] == (found["means"] != std["means"])
+        assert found["gain"] == sign * (found["value"] / found["standard_value"] - 1)
+        assert found["beats_standard"] == (found["gain"] > 0.01)
+        assert found["gain"] == 0 or found["means"] != std["means"]
         assert found["gaps"] == [m - found["means"][0] for m in found["means"][1:]]
         assert min(found["gaps"]) == pytest.approx(0.25, abs=1e-15)
 

@@ -20,7 +20,7 @@ import pandas as pd
 from privdtol.algorithms import ALGORITHMS
 from privdtol.analysis.claim_types import Finding
 from privdtol.analysis.records import fmt, plain
-from privdtol.engine.worst_case.evaluate import OBJECTIVES
+from privdtol.engine.worst_case.evaluate import gain
 
 #: the finding this module computes (collected by :mod:`privdtol.analysis.registry`)
 RECORDS = (
@@ -35,13 +35,6 @@ RECORDS = (
 SEARCH = ["algorithm", "K", "gap", "epsilon"]
 #: what the text says where (a row of the searches table)
 WHERE = "{algorithm}, K={K}, gap={gap}, eps={epsilon}"
-
-
-def gain(value, reference, objective: str):
-    """How much ``value`` is more extreme than ``reference`` for ``objective``, relative:
-    ``(value/reference - 1)`` times +1 (maximised) or -1 (minimised), the engine's convention
-    for the unseen margin (negative: less extreme)."""
-    return (value / reference - 1) * OBJECTIVES[objective][1]
 
 
 def searches_of(df: pd.DataFrame) -> pd.DataFrame:

@@ -118,3 +118,11 @@ def value(entry: dict, objective: str) -> float:
 def better(a: float, b: float, objective: str) -> bool:
     """Whether ratio ``a`` is strictly more extreme than ``b`` for ``objective``."""
     return a > b if OBJECTIVES[objective][1] > 0 else a < b
+
+
+def gain(a, b, objective: str):
+    """How much ratio ``a`` is more extreme than ``b`` for ``objective``, relative:
+    ``(a/b - 1)`` times +1 (maximised) or -1 (minimised); negative when less extreme.  A
+    search beats its standard instance, and an unseen instance beats a search, when this
+    exceeds the search's ``tolerance``."""
+    return (a / b - 1) * OBJECTIVES[objective][1]
