@@ -1,9 +1,9 @@
-"""Tests of :func:`privdtol.engine.worst_case.search.search`: deterministic for a seed,
-exactly its budget of evaluations, never less extreme than the standard instance, the values
-reported computed again accurately, the unseen instances after the search and from their own stream, the phases
-of the search, its refusals; and the certificates: at K = 2 and K = 3, where every instance is a
-point of [0, 1]^(K - 1), a dense grid (support.dense_grid) finds each objective's extreme where
-the search does, to 1e-6 relative."""
+"""Tests of :func:`privdtol.engine.worst_case.search.search`: deterministic for a seed, exactly its
+budget of evaluations, never less extreme than the standard instance, the values reported
+computed again accurately, the unseen instances after the search and from their own stream, the
+phases of the search, its refusals; and the certificates: at K = 2 and K = 3, where every
+instance is a point of [0, 1]^(K - 1), a dense grid (support.dense_grid) finds each objective's
+extreme where the search does, to 1e-6 relative."""
 
 from __future__ import annotations
 
