@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from privdtol.engine.worst_case import families as fam
-from privdtol.engine.worst_case import search
+from privdtol.engine.worst_case.search import search
 from privdtol.engine.worst_case.evaluate import Evaluator
 
 ALGORITHMS = ("rps", "rnm_ftnl", "wu_wang_gumbel")
