@@ -130,8 +130,7 @@ SECTIONS: dict[str, Section] = {
         r"more extreme than the standard instance); hollow: the best of the unseen random "
         r"instances. (b) $\mathrm{Reg}_T/\mathrm{LB}_T$ from the smallest to the largest found, "
         r"the standard instance's marked. (c) The means of the instances found for RPS, best "
-        r"action first; dashed: the standard instance. The values are the most extreme found, "
-        r"not the extremes over instances.",
+        r"action first; dashed: the standard instance.",
     ),
 }
 
