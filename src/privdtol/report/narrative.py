@@ -146,7 +146,7 @@ def figure_note(name: str, checks_dir, findings_json=None) -> str:
         verdict = record["verdict"]
         lines.append(
             f"- **{claim}** ({claim_title(claim)}): **{verdict}**, "
-            f"{AGREEMENT.get(verdict, verdict)}. {record['summary']}"
+            f"{AGREEMENT.get(verdict, verdict)}. {markdown_math(record['summary'])}"
         )
     if not claims:
         found = {}
@@ -156,7 +156,7 @@ def figure_note(name: str, checks_dir, findings_json=None) -> str:
 
             found = read_json(path, "findings")
         texts = [
-            found[f.id]["text"]
+            markdown_math(found[f.id]["text"])
             for f in FINDINGS.values()
             if set(f.experiments) & set(NOTEBOOKS[name].experiments)
             and (found.get(f.id) or {}).get("text")
