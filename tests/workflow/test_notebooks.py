@@ -135,7 +135,7 @@ def test_heatmap_page_for_a_reviewer(heatmap_run):
 
     from privdtol.report.notebook_html import notebook_html
 
-    _, (work, nb), checks_dir = heatmap_run
+    _, (_, nb), checks_dir = heatmap_run
     soup = BeautifulSoup(notebook_html(nb), "html.parser")
     (parameters,) = soup.select("details.privdtol-parameters")
     assert str(checks_dir) in parameters.get_text()
