@@ -36,14 +36,16 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from IPython.display import Markdown
 
 from privdtol.analysis import stats
 from privdtol.analysis.cells import plateau_ratio, regime
-from privdtol.analysis.records import check_text, load_agg, read_check
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.analysis.records import load_agg
+from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.pipeline.config import check_defaults
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
+from privdtol.report.narrative import checks_note
 
 NAME = "actions"
 style.setup()
@@ -56,8 +58,7 @@ fin = fin.assign(regime=regime(fin["gap"], fin["epsilon"]))
 # ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
-for claim in notebook_claims(NAME):
-    print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
+Markdown(checks_note(NAME, checks_dir))
 
 # %%
 # regimes of the private cells (non-private algorithms have no epsilon, hence no regime)
@@ -109,8 +110,6 @@ style.show(fig, out_dir, NAME)
 # ### What the figure shows (generated from the check records and the findings)
 
 # %%
-from IPython.display import Markdown
-
 from privdtol.report.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))

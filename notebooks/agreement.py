@@ -42,13 +42,15 @@ thresholds = {}
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+from IPython.display import Markdown
 
 from privdtol.analysis.claims.c0_agreement import pair_table, rare_pairs
-from privdtol.analysis.records import check_text, load_agg, read_check
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.analysis.records import load_agg
+from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.pipeline.config import check_defaults
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
+from privdtol.report.narrative import checks_note
 
 NAME = "agreement"
 style.setup()
@@ -62,8 +64,7 @@ pairs["left_out"] = rare_pairs(pairs, limits["agreement_min_events"])
 # ## Check C0 (from `results/checks/`)
 
 # %%
-for claim in notebook_claims(NAME):
-    print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
+Markdown(checks_note(NAME, checks_dir))
 
 # %%
 fig, ax = plt.subplots(figsize=(style.WIDTH, 2.6), layout="constrained")
@@ -102,8 +103,6 @@ style.show(fig, out_dir, NAME)
 # ### What the figure shows (generated from the check records)
 
 # %%
-from IPython.display import Markdown
-
 from privdtol.report.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))

@@ -34,15 +34,17 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import Markdown
 
 from privdtol.analysis.cells import dedupe_cells, final_rows, select, stack
 from privdtol.analysis.claim_types import BOUNDS_TABLE
 from privdtol.analysis.price import final_prices, price_table
-from privdtol.analysis.records import check_text, load_agg, read_check
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.analysis.records import load_agg
+from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.core import bounds
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
+from privdtol.report.narrative import checks_note
 
 NAME = "bounds"
 style.setup()
@@ -63,14 +65,12 @@ if len(lower):
     fin = fin.merge(lb, on=keys, how="left")
 else:
     fin = fin.assign(lower=np.nan)
-checks = {c: read_check(Path(checks_dir) / f"{c}.json") for c in notebook_claims(NAME)}
 
 # %% [markdown]
 # ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
-for claim, check in checks.items():
-    print(check_text(claim, check), end="\n\n")
+Markdown(checks_note(NAME, checks_dir))
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.3), layout="constrained")
@@ -117,8 +117,6 @@ style.show(fig, out_dir, NAME)
 # ### What the figure shows (generated from the check records and the findings)
 
 # %%
-from IPython.display import Markdown
-
 from privdtol.report.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))

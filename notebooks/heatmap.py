@@ -35,15 +35,17 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import seaborn as sns
+from IPython.display import Markdown
 from matplotlib.colors import LogNorm
 
 from privdtol.analysis.cells import dedupe_cells, final_rows, select
 from privdtol.analysis.claims.c4_rate import form_table, rate_ratio_table
-from privdtol.analysis.records import check_text, load_agg, read_check
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.analysis.records import load_agg
+from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.pipeline.config import check_defaults
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
+from privdtol.report.narrative import checks_note
 
 NAME = "heatmap"
 style.setup()
@@ -59,8 +61,7 @@ rate = rate_ratio_table(rps)
 # ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
-for claim in notebook_claims(NAME):
-    print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
+Markdown(checks_note(NAME, checks_dir))
 
 # %%
 Ks = sorted(tab["K"].unique())
@@ -117,8 +118,6 @@ style.show(fig, out_dir, NAME)
 # ### What the figure shows (generated from the check records and the findings)
 
 # %%
-from IPython.display import Markdown
-
 from privdtol.report.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))

@@ -37,12 +37,14 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import Markdown
 
 from privdtol.analysis.claims.c3_horizon_free import plateau_table
-from privdtol.analysis.records import check_text, load_agg, read_check
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.analysis.records import load_agg
+from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
+from privdtol.report.narrative import checks_note
 
 NAME = "horizon"
 style.setup()
@@ -52,8 +54,7 @@ df = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["horizon"]
 # ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
-for claim in notebook_claims(NAME):
-    print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
+Markdown(checks_note(NAME, checks_dir))
 
 # %% [markdown]
 # ## Figure: one panel per $(K, \Delta_{\min}, \varepsilon)$ cell of the `horizon` experiment
@@ -122,8 +123,6 @@ style.show(fig, out_dir, NAME)
 # ### What the figure shows (generated from the check records and the findings)
 
 # %%
-from IPython.display import Markdown
-
 from privdtol.report.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))

@@ -38,12 +38,14 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from IPython.display import Markdown
 
 from privdtol.analysis.cells import regime
-from privdtol.analysis.records import check_text, read_check
+from privdtol.analysis.records import read_check
 from privdtol.analysis.registry import notebook_claims
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
+from privdtol.report.narrative import checks_note
 
 NAME = "lower"
 style.setup()
@@ -58,8 +60,7 @@ if not cells.empty:
 # ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
-for claim, check in checks.items():
-    print(check_text(claim, check), end="\n\n")
+Markdown(checks_note(NAME, checks_dir))
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.3), layout="constrained", sharey=True)
@@ -94,8 +95,6 @@ style.show(fig, out_dir, NAME)
 # ### What the figure shows (generated from the check records and the findings)
 
 # %%
-from IPython.display import Markdown
-
 from privdtol.report.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))

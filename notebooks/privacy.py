@@ -35,14 +35,16 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import Markdown
 from matplotlib.ticker import NullFormatter
 
 from privdtol.analysis.claims.c1_privacy import c1_cells
-from privdtol.analysis.records import check_text, load_agg, read_check
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.analysis.records import load_agg
+from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
 from privdtol.privacy.audit_grid import DISPLAY_ORDER
+from privdtol.report.narrative import checks_note
 
 NAME = "privacy"
 style.setup()
@@ -53,8 +55,7 @@ cells = c1_cells(df)
 # ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
-for claim in notebook_claims(NAME):
-    print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")))
+Markdown(checks_note(NAME, checks_dir))
 
 # %%
 present = set(df.algorithm)
@@ -145,8 +146,6 @@ style.show(fig, out_dir, NAME)
 # ### What the figure shows (generated from the check records and the findings)
 
 # %%
-from IPython.display import Markdown
-
 from privdtol.report.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))

@@ -40,34 +40,26 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from IPython.display import Markdown
 
 from privdtol.analysis.claims.lemmas import step_table
 from privdtol.analysis.findings.slack import STEPS, slack_table
-from privdtol.analysis.records import check_text, load_agg, read_check
-from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, control_id, notebook_claims
+from privdtol.analysis.records import load_agg
+from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
+from privdtol.report.narrative import checks_note
 
 NAME = "proof"
 style.setup()
 proof = load_agg(agg_dir, NOTEBOOKS[NAME].experiments)["proof"]
 slack = slack_table(proof)
-checks = {c: read_check(Path(checks_dir) / f"{c}.json") for c in notebook_claims(NAME)}
-controls = {
-    (c, a): read_check(Path(checks_dir) / f"{control_id(c, a)}.json")
-    for c in notebook_claims(NAME)
-    for a in CLAIMS[c].controls
-}
 
 # %% [markdown]
 # ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
-for claim, check in checks.items():
-    print(check_text(claim, check), end="\n\n")
-for (claim, alg), check in controls.items():
-    if check is not None:
-        print(f"control {alg} of {claim}: {check['verdict']} ({check['summary']})", end="\n\n")
+Markdown(checks_note(NAME, checks_dir, controls=True))
 
 # %%
 shown = [s for s in STEPS if not s.key.startswith("eq4")]
@@ -148,8 +140,6 @@ style.show(fig, out_dir, NAME)
 # ### What the figure shows (generated from the check records and the findings)
 
 # %%
-from IPython.display import Markdown
-
 from privdtol.report.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))

@@ -41,14 +41,16 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from IPython.display import Markdown
 
 from privdtol.analysis.cells import plateau_ratio
 from privdtol.analysis.claims.c4_rate import slope_series
-from privdtol.analysis.records import check_text, load_agg, read_check
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.analysis.records import load_agg, read_check
+from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.pipeline.config import check_defaults
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
+from privdtol.report.narrative import checks_note
 
 NAME = "rates"
 style.setup()
@@ -65,8 +67,7 @@ eps_fin = eps_fin.assign(x=1 / eps_fin["epsilon"])
 # ## The checks of the claims this figure shows (from `results/checks/`)
 
 # %%
-for claim in notebook_claims(NAME):
-    print(check_text(claim, read_check(Path(checks_dir) / f"{claim}.json")), end="\n\n")
+Markdown(checks_note(NAME, checks_dir))
 
 # %%
 # the exponent each diagnostic fits (C4a: p of (log K/gap)^p, C4b: q of (log K/eps)^q), over all
@@ -146,8 +147,6 @@ style.show(fig, out_dir, NAME)
 # ### What the figure shows (generated from the check records and the findings)
 
 # %%
-from IPython.display import Markdown
-
 from privdtol.report.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))

@@ -12,14 +12,13 @@ import numpy as np
 import pandas as pd
 import pytest
 from support.paths import SMOKE
-from support.records import HAND_CHECK, HEATMAP_CLAIM, c2_record, check_json
+from support.records import c2_record, check_json
 
 from privdtol.analysis import (
     records,
 )
 from privdtol.analysis.claims import c2_theorem1
 from privdtol.analysis.records import (
-    check_text,
     load_check,
     read_check,
 )
@@ -227,39 +226,6 @@ def test_as_control_marks_the_record_with_its_claim():
     assert records.as_control(rec, "C2") == {"claim": "C2", "control_of": "C2", "verdict": "FAIL"}
 
 
-def test_check_text_of_a_record_without_an_interval():
-    rec = records.no_data(HEAD, "2 rps cells; the form fit needs 4.")
-    assert records.check_text("C4", rec) == (
-        "**C4: INCONCLUSIVE**: Rate form\n"
-        "- statistic: largest factor = None\n"
-        "- threshold: within [1/2, 2]\n"
-        "- summary: 2 rps cells; the form fit needs 4."
-    )
-
-
-def test_check_text_shows_the_statistic_and_both_ends_of_its_interval():
-    """A record with statistic 1.5 and interval [1.25, 1.75] (all exact in 6 significant
-    digits, so :func:`records.plain` keeps them) prints the statistic, then the interval as
-    ``[low, high]`` in that order."""
-    rec = records.make_check(HEAD, 1.5, 1.25, 1.75, "PASS", "4 rps cells.")
-    assert records.check_text("C4", rec) == (
-        "**C4: PASS**: Rate form\n"
-        "- statistic: largest factor = 1.5 [1.25, 1.75]\n"
-        "- threshold: within [1/2, 2]\n"
-        "- summary: 4 rps cells."
-    )
-
-
-def test_check_text_shows_a_one_sided_interval():
-    """The interval is left out only when BOTH ends are missing: a record whose lower end is
-    not finite (NaN → null by :func:`records.plain`) and upper end 2.0 prints ``[None, 2.0]``."""
-    rec = records.make_check(HEAD, 1.0, float("nan"), 2.0, "INCONCLUSIVE", "one-sided.")
-    assert rec["ci_low"] is None
-    assert records.check_text("C4", rec).splitlines()[1] == (
-        "- statistic: largest factor = 1.0 [None, 2.0]"
-    )
-
-
 def test_read_check_names_the_checks_field_when_the_path_is_not_a_file(tmp_path):
     """A path that exists but is a directory is not "absent": :func:`records.read_check`
     raises the one-line defect of :func:`privdtol.pipeline.io.read_json` on field
@@ -382,10 +348,3 @@ def test_check_records_are_validated(tmp_path):
     path.write_text(json.dumps({**check_json("C3", "PASS"), "verdict": "MAYBE"}))
     with pytest.raises(InputError, match=r"C3\.json: key 'verdict'"):
         load_check(path)
-
-
-def test_check_text_shows_the_record_or_not_run():
-    text = check_text(HEATMAP_CLAIM, HAND_CHECK)
-    assert f"**{HEATMAP_CLAIM}: FAIL**" in text and "hand-written summary 7f3a9c" in text
-    assert "0.123 [0.1, 0.2]" in text
-    assert "not run" in check_text(HEATMAP_CLAIM, None)

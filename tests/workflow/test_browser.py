@@ -8,8 +8,10 @@ are file:, data: or blob: URLs only), no console error, no raw ``$…$`` TeX in 
 outside code, the mathematics laid out as MathML (``display: math``, non-empty boxes).  On the
 explorer: choosing an algorithm and a K redraws the curves with exactly the aggregated table's
 values for that cell (read back from Plotly's ``gd.data``), Monte Carlo cells with their
-intervals, Theorem 1's bound for RPS.  Screenshots of the four pages (and of the explorer's
-hover) go to ``results/screenshots/`` of the checkout: look at them.
+intervals, Theorem 1's bound for RPS.  On a notebook page the test exports itself: the code
+hidden when the page opens, shown and hidden again by the button, one cell unfolded by its
+"code" line.  Screenshots of the five pages (and of the explorer's hover) go to
+``results/screenshots/`` of the checkout: look at them.
 
 Cost: reuses the session's smoke build (``smoke_run``), one browser for the module: 26 s for
 the four tests beyond that build on 2 cores, measured at a load average near 20 (the archive
@@ -333,3 +335,50 @@ def test_the_unpacked_run_archive_renders_offline(browser, smoke_run, tmp_path):
     assert any(t["kind"] == "cell" and t["y"] for t in traces)
     size = (run / "explorer" / "index.html").stat().st_size
     assert size <= 10 * 2**20, size
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+    reason="needs Debian's chromium and chromium-driver (make setup installs them)",
+)
+def test_notebook_code_is_hidden_until_shown(browser, tmp_path):
+    """A notebook page opens with its text, check record and outputs in view and every code
+    cell folded (the sources take no room); the button shows all of them, pressed again hides
+    them, and a cell's own "code" line unfolds that cell alone.  A page exported here, so the
+    test needs no smoke build."""
+    import nbformat
+    from selenium.webdriver.common.by import By
+
+    from privdtol.report.notebook_html import notebook_html
+
+    nb = nbformat.v4.new_notebook()
+    long_cell = nbformat.v4.new_code_cell("\n".join(f"x{i} = {i}" for i in range(60)))
+    long_cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="after the code")]
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(r"# Figure 1 — regret against $1/\Delta_{\min}$"),
+        nbformat.v4.new_code_cell('agg_dir = "results/agg"', metadata={"tags": ["parameters"]}),
+        long_cell,
+    ]
+    nbformat.write(nb, tmp_path / "folded.ipynb")
+    page = tmp_path / "folded.html"
+    page.write_text(notebook_html(tmp_path / "folded.ipynb"), encoding="utf-8")
+    open_page(browser, page)
+
+    def shown_sources():
+        areas = browser.find_elements(By.CSS_SELECTOR, ".jp-CodeCell .jp-InputArea")
+        assert len(areas) == 2
+        return [a.is_displayed() for a in areas]
+
+    output = browser.find_element(By.CSS_SELECTOR, ".jp-OutputArea-output")
+    assert shown_sources() == [False, False] and output.is_displayed()
+    folded_top = output.rect["y"]
+    screenshot(browser, "notebook-code-folded")
+    button = browser.find_element(By.ID, "privdtol-toggle-code")
+    button.click()
+    assert shown_sources() == [True, True] and button.text == "Hide all code"
+    assert output.rect["y"] > folded_top + 500  # the 60 lines were what folding kept away
+    button.click()
+    assert shown_sources() == [False, False] and button.text == "Show all code"
+    browser.find_elements(By.CSS_SELECTOR, "details.privdtol-code > summary")[1].click()
+    assert shown_sources() == [False, True]

@@ -20,9 +20,10 @@ from support.workflow import run_snakemake
 from privdtol.analysis.cells import select
 from privdtol.analysis.claims import c4_rate
 from privdtol.analysis.claims.c4_rate import rate_ratio_table
-from privdtol.analysis.records import check_text, read_check, write_check
+from privdtol.analysis.records import read_check, write_check
 from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims
 from privdtol.cli import main
+from privdtol.report.narrative import check_markdown
 from privdtol.report.notebook_run import strip_notebook_metadata
 
 pytest.importorskip("papermill")
@@ -59,13 +60,14 @@ def _execute(name, workdir, params):
     return out
 
 
-def _stdout(nb_path: Path) -> str:
+def _markdown(nb_path: Path) -> str:
+    """The Markdown the notebook displayed (``IPython.display.Markdown`` outputs)."""
     nb = json.loads(nb_path.read_text())
-    return "".join(
-        "".join(o.get("text", ""))
+    return "\n".join(
+        "".join(o["data"]["text/markdown"])
         for c in nb["cells"]
         for o in c.get("outputs", [])
-        if o.get("name") == "stdout"
+        if "text/markdown" in o.get("data", {})
     )
 
 
@@ -95,8 +97,8 @@ def test_heatmap_notebook_shows_its_check_and_writes_data(agg_dir, heatmap_run):
     res = work / "res"
     for f in ("figures/heatmap.pdf", "figures/heatmap.png", "tables/heatmap.csv"):
         assert (res / f).stat().st_size > 0, f
-    # the notebook displays the record it was given, verbatim, and writes no check
-    assert check_text(HEATMAP_CLAIM, HAND_CHECK) in _stdout(nb)
+    # the notebook displays the record it was given, as Markdown, and writes no check
+    assert check_markdown(HEATMAP_CLAIM, HAND_CHECK) in _markdown(nb)
     assert not (res / "checks").exists()
     assert read_check(checks_dir / f"{HEATMAP_CLAIM}.json") == HAND_CHECK
     # the table is data: raw numbers under plain column names
@@ -123,6 +125,26 @@ def test_heatmap_notebook_shows_its_check_and_writes_data(agg_dir, heatmap_run):
     assert "start_time" not in meta["metadata"]["papermill"]
     assert all("execution" not in c["metadata"] for c in meta["cells"])
     assert meta["cells"][0]["source"][0].startswith(f"# Figure {NOTEBOOKS['heatmap'].figure} ")
+
+
+@pytest.mark.notebook
+def test_heatmap_page_for_a_reviewer(heatmap_run):
+    """The page of a notebook papermill ran: one parameters cell with the run's values, every
+    code cell folded, the check record rendered (bold verdict, MathML, no Markdown asterisks)."""
+    from bs4 import BeautifulSoup
+
+    from privdtol.report.notebook_html import notebook_html
+
+    _, (_, nb), checks_dir = heatmap_run
+    soup = BeautifulSoup(notebook_html(nb), "html.parser")
+    (parameters,) = soup.select("details.privdtol-parameters")
+    assert str(checks_dir) in parameters.get_text()
+    assert all(a.find_parent("details") for a in soup.select(".jp-CodeCell .jp-InputArea"))
+    verdict = soup.find("strong", string=f"{HEATMAP_CLAIM}: FAIL")
+    assert verdict is not None
+    shown = verdict.find_parent(class_="jp-OutputArea-output")
+    assert "hand-written summary 7f3a9c" in shown.get_text() and "**" not in shown.get_text()
+    assert shown.find("math") is not None  # the registry's typeset statement
 
 
 @pytest.mark.notebook
@@ -226,8 +248,8 @@ def test_every_notebook_reads_its_checks_and_writes_its_registry_tables(tmp_path
             assert len(df) > 0, table
             assert all(COLUMN.match(c) for c in df.columns), (table, list(df.columns))
         assert sorted(p.stem for p in (work / "tables").iterdir()) == sorted(spec.tables)
-        shown = _stdout(nb)
+        shown = _markdown(nb)
         for claim in notebook_claims(name):
-            assert check_text(claim, read_check(checks_dir / f"{claim}.json")) in shown
+            assert check_markdown(claim, read_check(checks_dir / f"{claim}.json")) in shown
         title = json.loads(nb.read_text())["cells"][0]["source"][0]
         assert title.startswith(f"# Figure {spec.figure} "), title

@@ -184,28 +184,6 @@ def read_check(path: str | Path) -> dict | None:
     return data
 
 
-def check_text(claim: str, check: dict | None) -> str:
-    """A check record as a few lines of Markdown-like text (what a notebook prints): verdict,
-    title, statistic with its interval, threshold and summary; "not run" when ``check`` is
-    None."""
-    if check is None:
-        return f"**{claim}: not run** (no check record for this configuration)"
-    stat = check["statistic"]
-    interval = (
-        ""
-        if check["ci_low"] is None and check["ci_high"] is None
-        else f" [{check['ci_low']}, {check['ci_high']}]"
-    )
-    return "\n".join(
-        [
-            f"**{check['claim']}: {check['verdict']}**: {check['title']}",
-            f"- statistic: {check['statistic_label']} = {stat}{interval}",
-            f"- threshold: {check['threshold']}",
-            f"- summary: {check['summary']}",
-        ]
-    )
-
-
 def load_check(path: str | Path, field: str = "results") -> dict:
     """Read and validate one check record: every key of :data:`CHECK_KEYS` with its type, and a
     verdict of :data:`~privdtol.analysis.verdict.VERDICTS`.  A defect is one

@@ -208,7 +208,7 @@ def write_text(path: Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8", newline="\n")
 
 
-def _assign(match) -> str:
+def _assign(match, number=None) -> str:
     """``K=512``, ``gap=0.00781``, ``T0=5.24e+05`` as ``$K = 512$``, ``$\\Delta_{\\min} = 2^{-7}$``,
     ``$T_0 = 2^{19}-1$``: a parameter's value printed rounded is recognised as the exact power
     of two (gaps, privacy levels) or horizon ``2^k - 1`` it was."""
@@ -228,8 +228,7 @@ def _assign(match) -> str:
             return rf"${symbol} = 2^{{-{k}}}$"
         if name.startswith("T") and value == float(f"{2.0**k - 1:.3g}") and k >= 10:
             return rf"${symbol} = 2^{{{k}}}-1$"
-    number = _number(text)
-    return rf"${symbol} = {number}$"
+    return rf"${symbol} = {(number or _number)(text)}$"
 
 
 _ASSIGN = r"\b(K|gap|eps|epsilon|T0|T|T_max)\s*=\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(?!\d)"
@@ -245,6 +244,7 @@ _WORDS = [
     (r"\blog2 K\b", r"$\log_2 K$"),
     (r"\b([A-Z])_\{([^{}]*)\}", lambda m: rf"${m.group(1)}_{{{m.group(2)}}}$"),
     (r"\b([A-Z])_([a-z0-9])\b", lambda m: rf"${m.group(1)}_{m.group(2)}$"),
+    (r"\bsum_m\b", r"$\sum_m$"),
     (r"\bReg_T\b", r"$\mathrm{Reg}_T$"),
     (r"\bLB_T\b", r"$\mathrm{LB}_T$"),
     (r"\bDelta_min\b", r"$\Delta_{\min}$"),
@@ -289,6 +289,15 @@ def mathify(text) -> TeX:
     ``"loss <= bound"``, ``"log K/gap"``, ``"1.000000 x eps"``, ``"T=1073741823"``) as LaTeX:
     the symbols typeset, every number with a decimal point or of four digits and more in the
     report's number style (:func:`fmt_num`), the rest escaped."""
+    return TeX(typeset_ascii_math(text, tex_escape, _number))
+
+
+def typeset_ascii_math(text, escape, number) -> str:
+    """The symbols of :data:`_WORDS` (and parameter assignments such as ``gap=0.0078``) of
+    plain text as ``$...$`` TeX, the rest passed through ``escape``; every number through
+    ``number`` (text -> text).  :func:`mathify` is its LaTeX form (the report);
+    :func:`privdtol.report.narrative.markdown_math` its Markdown form (the notebooks), so both
+    read the one table of ASCII stand-ins."""
     import re
 
     done: list[str] = []
@@ -297,14 +306,14 @@ def mathify(text) -> TeX:
         done.append(latex)
         return f"\x00{len(done) - 1}\x01"
 
-    out = re.sub(_ASSIGN, lambda m: keep(_assign(m)), str(text))
-    out = re.sub(_NUMBER, lambda m: keep(_number(m.group(1))), out)
+    out = re.sub(_ASSIGN, lambda m: keep(_assign(m, number)), str(text))
+    out = re.sub(_NUMBER, lambda m: keep(number(m.group(1))), out)
     for pattern, repl in _WORDS:
         out = re.sub(pattern, lambda m, r=repl: keep(r(m) if callable(r) else r), out)
-    out = tex_escape(out)
+    out = escape(out)
     while "\x00" in out:  # placeholders may nest (a number inside a symbol)
         out = re.sub("\x00(\\d+)\x01", lambda m: done[int(m.group(1))], out)
-    return TeX(out.replace("$$", ""))
+    return out.replace("$$", "")
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")

@@ -8,10 +8,19 @@ layer."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from privdtol.analysis.records import read_check
-from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, FINDINGS, NOTEBOOKS, notebook_claims
+from privdtol.analysis.registry import (
+    CLAIMS,
+    CLAIMS_TEX,
+    FINDINGS,
+    NOTEBOOKS,
+    control_id,
+    notebook_claims,
+)
+from privdtol.report.latex import typeset_ascii_math
 
 #: the report, relative to an executed notebook's HTML (results/notebooks/ -> results/report/)
 REPORT_HREF = "../report/replication_report.pdf"
@@ -26,7 +35,97 @@ AGREEMENT = {
 def claim_title(claim: str) -> str:
     """A claim's title as Markdown (the registry's LaTeX; Markdown renders its ``$...$``)."""
     entry = CLAIMS_TEX.get(claim)
-    return entry.title if entry is not None else CLAIMS[claim].title
+    return tex_ties(entry.title) if entry is not None else markdown_escape(CLAIMS[claim].title)
+
+
+def tex_ties(tex: str) -> str:
+    """The registry's TeX text for Markdown: TeX's tie ``~`` outside ``$...$`` (``eq.~(5)``)
+    as the no-break space it stands for."""
+    return "".join(
+        part if i % 2 else part.replace("~", "\u00a0")
+        for i, part in enumerate(re.split(r"(\$[^$]*\$)", tex))
+    )
+
+
+#: the characters that Markdown would read as markup in a check's plain-text sentences
+_MARKDOWN_SPECIAL = set("\\`*_[]<>#|~")
+
+
+def markdown_escape(text: str) -> str:
+    """Plain text as Markdown that renders as that text (markup characters backslashed)."""
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIAL else ch for ch in text)
+
+
+def markdown_math(text: str) -> str:
+    """An analysis-layer sentence with ASCII mathematics (a check's threshold or summary:
+    ``"Reg_T <= 1 + 4 sum_m F_m"``, ``"log K/gap"``) as Markdown with ``$...$`` TeX: the same
+    table of symbols as the report's :func:`~privdtol.report.latex.mathify`, numbers as the
+    record wrote them, the rest escaped (so ``*`` and ``_`` stay characters)."""
+    return typeset_ascii_math(text, markdown_escape, lambda number: number)
+
+
+def _estimate(check: dict) -> str:
+    """The statistic with its interval (none for an exact value, whose ends equal it)."""
+    est, lo, hi = check["statistic"], check["ci_low"], check["ci_high"]
+    if est is None:
+        return "n/a"
+    if (lo is None and hi is None) or lo == hi == est:
+        return f"{est}"
+    return f"{est} [{lo}, {hi}]"
+
+
+def check_markdown(claim: str, check: dict | None) -> str:
+    """A check record as Markdown with TeX mathematics (what a notebook displays, rendered):
+    verdict, the claim's statement, the statistic with its interval, the rule and the summary.
+    The claim's own record is titled with the registry's typeset statement and statistic (as
+    the report's claim section, :func:`privdtol.report.claims.claim_context`); a control's or
+    sub-check's with its record's words; "not run" when ``check`` is None."""
+    if check is None:
+        return f"**{claim}: not run** (no check record for this configuration)"
+    own = check["claim"] == claim and check.get("control_of") is None and claim in CLAIMS_TEX
+    title = claim_title(claim) if own else markdown_math(check["title"])
+    statistic = (
+        tex_ties(CLAIMS_TEX[claim].statistic) if own else markdown_math(check["statistic_label"])
+    )
+    return "\n".join(
+        [
+            f"**{check['claim']}: {check['verdict']}**: {title}",
+            "",
+            f"- statistic: {statistic} = {_estimate(check)}",
+            f"- rule: {markdown_math(check['threshold'])}",
+            f"- summary: {markdown_math(check['summary'])}",
+        ]
+    )
+
+
+def control_markdown(claim: str, control: str, check: dict) -> str:
+    """One line of Markdown for the negative control ``control`` of ``claim`` (its purpose is
+    served when its verdict is FAIL)."""
+    caught = "caught" if check["verdict"] == "FAIL" else "NOT caught"
+    return (
+        f"- control `{control}` of {claim}: **{check['verdict']}** ({caught}): "
+        f"{markdown_math(check['summary'])}"
+    )
+
+
+def checks_note(name: str, checks_dir, controls: bool = False) -> str:
+    """Markdown: the check records of every claim notebook ``name`` shows
+    (:func:`check_markdown`), and with ``controls`` those of their negative controls that were
+    run (:func:`control_markdown`).  A notebook displays it with
+    ``IPython.display.Markdown``; the HTML export turns its ``$...$`` into MathML."""
+    blocks = [
+        check_markdown(c, read_check(Path(checks_dir) / f"{c}.json")) for c in notebook_claims(name)
+    ]
+    if controls:
+        lines = [
+            control_markdown(c, a, record)
+            for c in notebook_claims(name)
+            for a in CLAIMS[c].controls
+            if (record := read_check(Path(checks_dir) / f"{control_id(c, a)}.json")) is not None
+        ]
+        if lines:
+            blocks.append("**Negative controls** (each must FAIL):\n\n" + "\n".join(lines))
+    return "\n\n".join(blocks)
 
 
 def report_link(name: str) -> str:
@@ -47,7 +146,7 @@ def figure_note(name: str, checks_dir, findings_json=None) -> str:
         verdict = record["verdict"]
         lines.append(
             f"- **{claim}** ({claim_title(claim)}): **{verdict}**, "
-            f"{AGREEMENT.get(verdict, verdict)}. {record['summary']}"
+            f"{AGREEMENT.get(verdict, verdict)}. {markdown_math(record['summary'])}"
         )
     if not claims:
         found = {}
@@ -57,7 +156,7 @@ def figure_note(name: str, checks_dir, findings_json=None) -> str:
 
             found = read_json(path, "findings")
         texts = [
-            found[f.id]["text"]
+            markdown_math(found[f.id]["text"])
             for f in FINDINGS.values()
             if set(f.experiments) & set(NOTEBOOKS[name].experiments)
             and (found.get(f.id) or {}).get("text")

@@ -50,12 +50,27 @@ def strip_metadata(nb: dict) -> dict:
     return nb
 
 
+def fold_defaults_cell(nb: dict) -> dict:
+    """Fold (JupyterLab's ``jupyter.source_hidden``) the defaults cell, tagged ``parameters``,
+    of a notebook papermill injected parameters into (in place), so that the ``.ipynb`` opens
+    with the run's values in view once; the HTML page merges the two cells
+    (:func:`privdtol.report.notebook_html.one_parameters_cell`)."""
+    cells = nb.get("cells", [])
+    tags = [c.get("metadata", {}).get("tags", []) for c in cells]
+    if any("injected-parameters" in t for t in tags):
+        for cell, t in zip(cells, tags, strict=True):
+            if "parameters" in t and "injected-parameters" not in t:
+                cell.setdefault("metadata", {}).setdefault("jupyter", {})["source_hidden"] = True
+    return nb
+
+
 def strip_notebook_metadata(path: str | Path) -> Path:
-    """Strip timing metadata from the notebook file at ``path``, rewriting it atomically with
-    a fixed JSON layout (nbformat's: indent 1, sorted keys, trailing newline)."""
+    """Strip timing metadata from the notebook file at ``path`` and fold its defaults cell
+    (:func:`fold_defaults_cell`), rewriting it atomically with a fixed JSON layout (nbformat's:
+    indent 1, sorted keys, trailing newline)."""
     path = Path(path)
     nb = json.loads(path.read_text(encoding="utf-8"))
-    strip_metadata(nb)
+    fold_defaults_cell(strip_metadata(nb))
     text = json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")

@@ -1,0 +1,96 @@
+"""Tests of :mod:`privdtol.report.narrative`: the check records as the notebooks display them,
+Markdown with ``$...$`` TeX (the registry's typeset statement of the claim, the records'
+ASCII mathematics typeset by the report's table of symbols), not raw text with ``**``."""
+
+from __future__ import annotations
+
+from support.records import HAND_CHECK, HEATMAP_CLAIM
+
+from privdtol.analysis import records
+from privdtol.analysis.records import write_check
+from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, control_id, notebook_claims
+from privdtol.report.narrative import (
+    check_markdown,
+    checks_note,
+    claim_title,
+    control_markdown,
+    markdown_math,
+)
+
+HEAD = records.Heading("C4", "Rate form", "largest factor", "within [1/2, 2]")
+
+
+def test_ascii_mathematics_becomes_tex_and_markup_characters_stay_characters():
+    out = markdown_math("Reg_T <= 1 + 4 sum_m F_m in every cell; a*b_c")
+    assert r"$\mathrm{Reg}_T$" in out and r"$\le$" in out and r"$\sum_m$" in out
+    assert "$F_m$" in out
+    assert r"a\*b\_c" in out  # escaped: renders as the characters, not emphasis
+    assert "**" not in out
+
+
+def test_numbers_are_shown_as_the_record_wrote_them():
+    out = markdown_math("largest 0.992341 (K=4, gap=0.5, eps=0.0625)")
+    assert "0.992341" in out and "$K = 4$" in out and r"$\varepsilon = 2^{-4}$" in out
+
+
+def test_the_claim_s_own_record_is_titled_with_the_registry_s_tex():
+    rec = records.make_check(HEAD, 1.5, 1.25, 1.75, "PASS", "4 rps cells.")
+    text = check_markdown("C4", rec)
+    first, _, *items = text.splitlines()
+    assert first == f"**C4: PASS**: {CLAIMS_TEX['C4'].title}"
+    assert items[0] == f"- statistic: {CLAIMS_TEX['C4'].statistic} = 1.5 [1.25, 1.75]"
+    assert items[1] == r"- rule: within \[1/2, 2\]"
+    assert items[2] == "- summary: 4 rps cells."
+
+
+def test_an_exact_value_has_no_interval_and_a_missing_one_reads_n_a():
+    exact = records.make_check(HEAD, 0.5, 0.5, 0.5, "PASS", "exact.")
+    assert check_markdown("C4", exact).splitlines()[2].endswith("= 0.5")
+    one_sided = records.make_check(HEAD, 1.0, float("nan"), 2.0, "INCONCLUSIVE", "one-sided.")
+    assert check_markdown("C4", one_sided).splitlines()[2].endswith("= 1.0 [None, 2.0]")
+    empty = records.no_data(HEAD, "2 rps cells; the form fit needs 4.")
+    assert check_markdown("C4", empty).splitlines()[2].endswith("= n/a")
+
+
+def test_a_control_s_record_keeps_its_own_words_typeset():
+    rec = records.as_control(
+        records.make_check(
+            records.Heading("L4", "Lemma 4: Reg_T <= 1 + 4 sum_m F_m", "max ratio", "<= 1"),
+            3.0,
+            2.0,
+            4.0,
+            "FAIL",
+            "exceeds the bound",
+        ),
+        "L4",
+    )
+    text = check_markdown("L4", rec)
+    assert text.startswith(r"**L4: FAIL**: Lemma 4: $\mathrm{Reg}_T$ $\le$ 1 + 4")
+    line = control_markdown("L4", "rps_no_prefix", rec)
+    assert line.startswith("- control `rps_no_prefix` of L4: **FAIL** (caught): ")
+
+
+def test_ties_of_the_registry_s_tex_are_no_break_spaces_outside_mathematics():
+    with_tie = next(c for c, t in CLAIMS_TEX.items() if "~" in t.title.split("$")[0])
+    assert "~" not in claim_title(with_tie).split("$")[0]
+
+
+def test_the_note_shows_each_record_or_not_run(tmp_path):
+    write_check(HAND_CHECK, tmp_path / f"{HEATMAP_CLAIM}.json")
+    text = checks_note("heatmap", tmp_path)
+    assert f"**{HEATMAP_CLAIM}: FAIL**" in text and "hand-written summary 7f3a9c" in text
+    assert "0.123 [0.1, 0.2]" in text
+    assert "not run" in checks_note("heatmap", tmp_path / "absent")
+
+
+def test_the_note_lists_the_controls_that_were_run(tmp_path):
+    claim = next(c for c in notebook_claims("proof") if CLAIMS[c].controls)
+    control = CLAIMS[claim].controls[0]
+    rec = records.as_control(
+        records.make_check(records.Heading(claim, "t", "s", "thr"), 2, 2, 2, "FAIL", "caught."),
+        claim,
+    )
+    write_check(rec, tmp_path / f"{control_id(claim, control)}.json")
+    text = checks_note("proof", tmp_path, controls=True)
+    assert f"- control `{control}` of {claim}: **FAIL** (caught): caught." in text
+    assert "control" not in checks_note("proof", tmp_path)
