@@ -20,8 +20,8 @@ import time
 import numpy as np
 
 from privdtol.engine.worst_case import families as fam
-from privdtol.engine.worst_case.search import search
 from privdtol.engine.worst_case.evaluate import Evaluator
+from privdtol.engine.worst_case.search import search
 
 ALGORITHMS = ("rps", "rnm_ftnl", "wu_wang_gumbel")
 CASES = [  # (K, gap, eps)
