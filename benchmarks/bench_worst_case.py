@@ -3,11 +3,12 @@ search (:class:`privdtol.engine.worst_case.evaluate.Evaluator`: the regret at T 
 the ranking tolerance, LB_T and the ratios) on random instances of the free family, and of one
 whole search.
 
-    python benchmarks/bench_worst_case.py            # per-evaluation cost, one JSON line each
-    python benchmarks/bench_worst_case.py --search   # searches of 200 evaluations, gap 2^-6
+    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_worst_case.py           # per evaluation
+    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_worst_case.py --search  # whole searches
 
-Pinned to one core (sched_setaffinity).  The numbers on the docs' performance page come from
-this command.
+Pinned to one core (sched_setaffinity; with one BLAS thread, as above: a second thread's
+spinning would count in the process's CPU time).  The numbers on the docs' performance page
+come from this command.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def main() -> None:
             result, _ = search(algorithm, K, 2.0**-6, eps, budget=200, unseen=20)
             line = {"algorithm": algorithm, "K": K, "gap": 2.0**-6, "epsilon": eps}
             line.update(evaluations=result["evaluations"], seconds=time.process_time() - start)
-            rounded = {k: round(v, 2) if isinstance(v, float) else v for k, v in line.items()}
+            rounded = {**line, "seconds": round(line["seconds"], 2)}
             print(json.dumps(rounded))
         return
     for algorithm in ALGORITHMS:
