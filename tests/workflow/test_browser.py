@@ -209,6 +209,27 @@ def check_curves(driver, agg: pd.DataFrame, experiment: str, algorithms: set[str
     return curves
 
 
+def show_tab(driver, view: str) -> None:
+    """Click the explorer's tab ``view`` and wait until its panel is the one shown."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.find_element(By.CSS_SELECTOR, f'#tabs button[data-view="{view}"]').click()
+    WebDriverWait(driver, 10).until(
+        lambda d: d.execute_script(f"return !document.getElementById('view-{view}').hidden")
+    )
+
+
+def plot_data(driver, div: str) -> list[dict]:
+    """The traces Plotly drew in ``div``: kind (meta), x and y (nulls kept)."""
+    return driver.execute_script(
+        f"const gd = document.getElementById('{div}');"
+        " return (gd.data || []).map(t => ({kind: t.meta ? t.meta.kind : null,"
+        " objective: t.meta ? t.meta.objective : null, epsilon: t.meta ? t.meta.epsilon : null,"
+        " x: Array.from(t.x || []), y: Array.from(t.y || [])}));"
+    )
+
+
 def read_agg(results: Path) -> pd.DataFrame:
     from privdtol.report.explorer import REQUIRED
 
@@ -264,9 +285,11 @@ def test_explorer_redraws_the_table_s_cells(browser, smoke_run):
     results = smoke_run / "results"
     agg = read_agg(results)
     open_page(browser, results / "explorer" / "index.html")
-    assert_rendered_math(browser, "explorer", at_least=1)  # the claims' titles
     assert [t for t in plotted(browser) if t["kind"] == "cell"]  # the first experiment's cells
     screenshot(browser, "explorer")
+    show_tab(browser, "claims")
+    assert_rendered_math(browser, "explorer", at_least=1)  # the claims' titles
+    show_tab(browser, "regret")
     claims = browser.execute_script(
         "return [...document.querySelectorAll('#claims-table a')].map(a => a.getAttribute('href'))"
     )
@@ -333,3 +356,74 @@ def test_the_unpacked_run_archive_renders_offline(browser, smoke_run, tmp_path):
     assert any(t["kind"] == "cell" and t["y"] for t in traces)
     size = (run / "explorer" / "index.html").stat().st_size
     assert size <= 10 * 2**20, size
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+    reason="needs Debian's chromium and chromium-driver (make setup installs them)",
+)
+def test_explorer_views_render_the_tables_offline(browser, smoke_run):
+    """Each tab beside regret draws its table: the privacy audit (the largest loss per selection
+    over ε, per algorithm), the proof's slack (one point per rps cell and step), each search's
+    trace and instances; the claims tab labels the registry's diagnostics and lists the controls
+    with their records' verdicts."""
+    import json
+
+    from privdtol.analysis.findings.slack import STEPS, slack_table
+    from privdtol.analysis.registry import CLAIMS, control_id, diagnostics
+    from privdtol.engine.worst_case import OBJECTIVES
+
+    results = smoke_run / "results"
+    open_page(browser, results / "explorer" / "index.html")
+
+    show_tab(browser, "privacy")
+    privacy = pd.read_parquet(results / "agg" / "privacy.parquet")
+    drawn = [t for t in plot_data(browser, "privacy-plot") if t["kind"] == "exact_selection"]
+    assert drawn
+    for t in drawn:
+        sel = privacy[(privacy.audit == "exact_selection") & (privacy.epsilon == t["epsilon"])]
+        want = sel.groupby("algorithm").loss.max() / t["epsilon"]
+        assert len([y for y in t["y"] if y is not None]) == len(want)
+        assert sorted(y for y in t["y"] if y is not None) == pytest.approx(sorted(want))
+    screenshot(browser, "explorer-privacy")
+
+    show_tab(browser, "proof")
+    slack = slack_table(pd.read_parquet(results / "agg" / "proof.parquet"))
+    points = sum(len(t["y"]) for t in plot_data(browser, "proof-plot") if t["kind"] == "slack")
+    assert points > 0 and points == int(slack[[s.key for s in STEPS]].notna().sum().sum())
+    screenshot(browser, "explorer-proof")
+
+    show_tab(browser, "searches")
+    searches = pd.read_parquet(results / "agg" / "searches.parquet")
+    first = browser.execute_script(
+        "return JSON.parse(document.getElementById('explorer-data').textContent)"
+        ".views.searches.searches[0].id"
+    )
+    rows = searches[searches.search_id == first]
+    traces = {t["objective"]: t for t in plot_data(browser, "search-trace") if t["kind"] == "trace"}
+    assert set(traces) == set(rows.objective) <= set(OBJECTIVES)
+    for _, r in rows.iterrows():
+        assert traces[r.objective]["y"] == [float(v) for v in r.trace_ratio.split()]
+    instances = [t for t in plot_data(browser, "search-means") if t["kind"] == "instance"]
+    assert {tuple(t["y"]) for t in instances} == {
+        tuple(float(v) for v in m.split()) for m in rows["means"]
+    }
+    screenshot(browser, "explorer-searches")
+
+    show_tab(browser, "claims")
+    shown = browser.execute_script(
+        "return [...document.querySelectorAll('#claims-table tbody tr')].map(r =>"
+        " [r.cells[0].textContent, r.cells[1].textContent, r.cells[3].textContent])"
+    )
+    kind = {rid: k for rid, k, _ in shown}
+    assert [rid for rid, k, _ in shown if k == "diagnostic"] == diagnostics()
+    for c in CLAIMS.values():
+        for a in c.controls:
+            rid = control_id(c.id, a)
+            assert kind[rid] == f"negative control of {c.id}"
+            record = results / "checks" / f"{rid}.json"
+            verdict = {r: v for r, _, v in shown}[rid]
+            want = json.loads(record.read_text())["verdict"] if record.exists() else "not run"
+            assert verdict == want, rid
+    screenshot(browser, "explorer-claims")

@@ -116,7 +116,7 @@ def page_data(tables, checks: Path, views: dict | None = None) -> dict:
     """The page's JSON: the cells, the claims and controls, the views' data (None: a view
     whose table this run does not produce), the algorithms' styles and order, the links."""
     data = cells(tables)
-    views = views if views is not None else {n: None for n in explorer_views.VIEWS}
+    views = views if views is not None else dict.fromkeys(explorer_views.VIEWS)
     from privdtol.algorithms import ALGORITHMS
 
     present = {c["algorithm"] for c in data}

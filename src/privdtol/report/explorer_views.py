@@ -225,8 +225,8 @@ VIEWS = {"privacy": privacy_view, "proof": proof_view, "searches": searches_view
 def views(paths: dict) -> dict:
     """``{name: data}`` of every view in :data:`VIEWS`: None where ``paths`` gives no table
     (the config does not produce it); every given table is read before any view is built."""
-    tables = {n: read_view(p, n) for n, p in paths.items() if p is not None}
-    unknown = sorted(set(tables) - set(VIEWS))
+    unknown = sorted(set(paths) - set(VIEWS))
     if unknown:
         raise InputError("views", f"unknown views {', '.join(unknown)}", ", ".join(VIEWS))
+    tables = {n: read_view(p, n) for n, p in paths.items() if p is not None}
     return {n: (VIEWS[n](tables[n]) if n in tables else None) for n in VIEWS}
