@@ -24,7 +24,7 @@ rule build_explorer:
         checks=[f"{CHECKS_DIR}/{c}.json" for c in CHECK_CLAIMS],
         # the views' tables this config produces (none: the view says "not run")
         views=[agg_table(e) for e in ("privacy", "proof", "searches") if e in CHECK_EXPERIMENTS],
-        code=code_stamp("report"),  # its templates (explorer.html.j2, explorer.js) included
+        code=code_stamp("report"),  # its templates (explorer.html.j2, the .js) included
     output:
         report(EXPLORER_HTML, caption="../report/explorer.rst", category="Explorer"),
     log:
