@@ -9,9 +9,12 @@ import re
 
 import numpy as np
 import pandas as pd
+import pytest
+from support.explorer_tables import privacy_table, searches_table
 from support.offline_pages import external_references
 from support.tables import CORE, INTERVAL, agg_table
 
+from privdtol.errors import InputError
 from privdtol.pipeline.aggregate import add_bounds
 from privdtol.report.explorer import build_explorer
 
@@ -79,7 +82,42 @@ def test_explorer_lists_the_check_records(tmp_path):
     (checks / "C3--ftl_egreedy.json").write_text(json.dumps({"verdict": "FAIL"}))
     html = build_explorer([tmp_path / "horizon.parquet"], checks, tmp_path / "e.html").read_text()
     claims = {c["id"]: c for c in _data(html)["claims"]}
-    assert set(claims) == {"C3", "C3--ftl_egreedy"}
+    assert {i for i, c in claims.items() if c["verdict"]} == {"C3", "C3--ftl_egreedy"}
     assert claims["C3"]["href"] == "../checks/C3.json" and claims["C3"]["verdict"] == "PASS"
     assert claims["C3--ftl_egreedy"]["control"] == "ftl_egreedy"
+    assert claims["C3--ftl_egreedy"]["verdict"] == "FAIL"
+    assert claims["C3--ftl_egreedy"]["expected"] == "FAIL"
     assert "horizon" in claims["C3"]["experiments"]
+    # the registry's other claims and controls: listed, not run, no link
+    assert claims["C0"]["verdict"] is None and claims["C0"]["href"] is None
+    assert claims["C0"]["diagnostic"] and not claims["C3"]["diagnostic"]
+
+
+def test_explorer_carries_the_views_or_says_they_were_not_run(tmp_path):
+    _table().to_parquet(tmp_path / "horizon.parquet")
+    (tmp_path / "checks").mkdir()
+    privacy_table().to_parquet(tmp_path / "privacy.parquet")
+    searches_table().to_parquet(tmp_path / "searches.parquet")
+    views = {"privacy": tmp_path / "privacy.parquet", "searches": tmp_path / "searches.parquet"}
+    out = build_explorer([tmp_path / "horizon.parquet"], tmp_path / "checks", tmp_path / "e.html",
+                         views)  # fmt: skip
+    html = out.read_text()
+    data = _data(html)["views"]
+    assert data["proof"] is None  # not given: the page says "not run"
+    assert [a["algorithm"] for a in data["privacy"]["algorithms"]] == ["rps", "rps_eta_eps"]
+    assert [s["id"] for s in data["searches"]["searches"]] == ["s0", "s1"]
+    # the views' script is inline, and so is every tab's panel
+    assert "privdtol.report.explorer_views" in html and external_references(html) == []
+    for view in ("regret", "privacy", "proof", "searches", "claims"):
+        assert f'id="view-{view}"' in html and f'data-view="{view}"' in html
+
+
+def test_a_bad_view_table_fails_before_anything_is_written(tmp_path):
+    _table().to_parquet(tmp_path / "horizon.parquet")
+    (tmp_path / "checks").mkdir()
+    (tmp_path / "proof.parquet").write_text("not parquet")
+    out = tmp_path / "explorer" / "index.html"
+    with pytest.raises(InputError, match=r"proof\.parquet: not a readable parquet file"):
+        build_explorer([tmp_path / "horizon.parquet"], tmp_path / "checks", out,
+                       {"proof": tmp_path / "proof.parquet"})  # fmt: skip
+    assert not out.exists() and not out.parent.exists()

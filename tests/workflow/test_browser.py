@@ -13,6 +13,9 @@ hidden when the page opens, shown and hidden again by the button, one cell unfol
 "code" line.  Screenshots of the five pages (and of the explorer's hover) go to
 ``results/screenshots/`` of the checkout: look at them.
 
+The explorer's helpers (reading back Plotly's traces, choosing a cell, opening a tab) are in
+``support/explorer_browser.py``.
+
 Cost: reuses the session's smoke build (``smoke_run``), one browser for the module: 26 s for
 the four tests beyond that build on 2 cores, measured at a load average near 20 (the archive
 test 12 s of it).
@@ -20,7 +23,6 @@ test 12 s of it).
 
 from __future__ import annotations
 
-import math
 import re
 import shutil
 import tarfile
@@ -28,6 +30,15 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from support.explorer_browser import (
+    check_curves,
+    choose,
+    plot_data,
+    plotted,
+    read_agg,
+    show_tab,
+    table_cell,
+)
 from support.paths import ROOT
 
 from privdtol.cli import main
@@ -137,87 +148,6 @@ def screenshot(driver, name: str) -> Path:
     return path
 
 
-# ----------------------------------------------------------------------------- explorer helpers
-def plotted(driver) -> list[dict]:
-    """The traces Plotly draws: cell curves and bound lines, read back from the page."""
-    return driver.execute_script(
-        "return document.getElementById('plot').data.map(t => ({kind: t.meta.kind,"
-        " cell: t.meta.cell, name: t.name, x: Array.from(t.x), y: Array.from(t.y), mode: t.mode,"
-        " err: t.error_y && t.error_y.visible !== false ? [Array.from(t.error_y.array),"
-        " Array.from(t.error_y.arrayminus)] : null}));"
-    )
-
-
-def choose(driver, experiment: str, algorithms: set[str], **values) -> None:
-    """Pick an experiment, tick exactly ``algorithms``, and choose K, gap, ... as a user does."""
-    import json
-
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
-
-    def pick(key, value):  # the option whose (JSON) value is ``value``
-        select = Select(driver.find_element(By.ID, key))
-        values = [json.loads(o.get_attribute("value")) for o in select.options]
-        assert value in values, (key, value, values)
-        select.select_by_index(values.index(value))
-
-    pick("experiment", experiment)
-    for box in driver.find_elements(By.CSS_SELECTOR, "input[name=algorithm]"):
-        if box.is_selected() != (box.get_attribute("value") in algorithms):
-            box.click()
-    for key, value in values.items():
-        pick(key, value)
-
-
-def selected(driver, key: str):
-    import json
-
-    return json.loads(driver.execute_script(f"return document.getElementById('{key}').value"))
-
-
-def table_cell(agg: pd.DataFrame, **params) -> pd.DataFrame:
-    sel = pd.Series(True, index=agg.index)
-    for key, value in params.items():
-        column = agg[key]
-        sel &= column.isna() if value is None else (column == value)
-    return agg[sel]
-
-
-def check_curves(driver, agg: pd.DataFrame, experiment: str, algorithms: set[str]) -> list:
-    """Every drawn cell curve is the table's cell: horizons and means exactly, Monte Carlo
-    intervals as error bars, exact cells as lines; one drawn curve per matching table cell."""
-    env, K, gap, eps = (selected(driver, k) for k in ("env", "K", "gap", "epsilon"))
-    rows = agg[(agg.experiment == experiment) & agg.algorithm.isin(algorithms)]
-    rows = rows[(rows.env == env) & (rows.K == K) & (rows.gap == gap)]
-    rows = rows[(rows.epsilon == eps) | rows.epsilon.isna()]
-    curves = [t for t in plotted(driver) if t["kind"] == "cell"]
-    assert {t["cell"] for t in curves} == set(rows.cell_id), (experiment, algorithms, K)
-    for t in curves:
-        cell = rows[rows.cell_id == t["cell"]].sort_values("horizon")
-        assert t["x"] == cell.horizon.tolist()
-        assert t["y"] == cell["mean"].tolist()  # exactly: JSON carries the doubles
-        if (cell.estimator == "exact").all():
-            assert t["mode"] == "lines" and t["err"] is None
-        else:
-            up, down = t["err"]
-            assert all(
-                math.isclose(u, h - m, rel_tol=1e-12, abs_tol=1e-12)
-                for u, h, m in zip(up, cell.ci_high, cell["mean"], strict=True)
-            )
-            assert all(
-                math.isclose(d, m - lo, rel_tol=1e-12, abs_tol=1e-12)
-                for d, lo, m in zip(down, cell.ci_low, cell["mean"], strict=True)
-            )
-    return curves
-
-
-def read_agg(results: Path) -> pd.DataFrame:
-    from privdtol.report.explorer import REQUIRED
-
-    tables = [pd.read_parquet(p) for p in sorted((results / "agg").glob("*.parquet"))]
-    return pd.concat([t for t in tables if set(REQUIRED) <= set(t.columns)], ignore_index=True)
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(
     not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
@@ -266,9 +196,11 @@ def test_explorer_redraws_the_table_s_cells(browser, smoke_run):
     results = smoke_run / "results"
     agg = read_agg(results)
     open_page(browser, results / "explorer" / "index.html")
-    assert_rendered_math(browser, "explorer", at_least=1)  # the claims' titles
     assert [t for t in plotted(browser) if t["kind"] == "cell"]  # the first experiment's cells
     screenshot(browser, "explorer")
+    show_tab(browser, "claims")
+    assert_rendered_math(browser, "explorer", at_least=1)  # the claims' titles
+    show_tab(browser, "regret")
     claims = browser.execute_script(
         "return [...document.querySelectorAll('#claims-table a')].map(a => a.getAttribute('href'))"
     )
@@ -382,3 +314,74 @@ def test_notebook_code_is_hidden_until_shown(browser, tmp_path):
     assert shown_sources() == [False, False] and button.text == "Show all code"
     browser.find_elements(By.CSS_SELECTOR, "details.privdtol-code > summary")[1].click()
     assert shown_sources() == [False, True]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+    reason="needs Debian's chromium and chromium-driver (make setup installs them)",
+)
+def test_explorer_views_render_the_tables_offline(browser, smoke_run):
+    """Each tab beside regret draws its table: the privacy audit (the largest loss per selection
+    over ε, per algorithm), the proof's slack (one point per rps cell and step), each search's
+    trace and instances; the claims tab labels the registry's diagnostics and lists the controls
+    with their records' verdicts."""
+    import json
+
+    from privdtol.analysis.findings.slack import STEPS, slack_table
+    from privdtol.analysis.registry import CLAIMS, control_id, diagnostics
+    from privdtol.engine.worst_case import OBJECTIVES
+
+    results = smoke_run / "results"
+    open_page(browser, results / "explorer" / "index.html")
+
+    show_tab(browser, "privacy")
+    privacy = pd.read_parquet(results / "agg" / "privacy.parquet")
+    drawn = [t for t in plot_data(browser, "privacy-plot") if t["kind"] == "exact_selection"]
+    assert drawn
+    for t in drawn:
+        sel = privacy[(privacy.audit == "exact_selection") & (privacy.epsilon == t["epsilon"])]
+        want = sel.groupby("algorithm").loss.max() / t["epsilon"]
+        assert len([y for y in t["y"] if y is not None]) == len(want)
+        assert sorted(y for y in t["y"] if y is not None) == pytest.approx(sorted(want))
+    screenshot(browser, "explorer-privacy")
+
+    show_tab(browser, "proof")
+    slack = slack_table(pd.read_parquet(results / "agg" / "proof.parquet"))
+    points = sum(len(t["y"]) for t in plot_data(browser, "proof-plot") if t["kind"] == "slack")
+    assert points > 0 and points == int(slack[[s.key for s in STEPS]].notna().sum().sum())
+    screenshot(browser, "explorer-proof")
+
+    show_tab(browser, "searches")
+    searches = pd.read_parquet(results / "agg" / "searches.parquet")
+    first = browser.execute_script(
+        "return JSON.parse(document.getElementById('explorer-data').textContent)"
+        ".views.searches.searches[0].id"
+    )
+    rows = searches[searches.search_id == first]
+    traces = {t["objective"]: t for t in plot_data(browser, "search-trace") if t["kind"] == "trace"}
+    assert set(traces) == set(rows.objective) <= set(OBJECTIVES)
+    for _, r in rows.iterrows():
+        assert traces[r.objective]["y"] == [float(v) for v in r.trace_ratio.split()]
+    instances = [t for t in plot_data(browser, "search-means") if t["kind"] == "instance"]
+    assert {tuple(t["y"]) for t in instances} == {
+        tuple(float(v) for v in m.split()) for m in rows["means"]
+    }
+    screenshot(browser, "explorer-searches")
+
+    show_tab(browser, "claims")
+    shown = browser.execute_script(
+        "return [...document.querySelectorAll('#claims-table tbody tr')].map(r =>"
+        " [r.cells[0].textContent, r.cells[1].textContent, r.cells[3].textContent])"
+    )
+    kind = {rid: k for rid, k, _ in shown}
+    assert [rid for rid, k, _ in shown if k == "diagnostic"] == diagnostics()
+    for c in CLAIMS.values():
+        for a in c.controls:
+            rid = control_id(c.id, a)
+            assert kind[rid] == f"negative control of {c.id}"
+            record = results / "checks" / f"{rid}.json"
+            verdict = {r: v for r, _, v in shown}[rid]
+            want = json.loads(record.read_text())["verdict"] if record.exists() else "not run"
+            assert verdict == want, rid
+    screenshot(browser, "explorer-claims")

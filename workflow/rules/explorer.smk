@@ -1,12 +1,16 @@
 # The explorer (privdtol explorer, privdtol.report.explorer): results/explorer/index.html, one
 # self-contained page (data and Plotly inline, no network) plotting regret against the horizon
-# for every cell of the aggregated regret tables of this config, with Theorem 1's bound for RPS,
-# and linking to the report, the notebook index and every check record.  Part of `all` and of
-# the run archive.
+# for every cell of the aggregated regret tables of this config, with Theorem 1's bound for RPS;
+# the privacy audit, the proof's slack and the worst-case searches where this config produces
+# their tables (CHECK_EXPERIMENTS of checks.smk); every claim (paper claim or diagnostic) with
+# its negative controls and their verdicts, linking to every check record, the report and the
+# notebook index.  Part of `all` and of the run archive.
 #
 #   snakemake explore                # or: results/explorer/index.html
 
 import os
+import shlex
+from pathlib import Path
 
 EXPLORER_HTML = "results/explorer/index.html"
 
@@ -18,7 +22,9 @@ rule build_explorer:
             experiment=EXPERIMENTS + (["worst_case"] if WORST_SEARCHES else []),
         ),
         checks=[f"{CHECKS_DIR}/{c}.json" for c in CHECK_CLAIMS],
-        code=code_stamp("report"),  # its templates (explorer.html.j2, explorer.js) included
+        # the views' tables this config produces (none: the view says "not run")
+        views=[agg_table(e) for e in ("privacy", "proof", "searches") if e in CHECK_EXPERIMENTS],
+        code=code_stamp("report"),  # its templates (explorer.html.j2, the .js) included
     output:
         report(EXPLORER_HTML, caption="../report/explorer.rst", category="Explorer"),
     log:
@@ -27,9 +33,11 @@ rule build_explorer:
         "../envs/privdtol.yaml"
     params:
         checks=lambda wc, input: os.path.dirname(input.checks[0]),
+        # each view's table as --<name> <path> (privacy.parquet: --privacy ...)
+        views=lambda wc, input: " ".join(f"--{Path(p).stem} {shlex.quote(p)}" for p in input.views),
     shell:
-        "privdtol explorer --agg {input.agg:q} --checks {params.checks:q} --out {output:q}"
-        " > {log:q} 2>&1"
+        "privdtol explorer --agg {input.agg:q} --checks {params.checks:q} {params.views}"
+        " --out {output:q} > {log:q} 2>&1"
 
 
 rule explore:

@@ -11,11 +11,15 @@ from pathlib import Path
 def add_parser(sub):
     p = sub.add_parser(
         "explorer",
-        help="write the explorer: regret against the horizon for every cell (one HTML page)",
-        description="Read aggregated regret tables and the check records and write one "
-        "self-contained HTML page (data and Plotly inline, no network) that plots regret "
-        "against the horizon for any selection of experiment, algorithms, K, gap, epsilon and "
-        "loss model.",
+        help="write the explorer: regret against the horizon for every cell, the privacy audit, "
+        "the proof's slack, the worst-case searches and the claims (one HTML page)",
+        description="Read aggregated regret tables, the check records and (where given) the "
+        "privacy audit's, the proof's and the searches' tables, and write one self-contained "
+        "HTML page (data and Plotly inline, no network) that plots regret against the horizon "
+        "for any selection of experiment, algorithms, K, gap, epsilon and loss model, the "
+        "privacy loss found against epsilon, each proof step's slack, each search's trace and "
+        "instances, and lists every claim (paper claim or diagnostic) with its negative "
+        "controls and their verdicts.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     p.add_argument(
@@ -27,6 +31,17 @@ def add_parser(sub):
         help="aggregated regret tables (results/agg/<experiment>.parquet)",
     )
     p.add_argument("--checks", default="results/checks", type=Path, help="check records")
+    for name, table in (
+        ("privacy", "the privacy audit's table"),
+        ("proof", "the proof table"),
+        ("searches", "the worst-case searches' table"),
+    ):
+        p.add_argument(
+            f"--{name}",
+            type=Path,
+            metavar="PARQUET",
+            help=f"{table} (results/agg/{name}.parquet); omitted: the view says not run",
+        )
     p.add_argument("--out", default="results/explorer/index.html", type=Path)
     p.set_defaults(handler=run_explorer)
 
@@ -34,7 +49,8 @@ def add_parser(sub):
 def run_explorer(args) -> int:
     from privdtol.report.explorer import build_explorer
 
-    out = build_explorer(args.agg, args.checks, args.out)
+    views = {"privacy": args.privacy, "proof": args.proof, "searches": args.searches}
+    out = build_explorer(args.agg, args.checks, args.out, views)
     size = out.stat().st_size / 2**20
     print(f"explorer: {out} ({size:.1f} MiB, {len(args.agg)} tables)", file=sys.stderr)
     return 0

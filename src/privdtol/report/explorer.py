@@ -1,40 +1,43 @@
-"""The explorer (``results/explorer/index.html``): every cell of the run's aggregated regret
-tables on one self-contained, interactive page, regret against the horizon T for any selection
-of experiment, algorithms, K, Δ_min, ε and loss model, drawn with Plotly.
+"""The explorer (``results/explorer/index.html``): the run on one self-contained, interactive
+page, drawn with Plotly, in five views (tabs):
 
-- exact cells (the exact engine, ``runs`` 0) are lines, their hover gives the numerical error
-  bound (``ci_high - mean``, :func:`privdtol.pipeline.aggregate.summarize_exact_cell`); Monte
-  Carlo cells are markers with their 95% interval as error bars;
-- for RPS, Theorem 1's bound ``1 + 800 log K/Δ_min + 16 log K/η`` (the tables' ``bound_thm1``,
-  :func:`privdtol.core.bounds`) is drawn as a dashed line;
-- log axes (either can be switched to linear);
-- links to the report, the notebook index and every claim's check record (its verdict).
+- regret against the horizon T for every cell of the run's aggregated regret tables and any
+  selection of experiment, algorithms, K, Δ_min, ε and loss model: exact cells (the exact
+  engine, ``runs`` 0) are lines, their hover gives the numerical error bound (``ci_high -
+  mean``, :func:`privdtol.pipeline.aggregate.summarize_exact_cell`); Monte Carlo cells are
+  markers with their 95% interval as error bars; for RPS, Theorem 1's bound ``1 + 800 log
+  K/Δ_min + 16 log K/η`` (the tables' ``bound_thm1``, :func:`privdtol.core.bounds`) is drawn
+  as a dashed line; log axes (either can be switched to linear);
+- the privacy audit, the proof's slack per step and the worst-case searches
+  (:mod:`privdtol.report.explorer_views`), each where the config produces its table;
+- the claims, each marked a claim of the paper or a diagnostic (the registry's flag), with
+  their negative controls (expected to FAIL) and verdicts, linking to every check record.
 
-Self-contained: the data (JSON) and the JavaScript (Plotly's ``plotly.min.js`` from the Python
-package, and this page's ``explorer.js``) are inline, nothing is fetched: the page renders from
-``file://``, offline and inside the run archive.  Deterministic: the same tables give the same
-bytes.
+Links to the report and the notebook index.  Self-contained: the data (JSON) and the
+JavaScript (Plotly's ``plotly.min.js`` from the Python package, and this page's
+``explorer.js`` and ``explorer_views.js``) are inline, nothing is fetched: the page renders
+from ``file://``, offline and inside the run archive.  Deterministic: the same tables give
+the same bytes.
 
     privdtol explorer --agg results/agg/horizon.parquet ... --checks results/checks \\
-        --out results/explorer/index.html
+        --privacy results/agg/privacy.parquet --proof results/agg/proof.parquet \\
+        --searches results/agg/searches.parquet --out results/explorer/index.html
 """
 
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import jinja2
-import numpy as np
 import pandas as pd
 from markupsafe import Markup
 
-from privdtol.analysis.records import read_check
-from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, control_id
 from privdtol.errors import InputError
+from privdtol.report import explorer_views
+from privdtol.report.explorer_views import floats as _floats
+from privdtol.report.explorer_views import value as _value
 from privdtol.report.latex import write_text
-from privdtol.report.mathml import text_to_html
 
 TEMPLATES = Path(__file__).parent / "templates"
 #: the parameters that identify a cell (besides experiment and algorithm), in display order
@@ -48,19 +51,6 @@ LINKS = {
     "notebooks": "../notebooks/index.html",
     "checks": "../checks/",
 }
-
-
-def _value(v):
-    """A JSON value: NaN and None as null, numpy scalars as Python ones."""
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return None
-    if isinstance(v, np.generic):
-        return _value(v.item())
-    return v
-
-
-def _floats(a) -> list:
-    return [None if math.isnan(x) else x for x in np.asarray(a, dtype=float).tolist()]
 
 
 def read_table(path: Path) -> pd.DataFrame:
@@ -107,31 +97,6 @@ def cells(tables) -> list[dict]:
     return out
 
 
-def claims(checks: Path) -> list[dict]:
-    """Every claim of the registry and its negative controls with a check record in
-    ``checks``: id, title (MathML), verdict, the experiments it reads, its record's link."""
-    out = []
-    for c in CLAIMS.values():
-        ids = [(c.id, None)] + [(control_id(c.id, a), a) for a in c.controls]
-        for cid, control in ids:
-            record = read_check(Path(checks) / f"{cid}.json")
-            if record is None:
-                continue
-            title = CLAIMS_TEX[c.id].title if c.id in CLAIMS_TEX else c.title
-            out.append(
-                {
-                    "id": cid,
-                    "claim": c.id,
-                    "control": control,
-                    "title": str(text_to_html(title)),
-                    "verdict": record["verdict"],
-                    "experiments": list(c.experiments),
-                    "href": LINKS["checks"] + f"{cid}.json",
-                }
-            )
-    return out
-
-
 def styles(algorithms) -> dict:
     """Display name and colour of each algorithm (the figures' style, privdtol.plotting)."""
     from privdtol.plotting.style import ALGORITHM_NAMES, palette
@@ -147,15 +112,23 @@ def styles(algorithms) -> dict:
     }
 
 
-def page_data(tables, checks: Path) -> dict:
+def page_data(tables, checks: Path, views: dict | None = None) -> dict:
+    """The page's JSON: the cells, the claims and controls, the views' data (None: a view
+    whose table this run does not produce), the algorithms' styles and order, the links."""
     data = cells(tables)
+    views = views if views is not None else dict.fromkeys(explorer_views.VIEWS)
     from privdtol.algorithms import ALGORITHMS
 
     present = {c["algorithm"] for c in data}
+    for v in (views.get("privacy") or {}).get("algorithms", []):
+        present.add(v["algorithm"])
+    for v in (views.get("searches") or {}).get("searches", []):
+        present.add(v["algorithm"])
     registry = list(ALGORITHMS)
     return {
         "cells": data,
-        "claims": claims(checks),
+        "claims": explorer_views.claims(checks, LINKS),
+        "views": views,
         "algorithms": styles(present),
         # the registry's order (the figures' legends), controls last; unknown names after
         "order": sorted(present, key=lambda a: (registry.index(a) if a in registry else 99, a)),
@@ -176,28 +149,34 @@ def plotly_js() -> str:
     return (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text("utf-8")
 
 
-def render_explorer(tables, checks: Path) -> str:
+def render_explorer(tables, checks: Path, views: dict | None = None) -> str:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
     )
-    data = page_data(tables, checks)
+    data = page_data(tables, checks, views)
     if not data["cells"]:
         raise InputError("agg", "the tables hold no cell", "aggregated regret tables")
     return env.get_template("explorer.html.j2").render(
         data=Markup(_script_json(data)),
         plotly=Markup(plotly_js().replace("</script", "<\\/script")),
         app=Markup((TEMPLATES / "explorer.js").read_text("utf-8")),
+        views=Markup((TEMPLATES / "explorer_views.js").read_text("utf-8")),
         links=LINKS,
     )
 
 
-def build_explorer(agg: list[Path], checks: Path, out: Path) -> Path:
-    """Read the tables (all first: a bad one fails before anything is written), write the page."""
+def build_explorer(
+    agg: list[Path], checks: Path, out: Path, views: dict[str, Path | None] | None = None
+) -> Path:
+    """Read every input first (the regret tables, then the views' tables ``{name: path}``, a
+    name absent or None: not produced by this run), so that a bad one fails with one line
+    naming it before anything is written; then write the page (atomically)."""
     tables = [read_table(p) for p in agg]
     if not Path(checks).is_dir():
         raise InputError("checks", f"{checks} is not a directory", "the check records' directory")
-    write_text(Path(out), render_explorer(tables, Path(checks)))
+    data = explorer_views.views(views or {})
+    write_text(Path(out), render_explorer(tables, Path(checks), data))
     return Path(out)

@@ -1,6 +1,7 @@
-// privdtol explorer (privdtol.report.explorer): the controls, the curves and the claims table.
-// Reads the page's inline JSON (#explorer-data): cells (parameters, exact or not, Theorem 1's
-// bound, horizons T, mean, interval lo..hi), claims, algorithm styles, links.  Plotly draws.
+// privdtol explorer (privdtol.report.explorer): the view "regret against T", its controls and
+// curves.  Reads the page's inline JSON (#explorer-data): cells (parameters, exact or not,
+// Theorem 1's bound, horizons T, mean, interval lo..hi), algorithm styles.  Plotly draws.  The
+// tabs, the other views and the claims table: explorer_views.js.
 "use strict";
 (function () {
   const DATA = JSON.parse(document.getElementById("explorer-data").textContent);
@@ -165,21 +166,6 @@
       hovermode: "closest",
     };
     Plotly.react("plot", data, layout, { displaylogo: false, responsive: true });
-    claimsTable();
-  }
-
-  function claimsTable() {
-    const exp = experiment();
-    const body = document.querySelector("#claims-table tbody");
-    body.innerHTML = "";
-    for (const c of DATA.claims) {
-      const tr = document.createElement("tr");
-      if (c.experiments.includes(exp)) tr.className = "reads";
-      const what = c.control ? `control <code>${c.control}</code> of ${c.claim} (must FAIL): ` : "";
-      tr.innerHTML = `<td><a href="${c.href}">${c.id}</a></td><td>${what}${c.title}</td>` +
-        `<td class="${c.verdict}">${c.verdict}</td><td>${c.experiments.join(", ")}</td>`;
-      body.appendChild(tr);
-    }
   }
 
   // the experiments in the config's order (the order of the tables given to privdtol explorer)
