@@ -86,7 +86,7 @@ def test_make_replay_passes_config_paths_with_spaces(tmp_path):
 
 # ----------------------------------------------------------------- no unquoted path in a shell
 #: shell placeholders that are not single paths: strings the rule builds with shlex
-PREQUOTED = {"params.configs", "params.args", "params.proof"}
+PREQUOTED = {"params.configs", "params.args", "params.proof", "params.views"}
 
 
 def shell_strings(text: str) -> list[str]:
