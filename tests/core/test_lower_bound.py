@@ -234,3 +234,35 @@ def test_two_point_term_is_a_geometric_series_pinned_by_hand():
     # at K = 2 Fano's term is empty: the best bound takes the two-point term where it is larger
     assert got["statistical"].iloc[-1] == 0.0
     assert (got["best"] >= got[["combined", "two_point"]].max(axis=1) - 1e-15).all()
+
+
+def test_the_privacy_term_is_shared_across_best_means_bit_for_bit(monkeypatch):
+    """The privacy term does not depend on mu: lower bounds for several mu computed with the
+    shared store equal those computed with an empty store each time, to the last bit, and the
+    second mu computes no value of the first again."""
+    mus, args = (0.3, 0.5, 0.9), (4, 2.0**-6, 1.0, [2**20 - 1, 2**40 - 1])
+    fresh = []
+    for mu in mus:
+        lb._MIN_TERMS.clear()
+        fresh.append(lb.lower_bound(args[0], mu, *args[1:]))
+    lb._MIN_TERMS.clear()
+    computed, real = [], lb._min_term
+    monkeypatch.setattr(lb, "_min_term", lambda n, *a: computed.append(n.size) or real(n, *a))
+    shared = [lb.lower_bound(args[0], mu, *args[1:]) for mu in mus]
+    for a, b in zip(fresh, shared, strict=True):
+        assert a.equals(b)
+    first = sum(computed)
+    assert first > 50 and len(lb._MIN_TERMS) == 1  # the rounds before p_t vanishes
+    lb.lower_bound(args[0], 0.7, *args[1:])
+    assert sum(computed) == first  # nothing new: the store had every n
+    lb.lower_bound(args[0], 0.7, 2.0**-5, 1.0, [2**40 - 1])
+    assert sum(computed) > first and len(lb._MIN_TERMS) == 2  # another gap: its own values
+
+
+def test_the_shared_store_starts_again_when_full(monkeypatch):
+    monkeypatch.setattr(lb, "MIN_TERMS_MAX", 10)
+    lb._MIN_TERMS.clear()
+    lb._min_term_shared(np.arange(20), 4, 0.25, 1.0)
+    assert len(lb._MIN_TERMS[(4, 0.25, 1.0)]) == 20
+    lb._min_term_shared(np.arange(3), 8, 0.25, 1.0)
+    assert set(lb._MIN_TERMS) == {(8, 0.25, 1.0)}

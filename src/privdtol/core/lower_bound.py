@@ -202,6 +202,27 @@ def _min_term(n: np.ndarray, K: int, gap: float, epsilon: float) -> np.ndarray:
     return out
 
 
+#: :func:`_min_term`'s values already computed, per (K, gap, epsilon) and n: the privacy term
+#: does not depend on mu, so lower bounds of instances that differ only in mu (a worst-case
+#: search's) share it.  Each n's value is computed from its own row alone, so a value read
+#: here is the one a fresh computation gives, bit for bit.
+_MIN_TERMS: dict[tuple[int, float, float], dict[int, float]] = {}
+#: the values kept at most (about 100 MB); beyond it the store starts again empty
+MIN_TERMS_MAX = 1 << 20
+
+
+def _min_term_shared(n: np.ndarray, K: int, gap: float, epsilon: float) -> np.ndarray:
+    """:func:`_min_term`, each (K, gap, epsilon, n) computed once per process."""
+    if sum(map(len, _MIN_TERMS.values())) > MIN_TERMS_MAX:
+        _MIN_TERMS.clear()
+    store = _MIN_TERMS.setdefault((K, gap, epsilon), {})
+    ns = np.asarray(n, dtype=np.int64).ravel().tolist()
+    todo = np.array(sorted({v for v in ns if v not in store}), dtype=np.int64)
+    if todo.size:
+        store.update(zip(todo.tolist(), _min_term(todo, K, gap, epsilon).tolist(), strict=True))
+    return np.array([store[v] for v in ns], dtype=float)
+
+
 def statistical_term(K, mu, gap, t) -> np.ndarray:
     """s_t = 1 - ((t - 1) kl(mu - gap || mu) + log 2) / log K for each round t >= 1: Fano's
     lower bound on e_t for any algorithm (may be negative, -inf for t >= 2 when mu = 1)."""
@@ -240,7 +261,7 @@ def _first_zero_p(K: int, gap: float, epsilon: float, top: int) -> int:
     """The first round t with p_t <= 0 (top + 1 if none up to top); p_1 = 1 - 1/K > 0."""
 
     def positive(t: int) -> bool:
-        return _min_term(np.array([t - 1]), K, gap, epsilon)[0] < 1
+        return _min_term_shared(np.array([t - 1]), K, gap, epsilon)[0] < 1
 
     lo, hi = 1, 2
     while positive(hi):
@@ -284,7 +305,7 @@ def _per_round(t: np.ndarray, K, kl, gap, epsilon, t0_p, klp) -> tuple[np.ndarra
     s = np.maximum(_s(K, kl, t), 0.0)
     p = np.zeros(t.size)
     early = t < t0_p
-    p[early] = np.maximum(1 - _min_term(t[early] - 1, K, gap, epsilon), 0.0)
+    p[early] = np.maximum(1 - _min_term_shared(t[early] - 1, K, gap, epsilon), 0.0)
     b = _b(klp, t)
     combined = np.maximum(s, p)
     return s, p, combined, b, np.maximum(combined, b)
