@@ -8,7 +8,6 @@ layer."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from privdtol.analysis.records import read_check
@@ -41,10 +40,8 @@ def claim_title(claim: str) -> str:
 def tex_ties(tex: str) -> str:
     """The registry's TeX text for Markdown: TeX's tie ``~`` outside ``$...$`` (``eq.~(5)``)
     as the no-break space it stands for."""
-    return "".join(
-        part if i % 2 else part.replace("~", "\u00a0")
-        for i, part in enumerate(re.split(r"(\$[^$]*\$)", tex))
-    )
+    parts = tex.split("$")  # outside math at even positions, inside at odd ones
+    return "$".join(part if i % 2 else part.replace("~", "\u00a0") for i, part in enumerate(parts))
 
 
 #: the characters that Markdown would read as markup in a check's plain-text sentences
