@@ -59,6 +59,7 @@ def test_report_pdf_states_every_verdict(smoke_run):
 @needs_tex
 def test_every_figure_table_and_executed_notebook_exists(smoke_run):
     from privdtol.analysis.registry import NOTEBOOKS
+    from privdtol.report.figure_order import figure_number
 
     res = smoke_run / "results"
     pdf = res / "report" / "replication_report.pdf"
@@ -70,7 +71,7 @@ def test_every_figure_table_and_executed_notebook_exists(smoke_run):
     for name, nb in NOTEBOOKS.items():
         assert (res / "figures" / f"{name}.pdf").stat().st_size > 0
         assert (res / "figures" / f"{name}.png").stat().st_size > 0
-        assert f"Figure {nb.figure}:" in text
+        assert f"Figure {figure_number(name)}:" in text
         for table in nb.tables:
             assert (res / "tables" / f"{table}.csv").stat().st_size > 0
         notebook = json.loads((res / "notebooks" / f"{name}.ipynb").read_text())

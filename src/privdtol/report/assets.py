@@ -56,6 +56,7 @@ from privdtol.report.claims import (
     split_claims,
 )
 from privdtol.report.config_tables import algorithms_tex, grid_tex, models_tex, thresholds_tex
+from privdtol.report.figure_order import figure_number, notebooks_in_order
 from privdtol.report.findings_prose import (
     competitors_table,
     finding_sentence,
@@ -95,11 +96,6 @@ def regret_experiments() -> list[str]:
     read = [*CLAIMS.values(), *NOTEBOOKS.values()]
     ordered = dict.fromkeys(e for item in read for e in item.experiments)
     return [e for e in ordered if e not in AUDIT_EXPERIMENTS]
-
-
-def notebooks_in_order() -> list[str]:
-    """The registry's notebooks in figure order (the report's section order)."""
-    return sorted(NOTEBOOKS, key=lambda n: NOTEBOOKS[n].figure)
 
 
 def result_tables() -> list[str]:
@@ -328,7 +324,7 @@ def sections_context(results: Path, claims: dict[str, dict], found: dict | None)
         out.append(
             {
                 "name": name,
-                "figure": nb.figure,
+                "figure": figure_number(name),
                 "title": TeX(sec.title),
                 "caption": TeX(sec.figure_caption),
                 "takeaway": takeaway(name, claims, found),
