@@ -99,6 +99,26 @@ def test_mathify_typesets_ascii_mathematics(text, wanted):
         assert ascii_ not in bare, (ascii_, out)
 
 
+@pytest.mark.parametrize(
+    "text, wanted",
+    [
+        # a parameter's value that is a power: the power typeset, not "$K = 2$^14"
+        ("at K = 1024 and K = 2^14 (slices", [r"$2^{14}$"]),
+        ("(1 - alpha^(1/n)) T max gap", [r"$\alpha^{1/n}$"]),
+        ("by 2^40 - 1 at gaps", [r"$2^{40}$"]),
+        ("exponent p of (log K/gap)^p, the", [r"$\Delta_{\min}$)$^p$"]),
+        ("eta**2 and eps^2", [r"$\eta^2$", r"$\varepsilon^2$"]),
+        ("rule: 1 + 4 sum_m F_m - error", [r"$\sum_m$ $F_m$"]),
+        ("the groups H_l; entropy Z_0 to K", [r"$H_l$", r"$Z_0$"]),
+    ],
+)
+def test_mathify_leaves_no_raw_superscript_subscript_or_power(text, wanted):
+    out = mathify(text)
+    for piece in wanted:
+        assert piece in out, (out, piece)
+    assert "textasciicircum" not in out and r"\_" not in out and "**" not in out, out
+
+
 def test_arxiv_identifiers_are_not_rounded_like_numbers():
     from privdtol.report.latex import mathify
 

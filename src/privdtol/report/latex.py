@@ -231,8 +231,9 @@ def _assign(match, number=None) -> str:
     return rf"${symbol} = {(number or _number)(text)}$"
 
 
-_ASSIGN = r"\b(K|gap|eps|epsilon|T0|T|T_max)\s*=\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(?!\d)"
-_GREEK = {"eps": r"\varepsilon", "eta": r"\eta"}
+#: a parameter's value (not the base of a power: "K = 2^14" is a power of two, below)
+_ASSIGN = r"\b(K|gap|eps|epsilon|T0|T|T_max)\s*=\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(?![\d^*])"
+_GREEK = {"eps": r"\varepsilon", "eta": r"\eta", "alpha": r"\alpha"}
 
 #: plain-text mathematics of the analysis layer's sentences (check summaries, thresholds,
 #: findings) -> LaTeX, applied to escaped text by :func:`mathify`; order matters
@@ -241,6 +242,8 @@ _WORDS = [
     (r"\b(eps|eta)(?:\^|\*\*)(\d)", lambda m: rf"${_GREEK[m.group(1)]}^{m.group(2)}$"),
     (r"\b(eps|eta)_(\w)\b", lambda m: rf"${_GREEK[m.group(1)]}_{m.group(2)}$"),
     (r"\b2\^\(([^()]*)\)", lambda m: rf"$2^{{{m.group(1)}}}$"),
+    (r"\b(alpha|eps|eta)\^\(([^()]*)\)", lambda m: rf"${_GREEK[m.group(1)]}^{{{m.group(2)}}}$"),
+    (r"(?<=\))\^([a-z0-9])\b", lambda m: rf"$^{m.group(1)}$"),
     (r"\blog2 K\b", r"$\log_2 K$"),
     (r"\b([A-Z])_\{([^{}]*)\}", lambda m: rf"${m.group(1)}_{{{m.group(2)}}}$"),
     (r"\b([A-Z])_([a-z0-9])\b", lambda m: rf"${m.group(1)}_{m.group(2)}$"),
@@ -273,8 +276,11 @@ _WORDS = [
     (r"(?<= )>(?= )", r"$>$"),
     (r"\b2\^\{?([\w+-]+)\}?", lambda m: rf"$2^{{{m.group(1)}}}$"),
 ]
-#: a number of a sentence (not an identifier's digits, nor an arXiv identifier: 2102.07929)
-_NUMBER = r"(?<![\w.^{])(?<!\{-)(?<!arXiv )(?<!arXiv:)(\d+\.?\d*(?:[eE][+-]?\d+)?)(?![\w.^])"
+#: a number of a sentence (not an identifier's digits, an exponent, nor an arXiv identifier:
+#: 2102.07929)
+_NUMBER = (
+    r"(?<![\w.^{])(?<!\*\*)(?<!\{-)(?<!arXiv )(?<!arXiv:)(\d+\.?\d*(?:[eE][+-]?\d+)?)(?![\w.^])"
+)
 
 
 def _number(text: str) -> str:
