@@ -15,6 +15,7 @@ from privdtol.report.latex import (
     is_number,
     mathify,
     tex_escape,
+    texttt,
 )
 from privdtol.report.layout import HEADERS
 from privdtol.report.tables import _P, ALGORITHM_REFERENCES, styler_table
@@ -51,7 +52,8 @@ def _values(v) -> str:
         elif is_number(x):
             out.append(fmt_num(x))
         elif isinstance(x, dict):
-            out.append(tex_escape(", ".join(f"{k}={w}" for k, w in x.items())))
+            # a block of settings (the multiverse's ranges): each key in code font
+            out.append(", ".join(rf"{texttt(k)}={_values(w)}" for k, w in x.items()))
         else:
             out.append(tex_escape(x))
     return ", ".join(out)

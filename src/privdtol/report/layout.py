@@ -321,8 +321,9 @@ POW2_COLUMNS = ("horizon", "h_low", "h_high")
 #: objectives, e.g. ``rate_min``)
 CODE_COLUMNS = ("objective",)
 #: text columns whose values are plain-text mathematics (the proof's steps, e.g. "the groups
-#: H_l"), typeset by :func:`privdtol.report.latex.mathify`
-MATH_COLUMNS = ("step", "part_of")
+#: H_l"; the instances the searches found, "mu_1 0.246; gaps/Delta_min: 3 at 1"), typeset by
+#: :func:`privdtol.report.latex.mathify`
+MATH_COLUMNS = ("step", "part_of", "instance")
 
 #: text values shown differently: column -> {value: LaTeX}
 VALUES: dict[str, dict[str, str]] = {

@@ -62,7 +62,9 @@ def markdown_math(text: str) -> str:
     ``"Reg_T <= 1 + 4 sum_m F_m"``, ``"log K/gap"``) as Markdown with ``$...$`` TeX: the same
     table of symbols as the report's :func:`~privdtol.report.latex.mathify`, numbers as the
     record wrote them, the rest escaped (so ``*`` and ``_`` stay characters)."""
-    return typeset_ascii_math(text, markdown_escape, lambda number: number)
+    return typeset_ascii_math(
+        text, markdown_escape, lambda number: number, lambda name: f"`{name}`"
+    )
 
 
 def _estimate(check: dict) -> str:

@@ -86,7 +86,7 @@ def _text_value(column: str, value) -> str:
         shown = _display_algorithm(value)
         if shown == value:
             return texttt(value)
-        return cited_display_name(value, tex_unicode(tex_escape(shown)))
+        return cited_display_name(value, mathify(shown))
     return tex_escape(value)
 
 
