@@ -77,6 +77,7 @@ from privdtol.report.layout import APPENDIX_SECTIONS, FINDING_LABELS, SECTIONS, 
 from privdtol.report.provenance import provenance
 from privdtol.report.tables import (
     MAX_ROWS,
+    WIDE_LONGTABLE,
     constants_sentence,
     read_table,
     result_table_file,
@@ -303,6 +304,7 @@ def table_context(results: Path, name: str, notebook: str) -> dict:
         "constants": TeX(""),
         "rows": 0,
         "appendix": False,
+        "landscape": False,
     }
     if path.exists():
         shown, const = shape_table(read_table(path), name)
@@ -311,6 +313,8 @@ def table_context(results: Path, name: str, notebook: str) -> dict:
             constants=constants_sentence(source, const),
             rows=len(shown),
             appendix=len(shown) > MAX_ROWS,
+            # a longtable of many columns is wider than a portrait page even in \scriptsize
+            landscape=len(shown.columns) >= WIDE_LONGTABLE,
         )
     return ctx
 

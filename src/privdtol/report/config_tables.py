@@ -133,11 +133,23 @@ def grid_tex(config: dict, agg: dict[str, pd.DataFrame]) -> TeX:
             else r"\NotRunText"
         )
         rows.append(row)
-    fmt = (
-        rf"@{{}}{_P}{{1.95cm}}{_P}{{2.6cm}}{_P}{{1.0cm}}{_P}{{1.5cm}}{_P}{{1.5cm}}{_P}{{1.1cm}}"
-        rf"{_P}{{0.9cm}}{_P}{{3.35cm}}r@{{}}"
+    # a longtable (one experiment's slices can fill a page; a tabular shrunk to the page was
+    # illegible), its columns' widths fractions of the line that leave room for the 8 gaps of
+    # GRID_TABCOLSEP on each side
+    fmt = "@{}" + "".join(rf"{_P}{{{w}\linewidth}}" for w in GRID_WIDTHS) + "@{}"
+    table = styler_table(pd.DataFrame(rows), fmt, {"caption": GRID_CAPTION, "label": "tab:grid"})
+    return TeX(
+        rf"{{\footnotesize\setlength{{\tabcolsep}}{{{GRID_TABCOLSEP}}}"
+        rf"\setlength{{\LTcapwidth}}{{\linewidth}}" + "\n" + table + "}\n"
     )
-    return styler_table(pd.DataFrame(rows), fmt)
+
+
+#: the grid table's caption, columns' widths (fractions of the line: experiment, algorithms,
+#: K, gap, epsilon, T, runs, loss model and slices, cells; with 16 gaps of 3 pt they fill a
+#: 465 pt line) and column gap
+GRID_CAPTION = "Experiments of the configuration and the cells aggregated."
+GRID_WIDTHS = (0.125, 0.18, 0.07, 0.085, 0.085, 0.065, 0.055, 0.165, 0.06)
+GRID_TABCOLSEP = "3pt"
 
 
 def thresholds_tex(config: dict) -> TeX:
