@@ -91,15 +91,16 @@ def test_no_overfull_box_in_the_compile_log(smoke_run):
 
 def test_every_word_is_inside_the_text_block_and_legible(smoke_run):
     pages, found = words(_report(smoke_run))
-    width = {p.number: p.width for p in pages}
+    size = {p.number: (p.width, p.height) for p in pages}
     outside = [
-        (w.page, w.text, round(w.x_min), round(w.x_max))
+        (w.page, w.text, round(w.x_min), round(w.x_max), round(w.y_max))
         for w in found
         if (
             w.x_min < MARGIN_PT - MARGIN_SLACK_PT
-            or w.x_max > width[w.page] - MARGIN_PT + MARGIN_SLACK_PT
+            or w.x_max > size[w.page][0] - MARGIN_PT + MARGIN_SLACK_PT
+            or w.y_max > size[w.page][1] - MARGIN_PT + MARGIN_SLACK_PT  # a row past the page
         )
-        and w.text != str(w.page)  # a landscape page's number, in its portrait footer
+        and w.text != str(w.page)  # the page's number, in the footer
     ]
     assert not outside, outside[:20]
     # words, not the single letters (and "min", "max") of sub- and superscripts

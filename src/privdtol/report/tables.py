@@ -47,13 +47,11 @@ ENV_LABELS = {
 }
 
 
-def styler_table(df: pd.DataFrame, column_format: str, longtable: dict | None = None) -> TeX:
-    """booktabs tabular of a frame whose cells and headers are already LaTeX; bold headers.
-    With ``longtable={"caption": ..., "label": ...}`` a longtable (it breaks across pages)."""
+def styler_table(df: pd.DataFrame, column_format: str) -> TeX:
+    """booktabs tabular of a frame whose cells and headers are already LaTeX; bold headers."""
     styler = df.style.hide(axis="index")
     styler = styler.format_index(lambda c: rf"\textbf{{{c}}}", axis="columns")
-    kw = {"environment": "longtable", **longtable} if longtable else {}
-    return TeX(styler.to_latex(column_format=column_format, hrules=True, **kw))
+    return TeX(styler.to_latex(column_format=column_format, hrules=True))
 
 
 # ----------------------------------------------------------------------------- results tables
