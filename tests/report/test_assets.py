@@ -246,7 +246,9 @@ def test_assets_written(built):
     assert [c for c in CLAIMS if rf"\label{{claim:{c}}}" in claims] == labels  # each once
     assert all(claims.count(rf"\label{{claim:{c}}}") == 1 for c in labels)
     assert (gen / "tab-ablations.tex").read_text().startswith("%")
-    assert r"\begin{tabular}" in (gen / "tab-rates.tex").read_text()
+    # the synthetic tables have 11 columns: in the appendix, on a landscape page
+    assert r"\begin{longtable}" in (gen / "tab-rates.tex").read_text()
+    assert r"\begin{landscape}" in (gen / "appendix-tables.tex").read_text()
     sections = (gen / "appendix-sections.tex").read_text()  # the ablations: an appendix section
     assert r"\NotRun{table \texttt{ablations}" in sections
     assert r"\NotRun{figure \texttt{ablations}" in sections

@@ -1,6 +1,7 @@
 """The whole pipeline on the smoke config, as a user runs it: simulations, aggregation, privacy
 audit, checks, every notebook and the LaTeX report; the PDF's text must carry every claim's
-verdict, every figure (numbered as the registry says) and every table."""
+verdict, every figure (numbered by its place in the report, privdtol.report.figure_order) and every
+table; tests/workflow/test_report_pages.py reads the same build's pages."""
 
 from __future__ import annotations
 

@@ -312,8 +312,9 @@ def table_context(results: Path, name: str, notebook: str) -> dict:
         ctx.update(
             constants=constants_sentence(source, const),
             rows=len(shown),
-            appendix=len(shown) > MAX_ROWS,
-            # a longtable of many columns is wider than a portrait page even in \scriptsize
+            # a table of many columns, shrunk to the main text's line, is illegible: in the
+            # appendix, on a landscape page (wider than a portrait page even in \scriptsize)
+            appendix=len(shown) > MAX_ROWS or len(shown.columns) >= WIDE_LONGTABLE,
             landscape=len(shown.columns) >= WIDE_LONGTABLE,
         )
     return ctx

@@ -339,7 +339,7 @@ def verdict_table(rows: list[dict]) -> TeX:
     implied = any(r.get("implied_by") or r.get("identity") for r in rows)
     df = pd.DataFrame([row(r) for r in rows])
     if implied:
-        return styler_table(df, rf"@{{}}l{_P}{{5.6cm}}{_P}{{3.2cm}}lc{_P}{{1.5cm}}@{{}}")
+        return styler_table(df, rf"@{{}}l{_P}{{5.3cm}}{_P}{{3.2cm}}lc{_P}{{1.5cm}}@{{}}")
     return styler_table(df, rf"@{{}}l{_P}{{6.9cm}}{_P}{{3.4cm}}lc@{{}}")
 
 
