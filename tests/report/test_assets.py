@@ -14,6 +14,7 @@ import subprocess
 import zlib
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -30,11 +31,14 @@ from privdtol.report.assets import (
     generated_files,
     regret_experiments,
     result_tables,
+    table_context,
 )
 from privdtol.report.compile import compile_pdf
 from privdtol.report.figure_order import figure_number, notebooks_in_order
 from privdtol.report.layout import APPENDIX_SECTIONS, SECTIONS
 from privdtol.report.provenance import source_date_epoch
+from privdtol.report.tables import MAX_ROWS, WIDE_LONGTABLE
+from privdtol.report.templating import fill_template
 
 TEX = ROOT / "paper" / "replication_report.tex"
 
@@ -433,3 +437,32 @@ def test_report_pdf_has_every_verdict(built, tmp_path):
     diagnostics_table = table[table.index("Diagnostics") :]
     c4c = " ".join(diagnostics_table[diagnostics_table.index("C4c") :].split())
     assert "not log" in c4c[:200] and "FAIL" in c4c[:200]
+
+
+# ----------------------------------------------------------------------------- placement
+# the main text holds short narrow tables; one longer than a page or of many columns (which
+# the main text's line would shrink past legibility) goes to the appendix, a wide one on a
+# landscape page
+
+
+def _write_table(results, name, rows, columns):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(rng.random((rows, columns)), columns=[f"c{i}" for i in range(columns)])
+    (results / "tables").mkdir(parents=True, exist_ok=True)
+    df.to_csv(results / "tables" / f"{name}.csv", index=False)
+
+
+def test_short_narrow_wide_and_long_tables(tmp_path):
+    _write_table(tmp_path, "horizon", 3, 4)
+    small = table_context(tmp_path, "horizon", "horizon")
+    assert not small["appendix"] and not small["landscape"]
+    _write_table(tmp_path, "horizon", 3, WIDE_LONGTABLE)
+    wide = table_context(tmp_path, "horizon", "horizon")
+    assert wide["appendix"] and wide["landscape"]
+    _write_table(tmp_path, "horizon", MAX_ROWS + 1, 4)
+    long = table_context(tmp_path, "horizon", "horizon")
+    assert long["appendix"] and not long["landscape"]
+    tex = fill_template("appendix-tables.tex.j2", tables=[wide, long])
+    assert tex.count(r"\begin{landscape}") == 1 and tex.count(r"\end{landscape}") == 1
+    begin, end = tex.index(r"\begin{landscape}"), tex.index(r"\end{landscape}")
+    assert begin < tex.index("tab-horizon") < end
