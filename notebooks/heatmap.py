@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 4 — the residuals of C4's form fit across the grid
+# # Figure 2 — the residuals of C4's form fit across the grid
 #
 # One panel per $K$; each cell of a panel is one $(\Delta_{\min}, \varepsilon)$ of the `grid`
 # experiment, coloured by what C4 tests: RPS regret divided by the fitted form
@@ -105,9 +105,16 @@ for i, (ax, K) in enumerate(zip(axes.flat, Ks, strict=False)):
         ticks = [1 / factor, factor**-0.5, 1.0, factor**0.5, factor]
         bar.set_ticks(ticks, labels=[f"{t:.3g}" for t in ticks])
         bar.minorticks_off()
+
+
+def signed(x) -> str:
+    """``+ 1.2`` or ``− 1.2`` (a true minus sign), the next term of a sum."""
+    return f"{'−' if x < 0 else '+'} {abs(x):.3g}"
+
+
 fig.suptitle(
-    rf"fit: {fit['a']:.3g} $\log K/\Delta_{{\min}}$ + {fit['b']:.3g} $\log K/\eta$ + "
-    rf"{fit['c']:.3g}; colour band: C4's factor {factor:g}",
+    rf"fit: {fit['a']:.3g} $\log K/\Delta_{{\min}}$ {signed(fit['b'])} $\log K/\eta$ "
+    rf"{signed(fit['c'])}; colour band: C4's factor {factor:g}",
     fontsize=8,
 )
 fig.tight_layout()

@@ -192,15 +192,16 @@ class NotebooksTable(SphinxDirective):
 
     def run(self):
         from privdtol.analysis import registry
+        from privdtol.report.figure_order import figure_number, notebooks_in_order
 
         self.env.note_dependency(registry.__file__)
         rows = []
-        for n in registry.NOTEBOOKS.values():
+        for n in (registry.NOTEBOOKS[name] for name in notebooks_in_order()):
             claims = registry.notebook_claims(n.name)
             rows.append(
                 [
                     literal(f"notebooks/{n.name}.py"),
-                    str(n.figure),
+                    str(figure_number(n.name)),
                     joined([literal(f"results/agg/{e}.parquet") for e in n.experiments]),
                     joined([literal(f"results/tables/{t}.csv") for t in n.tables]) or "—",
                     joined([literal(f"results/checks/{c}.json") for c in claims]) or "—",

@@ -3,6 +3,8 @@ cause and follow-up of a verdict other than expected, and how the cells at fault
 
 from __future__ import annotations
 
+import re
+
 from support.records import c2_record
 
 from privdtol.analysis import diagnosis, records
@@ -45,6 +47,9 @@ def test_each_cause():
 def test_deviations_name_registered_claims():
     for d in DEVIATIONS:
         assert d["claim"] in CLAIMS and d["change"] and d["why"] and d["first_result"]
+        # the report prints them: no reference to the project's issue tracker
+        text = " ".join((d["change"], d["why"], d["first_result"]))
+        assert not re.search(r"\bissues? #?\d+", text, re.I), text
 
 
 def test_diagnosis_of_a_wide_interval_and_of_an_uncaught_control():

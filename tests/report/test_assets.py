@@ -14,6 +14,7 @@ import subprocess
 import zlib
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -28,13 +29,16 @@ from privdtol.pipeline import aggregate
 from privdtol.report.assets import (
     claim_prefix,
     generated_files,
-    notebooks_in_order,
     regret_experiments,
     result_tables,
+    table_context,
 )
 from privdtol.report.compile import compile_pdf
+from privdtol.report.figure_order import figure_number, notebooks_in_order
 from privdtol.report.layout import APPENDIX_SECTIONS, SECTIONS
 from privdtol.report.provenance import source_date_epoch
+from privdtol.report.tables import MAX_ROWS, WIDE_LONGTABLE
+from privdtol.report.templating import fill_template
 
 TEX = ROOT / "paper" / "replication_report.tex"
 
@@ -246,7 +250,9 @@ def test_assets_written(built):
     assert [c for c in CLAIMS if rf"\label{{claim:{c}}}" in claims] == labels  # each once
     assert all(claims.count(rf"\label{{claim:{c}}}") == 1 for c in labels)
     assert (gen / "tab-ablations.tex").read_text().startswith("%")
-    assert r"\begin{tabular}" in (gen / "tab-rates.tex").read_text()
+    # the synthetic tables have 11 columns: in the appendix, on a landscape page
+    assert r"\begin{longtable}" in (gen / "tab-rates.tex").read_text()
+    assert r"\begin{landscape}" in (gen / "appendix-tables.tex").read_text()
     sections = (gen / "appendix-sections.tex").read_text()  # the ablations: an appendix section
     assert r"\NotRun{table \texttt{ablations}" in sections
     assert r"\NotRun{figure \texttt{ablations}" in sections
@@ -281,7 +287,7 @@ def test_claims_are_shown_in_their_notebook_section(built):
     assert r"\ClaimRef{C4}{Cfour}" in sections["heatmap"]
     assert r"\ClaimRef{C4c}{Cfourc}" in sections["actions"]
     for name, text in sections.items():
-        assert rf"\setcounter{{figure}}{{{NOTEBOOKS[name].figure - 1}}}" in text
+        assert r"\setcounter{figure}" not in text  # LaTeX's counter numbers the figures
         assert rf"\NotebookLinks{{{name}}}" in text  # figure linked to its notebook
 
 
@@ -419,10 +425,10 @@ def test_report_pdf_has_every_verdict(built, tmp_path):
     assert "What did not replicate" in text
     # the ablations notebook was not run: its figure and table are "not run" boxes
     assert "not run: figure ablations" in text and "not run: table ablations" in text
-    # figure numbers are the registry's
+    # figure numbers are their places in the report (privdtol.report.figure_order)
     for name in NOTEBOOKS:
         caption = SECTIONS[name].figure_caption.split()[0]
-        assert any(f"Figure {NOTEBOOKS[name].figure}: {caption}" in ln for ln in lines), name
+        assert any(f"Figure {figure_number(name)}: {caption}" in ln for ln in lines), name
     # no ASCII stand-ins for mathematics outside code font
     assert not ascii_math(pdf, gen, ROOT / "paper"), ascii_math(pdf, gen, ROOT / "paper")
     # hyperlinks: at least one per figure (its notebook) plus the paper
@@ -431,3 +437,32 @@ def test_report_pdf_has_every_verdict(built, tmp_path):
     diagnostics_table = table[table.index("Diagnostics") :]
     c4c = " ".join(diagnostics_table[diagnostics_table.index("C4c") :].split())
     assert "not log" in c4c[:200] and "FAIL" in c4c[:200]
+
+
+# ----------------------------------------------------------------------------- placement
+# the main text holds short narrow tables; one longer than a page or of many columns (which
+# the main text's line would shrink past legibility) goes to the appendix, a wide one on a
+# landscape page
+
+
+def _write_table(results, name, rows, columns):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(rng.random((rows, columns)), columns=[f"c{i}" for i in range(columns)])
+    (results / "tables").mkdir(parents=True, exist_ok=True)
+    df.to_csv(results / "tables" / f"{name}.csv", index=False)
+
+
+def test_short_narrow_wide_and_long_tables(tmp_path):
+    _write_table(tmp_path, "horizon", 3, 4)
+    small = table_context(tmp_path, "horizon", "horizon")
+    assert not small["appendix"] and not small["landscape"]
+    _write_table(tmp_path, "horizon", 3, WIDE_LONGTABLE)
+    wide = table_context(tmp_path, "horizon", "horizon")
+    assert wide["appendix"] and wide["landscape"]
+    _write_table(tmp_path, "horizon", MAX_ROWS + 1, 4)
+    long = table_context(tmp_path, "horizon", "horizon")
+    assert long["appendix"] and not long["landscape"]
+    tex = fill_template("appendix-tables.tex.j2", tables=[wide, long])
+    assert tex.count(r"\begin{landscape}") == 1 and tex.count(r"\end{landscape}") == 1
+    begin, end = tex.index(r"\begin{landscape}"), tex.index(r"\end{landscape}")
+    assert begin < tex.index("tab-horizon") < end

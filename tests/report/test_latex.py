@@ -3,6 +3,8 @@ two, three significant figures) and the typesetting of ASCII mathematics."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from privdtol.analysis.registry import (
@@ -97,6 +99,33 @@ def test_mathify_typesets_ascii_mathematics(text, wanted):
         bare = bare.replace(symbol, "")
     for ascii_ in ASCII:
         assert ascii_ not in bare, (ascii_, out)
+
+
+@pytest.mark.parametrize(
+    "text, wanted",
+    [
+        # a parameter's value that is a power: the power typeset, not "$K = 2$^14"
+        ("at K = 1024 and K = 2^14 (slices", [r"$2^{14}$"]),
+        ("(1 - alpha^(1/n)) T max gap", [r"$\alpha^{1/n}$"]),
+        ("by 2^40 - 1 at gaps", [r"$2^{40}$"]),
+        ("exponent p of (log K/gap)^p, the", [r"$\Delta_{\min}$)$^p$"]),
+        ("eta**2 and eps^2", [r"$\eta^2$", r"$\varepsilon^2$"]),
+        ("rule: 1 + 4 sum_m F_m - error", [r"$\sum_m$ $F_m$"]),
+        ("the groups H_l; entropy Z_0 to K", [r"$H_l$", r"$Z_0$"]),
+        ("control: FTL, ε_t-greedy; term b_t", [r"$\varepsilon_t$-greedy", r"$b_t$"]),
+        # identifiers (algorithms, estimators, files) are code
+        (
+            "estimators block_rb, per_round (tests/test_laplace_large_k.py)",
+            [r"\texttt{block\_rb}", r"\texttt{per\_round}", r"\texttt{tests/test\_laplace"],
+        ),
+    ],
+)
+def test_mathify_leaves_no_raw_superscript_subscript_or_power(text, wanted):
+    out = mathify(text)
+    for piece in wanted:
+        assert piece in out, (out, piece)
+    outside_code = re.sub(r"\\texttt\{[^}]*\}", "", out)
+    assert "textasciicircum" not in out and r"\_" not in outside_code and "**" not in out, out
 
 
 def test_arxiv_identifiers_are_not_rounded_like_numbers():

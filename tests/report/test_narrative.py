@@ -21,10 +21,11 @@ HEAD = records.Heading("C4", "Rate form", "largest factor", "within [1/2, 2]")
 
 
 def test_ascii_mathematics_becomes_tex_and_markup_characters_stay_characters():
-    out = markdown_math("Reg_T <= 1 + 4 sum_m F_m in every cell; a*b_c")
+    out = markdown_math("Reg_T <= 1 + 4 sum_m F_m in every cell; a*b__c; rps_eta_logk")
     assert r"$\mathrm{Reg}_T$" in out and r"$\le$" in out and r"$\sum_m$" in out
     assert "$F_m$" in out
-    assert r"a\*b\_c" in out  # escaped: renders as the characters, not emphasis
+    assert r"a\*b\_\_c" in out  # escaped: renders as the characters, not emphasis
+    assert "`rps_eta_logk`" in out  # an identifier is code
     assert "**" not in out
 
 

@@ -10,6 +10,7 @@ import pandas as pd
 from support.offline_pages import RAW_TEX, external_references, visible_text
 
 from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.report.figure_order import figure_number
 from privdtol.report.notebook_index import render_index
 
 
@@ -45,7 +46,7 @@ def test_notebook_notes_and_index_are_generated(tmp_path):
     (checks / f"{claim}.json").write_text(json.dumps(record))
     note = figure_note(name, checks)
     assert "hand-written 5e1f" in note and "INCONCLUSIVE" in note
-    assert f"Figure {NOTEBOOKS[name].figure}" in note and "replication_report.pdf" in note
+    assert f"Figure {figure_number(name)}" in note and "replication_report.pdf" in note
     df = pd.DataFrame({"K": [2, 8], "slope": [0.9876543, np.nan], "axis": ["1/gap", "1/eps"]})
     html = display_table(df.assign(algorithm="rps"), "rates").to_html()
     assert "0.988" in html and "0.9876543" not in html

@@ -53,3 +53,18 @@ def test_tables_drop_constant_columns_sort_and_pivot():
     assert constant_columns(df.head(1)) == []
     # a gap or privacy axis: every fraction as a power of two once one is 1/8 or less
     assert dyadic_column([0.25, 0.0625, 1.0]) and not dyadic_column([0.25, 0.5, 0.3])
+
+
+def test_identifier_and_mathematics_columns_are_typeset():
+    df = pd.DataFrame(
+        {
+            "step": ["the groups H_l", "entropy Z_0 to K"],
+            "part_of": ["eq. (5)", "eq. (6)"],
+            "objective": ["rate_min", "ratio_max"],
+            "cells": [3, 4],
+        }
+    )
+    tex = result_table(df)
+    assert r"the groups $H_l$" in tex and r"entropy $Z_0$ to K" in tex
+    assert r"\texttt{rate\_min}" in tex and r"\texttt{ratio\_max}" in tex
+    assert r"H\_l" not in tex and r"Z\_0" not in tex

@@ -1,6 +1,7 @@
 """The whole pipeline on the smoke config, as a user runs it: simulations, aggregation, privacy
 audit, checks, every notebook and the LaTeX report; the PDF's text must carry every claim's
-verdict, every figure (numbered as the registry says) and every table."""
+verdict, every figure (numbered by its place in the report, privdtol.report.figure_order) and every
+table; tests/workflow/test_report_pages.py reads the same build's pages."""
 
 from __future__ import annotations
 
@@ -59,6 +60,7 @@ def test_report_pdf_states_every_verdict(smoke_run):
 @needs_tex
 def test_every_figure_table_and_executed_notebook_exists(smoke_run):
     from privdtol.analysis.registry import NOTEBOOKS
+    from privdtol.report.figure_order import figure_number
 
     res = smoke_run / "results"
     pdf = res / "report" / "replication_report.pdf"
@@ -70,7 +72,7 @@ def test_every_figure_table_and_executed_notebook_exists(smoke_run):
     for name, nb in NOTEBOOKS.items():
         assert (res / "figures" / f"{name}.pdf").stat().st_size > 0
         assert (res / "figures" / f"{name}.png").stat().st_size > 0
-        assert f"Figure {nb.figure}:" in text
+        assert f"Figure {figure_number(name)}:" in text
         for table in nb.tables:
             assert (res / "tables" / f"{table}.csv").stat().st_size > 0
         notebook = json.loads((res / "notebooks" / f"{name}.ipynb").read_text())

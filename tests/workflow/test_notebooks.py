@@ -23,6 +23,7 @@ from privdtol.analysis.claims.c4_rate import rate_ratio_table
 from privdtol.analysis.records import read_check, write_check
 from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims
 from privdtol.cli import main
+from privdtol.report.figure_order import figure_number
 from privdtol.report.narrative import check_markdown
 from privdtol.report.notebook_run import strip_notebook_metadata
 
@@ -124,7 +125,7 @@ def test_heatmap_notebook_shows_its_check_and_writes_data(agg_dir, heatmap_run):
     meta = json.loads(nb.read_text())
     assert "start_time" not in meta["metadata"]["papermill"]
     assert all("execution" not in c["metadata"] for c in meta["cells"])
-    assert meta["cells"][0]["source"][0].startswith(f"# Figure {NOTEBOOKS['heatmap'].figure} ")
+    assert meta["cells"][0]["source"][0].startswith(f"# Figure {figure_number('heatmap')} ")
 
 
 @pytest.mark.notebook
@@ -252,4 +253,4 @@ def test_every_notebook_reads_its_checks_and_writes_its_registry_tables(tmp_path
         for claim in notebook_claims(name):
             assert check_markdown(claim, read_check(checks_dir / f"{claim}.json")) in shown
         title = json.loads(nb.read_text())["cells"][0]["source"][0]
-        assert title.startswith(f"# Figure {spec.figure} "), title
+        assert title.startswith(f"# Figure {figure_number(name)} "), title

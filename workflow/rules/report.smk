@@ -65,8 +65,10 @@ rule draw_rulegraph:
             else ""
         ),
     shell:
+        # one node per family of generated rules (privdtol.report.rulegraph): legible on a page
         "snakemake --snakefile {params.snakefile:q} --nolock --rulegraph {params.configs}"
-        " 2> {log:q} | dot -Grankdir=LR -Tpdf -o {output:q} 2>> {log:q}"
+        " 2> {log:q} | python -m privdtol.report.rulegraph"
+        " | dot -Grankdir=TB -Nfontsize=20 -Tpdf -o {output:q} 2>> {log:q}"
 
 
 rule compile_report:

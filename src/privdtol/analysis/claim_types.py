@@ -110,8 +110,6 @@ class Notebook:
     """A notebook of ``notebooks/``: one figure and its table(s); it plots and tabulates only."""
 
     name: str
-    #: the figure's number in the report (and in the notebook's title)
-    figure: int
     #: aggregated experiments read
     experiments: tuple[str, ...]
     #: tables written as data (``results/tables/<name>.csv``)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from privdtol.analysis.verdict import FAIL, INCONCLUSIVE, PASS
 
-#: changes to the checks' design or grids made after results were seen (issue 12: thresholds are
-#: fixed before the run; anything changed afterwards is disclosed here and in the report)
+#: changes to the checks' design or grids made after results were seen (thresholds are fixed
+#: before the run; anything changed afterwards is disclosed here and in the report); the report
+#: prints them (mathify: ASCII mathematics typeset), so they cite no issue tracker
 DEVIATIONS: tuple[dict, ...] = (
     {
         "claim": "C7",
@@ -58,7 +59,7 @@ DEVIATIONS: tuple[dict, ...] = (
     },
     {
         "claim": "C0",
-        "change": "issue 22: pairs with s.e. 0 compared by a bound (error bound + 1e-9 relative "
+        "change": "pairs with s.e. 0 compared by a bound (error bound + 1e-9 relative "
         "rounding + (1 - alpha^(1/n)) T max gap, what n equal runs allow by chance) instead of "
         "z = 0 or infinity; the round-by-round simulator added as a second Monte Carlo engine "
         "at K = 1024 and K = 2^14 (slices with exact: explicit)",
@@ -78,8 +79,8 @@ DEVIATIONS: tuple[dict, ...] = (
     },
     {
         "claim": "C3",
-        "change": "scope stated (issue 22): a PASS excludes an added beta ln T only for beta "
-        "above (r - 1) Reg(T0) / ln(T_max/T0), recorded per cell; the control's power "
+        "change": "scope stated: a PASS excludes an added β ln T only for β "
+        "above (r − 1) Reg(T0) / ln(T_max/T0), recorded per cell; the control's power "
         "reported per (K, gap) cell; no threshold moved and no verdict changed",
         "why": "the control ftl_egreedy was caught only at large gaps: its log-T slope "
         "gap (K - 1) vanishes with the gap while Reg(T0) grows like log K/gap, so its "
@@ -116,8 +117,7 @@ DEVIATIONS: tuple[dict, ...] = (
     },
     {
         "claim": "C1",
-        "change": "privacy audit widened to eps = 0.01 (issue 22) but not to eps = 8, which was "
-        "tried first",
+        "change": "privacy audit widened to eps = 0.01 but not to eps = 8, which was tried first",
         "why": "at eps = 8 the negative control rps_data_prefix, whose eta is capped at 1/8, "
         "is 8-DP on the audited blocks (at most 64 rounds): its largest loss 4.10 is below 8, "
         "so it is no negative control there; every private algorithm was within its bound",

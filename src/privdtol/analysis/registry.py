@@ -84,24 +84,26 @@ FINDINGS: dict[str, Finding] = _collect(
 #: experiments read by the findings
 FINDINGS_EXPERIMENTS = tuple(dict.fromkeys(e for f in FINDINGS.values() for e in f.experiments))
 
-#: the notebooks of ``notebooks/``, one figure each
+#: the notebooks of ``notebooks/``, one figure each, in the order of their sections (the
+#: report puts some in its appendix, :data:`privdtol.report.layout.APPENDIX_SECTIONS`; a figure's
+#: number is its place in the report, :func:`privdtol.report.figure_order.figure_number`)
 NOTEBOOKS: dict[str, Notebook] = {
     n.name: n
     for n in (
-        Notebook("horizon", 1, ("horizon",), ("horizon",)),
-        Notebook("rates", 2, ("gap", "epsilon"), ("rates",)),
-        Notebook("actions", 3, ("actions",), ("actions",)),
-        Notebook("heatmap", 4, ("grid",), ("heatmap",)),
+        Notebook("horizon", ("horizon",), ("horizon",)),
+        Notebook("rates", ("gap", "epsilon"), ("rates",)),
+        Notebook("actions", ("actions",), ("actions",)),
+        Notebook("heatmap", ("grid",), ("heatmap",)),
         Notebook(
-            "bounds", 5, ("horizon", "gap", "epsilon", "actions", "grid", BOUNDS_TABLE), ("bounds",)
+            "bounds", ("horizon", "gap", "epsilon", "actions", "grid", BOUNDS_TABLE), ("bounds",)
         ),
-        Notebook("lower", 6, CLAIMS["C6"].experiments, ("lower",)),
-        Notebook("dependent", 7, ("dependent",), ("dependent",)),
-        Notebook("ablations", 8, ("ablations",), ("ablations",)),
-        Notebook("privacy", 9, ("privacy",), ("privacy",)),
-        Notebook("agreement", 10, ("agreement",), ("agreement",)),
-        Notebook("proof", 11, ("proof",), ("proof",)),
-        Notebook("worst", 12, ("searches",), ("worst",)),
+        Notebook("lower", CLAIMS["C6"].experiments, ("lower",)),
+        Notebook("dependent", ("dependent",), ("dependent",)),
+        Notebook("ablations", ("ablations",), ("ablations",)),
+        Notebook("privacy", ("privacy",), ("privacy",)),
+        Notebook("agreement", ("agreement",), ("agreement",)),
+        Notebook("proof", ("proof",), ("proof",)),
+        Notebook("worst", ("searches",), ("worst",)),
     )
 }
 

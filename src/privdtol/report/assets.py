@@ -56,6 +56,7 @@ from privdtol.report.claims import (
     split_claims,
 )
 from privdtol.report.config_tables import algorithms_tex, grid_tex, models_tex, thresholds_tex
+from privdtol.report.figure_order import figure_number, notebooks_in_order
 from privdtol.report.findings_prose import (
     competitors_table,
     finding_sentence,
@@ -76,6 +77,7 @@ from privdtol.report.layout import APPENDIX_SECTIONS, FINDING_LABELS, SECTIONS, 
 from privdtol.report.provenance import provenance
 from privdtol.report.tables import (
     MAX_ROWS,
+    WIDE_LONGTABLE,
     constants_sentence,
     read_table,
     result_table_file,
@@ -95,11 +97,6 @@ def regret_experiments() -> list[str]:
     read = [*CLAIMS.values(), *NOTEBOOKS.values()]
     ordered = dict.fromkeys(e for item in read for e in item.experiments)
     return [e for e in ordered if e not in AUDIT_EXPERIMENTS]
-
-
-def notebooks_in_order() -> list[str]:
-    """The registry's notebooks in figure order (the report's section order)."""
-    return sorted(NOTEBOOKS, key=lambda n: NOTEBOOKS[n].figure)
 
 
 def result_tables() -> list[str]:
@@ -307,6 +304,7 @@ def table_context(results: Path, name: str, notebook: str) -> dict:
         "constants": TeX(""),
         "rows": 0,
         "appendix": False,
+        "landscape": False,
     }
     if path.exists():
         shown, const = shape_table(read_table(path), name)
@@ -314,7 +312,10 @@ def table_context(results: Path, name: str, notebook: str) -> dict:
         ctx.update(
             constants=constants_sentence(source, const),
             rows=len(shown),
-            appendix=len(shown) > MAX_ROWS,
+            # a table of many columns, shrunk to the main text's line, is illegible: in the
+            # appendix, on a landscape page (wider than a portrait page even in \scriptsize)
+            appendix=len(shown) > MAX_ROWS or len(shown.columns) >= WIDE_LONGTABLE,
+            landscape=len(shown.columns) >= WIDE_LONGTABLE,
         )
     return ctx
 
@@ -328,7 +329,7 @@ def sections_context(results: Path, claims: dict[str, dict], found: dict | None)
         out.append(
             {
                 "name": name,
-                "figure": nb.figure,
+                "figure": figure_number(name),
                 "title": TeX(sec.title),
                 "caption": TeX(sec.figure_caption),
                 "takeaway": takeaway(name, claims, found),

@@ -73,7 +73,7 @@ def claim_context(claim: str, check: dict | None) -> dict:
         "run": check is not None,
         "title": claim_tex(claim, "title"),
         "quote": claim_tex(claim, "quote"),
-        "source": CLAIMS[claim].source,
+        "source": mathify(CLAIMS[claim].source),
         "stat_label": claim_tex(claim, "statistic"),
         # the notebook whose figure shows it (None for a claim without one in the registry)
         "figure": CLAIMS[claim].notebook if CLAIMS[claim].notebook in NOTEBOOKS else None,

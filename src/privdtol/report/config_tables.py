@@ -15,6 +15,7 @@ from privdtol.report.latex import (
     is_number,
     mathify,
     tex_escape,
+    texttt,
 )
 from privdtol.report.layout import HEADERS
 from privdtol.report.tables import _P, ALGORITHM_REFERENCES, styler_table
@@ -51,7 +52,8 @@ def _values(v) -> str:
         elif is_number(x):
             out.append(fmt_num(x))
         elif isinstance(x, dict):
-            out.append(tex_escape(", ".join(f"{k}={w}" for k, w in x.items())))
+            # a block of settings (the multiverse's ranges): each key in code font
+            out.append(", ".join(rf"{texttt(k)}={_values(w)}" for k, w in x.items()))
         else:
             out.append(tex_escape(x))
     return ", ".join(out)
@@ -97,21 +99,34 @@ def experiment_defaults() -> dict:
 
 
 def grid_tex(config: dict, agg: dict[str, pd.DataFrame]) -> TeX:
-    """One row per experiment of the config (its parameter lists, other settings that differ
-    from the schema's defaults, slices and the number of cells that reached ``results/agg``)."""
+    """One row per experiment of the config (its parameter lists and the number of cells that
+    reached ``results/agg``), followed by a row the width of the page with its other settings
+    that differ from the schema's defaults and its slices.  A longtable: the slices of one
+    experiment can fill half a page (in a column of their own, a row longer than the page; in
+    a tabular shrunk to the page, illegible)."""
     exps = config_experiments(config)
     if not exps:
         return TeX(r"\NotRun{no experiments in the configuration}" + "\n")
     defaults = experiment_defaults()
-    rows = []
+    header = ["Experiment", *GRID_COLUMNS.values(), "Cells run (exact)"]
+    head = " & ".join(rf"\textbf{{{h}}}" for h in header) + r" \\"
+    body = []
     for e in exps:
         name = str(e.get("name", "?"))
-        row = {"Experiment": rf"\texttt{{{tex_escape(name)}}}"}
-        for key, col in GRID_COLUMNS.items():
+        cells = [rf"\texttt{{{tex_escape(name)}}}"]
+        for key in GRID_COLUMNS:
             value = e.get(key)
             if key == "runs" and value is None:
                 value = config.get("runs")
-            row[col] = _values(value)
+            cells.append(_values(value))
+        df = agg.get(name)
+        cells.append(
+            f"{fmt_num(df['cell_id'].nunique())} "
+            f"({fmt_num(df.loc[df['estimator'] == 'exact', 'cell_id'].nunique())})"
+            if df is not None
+            else r"\NotRunText"
+        )
+        body.append(" & ".join(cells) + r" \\")
         known = set(GRID_COLUMNS) | {"name", "description", "slices"}
         other = [
             f"{_key(k)}: {_values(v)}"
@@ -120,22 +135,38 @@ def grid_tex(config: dict, agg: dict[str, pd.DataFrame]) -> TeX:
         ]
         if e.get("slices"):
             other.append("slices: " + _slices(e["slices"]))
-        row["Loss model, slices"] = r"\newline ".join(other) or "---"
-        df = agg.get(name)
-        row["Cells run (exact)"] = (
-            TeX(
-                f"{fmt_num(df['cell_id'].nunique())} "
-                f"({fmt_num(df.loc[df['estimator'] == 'exact', 'cell_id'].nunique())})"
+        if other:
+            width = rf"{_P}{{\linewidth}}"
+            body.append(
+                rf"\multicolumn{{{len(header)}}}{{@{{}}{width}@{{}}}}{{\quad "
+                + "; ".join(other)
+                + r"} \\[2pt]"
             )
-            if df is not None
-            else r"\NotRunText"
-        )
-        rows.append(row)
-    fmt = (
-        rf"@{{}}{_P}{{1.95cm}}{_P}{{2.6cm}}{_P}{{1.0cm}}{_P}{{1.5cm}}{_P}{{1.5cm}}{_P}{{1.1cm}}"
-        rf"{_P}{{0.9cm}}{_P}{{3.35cm}}r@{{}}"
-    )
-    return styler_table(pd.DataFrame(rows), fmt)
+    fmt = "@{}" + "".join(rf"{_P}{{{w}\linewidth}}" for w in GRID_WIDTHS) + "@{}"
+    more = rf"\midrule\multicolumn{{{len(header)}}}{{r@{{}}}}{{continued on the next page}} \\"
+    lines = [
+        rf"{{\footnotesize\setlength{{\tabcolsep}}{{{GRID_TABCOLSEP}}}"
+        r"\setlength{\LTcapwidth}{\linewidth}",
+        rf"\begin{{longtable}}{{{fmt}}}",
+        rf"\caption{{{GRID_CAPTION}}}\label{{tab:grid}} \\",
+        *(r"\toprule", head, r"\midrule", r"\endfirsthead"),
+        *(r"\toprule", head, r"\midrule", r"\endhead"),
+        *(more, r"\endfoot", r"\bottomrule", r"\endlastfoot"),
+        *body,
+        r"\end{longtable}}",
+    ]
+    return TeX("\n".join(lines) + "\n")
+
+
+#: the grid table's caption, its columns' widths (fractions of the line: experiment,
+#: algorithms, K, gap, epsilon, T, runs, cells; with 14 gaps of GRID_TABCOLSEP they fill the
+#: line) and its column gap
+GRID_CAPTION = (
+    "Experiments of the configuration and the cells aggregated; under an experiment, its "
+    "other settings (those that differ from the schema's defaults) and slices."
+)
+GRID_WIDTHS = (0.13, 0.22, 0.10, 0.11, 0.11, 0.08, 0.06, 0.09)
+GRID_TABCOLSEP = "3pt"
 
 
 def thresholds_tex(config: dict) -> TeX:

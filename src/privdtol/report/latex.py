@@ -231,8 +231,13 @@ def _assign(match, number=None) -> str:
     return rf"${symbol} = {(number or _number)(text)}$"
 
 
-_ASSIGN = r"\b(K|gap|eps|epsilon|T0|T|T_max)\s*=\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(?!\d)"
-_GREEK = {"eps": r"\varepsilon", "eta": r"\eta"}
+#: a parameter's value (not the base of a power: "K = 2^14" is a power of two, below)
+_ASSIGN = r"\b(K|gap|eps|epsilon|T0|T|T_max)\s*=\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(?![\d^*])"
+_GREEK = {"eps": r"\varepsilon", "eta": r"\eta", "alpha": r"\alpha"}
+_ASCII_GREEK = {"ε": "eps", "η": "eta"}
+#: an identifier left in a sentence once the mathematics is typeset (an algorithm, a config
+#: key, an estimator, a file: ``rps_eta_logk``, ``tests/test_laplace_large_k.py``): code
+_IDENTIFIER = r"(?<![\w/.])(?:[\w.-]+/)*[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\.[a-z]+)?(?![\w/])"
 
 #: plain-text mathematics of the analysis layer's sentences (check summaries, thresholds,
 #: findings) -> LaTeX, applied to escaped text by :func:`mathify`; order matters
@@ -240,7 +245,11 @@ _WORDS = [
     (r"\[beta\]", "[Beta]"),
     (r"\b(eps|eta)(?:\^|\*\*)(\d)", lambda m: rf"${_GREEK[m.group(1)]}^{m.group(2)}$"),
     (r"\b(eps|eta)_(\w)\b", lambda m: rf"${_GREEK[m.group(1)]}_{m.group(2)}$"),
+    (r"([εη])_(\w)\b", lambda m: rf"${_GREEK[_ASCII_GREEK[m.group(1)]]}_{m.group(2)}$"),
+    (r"\b([a-z])_([a-z0-9])\b", lambda m: rf"${m.group(1)}_{m.group(2)}$"),
     (r"\b2\^\(([^()]*)\)", lambda m: rf"$2^{{{m.group(1)}}}$"),
+    (r"\b(alpha|eps|eta)\^\(([^()]*)\)", lambda m: rf"${_GREEK[m.group(1)]}^{{{m.group(2)}}}$"),
+    (r"(?<=\))\^([a-z0-9])\b", lambda m: rf"$^{m.group(1)}$"),
     (r"\blog2 K\b", r"$\log_2 K$"),
     (r"\b([A-Z])_\{([^{}]*)\}", lambda m: rf"${m.group(1)}_{{{m.group(2)}}}$"),
     (r"\b([A-Z])_([a-z0-9])\b", lambda m: rf"${m.group(1)}_{m.group(2)}$"),
@@ -273,8 +282,11 @@ _WORDS = [
     (r"(?<= )>(?= )", r"$>$"),
     (r"\b2\^\{?([\w+-]+)\}?", lambda m: rf"$2^{{{m.group(1)}}}$"),
 ]
-#: a number of a sentence (not an identifier's digits, nor an arXiv identifier: 2102.07929)
-_NUMBER = r"(?<![\w.^{])(?<!\{-)(?<!arXiv )(?<!arXiv:)(\d+\.?\d*(?:[eE][+-]?\d+)?)(?![\w.^])"
+#: a number of a sentence (not an identifier's digits, an exponent, nor an arXiv identifier:
+#: 2102.07929)
+_NUMBER = (
+    r"(?<![\w.^{])(?<!\*\*)(?<!\{-)(?<!arXiv )(?<!arXiv:)(\d+\.?\d*(?:[eE][+-]?\d+)?)(?![\w.^])"
+)
 
 
 def _number(text: str) -> str:
@@ -288,14 +300,16 @@ def mathify(text) -> TeX:
     """Plain text with ASCII mathematics (an analysis-layer sentence: ``"1/eps"``,
     ``"loss <= bound"``, ``"log K/gap"``, ``"1.000000 x eps"``, ``"T=1073741823"``) as LaTeX:
     the symbols typeset, every number with a decimal point or of four digits and more in the
-    report's number style (:func:`fmt_num`), the rest escaped."""
-    return TeX(typeset_ascii_math(text, tex_escape, _number))
+    report's number style (:func:`fmt_num`), identifiers (``rps_eta_logk``) in code font, the
+    rest escaped."""
+    return TeX(typeset_ascii_math(text, tex_escape, _number, texttt))
 
 
-def typeset_ascii_math(text, escape, number) -> str:
+def typeset_ascii_math(text, escape, number, code=None) -> str:
     """The symbols of :data:`_WORDS` (and parameter assignments such as ``gap=0.0078``) of
     plain text as ``$...$`` TeX, the rest passed through ``escape``; every number through
-    ``number`` (text -> text).  :func:`mathify` is its LaTeX form (the report);
+    ``number`` (text -> text), every identifier of :data:`_IDENTIFIER` through ``code``
+    (default ``escape``).  :func:`mathify` is its LaTeX form (the report);
     :func:`privdtol.report.narrative.markdown_math` its Markdown form (the notebooks), so both
     read the one table of ASCII stand-ins."""
     import re
@@ -310,6 +324,7 @@ def typeset_ascii_math(text, escape, number) -> str:
     out = re.sub(_NUMBER, lambda m: keep(number(m.group(1))), out)
     for pattern, repl in _WORDS:
         out = re.sub(pattern, lambda m, r=repl: keep(r(m) if callable(r) else r), out)
+    out = re.sub(_IDENTIFIER, lambda m: keep((code or escape)(m.group(0))), out)
     out = escape(out)
     while "\x00" in out:  # placeholders may nest (a number inside a symbol)
         out = re.sub("\x00(\\d+)\x01", lambda m: done[int(m.group(1))], out)

@@ -317,6 +317,13 @@ PARAMETER_COLUMNS = ("K", "gap", "epsilon", "rho", "kappa", "horizon", "h_low", 
 
 #: integer columns shown as powers of two (``2^{30}-1``) where they are ones: the horizons
 POW2_COLUMNS = ("horizon", "h_low", "h_high")
+#: text columns whose values are identifiers, set in code font (the worst-case searches'
+#: objectives, e.g. ``rate_min``)
+CODE_COLUMNS = ("objective",)
+#: text columns whose values are plain-text mathematics (the proof's steps, e.g. "the groups
+#: H_l"; the instances the searches found, "mu_1 0.246; gaps/Delta_min: 3 at 1"), typeset by
+#: :func:`privdtol.report.latex.mathify`
+MATH_COLUMNS = ("step", "part_of", "instance")
 
 #: text values shown differently: column -> {value: LaTeX}
 VALUES: dict[str, dict[str, str]] = {

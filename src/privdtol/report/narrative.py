@@ -19,6 +19,7 @@ from privdtol.analysis.registry import (
     control_id,
     notebook_claims,
 )
+from privdtol.report.figure_order import figure_anchor, figure_number
 from privdtol.report.latex import typeset_ascii_math
 
 #: the report, relative to an executed notebook's HTML (results/notebooks/ -> results/report/)
@@ -58,7 +59,9 @@ def markdown_math(text: str) -> str:
     ``"Reg_T <= 1 + 4 sum_m F_m"``, ``"log K/gap"``) as Markdown with ``$...$`` TeX: the same
     table of symbols as the report's :func:`~privdtol.report.latex.mathify`, numbers as the
     record wrote them, the rest escaped (so ``*`` and ``_`` stay characters)."""
-    return typeset_ascii_math(text, markdown_escape, lambda number: number)
+    return typeset_ascii_math(
+        text, markdown_escape, lambda number: number, lambda name: f"`{name}`"
+    )
 
 
 def _estimate(check: dict) -> str:
@@ -126,14 +129,13 @@ def checks_note(name: str, checks_dir, controls: bool = False) -> str:
 
 
 def report_link(name: str) -> str:
-    nb = NOTEBOOKS[name]
-    return f"[report, Figure {nb.figure}]({REPORT_HREF}#figure.{nb.figure})"
+    return f"[report, Figure {figure_number(name)}]({REPORT_HREF}#{figure_anchor(name)})"
 
 
 def figure_note(name: str, checks_dir, findings_json=None) -> str:
     """Markdown: what the figure of notebook ``name`` shows and whether it agrees with the
     claims it illustrates."""
-    lines = [f"**What Figure {NOTEBOOKS[name].figure} shows** ({report_link(name)}):"]
+    lines = [f"**What Figure {figure_number(name)} shows** ({report_link(name)}):"]
     claims = notebook_claims(name)
     for claim in claims:
         record = read_check(Path(checks_dir) / f"{claim}.json")
@@ -221,6 +223,6 @@ def table_note(name: str, table: str) -> str:
     return (
         f"**What the table holds**: rows sorted by {order or 'the notebook order'}.{pivot} "
         f"Columns with one value in every row are stated in the caption. The report shows it "
-        f"beside Figure {NOTEBOOKS[name].figure} ({report_link(name)}), or in its appendix when "
+        f"beside Figure {figure_number(name)} ({report_link(name)}), or in its appendix when "
         "it is longer than a page."
     )

@@ -18,7 +18,8 @@ from pathlib import Path
 import jinja2
 
 from privdtol.analysis.records import read_check
-from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS, control_id
+from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, control_id
+from privdtol.report.figure_order import figure_anchor, figure_number, notebooks_in_order
 from privdtol.report.latex import write_text
 from privdtol.report.layout import SECTIONS
 from privdtol.report.mathml import text_to_html
@@ -27,7 +28,7 @@ from privdtol.report.mathml import text_to_html
 def index_context(results: Path) -> list[dict]:
     checks = Path(results) / "checks"
     out = []
-    for name in sorted(NOTEBOOKS, key=lambda n: NOTEBOOKS[n].figure):
+    for name in notebooks_in_order():
         claims = []
         for c in (c for c in CLAIMS.values() if c.notebook == name):
             record = read_check(checks / f"{c.id}.json")
@@ -50,7 +51,8 @@ def index_context(results: Path) -> list[dict]:
         out.append(
             {
                 "name": name,
-                "figure": NOTEBOOKS[name].figure,
+                "figure": figure_number(name),
+                "anchor": figure_anchor(name),
                 "title": SECTIONS[name].title if name in SECTIONS else name,
                 "html": f"{name}.html" if html.exists() else None,
                 "claims": claims,

@@ -27,7 +27,7 @@ from privdtol.archive.layout import (
     source_date_epoch,
 )
 from privdtol.errors import InputError
-from privdtol.report.latex import TeX, fmt_num, texttt
+from privdtol.report.latex import TeX, fmt_num, tex_escape, texttt
 
 PACKAGES = (
     "privdtol",
@@ -211,7 +211,13 @@ def provenance(
         ("Experiments aggregated", str(n_experiments)),
         ("Simulated runs (all cells)", fmt_num(total_runs)),
         ("Python", f"{platform.python_implementation()} {platform.python_version()}"),
-        ("Machine", f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores"),
+        (
+            "Machine",
+            TeX(
+                f"{tex_escape(platform.system())} {texttt(platform.machine())}, "
+                f"{os.cpu_count()} cores"
+            ),
+        ),
         ("TeX", tex_version()),
     ]
     versions = package_versions()

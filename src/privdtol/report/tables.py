@@ -19,12 +19,21 @@ from privdtol.report.latex import (
     dyadic_exponent,
     fmt_int_or_pow2,
     fmt_num,
+    mathify,
     sig,
     tex_escape,
     tex_unicode,
     texttt,
 )
-from privdtol.report.layout import HEADERS, PARAMETER_COLUMNS, POW2_COLUMNS, TABLES, VALUES
+from privdtol.report.layout import (
+    CODE_COLUMNS,
+    HEADERS,
+    MATH_COLUMNS,
+    PARAMETER_COLUMNS,
+    POW2_COLUMNS,
+    TABLES,
+    VALUES,
+)
 
 _P = r">{\raggedright\arraybackslash}p"
 #: parameter names written as symbols in generated labels (escaped to LaTeX later)
@@ -66,12 +75,18 @@ def header(column: str) -> str:
 
 def _text_value(column: str, value) -> str:
     """A text cell: an algorithm's display name (an id without one, e.g. a privacy control, in
-    code font), other text escaped."""
+    code font), the identifiers of :data:`~privdtol.report.layout.CODE_COLUMNS` in code font,
+    the mathematics of :data:`~privdtol.report.layout.MATH_COLUMNS` typeset, other text
+    escaped."""
+    if column in CODE_COLUMNS and isinstance(value, str):
+        return texttt(value)
+    if column in MATH_COLUMNS and isinstance(value, str):
+        return mathify(value)
     if column == "algorithm" and isinstance(value, str):
         shown = _display_algorithm(value)
         if shown == value:
             return texttt(value)
-        return cited_display_name(value, tex_unicode(tex_escape(shown)))
+        return cited_display_name(value, mathify(shown))
     return tex_escape(value)
 
 
@@ -245,7 +260,8 @@ def result_table(df: pd.DataFrame, digits: int = 3, longtable: dict | None = Non
     ``longtable={"caption": ..., "label": ...}`` it is a longtable (the appendix)."""
     df = df.copy()
     numeric = [c for c in df.columns if is_numeric_dtype(df[c]) and not is_bool_dtype(df[c])]
-    named = [c for c in df.columns if (c in VALUES or c == "algorithm") and c not in numeric]
+    typeset = (*VALUES, *CODE_COLUMNS, *MATH_COLUMNS, "algorithm")
+    named = [c for c in df.columns if c in typeset and c not in numeric]
     text = [c for c in df.columns if c not in numeric and c not in named]
     styler = df.style.hide(axis="index")
     if text:
@@ -323,7 +339,7 @@ def verdict_table(rows: list[dict]) -> TeX:
     implied = any(r.get("implied_by") or r.get("identity") for r in rows)
     df = pd.DataFrame([row(r) for r in rows])
     if implied:
-        return styler_table(df, rf"@{{}}l{_P}{{5.6cm}}{_P}{{3.2cm}}lc{_P}{{1.5cm}}@{{}}")
+        return styler_table(df, rf"@{{}}l{_P}{{5.3cm}}{_P}{{3.2cm}}lc{_P}{{1.5cm}}@{{}}")
     return styler_table(df, rf"@{{}}l{_P}{{6.9cm}}{_P}{{3.4cm}}lc@{{}}")
 
 
