@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 from support.paths import ROOT, SMOKE
-from support.workflow import copy_workflow, run_snakemake
+from support.workflow import copy_workflow, job_stats, run_snakemake
 
 
 # ----------------------------------------------------------------- the workflow (slow: snakemake)
@@ -149,3 +149,21 @@ def test_prequoted_configs_survive_spaces_and_semicolons():
     files = ["config/config.yaml", "my cfg;touch PWN.yaml"]
     words = shlex.split(" ".join(f"--config {shlex.quote(f)}" for f in files))
     assert words == ["--config", files[0], "--config", files[1]]
+
+
+@pytest.mark.slow
+def test_a_notebook_that_shows_findings_waits_for_them(tmp_path):
+    """A notebook without a claim says what its figure shows from results/findings.json
+    (narrative.figure_note), so its job needs the findings job; one with claims does not (it
+    reads its check records).  Without the input, the notebook could run before the findings
+    existed and say "No claim of the paper is checked here" in place of the finding."""
+    wd = copy_workflow(tmp_path / "wd")
+    cfg = wd / "smoke.yaml"
+    cfg.write_text(SMOKE.read_text())
+    jobs = {}
+    for target in ("notebook_worst", "notebook_proof"):
+        proc = snakemake(wd, "-n", target, "--configfile", cfg.name)
+        assert proc.returncode == 0, proc.stderr
+        jobs[target] = job_stats(proc.stdout)
+    assert jobs["notebook_worst"].get("findings") == 1
+    assert "findings" not in jobs["notebook_proof"] and "notebook_proof" in jobs["notebook_proof"]

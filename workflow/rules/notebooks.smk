@@ -34,6 +34,9 @@ for _nb in NB_NAMES:
             notebook=f"notebooks/{_nb}.py",
             agg=[agg_table(e) for e in NOTEBOOKS[_nb].experiments if e in CHECK_EXPERIMENTS],
             checks=[f"{CHECKS_DIR}/{c}.json" for c in notebook_claims(_nb) if c in CHECK_CLAIMS],
+            # a notebook that shows no claim says what its figure shows from the findings
+            # (privdtol.report.narrative.figure_note reads results/findings.json)
+            findings=[] if notebook_claims(_nb) else [FINDINGS_JSON],
             # the figure style, the analysis helpers a notebook displays with and the report's
             # table shapes and number style (a notebook without a check, e.g. ablations, must
             # rerun too when they change)
