@@ -10,11 +10,11 @@ jinja2 templates of :mod:`privdtol.report.templating` and the tables of
 - ``verdicts.tex``  the verdict table, one row per claim of the paper in the registry;
 - ``diagnostics.tex`` the diagnostics table: the pipeline's own checks and the exponent fits
   (:attr:`~privdtol.analysis.registry.Claim.diagnostic`), out of the claim count;
-- ``experiment-sections.tex`` (``appendix-sections.tex``: those of
-  :data:`~privdtol.report.layout.APPENDIX_SECTIONS`) one subsection per notebook of the
-  registry, in figure order:
-  its prose, its claims (the registry's claims of that notebook), its figure and tables (a
-  "not run" box when an input is absent, never a LaTeX error);
+- ``experiment-sections.tex`` one main-text subsection per notebook of the registry not in
+  :data:`~privdtol.report.layout.APPENDIX_SECTIONS`, in figure order: its lead, claims and
+  figure; ``evidence-details.tex`` their prose and tables (appendix);
+  ``appendix-sections.tex`` the appendix's notebooks whole (a "not run" box when an input
+  is absent, never a LaTeX error);
 - ``tab-<table>.tex`` the tabular of ``results/tables/<table>.csv``;
 - ``grid.tex``, ``thresholds.tex``  the grid and check settings of the config, with the
   cells actually aggregated;
@@ -51,7 +51,6 @@ from privdtol.report.claims import (
     load_multiverse,
     load_power,
     multiverse_tex,
-    ordered_rows,
     power_tex,
     split_claims,
 )
@@ -60,8 +59,7 @@ from privdtol.report.figure_order import figure_number, notebooks_in_order
 from privdtol.report.findings_prose import (
     competitors_table,
     finding_sentence,
-    summary_sentences,
-    takeaway,
+    verdict_pointer,
 )
 from privdtol.report.latex import (
     TeX,
@@ -74,6 +72,7 @@ from privdtol.report.latex import (
     write_text,
 )
 from privdtol.report.layout import APPENDIX_SECTIONS, FINDING_LABELS, SECTIONS, TABLES
+from privdtol.report.page_one import page_one_tex
 from privdtol.report.provenance import provenance
 from privdtol.report.tables import (
     MAX_ROWS,
@@ -117,6 +116,7 @@ def generated_files() -> list[str]:
         "cells.tex",
         "appendix-tables.tex",
         "experiment-sections.tex",
+        "evidence-details.tex",
         "appendix-sections.tex",
         "grid.tex",
         "thresholds.tex",
@@ -332,7 +332,7 @@ def sections_context(results: Path, claims: dict[str, dict], found: dict | None)
                 "figure": figure_number(name),
                 "title": TeX(sec.title),
                 "caption": TeX(sec.figure_caption),
-                "takeaway": takeaway(name, claims, found),
+                "pointer": verdict_pointer(name),
                 "has_figure": (results / "figures" / f"{name}.pdf").exists(),
                 "claims": [claims[c.id] for c in CLAIMS.values() if c.notebook == name],
                 "tables": [table_context(results, t, name) for t in nb.tables],
@@ -380,22 +380,22 @@ def build_assets(
     control_records = load_controls(results)
     controls = [control_context(c, a, rec) for c, a, rec in control_records]
     records = {**checks, **{control_id(c, a): rec for c, a, rec in control_records}}
-    first_quote: dict[str, str] = {}
+    first_quote: dict = {}
     for c in rows:
         c["controls"] = [k for k in controls if k["id"].startswith(f"{c['id']}--")]
         c["quote_of"] = first_quote.setdefault(c["quote"], c["id"])
+        c["diagnostic_of"] = first_quote.setdefault(("diagnostic", c["diagnostic"]), c["id"])
     sections = sections_context(results, claims, found)
-    summary = summary_sentences(found, checks)
+    multiverse = load_multiverse(results)
+    main = [s for s in sections if s["name"] not in APPENDIX_SECTIONS]
     files = {
         "numbers.tex": numbers_tex(rows, agg, controls),
-        "verdicts.tex": verdict_table(ordered_rows(split_claims(rows)[0], controls)),
-        "diagnostics.tex": verdict_table(ordered_rows(split_claims(rows)[1], controls)),
+        "verdicts.tex": verdict_table(split_claims(rows)[0], multiverse),
+        "diagnostics.tex": verdict_table(split_claims(rows)[1], multiverse),
         "claims.tex": fill_template("claims.tex.j2", claims=rows),
-        "summary-findings.tex": " ".join(summary) + "\n"
-        if summary
-        else "No findings are available in this run.\n",
+        "summary-findings.tex": page_one_tex(found, checks),
         "power.tex": power_tex(load_power(results)),
-        "multiverse.tex": multiverse_tex(load_multiverse(results)),
+        "multiverse.tex": multiverse_tex(multiverse),
         "cells.tex": cells_tex(rows, checks, agg),
         "appendix-tables.tex": fill_template(
             "appendix-tables.tex.j2",
@@ -403,12 +403,15 @@ def build_assets(
         ),
         "findings.tex": findings_tex(found),
         "experiment-sections.tex": fill_template(
-            "experiment-sections.tex.j2",
-            sections=[s for s in sections if s["name"] not in APPENDIX_SECTIONS],
+            "experiment-sections.tex.j2", sections=main, mode="main"
+        ),
+        "evidence-details.tex": fill_template(
+            "experiment-sections.tex.j2", sections=main, mode="details"
         ),
         "appendix-sections.tex": fill_template(
             "experiment-sections.tex.j2",
             sections=[s for s in sections if s["name"] in APPENDIX_SECTIONS],
+            mode="full",
         ),
         "grid.tex": grid_tex(config, agg),
         "thresholds.tex": thresholds_tex(config),

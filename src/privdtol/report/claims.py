@@ -139,15 +139,6 @@ def control_context(claim: str, control: str, check: dict) -> dict:
     }
 
 
-def ordered_rows(claims: list[dict], controls: list[dict]) -> list[dict]:
-    """Each claim followed by its controls (the verdict table's order)."""
-    out = []
-    for c in claims:
-        out.append(c)
-        out += [k for k in controls if k["id"].startswith(f"{c['id']}--")]
-    return out
-
-
 def counts(claims: list[dict], prefix: str = "Claims") -> dict:
     """The summary's verdict counts of ``claims`` (the paper's claims, ``prefix="Claims"``, or
     the diagnostics, ``prefix="Diagnostics"``; the controls are not counted)."""

@@ -1,8 +1,8 @@
-"""The report's sentences about the findings (``results/findings.json``, not claims) and the
-takeaway that ends each figure's caption, written from the numbers: RPS against its best
-competitor, the costs of the random prefix and of the cap on eta, the fitted constants, the
-Theta band, and the privacy audit of the ablations.  A finding without a sentence here is
-shown with its own text, typeset."""
+"""The report's sentences about the findings (``results/findings.json``, not claims), written
+from the numbers: RPS against its best competitor, the costs of the random prefix and of the cap
+on eta, the fitted constants, the Theta band, and the privacy audit of the ablations; and the
+pointer that ends each figure's caption.  A finding without a sentence here is shown with its
+own text, typeset."""
 
 from __future__ import annotations
 
@@ -25,19 +25,18 @@ def finding_sentences(found: dict | None, experiments=None) -> list[TeX]:
     return out
 
 
-def takeaway(notebook: str, claims: dict[str, dict], found: dict | None) -> TeX:
-    """The last sentence of a figure's caption, from the data: the verdict and first summary
-    sentence of each claim the figure shows, else the findings on its experiments."""
-    shown = [claims[c.id] for c in CLAIMS.values() if c.notebook == notebook]
-    if shown:
-        return TeX(
-            " ".join(
-                rf"\hyperref[claim:{c['id']}]{{{c['id']}}} {c['verdict']}: {c['takeaway']}"
-                for c in shown
-            )
-        )
-    text = finding_sentences(found, NOTEBOOKS[notebook].experiments)
-    return TeX(" ".join(text)) if text else TeX("No claim of the paper is checked here.")
+def verdict_pointer(notebook: str) -> TeX:
+    """The last sentence of a figure's caption: where the verdicts of the claims it shows are
+    (the verdict or diagnostics table), or, for a figure of no claim, where its numbers are.
+    A caption never repeats a check: the check is stated once, in the claims appendix."""
+    shown = [c for c in CLAIMS.values() if c.notebook == notebook]
+    if not shown:
+        tables = NOTEBOOKS[notebook].tables
+        where = rf"Table~\ref{{tab:{tables[0]}}}" if tables else r"\S\ref{sec:findings}"
+        return TeX(rf"Not a claim of the paper; its numbers: {where}.")
+    table = "tab:diagnostics" if all(c.diagnostic for c in shown) else "tab:verdicts"
+    ids = ", ".join(rf"\hyperref[claim:{c.id}]{{{c.id}}}" for c in shown)
+    return TeX(rf"Verdicts of {ids}: Table~\ref{{{table}}}.")
 
 
 # ----------------------------------------------------------------------------- sentences
@@ -135,77 +134,6 @@ def competitors_table(item: dict) -> TeX | None:
     )
 
 
-def ablations_sentence(prefix: dict, cap: dict) -> TeX | None:
-    if not (prefix.get("available") and cap.get("available")):
-        return None
-    return TeX(
-        rf"Both ingredients the analysis needs cost regret: the random prefix "
-        rf"\num{{{float(prefix['median']):.3g}}}$\times$ (RPS over the whole-block ablation, "
-        rf"median of {prefix['n']} cells) and the cap $\eta \le 1/8$ up to "
-        rf"\num{{{float(cap['max']):.3g}}}$\times$ (RPS over the uncapped ablation, median "
-        rf"\num{{{float(cap['median']):.3g}}}$\times$ over the {cap['n']} cells where the cap "
-        r"binds, $\varepsilon > 1/4$; elsewhere the two are one algorithm)."
-    )
-
-
-def privacy_sentence(record: dict | None) -> TeX | None:
-    if not record or not record.get("cells"):
-        return None
-    cells = record["cells"]
-    private = [c for c in cells if c.get("role") == "private"]
-    controls = [c for c in cells if c.get("role") != "private"]
-    if not private:
-        return None
-    algs = sorted({c["algorithm"] for c in private})
-    within = all(c.get("verdict") == "PASS" for c in private)
-
-    def largest(rows):
-        vals = [float(c["ratio_eps"]) for c in rows if c.get("ratio_eps") is not None]
-        return max(vals) if vals else None
-
-    worst = largest(private)
-    # the algorithms that reach the largest loss (to a relative 1e-6)
-    who = sorted(
-        {
-            c["algorithm"]
-            for c in private
-            if c.get("ratio_eps") is not None and float(c["ratio_eps"]) >= worst * (1 - 1e-6)
-        }
-    )
-    own = largest([c for c in private if c["algorithm"] == "rps"])
-    caught = sum(c.get("verdict") == "caught" for c in controls)
-    verb = "finds all" if within else "does not find all"
-    rps_part = rf"; RPS's own largest \num{{{own:.3g}}}$\,\varepsilon$" if own is not None else ""
-    return TeX(
-        f"The privacy audit {verb} {len(algs)} private algorithms, ablations included, within "
-        rf"their bound (largest loss found \num{{{worst:.3g}}}$\,\varepsilon$, by "
-        + ", ".join(rf"\texttt{{{tex_escape(a)}}}" for a in who[:3])
-        + rps_part
-        + f") and catches {caught} of {len(controls)} negative-control cells."
-    )
-
-
-def audit_claims() -> list[str]:
-    """The claims checked on the privacy audit (the registry's claims reading ``privacy``)."""
-    return [c.id for c in CLAIMS.values() if "privacy" in c.experiments]
-
-
-def summary_sentences(found: dict | None, checks: dict) -> list[TeX]:
-    """The summary's findings, one sentence each, from the findings' numbers and the privacy
-    audit's record: what RPS pays above the lower bound, the loosest step of the proof, RPS
-    against its competitors, the cost of its ingredients, the audit."""
-    found = found or {}
-    out = [
-        finding_sentence("lower_bound", found),
-        finding_sentence("proof_slack", found),
-        summary_sentence("worst_case", found),
-        competitors_sentence(found.get("competitors") or {}),
-        ablations_sentence(found.get("prefix_cost") or {}, found.get("cap_cost") or {}),
-        *(privacy_sentence(checks.get(c)) for c in audit_claims()),
-    ]
-    return [s for s in out if s is not None]
-
-
 def _x(value) -> str:
     return rf"\num{{{float(value):.3g}}}$\times$"
 
@@ -257,14 +185,6 @@ FINDING_SENTENCES = {
     "cap_cost": lambda item: cost_sentence(item, r"The cap $\eta \le 1/8$", "rps_uncapped"),
     "competitors": competitors_sentence,
 }
-
-
-def summary_sentence(fid: str, found: dict | None) -> TeX | None:
-    """A finding's ``summary`` (its first sentence, for page 1), else :func:`finding_sentence`."""
-    item = (found or {}).get(fid) or {}
-    if item.get("available", True) and item.get("summary"):
-        return mathify(item["summary"])
-    return finding_sentence(fid, found)
 
 
 def finding_sentence(fid: str, found: dict | None) -> TeX | None:

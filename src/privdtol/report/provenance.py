@@ -27,7 +27,7 @@ from privdtol.archive.layout import (
     source_date_epoch,
 )
 from privdtol.errors import InputError
-from privdtol.report.latex import TeX, fmt_num, tex_escape, texttt
+from privdtol.report.latex import TeX, fmt_num, mathify, tex_escape, texttt
 
 PACKAGES = (
     "privdtol",
@@ -242,6 +242,7 @@ def provenance(
         "repository": TeX(rf"\url{{{url}}}") if url else TeX("code repository: no public remote"),
         "config_hash": texttt(config_hash(config)[:16], "any"),
         "config_files": (TeX(", ".join(texttt(f, "path") for f, _ in files)) if files else "none"),
+        "config_description": mathify(config.get("description") or "no description given"),
         "rows": rows,
         "benchmarks": [
             {

@@ -286,9 +286,10 @@ def result_table(df: pd.DataFrame, digits: int = 3, longtable: dict | None = Non
     number_column = "r" if longtable else "S"
     column_format = "".join(number_column if c in numeric else "l" for c in df.columns)
     kw = {"environment": "longtable", **longtable} if longtable else {}
-    return TeX(
-        styler.to_latex(column_format=column_format, hrules=True, siunitx=not longtable, **kw)
-    )
+    tex = styler.to_latex(column_format=column_format, hrules=True, siunitx=not longtable, **kw)
+    if longtable:  # the pages after the first say "(continued)", not the caption again
+        tex = tex.replace(rf"\caption[]{{{longtable['caption']}}}", r"\caption[]{(continued)}")
+    return TeX(tex)
 
 
 def result_table_file(path: Path, name: str, longtable: dict | None = None) -> TeX:
@@ -312,35 +313,51 @@ WIDE_LONGTABLE = 11
 # ----------------------------------------------------------------------------- verdicts
 
 
-def verdict_table(rows: list[dict]) -> TeX:
-    """The verdict table: one row per claim, each followed by its negative controls; cells are
-    the claim's macros (numbers.tex); the claim links to its statement, the figure number to
-    its figure."""
+def verdict_table(rows: list[dict], multiverse: dict | None = None) -> TeX:
+    """The verdict table: one row per claim; cells are the claim's macros (numbers.tex); the
+    claim links to its statement (where its controls' estimates are), the figure number to its
+    figure; "Controls" counts the negative controls caught (each must FAIL) and names any that
+    is not.  A claim whose check was changed after its first results were seen says so in its
+    last column, with the thresholds at which the sensitivity analysis (``multiverse``) finds
+    another verdict (:mod:`privdtol.report.verdict_flags`)."""
+    from privdtol.report.verdict_flags import changed_claims, design_change_cell
+
+    def controls_cell(r: dict) -> str:
+        ks = r.get("controls") or []
+        if not ks:
+            return "none"
+        missed = [k for k in ks if not k["caught"]]
+        text = f"{len(ks) - len(missed)} of {len(ks)}"
+        if missed:
+            names = ", ".join(rf"\texttt{{{tex_escape(k['control'])}}}" for k in missed)
+            text += rf" (not caught: {names})"
+        return text
 
     def row(r: dict) -> dict:
         m = "\\" + r["prefix"]  # the claim's macros: \CtwoTitle, \CtwoVerdict, ...
-        control = "control" in r
-        claim = (
-            r"\quad\footnotesize control"
-            if control
-            else rf"\hyperref[claim:{r['id']}]{{\textbf{{{r['label']}}}}}"
-        )
         out = {
-            "Claim": claim,
+            "Claim": rf"\hyperref[claim:{r['id']}]{{\textbf{{{r['label']}}}}}",
             "Statement": rf"{m}Title",
             r"Estimate [95\% CI]": rf"{m}Result" if r["run"] else r"\NotRunText",
             "Verdict": rf"{m}Verdict",
-            "Fig.": rf"\ref{{fig:{r['figure']}}}" if r["figure"] and not control else "",
+            "Controls caught": controls_cell(r),
+            "Fig.": rf"\ref{{fig:{r['figure']}}}" if r["figure"] else "",
         }
         if implied:
-            out["Implied by"] = "" if control else implied_by(r)
+            out["Implied by"] = implied_by(r)
+        if changed:
+            out["Changed"] = design_change_cell(r["id"], multiverse)
         return out
 
     implied = any(r.get("implied_by") or r.get("identity") for r in rows)
+    changed = any(r["id"] in changed_claims() for r in rows)
     df = pd.DataFrame([row(r) for r in rows])
+    spec = rf"@{{}}l{_P}{{{4.9 if changed else 6.0}cm}}{_P}{{2.9cm}}l{_P}{{1.1cm}}c"
     if implied:
-        return styler_table(df, rf"@{{}}l{_P}{{5.3cm}}{_P}{{3.2cm}}lc{_P}{{1.5cm}}@{{}}")
-    return styler_table(df, rf"@{{}}l{_P}{{6.9cm}}{_P}{{3.4cm}}lc@{{}}")
+        spec += rf"{_P}{{1.2cm}}"
+    if changed:
+        spec += rf"{_P}{{2.5cm}}"
+    return styler_table(df, spec + "@{}")
 
 
 def implied_by(r: dict) -> str:

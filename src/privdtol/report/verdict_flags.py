@@ -1,0 +1,49 @@
+"""The verdict table's design-change flag: a claim whose check or grid was changed after its
+first results were seen (:data:`privdtol.analysis.diagnosis.DEVIATIONS`) says so beside its
+verdict, with what the sensitivity analysis (``results/checks/multiverse.json``) found: the
+threshold values at which its verdict would differ."""
+
+from __future__ import annotations
+
+from privdtol.analysis.diagnosis import DEVIATIONS
+from privdtol.report.latex import TeX, fmt_num, tex_escape
+
+
+def changed_claims() -> set[str]:
+    """The claims with at least one disclosed change."""
+    return {d["claim"] for d in DEVIATIONS}
+
+
+def _value(value) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(fmt_num(v) for v in value) + "]"
+    return fmt_num(value)
+
+
+def flips(claim: str, multiverse: dict | None) -> list[TeX]:
+    """The variants of the sensitivity analysis at which ``claim``'s verdict differs from its
+    verdict at the configured thresholds: ``"FAIL at horizon_free_c = 8"``."""
+    rows = (multiverse or {}).get("rows") or []
+    return [
+        TeX(
+            rf"{tex_escape(r['verdict'])} at \texttt{{{tex_escape(r['threshold'])}}} = "
+            rf"{_value(r['value'])}"
+        )
+        for r in rows
+        if r["claim"] == claim and r["verdict"] != r["base_verdict"]
+    ]
+
+
+def design_change_cell(claim: str, multiverse: dict | None) -> TeX:
+    """The verdict table's cell: empty for a claim as first registered; else a link to the
+    disclosure and the variants that change its verdict (or that none does)."""
+    if claim not in changed_claims():
+        return TeX("")
+    found = flips(claim, multiverse)
+    if multiverse is None:
+        tail = ""
+    elif found:
+        tail = "; " + "; ".join(found)
+    else:
+        tail = "; robust"
+    return TeX(rf"\hyperref[sec:deviations]{{yes}}{tail}")
