@@ -91,7 +91,7 @@ def test_a_new_claim_is_handled_from_the_registry(monkeypatch):
     }
     ctx = claim_context("C9", record)
     assert r"$\varepsilon$ $\le$ 1" in ctx["title"] and ctx["figure"] is None
-    ctx["controls"], ctx["quote_of"] = [], "C9"
+    ctx["controls"], ctx["quote_of"], ctx["diagnostic_of"] = [], "C9", "C9"
     text = fill_template("claims.tex.j2", claims=[ctx])
     assert r"\label{claim:C9}" in text and "fig:" not in text
     assert "fig:" not in verdict_table([ctx])

@@ -37,11 +37,15 @@ def test_notebook_title_and_snakemake_caption_carry_the_number(name):
 
 def test_sections_leave_the_numbering_to_latex():
     sections = [
-        {"name": n, "title": n, "caption": "c", "takeaway": "t", "has_figure": True}
+        {"name": n, "title": n, "caption": "c", "pointer": "t", "has_figure": True}
         | {"claims": [], "tables": [], "figure": figure_number(n)}
         for n in notebooks_in_order()
     ]
-    tex = fill_template("experiment-sections.tex.j2", sections=sections)
-    assert r"\setcounter{figure}" not in tex
-    labels = re.findall(r"\\label\{fig:(\w+)\}", tex)
-    assert labels == notebooks_in_order()
+    for mode in ("main", "full"):
+        tex = fill_template("experiment-sections.tex.j2", sections=sections, mode=mode)
+        assert r"\setcounter{figure}" not in tex
+        labels = re.findall(r"\\label\{fig:(\w+)\}", tex)
+        assert labels == notebooks_in_order()
+    # the appendix's details of a main-text section hold no figure: it is numbered once
+    details = fill_template("experiment-sections.tex.j2", sections=sections, mode="details")
+    assert "fig:" not in details and r"\label{sec:horizon-details}" in details

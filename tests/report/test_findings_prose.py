@@ -1,27 +1,42 @@
-"""Tests of :mod:`privdtol.report.findings_prose`: the summary sentences and each notebook's
-takeaway come from the computed findings and refer to the notebook's claims."""
+"""Tests of :mod:`privdtol.report.findings_prose`: a figure's caption ends with where the
+verdicts of its claims are, never with the check itself."""
 
 from __future__ import annotations
 
 from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims
-from privdtol.report.claims import claim_context
-from privdtol.report.findings_prose import summary_sentences, takeaway
+from privdtol.report.findings_prose import finding_sentence, verdict_pointer
 
 
-def test_summary_and_takeaways_come_from_the_numbers():
-    found = {
-        "competitors": {
-            "regimes": {
-                "statistical": {"n": 3, "median": 1.5, "max": 2.0, "min": 1.1, "rps_best": 1},
-            }
-        },
-        "prefix_cost": {"available": True, "n": 4, "median": 1.38, "max": 1.39},
-        "cap_cost": {"available": True, "n": 4, "median": 1.3, "max": 5.58},
-    }
-    text = " ".join(summary_sentences(found, {}))
-    assert "in 2 of the 3 cells" in text and r"\num{5.58}" in text and r"\num{1.38}" in text
-    claims = {c: claim_context(c, None) for c in CLAIMS}
+def test_a_caption_points_to_the_verdict_table_of_its_claims():
     for name in NOTEBOOKS:
-        sentence = takeaway(name, claims, found)
-        for claim in notebook_claims(name):
-            assert f"claim:{claim}" in sentence
+        pointer = verdict_pointer(name)
+        claims = notebook_claims(name)
+        for claim in claims:
+            assert f"claim:{claim}" in pointer
+        if claims and all(CLAIMS[c].diagnostic for c in claims):
+            assert r"\ref{tab:diagnostics}" in pointer
+        elif claims:
+            assert r"\ref{tab:verdicts}" in pointer
+        else:  # no claim: its numbers are findings
+            assert r"\ref{sec:findings}" in pointer
+    # the pointer is short: it repeats no statistic, rule or estimate
+    assert max(len(verdict_pointer(n).split()) for n in NOTEBOOKS) <= 12
+    assert r"Table~\ref{tab:verdicts}" in verdict_pointer("horizon")
+    assert r"Table~\ref{tab:diagnostics}" in verdict_pointer("rates")
+    assert r"\S\ref{sec:findings}" in verdict_pointer("worst")
+
+
+def test_a_finding_sentence_comes_from_its_numbers():
+    found = {
+        "prefix_cost": {
+            "available": True,
+            "n": 16,
+            "median": 1.38492,
+            "min": 1.37913,
+            "max": 1.38876,
+            "where": "",
+        }
+    }
+    text = finding_sentence("prefix_cost", found)
+    assert r"\num{1.38}" in text and "16 cells" in text and "rps\\_full\\_prefix" in text
+    assert finding_sentence("prefix_cost", {}) is None

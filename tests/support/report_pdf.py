@@ -164,3 +164,59 @@ def overfull_boxes(log: Path, min_pt: float = 0.5) -> list[str]:
         opened = re.findall(r"\(([^()\s]+\.tex)", text[: m.start()])
         out.append(f"{m.group(0).strip()} [reading {opened[-1] if opened else '?'}]")
     return out
+
+
+# ----------------------------------------------------------------------------- reading time
+
+#: a sentence ends at ".", "!" or "?" followed by space and a capital, a bracket or a macro
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
+#: the heading of the appendix's first section (paper/replication_report.tex)
+APPENDIX_HEADING = "Changes made after results were seen"
+
+
+def plain_text(pdf: Path, first: int | None = None, last: int | None = None) -> str:
+    """The PDF's text in reading order (``pdftotext``, no layout), words broken at a line's
+    end joined again, whitespace collapsed."""
+    args = ["pdftotext"]
+    args += ["-f", str(first)] if first else []
+    args += ["-l", str(last)] if last else []
+    out = subprocess.run([*args, str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return " ".join(re.sub(r"-\n(?=[a-z])", "", out).split())
+
+
+def repeated_sentences(pdf: Path, min_words: int = 10) -> dict[str, int]:
+    """The sentences of ``min_words`` words or more that the PDF says more than once, with how
+    often."""
+    counts: dict[str, int] = {}
+    for s in _SENTENCE_END.split(plain_text(pdf)):
+        if len(s.split()) >= min_words:
+            counts[s] = counts.get(s, 0) + 1
+    return {s: n for s, n in counts.items() if n > 1}
+
+
+def appendix_page(pdf: Path) -> int:
+    """The page (from 1) where the appendix starts: its first section's heading, "A ..."."""
+    heading = re.compile(rf"^\s*A\s+{re.escape(APPENDIX_HEADING)}\s*$", re.M)
+    for page, text in enumerate(page_texts(pdf), start=1):
+        if heading.search(text):
+            return page
+    raise AssertionError(f"{pdf}: no appendix heading {APPENDIX_HEADING!r}")
+
+
+def page_one_parts(pdf: Path) -> tuple[str, str]:
+    """Page 1 as ``(text, table)``: the verdict table (from its caption "Table 1:" to the
+    findings) and everything else."""
+    lines = page_texts(pdf)[0].splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.strip().startswith("Table 1:"))
+    end = next(i for i, ln in enumerate(lines) if ln.strip().startswith("Findings"))
+    assert start < end, "page 1: the findings come after the verdict table"
+    return "\n".join(lines[:start] + lines[end:]), "\n".join(lines[start:end])
+
+
+#: a row of a verdict table as pdftotext -layout prints it: the claim's id first
+VERDICT_ROW = re.compile(r"^\s*(C\d+[a-z]?|L\d+[a-z]?)\s+\S.*$", re.M)
+
+
+def verdict_rows(table: str) -> dict[str, str]:
+    """Claim id -> its row's text, for each row of a verdict table's text."""
+    return {m.group(1): m.group(0) for m in VERDICT_ROW.finditer(table)}

@@ -1,8 +1,10 @@
 """The pages of the smoke build's report as a reader sees them (its PDF text and word boxes, and
 the compile log): figures numbered once in order of appearance, no reference to the project's
-issue tracker, no raw markup (``^``, ``_``, ``**``) outside code, and every table and page
-within the paper and legible.  What counts as code is :mod:`support.report_pdf`'s definition:
-what the LaTeX sources set in ``\\texttt``, and the rule graph's rule names."""
+issue tracker, no raw markup (``^``, ``_``, ``**``) outside code, every table and page within
+the paper and legible, no sentence said twice, the main text and page 1 within their word
+budgets, and page 1's counts those of its tables.  What counts as code is
+:mod:`support.report_pdf`'s definition: what the LaTeX sources set in ``\\texttt``, and the
+rule graph's rule names."""
 
 from __future__ import annotations
 
@@ -13,12 +15,17 @@ import pytest
 from support.paths import ROOT
 from support.report_pdf import (
     TRACKER,
+    appendix_page,
     captions,
     code_texts,
     code_tokens,
     overfull_boxes,
+    page_one_parts,
     page_texts,
+    plain_text,
     raw_markup,
+    repeated_sentences,
+    verdict_rows,
     words,
 )
 
@@ -110,3 +117,53 @@ def test_every_word_is_inside_the_text_block_and_legible(smoke_run):
         if w.height < MIN_WORD_HEIGHT_PT and len(w.text) >= 4
     ]
     assert not tiny, tiny[:20]
+
+
+# ----------------------------------------------------------------------------- a ten-minute read
+
+#: the main text's budget (everything before the appendix) and page 1's (besides its table)
+MAIN_TEXT_WORDS = 3500
+PAGE_ONE_WORDS = 350
+
+
+def test_no_sentence_of_ten_words_or_more_is_said_twice(smoke_run):
+    repeated = repeated_sentences(_report(smoke_run))
+    assert not repeated, "\n".join(f"{n}x: {s[:200]}" for s, n in repeated.items())
+
+
+def test_the_main_text_and_page_one_keep_their_word_budgets(smoke_run):
+    pdf = _report(smoke_run)
+    start = appendix_page(pdf)
+    assert start > 2  # page 1 and at least one page of evidence
+    main = len(plain_text(pdf, last=start - 1).split())
+    assert main <= MAIN_TEXT_WORDS, main
+    text, table = page_one_parts(pdf)
+    assert len(text.split()) <= PAGE_ONE_WORDS, len(text.split())
+    assert "Findings" in text and table  # both on page 1
+
+
+def test_page_one_counts_are_those_of_its_tables(smoke_run):
+    pdf = _report(smoke_run)
+    text, table = page_one_parts(pdf)
+    summary = " ".join(text.split())
+    claims = verdict_rows(table)
+    passed = sum(" PASS " in f" {row} " for row in claims.values())
+    m = re.search(r"of all (\d+), (\d+) PASS", summary)
+    assert m and (int(m.group(1)), int(m.group(2))) == (len(claims), passed), (m, claims)
+    # the diagnostics table follows the verdicts (the methods section)
+    pages = page_texts(pdf)
+    where = next(i for i, t in enumerate(pages) if "Table 2: Diagnostics" in t)
+    diagnostics = verdict_rows(pages[where][pages[where].index("Table 2: Diagnostics") :])
+    m = re.search(r"of (\d+) diagnostics \(Table 2\), (\d+) PASS", summary)
+    d_passed = sum(" PASS " in f" {row} " for row in diagnostics.values())
+    assert m and (int(m.group(1)), int(m.group(2))) == (len(diagnostics), d_passed)
+    assert not set(claims) & set(diagnostics)
+    # the searches the findings count are the rows of the search table
+    m = re.search(r"Of (\d+) worst-instance searches", summary)
+    searches = smoke_run / "results" / "tables" / "worst.csv"
+    if m:
+        import pandas as pd
+
+        table_rows = pd.read_csv(searches)
+        keys = [c for c in ("algorithm", "K", "gap", "epsilon") if c in table_rows.columns]
+        assert int(m.group(1)) == len(table_rows.drop_duplicates(keys)), table_rows

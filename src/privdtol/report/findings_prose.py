@@ -6,7 +6,7 @@ own text, typeset."""
 
 from __future__ import annotations
 
-from privdtol.analysis.registry import CLAIMS, FINDINGS, NOTEBOOKS
+from privdtol.analysis.registry import CLAIMS, FINDINGS
 from privdtol.report.latex import TeX, fmt_num, mathify, tex_escape, tex_unicode
 
 
@@ -31,9 +31,7 @@ def verdict_pointer(notebook: str) -> TeX:
     A caption never repeats a check: the check is stated once, in the claims appendix."""
     shown = [c for c in CLAIMS.values() if c.notebook == notebook]
     if not shown:
-        tables = NOTEBOOKS[notebook].tables
-        where = rf"Table~\ref{{tab:{tables[0]}}}" if tables else r"\S\ref{sec:findings}"
-        return TeX(rf"Not a claim of the paper; its numbers: {where}.")
+        return TeX(r"Not a claim of the paper; its numbers: \S\ref{sec:findings}.")
     table = "tab:diagnostics" if all(c.diagnostic for c in shown) else "tab:verdicts"
     ids = ", ".join(rf"\hyperref[claim:{c.id}]{{{c.id}}}" for c in shown)
     return TeX(rf"Verdicts of {ids}: Table~\ref{{{table}}}.")

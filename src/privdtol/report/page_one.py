@@ -35,9 +35,7 @@ def lower_bound_line(item: dict) -> TeX | None:
         else ""
     )
     public = [(v["min"], a) for a, v in algs.items() if not v.get("private") and v.get("n")]
-    below = (
-        rf"; non-private {_alg(min(public)[1])} falls to {_x(min(public)[0])}" if public else ""
-    )
+    below = rf"; non-private {_alg(min(public)[1])} falls to {_x(min(public)[0])}" if public else ""
     return TeX(
         rf"RPS pays {_x(rps['min'])} to {_x(rps['max'])} the lower bound $\mathrm{{LB}}_T$ "
         rf"(median {_x(rps['median'])})"
@@ -134,10 +132,11 @@ def privacy_line(record: dict | None) -> TeX | None:
     rps_part = rf"; RPS {fmt_num(own)}$\,\varepsilon$" if own is not None else ""
     worst_part = rf"largest loss {fmt_num(worst)}$\,\varepsilon$" if worst is not None else ""
     verb = "finds all" if within else "does not find all"
+    caught = sum(c.get("verdict") == "caught" for c in controls)
     return TeX(
         rf"The privacy audit {verb} {len(algs)} private algorithms within $\varepsilon$ "
-        rf"({worst_part}{rps_part}) and catches {sum(c.get('verdict') == 'caught' for c in controls)}"
-        rf" of {len(controls)} negative-control cells."
+        rf"({worst_part}{rps_part}) and catches {caught} of {len(controls)} negative-control "
+        "cells."
     )
 
 
@@ -166,4 +165,5 @@ def page_one_tex(found: dict | None, checks: dict) -> str:
     if not items:
         return "No findings are available in this run.\n"
     body = "".join(rf"\item {s} (\S\ref{{{label}}})" + "\n" for s, label in items)
-    return "\\begin{enumerate}\\setlength{\\itemsep}{1pt}\\setlength{\\parskip}{0pt}\n" + body + "\\end{enumerate}\n"
+    head = r"\begin{enumerate}\setlength{\itemsep}{1pt}\setlength{\parskip}{0pt}"
+    return head + "\n" + body + "\\end{enumerate}\n"
