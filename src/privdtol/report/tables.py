@@ -340,7 +340,7 @@ def verdict_table(rows: list[dict], multiverse: dict | None = None) -> TeX:
             "Statement": rf"{m}Title",
             r"Estimate [95\% CI]": rf"{m}Result" if r["run"] else r"\NotRunText",
             "Verdict": rf"{m}Verdict",
-            "Controls caught": controls_cell(r),
+            "Controls": controls_cell(r),
             "Fig.": rf"\ref{{fig:{r['figure']}}}" if r["figure"] else "",
         }
         if implied:
@@ -352,11 +352,11 @@ def verdict_table(rows: list[dict], multiverse: dict | None = None) -> TeX:
     implied = any(r.get("implied_by") or r.get("identity") for r in rows)
     changed = any(r["id"] in changed_claims() for r in rows)
     df = pd.DataFrame([row(r) for r in rows])
-    spec = rf"@{{}}l{_P}{{{4.9 if changed else 6.0}cm}}{_P}{{2.9cm}}l{_P}{{1.1cm}}c"
+    spec = rf"@{{}}l{_P}{{{4.6 if changed else 6.0}cm}}{_P}{{2.8cm}}l{_P}{{1.3cm}}c"
     if implied:
         spec += rf"{_P}{{1.2cm}}"
     if changed:
-        spec += rf"{_P}{{2.5cm}}"
+        spec += rf"{_P}{{2.4cm}}"
     return styler_table(df, spec + "@{}")
 
 
