@@ -349,7 +349,8 @@ def load_multiverse(results: Path) -> dict | None:
     return data
 
 
-def _value_tex(value) -> str:
+def value_tex(value) -> str:
+    """A threshold's value: a number, or a range ``[lo, hi]``."""
     if isinstance(value, list):
         return "[" + ", ".join(fmt_num(v) for v in value) + "]"
     return fmt_num(value)
@@ -373,7 +374,7 @@ def multiverse_tex(data: dict | None) -> TeX:
     for (claim, key), rows in groups.items():
 
         def cell(r):
-            text = f"{_value_tex(r['value'])}: {r['verdict']}"
+            text = f"{value_tex(r['value'])}: {r['verdict']}"
             if r["controls"]:
                 text += f" ({r['controls_caught']}/{r['controls']})"
             return rf"\textbf{{{text}}}" if r["configured"] else text

@@ -6,18 +6,13 @@ threshold values at which its verdict would differ."""
 from __future__ import annotations
 
 from privdtol.analysis.diagnosis import DEVIATIONS
-from privdtol.report.latex import TeX, fmt_num, tex_escape
+from privdtol.report.claims import value_tex
+from privdtol.report.latex import TeX, tex_escape
 
 
 def changed_claims() -> set[str]:
     """The claims with at least one disclosed change."""
     return {d["claim"] for d in DEVIATIONS}
-
-
-def _value(value) -> str:
-    if isinstance(value, list):
-        return "[" + ", ".join(fmt_num(v) for v in value) + "]"
-    return fmt_num(value)
 
 
 def flips(claim: str, multiverse: dict | None) -> list[TeX]:
@@ -27,7 +22,7 @@ def flips(claim: str, multiverse: dict | None) -> list[TeX]:
     return [
         TeX(
             rf"{tex_escape(r['verdict'])} at \texttt{{{tex_escape(r['threshold'])}}} = "
-            rf"{_value(r['value'])}"
+            rf"{value_tex(r['value'])}"
         )
         for r in rows
         if r["claim"] == claim and r["verdict"] != r["base_verdict"]
