@@ -95,3 +95,24 @@ def test_a_new_claim_is_handled_from_the_registry(monkeypatch):
     text = fill_template("claims.tex.j2", claims=[ctx])
     assert r"\label{claim:C9}" in text and "fig:" not in text
     assert "fig:" not in verdict_table([ctx])
+
+
+def test_diagnoses_say_a_shared_follow_up_once():
+    from privdtol.report.claims import diagnosis_groups
+
+    wide = "more cells along the series"
+    items = [
+        {"label": "C4a", "run": True, "diagnosis": {"cells": "K = 4", "follow_up": wide}},
+        {"label": "C7", "run": True, "diagnosis": {"follow_up": wide}},
+        {"label": "C4b", "run": True, "diagnosis": {"cells": "none", "follow_up": "add it"}},
+        {"label": "C1", "run": False},  # not run: nothing to diagnose
+        {"label": "C5", "run": True, "diagnosis": None},
+    ]
+    groups = diagnosis_groups(items)
+    assert [g["labels"] for g in groups] == ["C4a, C7", "C4b", "C5"]
+    assert groups[0]["follow_up"] == wide
+    assert groups[0]["members"] == [
+        {"label": "C4a", "cells": "K = 4"},
+        {"label": "C7", "cells": "none named"},
+    ]
+    assert groups[2]["follow_up"].startswith("none recorded")

@@ -19,7 +19,8 @@ jinja2 templates of :mod:`privdtol.report.templating` and the tables of
 - ``grid.tex``, ``thresholds.tex``  the grid and check settings of the config, with the
   cells actually aggregated;
 - ``algorithms.tex`` / ``models.tex``  the registered algorithms and loss models, with sources;
-- ``failures.tex``  what did not replicate (claims other than PASS, controls not caught);
+- ``failures.tex``  what did not replicate (claims other than PASS, controls not caught),
+  each with its cause; ``diagnoses.tex`` their cells and follow-up (appendix);
 - ``deviations.tex``  the changes made after first results (the appendix's first section);
 - ``findings.tex``  the findings of ``results/findings.json`` (not claims: out of the count);
 - ``provenance.tex`` see :mod:`privdtol.report.provenance`.
@@ -47,6 +48,7 @@ from privdtol.report.claims import (
     control_context,
     counts,
     deviation_items,
+    diagnosis_groups,
     failure_items,
     load_multiverse,
     load_power,
@@ -123,6 +125,7 @@ def generated_files() -> list[str]:
         "algorithms.tex",
         "models.tex",
         "failures.tex",
+        "diagnoses.tex",
         "deviations.tex",
         "findings.tex",
         "provenance.tex",
@@ -388,6 +391,7 @@ def build_assets(
     sections = sections_context(results, claims, found)
     multiverse = load_multiverse(results)
     main = [s for s in sections if s["name"] not in APPENDIX_SECTIONS]
+    failures = failure_items(rows, controls, records)
     files = {
         "numbers.tex": numbers_tex(rows, agg, controls),
         "verdicts.tex": verdict_table(split_claims(rows)[0], multiverse),
@@ -417,9 +421,9 @@ def build_assets(
         "thresholds.tex": thresholds_tex(config),
         "algorithms.tex": algorithms_tex(),
         "models.tex": models_tex(),
-        "failures.tex": fill_template(
-            "failures.tex.j2",
-            items=failure_items(rows, controls, records),
+        "failures.tex": fill_template("failures.tex.j2", items=failures, mode="main"),
+        "diagnoses.tex": fill_template(
+            "failures.tex.j2", items=failures, groups=diagnosis_groups(failures), mode="details"
         ),
         "deviations.tex": fill_template("deviations.tex.j2", deviations=deviation_items()),
         "provenance.tex": fill_template(

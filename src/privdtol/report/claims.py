@@ -275,6 +275,24 @@ def failure_items(claims: list[dict], controls: list[dict], checks: dict) -> lis
     ]
 
 
+def diagnosis_groups(items: list[dict]) -> list[dict]:
+    """The appendix's diagnoses: the failure items grouped by their follow-up (said once for
+    the items that share it), each item with its cells."""
+    groups: dict[str, list[dict]] = {}
+    for c in items:
+        if not c.get("run"):
+            continue
+        d = c.get("diagnosis") or {}
+        follow = d.get("follow_up") or "none recorded (the record has no diagnosis)"
+        groups.setdefault(follow, []).append(
+            {"label": c["label"], "cells": d.get("cells") or "none named"}
+        )
+    return [
+        {"labels": ", ".join(i["label"] for i in g), "members": g, "follow_up": f}
+        for f, g in groups.items()
+    ]
+
+
 def deviation_items() -> list[dict]:
     """The changes made to a check or a grid after its results were seen
     (:data:`privdtol.analysis.diagnosis.DEVIATIONS`), typeset."""

@@ -315,23 +315,21 @@ WIDE_LONGTABLE = 11
 
 def verdict_table(rows: list[dict], multiverse: dict | None = None) -> TeX:
     """The verdict table: one row per claim; cells are the claim's macros (numbers.tex); the
-    claim links to its statement (where its controls' estimates are), the figure number to its
-    figure; "Controls" counts the negative controls caught (each must FAIL) and names any that
-    is not.  A claim whose check was changed after its first results were seen says so in its
-    last column, with the thresholds at which the sensitivity analysis (``multiverse``) finds
-    another verdict (:mod:`privdtol.report.verdict_flags`)."""
+    claim links to its statement (where its controls' estimates and its figure are);
+    "Controls" counts the negative controls caught (each must FAIL), linking the failures
+    section (which names them) when one is not.  A claim whose check was changed after its
+    first results were seen says so in its last column, with the thresholds at which the
+    sensitivity analysis (``multiverse``) finds another verdict
+    (:mod:`privdtol.report.verdict_flags`)."""
     from privdtol.report.verdict_flags import changed_claims, design_change_cell
 
     def controls_cell(r: dict) -> str:
         ks = r.get("controls") or []
         if not ks:
             return "none"
-        missed = [k for k in ks if not k["caught"]]
-        text = f"{len(ks) - len(missed)} of {len(ks)}"
-        if missed:
-            names = ", ".join(rf"\texttt{{{tex_escape(k['control'])}}}" for k in missed)
-            text += rf" (not caught: {names})"
-        return text
+        missed = sum(not k["caught"] for k in ks)
+        text = f"{len(ks) - missed} of {len(ks)}"
+        return text + (r" (\S\ref{sec:failures})" if missed else "")
 
     def row(r: dict) -> dict:
         m = "\\" + r["prefix"]  # the claim's macros: \CtwoTitle, \CtwoVerdict, ...
@@ -341,7 +339,6 @@ def verdict_table(rows: list[dict], multiverse: dict | None = None) -> TeX:
             r"Estimate [95\% CI]": rf"{m}Result" if r["run"] else r"\NotRunText",
             "Verdict": rf"{m}Verdict",
             "Controls": controls_cell(r),
-            "Fig.": rf"\ref{{fig:{r['figure']}}}" if r["figure"] else "",
         }
         if implied:
             out["Implied by"] = implied_by(r)
@@ -352,11 +349,12 @@ def verdict_table(rows: list[dict], multiverse: dict | None = None) -> TeX:
     implied = any(r.get("implied_by") or r.get("identity") for r in rows)
     changed = any(r["id"] in changed_claims() for r in rows)
     df = pd.DataFrame([row(r) for r in rows])
-    spec = rf"@{{}}l{_P}{{{4.6 if changed else 6.0}cm}}{_P}{{2.8cm}}l{_P}{{1.3cm}}c"
+    # the widest Verdict is INCONCLUSIVE (1.9 cm in \scriptsize): the columns leave room for it
+    spec = rf"@{{}}l{_P}{{{4.3 if changed else 5.8}cm}}{_P}{{2.5cm}}l{_P}{{1.3cm}}"
     if implied:
-        spec += rf"{_P}{{1.2cm}}"
+        spec += rf"{_P}{{1.15cm}}"
     if changed:
-        spec += rf"{_P}{{2.4cm}}"
+        spec += rf"{_P}{{2.3cm}}"
     return styler_table(df, spec + "@{}")
 
 

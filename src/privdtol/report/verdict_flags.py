@@ -15,13 +15,19 @@ def changed_claims() -> set[str]:
     return {d["claim"] for d in DEVIATIONS}
 
 
+def breakable(name: str) -> str:
+    """A configuration key in code font that may break after its underscores (a narrow
+    column)."""
+    return tex_escape(name).replace(r"\_", r"\_\allowbreak{}")
+
+
 def flips(claim: str, multiverse: dict | None) -> list[TeX]:
     """The variants of the sensitivity analysis at which ``claim``'s verdict differs from its
     verdict at the configured thresholds: ``"FAIL at horizon_free_c = 8"``."""
     rows = (multiverse or {}).get("rows") or []
     return [
         TeX(
-            rf"{tex_escape(r['verdict'])} at \texttt{{{tex_escape(r['threshold'])}}} = "
+            rf"{tex_escape(r['verdict'])} at \texttt{{{breakable(r['threshold'])}}} = "
             rf"{value_tex(r['value'])}"
         )
         for r in rows
