@@ -30,7 +30,6 @@ import pkgutil
 import re
 from typing import ClassVar
 
-import yaml
 from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
@@ -356,7 +355,7 @@ class ConfigReference(SphinxDirective):
 
         path = config.SCHEMA_PATH
         self.env.note_dependency(str(path))
-        root = yaml.safe_load(path.read_text())
+        root = config.load_schema()  # with the enums the registries define
         groups: dict[str, list] = {}
         schema_rows(root, root, "", groups)
         out = []

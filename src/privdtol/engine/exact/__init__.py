@@ -46,7 +46,13 @@ import numpy as np
 from privdtol.engine.exact.averaging import _Averager
 from privdtol.engine.exact.heap import retain_freed_heap
 from privdtol.engine.exact.numerics import U
-from privdtol.engine.exact.spec import EXACT_ALGORITHMS, EXACT_ENVS, _Spec, law_family
+from privdtol.engine.exact.spec import (
+    EXACT_ALGORITHMS,
+    EXACT_ENVS,
+    _Spec,
+    law_family,
+    why_not_exact,
+)
 
 __all__ = [
     "EXACT_ALGORITHMS",
@@ -58,6 +64,7 @@ __all__ = [
     "expected_regret",
     "law_family",
     "regret_and_averager",
+    "why_not_exact",
 ]
 
 
