@@ -181,7 +181,7 @@ def run_grid(grid: Mapping[str, Any] | None = None, progress=None) -> pd.DataFra
                     seed=seed,
                     alpha=float(st["alpha"]),
                 )
-                eta = selection_eta(make_audited(name, float(eps)))
+                eta = selection_eta(make_audited(name, float(eps)), int(K))
                 rows.append(_row(res, seed=seed, eta=eta, horizon=4 * st["block"] - 1))
     df = pd.DataFrame(rows, columns=COLUMNS)
     for c in ("K", "block", "horizon", "lead", "runs", "pairs_evaluated", "seed"):

@@ -51,12 +51,12 @@ def _has_law_method(cls) -> bool:
 
 
 def _auditable(cls) -> bool:
-    """A private block algorithm whose selection law the audits compute: a declared pure law
-    (not mixed with uniform play, the control of Lemma 5), or a ``law`` method."""
+    """A private block algorithm whose selection law the audits compute: a declared pure law,
+    or a ``law`` method (a law mixed with uniform play, the control of Lemma 5, included)."""
     if not (cls.private and issubclass(cls, BlockAlgorithm)):
         return False
     law = cls.exact_law
-    return (law is not None and not law.uniform_mix) or (law is None and _has_law_method(cls))
+    return (law is not None and not law.uniform_mix) or _has_law_method(cls)
 
 
 #: private registered algorithms the audits accept (block algorithms with a computable law:
@@ -101,8 +101,8 @@ def law_kind(alg: BlockAlgorithm) -> str:
         if not law.softmax:
             return "laplace_quadrature"
         return "softmax_mixture" if alg.prefix_rule == "random" else "softmax_point"
-    if law is None and isinstance(alg, BlockAlgorithm) and _has_law_method(type(alg)):
-        return "law_method"
+    if isinstance(alg, BlockAlgorithm) and _has_law_method(type(alg)):
+        return "law_method"  # no declared law, or one mixed with uniform play
     raise InputError("algorithm", f"no exact law for {alg.name!r}", ", ".join(AUDITABLE))
 
 
@@ -117,9 +117,10 @@ def temperature(alg: BlockAlgorithm, K: int | None = None) -> float:
         raise InputError("algorithm", f"{alg.name!r}: {err}", "one temperature") from None
 
 
-def selection_eta(alg: BlockAlgorithm) -> float:
-    """:func:`temperature` of a softmax selection; NaN for the laws that have none."""
-    return temperature(alg) if law_kind(alg).startswith("softmax") else float("nan")
+def selection_eta(alg: BlockAlgorithm, K: int | None = None) -> float:
+    """:func:`temperature` of a softmax selection (at ``K`` actions); NaN for the laws that
+    have none."""
+    return temperature(alg, K) if law_kind(alg).startswith("softmax") else float("nan")
 
 
 def lemma3_bound(alg: BlockAlgorithm) -> float:

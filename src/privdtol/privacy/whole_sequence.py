@@ -180,7 +180,7 @@ def audit_sequence(
     )
     return SequenceAudit.of(
         alg,
-        eta=selection_eta(alg),
+        eta=selection_eta(alg, int(K)),
         K=int(K),
         horizon=T,
         **exact_verdict(alg, best),
