@@ -75,7 +75,9 @@ class PermuteAndFlipPrefix(BlockAlgorithm):
     source = "Section 4's template with McKenna & Sheldon 2020's permute-and-flip (plugin)"
     # no key of paper/references.bib: the work is named in `source` (docs/extending.md)
     reference = None
-    privacy = Privacy("permute-and-flip, p = exp(-eta (L - min L)): 2 eta-DP per selection", twice_eta)
+    privacy = Privacy(
+        "permute-and-flip, p = exp(-eta (L - min L)): 2 eta-DP per selection", twice_eta
+    )
     exact_law = None  # no family of the exact engine; law() is exact
     prefix_rule = "random"
     symmetric = True

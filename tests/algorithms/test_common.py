@@ -131,7 +131,7 @@ def test_declared_exact_law_gives_the_regret_monte_carlo_measures(name):
     Monte Carlo standard error (the exact error bound is far smaller)."""
     means, T, runs = np.array([0.3, 0.5, 0.7]), 63, 4000
     alg = make_algorithm(name, EPS)
-    exact, err = expected_regret(name, means, EPS, [T])
+    exact, _ = expected_regret(name, means, EPS, [T])
     sim = simulate(alg, make_env("bernoulli", means), T, runs, {"test": "common", "alg": name})
     final = sim.regret[:, -1]
     se = final.std(ddof=1) / np.sqrt(runs)
