@@ -210,8 +210,12 @@ def cost_units(algorithm, means, epsilon, horizon, env="bernoulli") -> float:
 
 
 def exact_available(algorithm: str, env: str) -> bool:
-    """Whether :func:`expected_regret` covers this algorithm on this loss model."""
-    return algorithm in EXACT_ALGORITHMS and env in EXACT_ENVS
+    """Whether :func:`expected_regret` covers this algorithm on this loss model (read from its
+    declarations now, as ``privdtol check-config`` reports it)."""
+    from privdtol.algorithms import ALGORITHMS
+
+    cls = ALGORITHMS.get(algorithm)
+    return cls is not None and why_not_exact(cls) is None and env in EXACT_ENVS
 
 
 def check_exact(algorithm: str, env: str) -> None:
