@@ -216,7 +216,8 @@ class NotebooksTable(SphinxDirective):
 
 
 class AlgorithmsTable(SphinxDirective):
-    """The algorithm registry in display order."""
+    """The algorithm registry in display order, with each algorithm's declarations (role,
+    privacy, exact law: :mod:`privdtol.algorithms.declarations`)."""
 
     has_content = False
 
@@ -229,17 +230,19 @@ class AlgorithmsTable(SphinxDirective):
                 [
                     literal(name),
                     getattr(cls, "display_name", name),
+                    cls.role,
                     "block" if cls.kind == "block" else "per round",
-                    "ε-DP" if cls.private else "non-private",
+                    cls.privacy.mechanism if cls.privacy else "non-private",
+                    cls.exact_law.family if cls.exact_law else "— (Monte Carlo)",
                     cls.source,
                     xref("class", f"{cls.__module__}.{cls.__qualname__}", cls.__qualname__),
                 ]
             )
         return [
             table(
-                ["name", "shown as", "kind", "privacy", "source", "class"],
+                ["name", "shown as", "role", "kind", "privacy", "exact law", "source", "class"],
                 rows,
-                [12, 14, 8, 9, 26, 18],
+                [10, 12, 8, 7, 16, 10, 20, 14],
             )
         ]
 
