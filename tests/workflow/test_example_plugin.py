@@ -12,6 +12,7 @@ smoke config's audits, searches and report (about the smoke build's).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -19,13 +20,14 @@ import shlex
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 from support.paths import BIN, ROOT
+from support.stats import P_MIN, chisquare_against
 from support.workflow import WORKFLOW_DIRS, copy_workflow, run_snakemake, snakemake_env
 
-pytestmark = pytest.mark.pipeline
-
+EXAMPLE = ROOT / "examples" / "privdtol_pf"
 PAGE = ROOT / "docs" / "extending.md"
 FENCE = re.compile(r"^```bash\s*\n(.*?)^```", re.S | re.M)
 NAME, SHOWN = "rps_pf", "RP permute-and-flip (plugin)"
@@ -69,11 +71,47 @@ def build(tmp_path_factory):
     return wd, outputs
 
 
+def example_module():
+    """The example's module, imported from its file (fast tier: no install)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("privdtol_pf", EXAMPLE / "privdtol_pf.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_permute_and_flip_law_is_the_average_over_every_order():
+    """The closed form against the mechanism's definition enumerated exactly: over all K!
+    orders, j is selected with prob. p_j prod (1 - p_i) over the actions before it."""
+    pf = example_module()
+    rng = np.random.default_rng(0)
+    for K in (2, 3, 5):
+        sums = rng.integers(0, 30, size=(4, K)).astype(float)
+        p = pf.acceptance(sums, 0.125)
+        brute = np.zeros_like(p)
+        orders = list(itertools.permutations(range(K)))
+        for order in orders:
+            reject = np.ones(len(p))
+            for j in order:
+                brute[:, j] += reject * p[:, j] / len(orders)
+                reject = reject * (1 - p[:, j])
+        np.testing.assert_allclose(pf.permute_and_flip_law(sums, 0.125), brute, rtol=1e-12)
+
+
+def test_permute_and_flip_draws_follow_its_law():
+    pf = example_module()
+    sums = np.array([[5.0, 0.0, 9.0, 2.0, 14.0]])
+    draws = pf.permute_and_flip(np.random.default_rng(4), np.repeat(sums, 40_000, 0), 0.125)
+    assert chisquare_against(draws, pf.permute_and_flip_law(sums, 0.125)[0], 5) > P_MIN
+
+
 def test_the_page_runs_the_install_the_listing_the_check_and_the_build():
     firsts = [shlex.split(c)[0] for c in page_commands()]
     assert firsts == ["pip", "privdtol", "privdtol", "snakemake"], firsts
 
 
+@pytest.mark.pipeline
 def test_the_plugin_is_listed_and_its_engine_explained(build):
     _, out = build
     listing = out["privdtol list"].splitlines()
@@ -83,6 +121,7 @@ def test_the_plugin_is_listed_and_its_engine_explained(build):
     assert "monte carlo" in line and "declares no exact selection law" in line
 
 
+@pytest.mark.pipeline
 def test_the_plugin_is_in_the_tables_the_audit_and_the_competitor_finding(build):
     wd, _ = build
     for exp in ("horizon", "epsilon"):
@@ -98,6 +137,7 @@ def test_the_plugin_is_in_the_tables_the_audit_and_the_competitor_finding(build)
     assert NAME in {r["competitor"] for r in rows}
 
 
+@pytest.mark.pipeline
 def test_the_plugin_is_in_the_explorer_and_the_report(build):
     wd, _ = build
     assert NAME in (wd / "results" / "explorer" / "index.html").read_text()
@@ -108,6 +148,7 @@ def test_the_plugin_is_in_the_explorer_and_the_report(build):
     assert "permute-and-flip" in " ".join(text.split())
 
 
+@pytest.mark.pipeline
 def test_the_checkout_is_untouched(build):
     status = subprocess.run(
         ["git", "status", "--porcelain", "--", "examples", "src", "workflow", "notebooks"],

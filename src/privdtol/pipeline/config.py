@@ -278,16 +278,34 @@ def validate_semantics(config: dict) -> dict:
                         "gap < 1 with mu_best > 0",
                     )
                 _check_cells(config, part, means, f"{here}.")
-    from privdtol.pipeline.engines import check_required
-
     check_required(config)
     return config
 
 
+def check_required(config: dict) -> None:
+    """Refuse (one InputError) a slice whose ``exact: required`` names a cell the exact engine
+    cannot compute (:func:`privdtol.engine.choice.engine_of` says why)."""
+    from privdtol.engine.choice import engine_of
+
+    for i, exp in enumerate(config["experiments"]):
+        for j, part in enumerate(experiment_slices(exp)):
+            if part.get("exact", config.get("exact")) != "required":
+                continue
+            for alg in part["algorithms"]:
+                engine, why = engine_of(alg, part["env"], "required")
+                if engine != "exact":
+                    where = f"experiments[{i}]" + (f".slices[{j}]" if "slices" in exp else "")
+                    raise InputError(
+                        f"{where}.exact",
+                        f"required, but {alg} on {part['env']} cannot be computed exactly: {why}",
+                        "auto (Monte Carlo where the exact engine cannot), off, explicit",
+                    )
+
+
 def _check_cells(config: dict, part: dict, means, where: str) -> None:
     """The engine's limits on each cell of one (slice, K, gap)."""
+    from privdtol.engine.choice import EXACT_SETTINGS
     from privdtol.engine.exact import exact_available
-    from privdtol.pipeline.engines import EXACT_SETTINGS
 
     runs = int(part.get("runs") or config["runs"])
     max_bytes = config["limits"]["max_memory_gb"] * 1e9

@@ -33,12 +33,12 @@ from privdtol.algorithms import ALGORITHMS
 from privdtol.core import clock
 from privdtol.core.seeding import stable_digest
 from privdtol.engine import ENGINE_VERSION
+from privdtol.engine.choice import EXACT_SETTINGS
 from privdtol.engine.exact import cost_units, exact_available, law_family
 from privdtol.engine.runner import CellSpec, make_spec
 from privdtol.environments import instance_means
 from privdtol.errors import InputError
 from privdtol.pipeline.config import experiment_slices
-from privdtol.pipeline.engines import EXACT_SETTINGS
 from privdtol.pipeline.limits import check_plan
 
 #: characters of the SHA-256 hex digest kept as a cell id
