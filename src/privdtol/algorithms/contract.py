@@ -1,6 +1,6 @@
 """The contract every registered algorithm meets, checked when the registry is built (plugins
 are refused in one line naming them: :mod:`privdtol.core.plugins`); the common tests
-(tests/algorithms/test_common.py) hold every algorithm to the statistical part of it.
+(tests/algorithms/test_registry.py) hold every algorithm to the statistical part of it.
 
 :func:`check_algorithm` checks the declarations (types and allowed values) and runs one probe:
 at eps = 1, on small random sums, the actions are integers in range, one per run, the law

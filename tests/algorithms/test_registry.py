@@ -1,8 +1,8 @@
-"""The common tests (issue 40): every registered algorithm, the plugins' included (whatever is
-installed beside privdtol: a plugin on the path is collected here like a built-in), held to one
-contract, as scikit-learn's ``test_common.py`` holds every estimator.  They live here rather
-than beside the registry's own tests (tests/test_algorithms.py, the mirror of
-``algorithms/__init__.py``) because they are parametrized over the registry, not about it.
+"""Tests of :mod:`privdtol.algorithms.registry`: the common tests (issue 40).  Every registered
+algorithm, the plugins' included (whatever is installed beside privdtol: a plugin on the path is
+collected here like a built-in), is held to one contract, as scikit-learn's ``test_common.py``
+holds every estimator; they mirror the registry module because they are parametrized over what
+it registers (the registry's order and refusals are tested in tests/test_algorithms.py).
 
 Per algorithm: the load-time contract (:func:`privdtol.algorithms.check_algorithm`); the same
 seed gives the same actions; actions in range; the law the class gives (``law`` or, failing
