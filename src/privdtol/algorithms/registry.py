@@ -5,32 +5,45 @@ tests/algorithms/test_registry.py holds every registered algorithm to the common
 
 from __future__ import annotations
 
-from privdtol.algorithms.ablations import FullPrefixSoftmax, UncappedSoftmax
+import importlib
+import pkgutil
+from pathlib import Path
+
 from privdtol.algorithms.base import Algorithm
 from privdtol.algorithms.contract import check_algorithm
-from privdtol.algorithms.ftl import FollowTheLeader
-from privdtol.algorithms.hedge import DecreasingHedge
-from privdtol.algorithms.regret_controls import CONTROLS
-from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
-from privdtol.algorithms.rps import RandomizedPrefixSoftmax
-from privdtol.algorithms.wu_wang import WuWangGumbel, WuWangLaplace
+from privdtol.algorithms.declarations import ROLES
 from privdtol.core.plugins import load_plugins
 from privdtol.errors import by_name, lookup
 
 #: the entry-point group of plugin algorithms
 ENTRY_POINT_GROUP = "privdtol.algorithms"
+#: the modules of this package that define no algorithm
+_NOT_ALGORITHMS = ("base", "contract", "declarations", "registry")
 
-_BUILT_IN = by_name(
-    RandomizedPrefixSoftmax,
-    ReportNoisyMin,
-    WuWangLaplace,
-    WuWangGumbel,
-    FullPrefixSoftmax,
-    UncappedSoftmax,
-    FollowTheLeader,
-    DecreasingHedge,
-    *CONTROLS,
-)
+
+def built_in() -> list[type[Algorithm]]:
+    """Every algorithm class defined in a module of this package (one that declares its own
+    ``name``), in display order: by role (the order of
+    :data:`~privdtol.algorithms.declarations.ROLES`: the paper's, competitors, ablations,
+    baselines, controls), then module name, then order of definition in the module.  A new
+    module is found by its folder: nothing else lists it."""
+    package = __name__.rpartition(".")[0]
+    found = []
+    names = sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]))
+    for rank, module_name in enumerate(n for n in names if n not in _NOT_ALGORITHMS):
+        module = importlib.import_module(f"{package}.{module_name}")
+        for order, obj in enumerate(vars(module).values()):
+            if (
+                isinstance(obj, type)
+                and issubclass(obj, Algorithm)
+                and obj.__module__ == module.__name__
+                and "name" in vars(obj)
+            ):
+                found.append(((ROLES.index(obj.role), rank, order), obj))
+    return [cls for _, cls in sorted(found, key=lambda pair: pair[0])]
+
+
+_BUILT_IN = by_name(*built_in())
 #: the algorithms of installed plugins (checked against the contract at load time)
 PLUGINS: dict[str, type[Algorithm]] = load_plugins(ENTRY_POINT_GROUP, _BUILT_IN, check_algorithm)
 

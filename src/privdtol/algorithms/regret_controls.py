@@ -277,19 +277,7 @@ class RPSHot(RandomizedPrefixSoftmax):
         return 4.0
 
 
-#: the controls in display order (after every algorithm)
-CONTROLS = (
-    UniformPlay,
-    FTLEpsilonGreedy,
-    RPSEtaOverLogK,
-    RPSEtaSquared,
-    RPSShortPrefix,
-    RPSUniformMix,
-    RPSHot,
-)
-
 __all__ = [
-    "CONTROLS",
     "FTLEpsilonGreedy",
     "RPSEtaOverLogK",
     "RPSEtaSquared",
