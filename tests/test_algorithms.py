@@ -9,7 +9,7 @@ import pytest
 from support.laws import SUMS, draws
 from support.stats import P_MIN, chisquare_against
 
-from privdtol.algorithms import ALGORITHMS, laplace_noisy_min_law, make_algorithm
+from privdtol.algorithms import ALGORITHMS, ROLES, laplace_noisy_min_law, make_algorithm
 from privdtol.errors import InputError
 
 #: relative tolerance of a literal against the formula: rounding only
@@ -97,8 +97,8 @@ def test_controls_are_registered_last_with_their_targets():
         "rps_uniform_mix",
         "rps_hot",
     ]
-    roles = [c.role for c in ALGORITHMS.values()]
-    assert set(roles) == {"algorithm", "control"}
+    roles = [c.role == "control" for c in ALGORITHMS.values()]
+    assert {c.role for c in ALGORITHMS.values()} == set(ROLES)
     assert roles == sorted(roles), "controls must come after every algorithm (display order)"
     for name in CONTROLS:
         cls = ALGORITHMS[name]

@@ -30,7 +30,6 @@ import pkgutil
 import re
 from typing import ClassVar
 
-import yaml
 from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
@@ -217,7 +216,8 @@ class NotebooksTable(SphinxDirective):
 
 
 class AlgorithmsTable(SphinxDirective):
-    """The algorithm registry in display order."""
+    """The algorithm registry in display order, with each algorithm's declarations (role,
+    privacy, exact law: :mod:`privdtol.algorithms.declarations`)."""
 
     has_content = False
 
@@ -230,17 +230,19 @@ class AlgorithmsTable(SphinxDirective):
                 [
                     literal(name),
                     getattr(cls, "display_name", name),
+                    cls.role,
                     "block" if cls.kind == "block" else "per round",
-                    "ε-DP" if cls.private else "non-private",
+                    cls.privacy.mechanism if cls.privacy else "non-private",
+                    cls.exact_law.family if cls.exact_law else "— (Monte Carlo)",
                     cls.source,
                     xref("class", f"{cls.__module__}.{cls.__qualname__}", cls.__qualname__),
                 ]
             )
         return [
             table(
-                ["name", "shown as", "kind", "privacy", "source", "class"],
+                ["name", "shown as", "role", "kind", "privacy", "exact law", "source", "class"],
                 rows,
-                [12, 14, 8, 9, 26, 18],
+                [10, 12, 8, 7, 16, 10, 20, 14],
             )
         ]
 
@@ -356,7 +358,7 @@ class ConfigReference(SphinxDirective):
 
         path = config.SCHEMA_PATH
         self.env.note_dependency(str(path))
-        root = yaml.safe_load(path.read_text())
+        root = config.load_schema()  # with the enums the registries define
         groups: dict[str, list] = {}
         schema_rows(root, root, "", groups)
         out = []

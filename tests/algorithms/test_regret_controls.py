@@ -116,7 +116,7 @@ def test_uniform_mix_law_is_fifteen_sixteenths_softmax_plus_one_sixteenth_unifor
     law (3/4, 1/4); mixed with gamma = 1/16: (15/16)(3/4) + 1/32 = 47/64 and
     (15/16)(1/4) + 1/32 = 17/64."""
     alg = make_algorithm("rps_uniform_mix", 1.0)
-    assert alg.uniform_mix == 1 / 16 and alg.eta == 1 / 8
+    assert alg.exact_law.uniform_mix == 1 / 16 and alg.eta == 1 / 8
     law = alg.law(np.array([[0.0, 8 * np.log(3.0)]]), 4)
     np.testing.assert_allclose(law[0], [47 / 64, 17 / 64], rtol=1e-15)
 

@@ -144,3 +144,58 @@ def test_output_directories(tmp_path, capsys, change, naming):
         cfg["allow_outside"] = True
         assert main(["check-config", str(write_config(tmp_path, cfg))]) == 0
         capsys.readouterr()
+
+
+# ------------------------------------------------------- per-algorithm engines (issue 40)
+ENGINES = {
+    "experiments": [
+        {
+            "name": "e",
+            "algorithms": ["rps", "rnm_ftnl", "ftl"],
+            "K": [3],
+            "gap": [0.25],
+            "epsilon": [1.0],
+            "horizon": [63],
+        }
+    ]
+}
+
+
+def engine_lines(out: str) -> dict[str, str]:
+    """Algorithm -> its line of check-config's engine table."""
+    head = out.index("engines (")
+    return {ln.split()[0]: ln for ln in out[head:].splitlines()[1:] if ln.strip()}
+
+
+def test_check_config_prints_each_algorithms_engine_and_why(tmp_path, capsys):
+    assert main(["check-config", str(write_config(tmp_path, ENGINES))]) == 0
+    lines = engine_lines(capsys.readouterr().out)
+    assert "exact" in lines["rps"].split() and "declared law softmax" in lines["rps"]
+    assert "declared law laplace_noisy_min" in lines["rnm_ftnl"]
+    assert "monte carlo" in lines["ftl"] and "a per-round algorithm" in lines["ftl"]
+
+
+def test_removing_a_declared_law_is_reported_never_a_silent_change_of_engine(
+    tmp_path, capsys, monkeypatch
+):
+    """Without its ``exact_law`` rps is simulated by Monte Carlo, and check-config says so
+    and why; a config that requires the exact engine is then refused in one line."""
+    from privdtol.algorithms import ALGORITHMS
+
+    monkeypatch.setattr(ALGORITHMS["rps"], "exact_law", None)
+    path = write_config(tmp_path, ENGINES)
+    assert main(["check-config", str(path)]) == 0
+    line = engine_lines(capsys.readouterr().out)["rps"]
+    assert "monte carlo" in line and "declares no exact selection law (exact_law)" in line
+    required = write_config(tmp_path, {**ENGINES, "exact": "required"}, "required.yaml")
+    err = one_line_error(capsys, ["check-config", str(required)], "experiments[0].exact")
+    assert "rps on bernoulli cannot be computed exactly: declares no exact" in err
+
+
+def test_exact_required_refuses_an_algorithm_without_an_exact_law(tmp_path, capsys):
+    path = write_config(tmp_path, {**ENGINES, "exact": "required"})
+    err = one_line_error(capsys, ["check-config", str(path)], "experiments[0].exact")
+    assert "ftl on bernoulli cannot be computed exactly: a per-round algorithm" in err
+    ok = {**ENGINES, "exact": "required"}
+    ok["experiments"] = [{**ENGINES["experiments"][0], "algorithms": ["rps", "rnm_ftnl"]}]
+    assert main(["check-config", str(write_config(tmp_path, ok, "ok.yaml"))]) == 0

@@ -479,8 +479,8 @@ def test_check_exact_lists_what_it_accepts():
     with pytest.raises(InputError) as err:
         check_exact("ftl_egreedy", "bernoulli")
     assert str(err.value) == (
-        "algorithm: 'ftl_egreedy' has no exact engine (allowed: rps, rps_full_prefix, "
-        "rps_uncapped, rnm_ftnl, wu_wang, wu_wang_gumbel, rps_eta_logk, rps_eta_sq, "
+        "algorithm: 'ftl_egreedy' has no exact engine (allowed: rps, rnm_ftnl, wu_wang, "
+        "wu_wang_gumbel, rps_full_prefix, rps_uncapped, rps_eta_logk, rps_eta_sq, "
         "rps_short_prefix, rps_uniform_mix, rps_hot)"
     )
 

@@ -44,7 +44,7 @@ def test_audit_messages_word_for_word():
     assert str(err.value) == (
         "algorithm: 'ftl' is not an auditable (private) algorithm (allowed: rps, rnm_ftnl, "
         "wu_wang, wu_wang_gumbel, rps_full_prefix, rps_uncapped, uniform, rps_eta_logk, "
-        "rps_eta_sq, rps_short_prefix, rps_hot, rps_eta_eps, rps_data_prefix)"
+        "rps_eta_sq, rps_short_prefix, rps_uniform_mix, rps_hot, rps_eta_eps, rps_data_prefix)"
     )
     with pytest.raises(InputError) as err:
         mechanisms.block_index(2048)

@@ -55,6 +55,10 @@ TAGS = {
     "[installs]": "installs packages (apt, pip, a venv): CI's `make setup` runs it",
     "[test suite]": "the test suite itself",
     "[archive replay]": "replays a run archive: tests/cli/test_archive.py does",
+    "[plugin]": (
+        "needs the example plugin installed: tests/workflow/test_example_plugin.py runs the "
+        "commands of docs/extending.md with it"
+    ),
 }
 
 

@@ -4,9 +4,16 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
+from privdtol.errors import InputError
+
+try:  # the registries, installed plugins included: a broken plugin is one line naming it
+    from privdtol.algorithms import ALGORITHMS
+    from privdtol.environments import MODELS
+except InputError as err:
+    raise WorkflowError(f"invalid plugin: {err}") from None
+
 from privdtol.pipeline import plan as grid
 from privdtol.pipeline import staleness, tools
-from privdtol.errors import InputError
 from privdtol.analysis.registry import CLAIMS
 from privdtol.pipeline.config import check_out_dirs, load_config, read_config_files
 

@@ -1,46 +1,47 @@
-"""Algorithm registry: the paper's algorithm, its competitors and ablations, then the negative
-controls of the regret checks (``role = "control"``, :mod:`privdtol.algorithms.regret_controls`)."""
+"""Algorithms and their registry (:mod:`privdtol.algorithms.registry`): the paper's algorithm,
+its competitors and ablations, the non-private baselines, then the algorithms of installed
+plugins (entry-point group ``privdtol.algorithms``, :mod:`privdtol.core.plugins`), then the
+negative controls of the regret checks (``role = "control"``,
+:mod:`privdtol.algorithms.regret_controls`).  A plugin module may import from this package the
+names bound before the registry is built (``BlockAlgorithm``, ``RoundAlgorithm``, ``Privacy``,
+``SelectionLaw``, ...); others from their modules (``privdtol.algorithms.rps.softmax_law``).
+
+Every list the pipeline keeps of algorithms (the schema's enums, the exact engine's dispatch,
+the audits' laws, the competitor finding, the report's references) is derived from the
+declarations of these classes (:mod:`privdtol.algorithms.declarations`), never written by hand.
+"""
 
 from __future__ import annotations
 
-from privdtol.algorithms.ablations import FullPrefixSoftmax, UncappedSoftmax
 from privdtol.algorithms.base import Algorithm, BlockAlgorithm, RoundAlgorithm, sample_from
-from privdtol.algorithms.ftl import FollowTheLeader
-from privdtol.algorithms.hedge import DecreasingHedge
-from privdtol.algorithms.regret_controls import CONTROLS
-from privdtol.algorithms.rnm_ftnl import ReportNoisyMin, laplace_noisy_min_law
-from privdtol.algorithms.rps import RandomizedPrefixSoftmax, random_prefix, softmax_law
-from privdtol.algorithms.wu_wang import WuWangGumbel, WuWangLaplace
-from privdtol.errors import by_name, lookup
-
-#: every algorithm, in display order (figures, tables and the report list them in this order);
-#: the negative controls (``role == "control"``) come last
-ALGORITHMS: dict[str, type[Algorithm]] = by_name(
-    RandomizedPrefixSoftmax,
-    ReportNoisyMin,
-    WuWangLaplace,
-    WuWangGumbel,
-    FullPrefixSoftmax,
-    UncappedSoftmax,
-    FollowTheLeader,
-    DecreasingHedge,
-    *CONTROLS,
+from privdtol.algorithms.contract import check_algorithm
+from privdtol.algorithms.declarations import ROLES, Privacy, SelectionLaw
+from privdtol.algorithms.registry import (
+    ALGORITHMS,
+    COMPETITORS,
+    CONTROL_NAMES,
+    ENTRY_POINT_GROUP,
+    PLUGINS,
+    REFERENCES,
+    make_algorithm,
 )
-#: the registered negative controls of the regret checks, in display order
-CONTROL_NAMES: tuple[str, ...] = tuple(n for n, c in ALGORITHMS.items() if c.role == "control")
-
-
-def make_algorithm(name: str, epsilon: float | None) -> Algorithm:
-    """Instantiate a registered algorithm; private ones need ``epsilon > 0``."""
-    return lookup(ALGORITHMS, name, "algorithm", "algorithm")(epsilon)
-
+from privdtol.algorithms.rnm_ftnl import laplace_noisy_min_law
+from privdtol.algorithms.rps import random_prefix, softmax_law
 
 __all__ = [
     "ALGORITHMS",
+    "COMPETITORS",
     "CONTROL_NAMES",
+    "ENTRY_POINT_GROUP",
+    "PLUGINS",
+    "REFERENCES",
+    "ROLES",
     "Algorithm",
     "BlockAlgorithm",
+    "Privacy",
     "RoundAlgorithm",
+    "SelectionLaw",
+    "check_algorithm",
     "laplace_noisy_min_law",
     "make_algorithm",
     "random_prefix",

@@ -15,15 +15,17 @@ from privdtol.algorithms.rps import RandomizedPrefixSoftmax
 class FullPrefixSoftmax(RandomizedPrefixSoftmax):
     name = "rps_full_prefix"
     display_name = "RPS, full prefix"
+    role = "ablation"
     source = "ablation of Section 4: M_r = 2^r"
-
-    def prefix_lengths(self, rng, r, n_runs, sums_for=None):
-        return super(RandomizedPrefixSoftmax, self).prefix_lengths(rng, r, n_runs)
+    reference = None
+    prefix_rule = "full"
 
 
 class UncappedSoftmax(RandomizedPrefixSoftmax):
     name = "rps_uncapped"
     display_name = "RPS, uncapped η"
+    role = "ablation"
+    reference = None
     source = "ablation of Section 4: eta = eps/2, no 1/8 cap"
 
     @property

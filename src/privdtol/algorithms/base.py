@@ -16,6 +16,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from privdtol.algorithms.declarations import Privacy, SelectionLaw
 from privdtol.errors import InputError
 
 
@@ -32,20 +33,47 @@ def check_epsilon(epsilon: float) -> float:
     return float(epsilon)
 
 
+def prefix_range(r: int) -> tuple[int, int]:
+    """The support {lo, ..., hi} of M_r (Section 4): M_0 = 1; M_r ~ Unif{2^(r-1) + 1..2^r}."""
+    return (1, 1) if r == 0 else ((1 << (r - 1)) + 1, 1 << r)
+
+
+def random_prefix(rng: np.random.Generator, r: int, n_runs: int) -> np.ndarray:
+    """M_r: 1 for r = 0, else uniform on {2^(r-1) + 1, ..., 2^r} (Section 4)."""
+    if r == 0:
+        return np.ones(n_runs, dtype=np.int64)
+    lo, hi = prefix_range(r)
+    return lo + rng.integers(0, hi - lo + 1, size=n_runs, dtype=np.int64)
+
+
 class Algorithm(ABC):
-    """Common facts: registry name, whether it is private, and where it comes from."""
+    """An algorithm and its declarations (:mod:`privdtol.algorithms.declarations`): registry
+    name, display name, role, reference, privacy, exact selection law, symmetry.  ``private``
+    is derived from ``privacy`` (not declared twice)."""
 
     name: ClassVar[str]
     #: the name figures and the report show (registry order is the display order)
     display_name: ClassVar[str]
-    private: ClassVar[bool]
+    #: one of :data:`~privdtol.algorithms.declarations.ROLES`
+    role: ClassVar[str]
+    #: where it comes from, in words (``privdtol list``)
     source: ClassVar[str]
+    #: the key of the work it is taken from in paper/references.bib (None: this pipeline's own)
+    reference: ClassVar[str | None] = None
+    #: how it is eps-DP (None: not private)
+    privacy: ClassVar[Privacy | None] = None
+    #: its selection law when an exact family covers it (None: Monte Carlo only)
+    exact_law: ClassVar[SelectionLaw | None] = None
+    #: True when relabelling the actions relabels its law (P(pi(j) | pi(L)) = P(j | L))
+    symmetric: ClassVar[bool] = False
+    private: ClassVar[bool]  # derived: privacy is not None
     kind: ClassVar[str]  # "block" or "round"
-    #: "algorithm" (the paper's and its competitors/ablations) or "control" (a negative control
-    #: of a regret check, :mod:`privdtol.algorithms.regret_controls`; figures leave controls out)
-    role: ClassVar[str] = "algorithm"
     #: for controls: the ids of the checks they must fail
     control_of: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.private = cls.privacy is not None
 
     def __init__(self, epsilon: float | None = None):
         self.epsilon = (
@@ -61,12 +89,20 @@ class BlockAlgorithm(Algorithm):
     kind = "block"
     #: True when the selection reads Bernoulli-resampled losses (Wu & Wang 2026)
     resampled: ClassVar[bool] = False
+    #: which rounds of block r the selection reads (one of
+    #: :data:`~privdtol.algorithms.declarations.PREFIX_RULES`): "random" (M_r of Section 4),
+    #: "full" (the whole block), "fixed" (the class's own deterministic ``prefix_lengths``)
+    prefix_rule: ClassVar[str] = "full"
 
     def prefix_lengths(
         self, rng: np.random.Generator, r: int, n_runs: int, sums_for=None
     ) -> np.ndarray:
-        """How many rounds of block r the next selection reads (default: all 2^r)."""
-        return np.full(n_runs, 1 << r, dtype=np.int64)
+        """How many rounds of block r the next selection reads, by :attr:`prefix_rule`."""
+        if self.prefix_rule == "random":
+            return random_prefix(rng, r, n_runs)
+        if self.prefix_rule == "full":
+            return np.full(n_runs, 1 << r, dtype=np.int64)
+        raise NotImplementedError(f"{self.name}: prefix_rule 'fixed' needs its prefix_lengths")
 
     def law(self, sums: np.ndarray, r: int) -> np.ndarray | None:
         """Exact selection law P(A_(r+1) = j | data) as an (n_runs, K) matrix, or None when
@@ -84,7 +120,6 @@ class RoundAlgorithm(Algorithm):
     """Chooses I_t from L_(t-1) through an explicit law."""
 
     kind = "round"
-    private = False
 
     @abstractmethod
     def law(self, cumulative: np.ndarray, t: int | np.ndarray) -> np.ndarray:

@@ -9,7 +9,10 @@ from privdtol.algorithms.base import RoundAlgorithm
 class FollowTheLeader(RoundAlgorithm):
     name = "ftl"
     display_name = "FTL (non-private)"
+    role = "baseline"
     source = "Kotłowski 2018, Theoretical Computer Science 742"
+    reference = "kotlowski2018"
+    symmetric = True
 
     def law(self, cumulative, t):
         leaders = cumulative == cumulative.min(axis=1, keepdims=True)

@@ -12,7 +12,10 @@ from privdtol.algorithms.rps import softmax_law
 class DecreasingHedge(RoundAlgorithm):
     name = "hedge"
     display_name = "Decreasing Hedge (non-private)"
+    role = "baseline"
     source = "Mourtada & Gaïffas 2019, JMLR 20(83)"
+    reference = "mourtada2019"
+    symmetric = True
 
     @staticmethod
     def learning_rate(K: int, t) -> np.ndarray:

@@ -28,11 +28,11 @@ declares an eps it does not meet, and fail a *regret* claim (or a step of its pr
 from __future__ import annotations
 
 import math
-from typing import ClassVar
 
 import numpy as np
 
 from privdtol.algorithms.base import BlockAlgorithm, RoundAlgorithm
+from privdtol.algorithms.declarations import Privacy, SelectionLaw, eta_of
 from privdtol.algorithms.ftl import FollowTheLeader
 from privdtol.algorithms.rps import RandomizedPrefixSoftmax, softmax_law
 from privdtol.core import bounds
@@ -52,8 +52,9 @@ class UniformPlay(BlockAlgorithm):
 
     name = "uniform"
     display_name = "control: uniform play"
-    private = True
     role = "control"
+    privacy = Privacy("data-blind: a uniform action on every block, 0-DP", lambda alg: 0.0)
+    symmetric = True
     control_of = ("C2", "C5")
     source = "negative control of a regret check: uniform action on every block, data-blind"
 
@@ -85,6 +86,7 @@ class FTLEpsilonGreedy(RoundAlgorithm):
     name = "ftl_egreedy"
     display_name = "control: FTL, ε_t-greedy"
     role = "control"
+    symmetric = True
     control_of = ("C3",)
     source = "negative control of a regret check: FTL with eps_t = min(1, K/t) uniform exploration"
 
@@ -133,6 +135,13 @@ class RPSEtaOverLogK(RandomizedPrefixSoftmax):
     name = "rps_eta_logk"
     display_name = "control: RPS, η / log₂ K"
     role = "control"
+    reference = None
+    #: each selection is 2 eta_K-DP, at most 2 eta_2 = 2 min(eps/2, 1/8)
+    privacy = Privacy(
+        "exponential mechanism softmax(-eta_K L), 2 eta_K-DP per selection",
+        lambda alg: 2.0 * alg.eta_for(2),
+    )
+    exact_law = SelectionLaw("softmax", lambda alg, K: alg.eta if K is None else alg.eta_for(K))
     control_of = ("C4c", "C4")
     source = "negative control of a regret check: RPS with eta = min(eps/2, 1/8) / log2 K (eps-DP)"
 
@@ -160,6 +169,7 @@ class RPSEtaSquared(RandomizedPrefixSoftmax):
     name = "rps_eta_sq"
     display_name = "control: RPS, η = ε²/2"
     role = "control"
+    reference = None
     control_of = ("C4b",)
     source = "negative control of a regret check: RPS with eta = min(eps^2/2, 1/8) (eps-DP)"
 
@@ -195,8 +205,10 @@ class RPSShortPrefix(RandomizedPrefixSoftmax):
     name = "rps_short_prefix"
     display_name = "control: RPS, prefix 2^(2r/3)"
     role = "control"
+    reference = None
     control_of = ("C4a",)
     source = "negative control of a regret check: RPS on the first ceil(2^(2r/3)) rounds (eps-DP)"
+    prefix_rule = "fixed"
 
     def prefix_lengths(self, rng, r, n_runs, sums_for=None):
         return np.full(n_runs, short_prefix(r), dtype=np.int64)
@@ -209,7 +221,7 @@ class RPSUniformMix(RandomizedPrefixSoftmax):
 
     RPS (Section 4: the same dyadic blocks, uniform A_0, random prefix M_r and
     eta = min(eps/2, 1/8)) whose selection is the mixture
-    (1 - gamma) softmax(-eta L_r(M_r)) + gamma uniform, gamma = 1/16 (:attr:`uniform_mix`).
+    (1 - gamma) softmax(-eta L_r(M_r)) + gamma uniform, gamma = 1/16 (``exact_law.uniform_mix``).
     It is eps-DP: the softmax selection is 2 eta-DP (Lemma 3), and mixing with a law that does
     not depend on the data keeps the ratio bound, (1 - gamma) p_j + gamma/K <=
     e^(2 eta) ((1 - gamma) p'_j + gamma/K), so each selection is 2 eta <= eps-DP and the
@@ -225,16 +237,17 @@ class RPSUniformMix(RandomizedPrefixSoftmax):
     name = "rps_uniform_mix"
     display_name = "control: RPS mixed with uniform, γ = 1/16"
     role = "control"
+    reference = None
     control_of = ("L5", "L5a", "L5b")
     source = (
         "negative control of a proof check: RPS whose selection is (1 - 1/16) softmax + "
         "(1/16) uniform (eps-DP)"
     )
-    #: gamma, the weight of the uniform law in every selection (A_0 is uniform anyway)
-    uniform_mix: ClassVar[float] = 1 / 16
+    #: gamma = 1/16, the weight of the uniform law in every selection (A_0 is uniform anyway)
+    exact_law = SelectionLaw("softmax", eta_of, uniform_mix=1 / 16)
 
     def law(self, sums, r):
-        g = self.uniform_mix
+        g = self.exact_law.uniform_mix
         return (1 - g) * softmax_law(sums, self.eta) + g / sums.shape[1]
 
 
@@ -255,6 +268,7 @@ class RPSHot(RandomizedPrefixSoftmax):
     name = "rps_hot"
     display_name = "control: RPS, η = 4 at every ε"
     role = "control"
+    reference = None
     control_of = ("C6",)
     source = "negative control of the lower-bound check: RPS with eta = 4 whatever eps (only 8-DP)"
 
@@ -263,19 +277,7 @@ class RPSHot(RandomizedPrefixSoftmax):
         return 4.0
 
 
-#: the controls in display order (after every algorithm)
-CONTROLS = (
-    UniformPlay,
-    FTLEpsilonGreedy,
-    RPSEtaOverLogK,
-    RPSEtaSquared,
-    RPSShortPrefix,
-    RPSUniformMix,
-    RPSHot,
-)
-
 __all__ = [
-    "CONTROLS",
     "FTLEpsilonGreedy",
     "RPSEtaOverLogK",
     "RPSEtaSquared",

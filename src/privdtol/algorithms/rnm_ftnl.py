@@ -16,6 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from privdtol.algorithms.base import BlockAlgorithm
+from privdtol.algorithms.declarations import (
+    Privacy,
+    SelectionLaw,
+    noise_scale_of,
+    twice_over_scale,
+)
 
 
 def laplace_noisy_min_law(sums: np.ndarray, scale: float) -> np.ndarray:
@@ -57,8 +63,14 @@ class ReportNoisyMin(BlockAlgorithm):
 
     name = "rnm_ftnl"
     display_name = "RNM-FTNL (Hu et al.)"
-    private = True
+    role = "competitor"
     source = "Hu, Huang, Mehta & Hegde 2021 (arXiv 2102.07929)"
+    reference = "hu2021"
+    privacy = Privacy(
+        "Laplace report-noisy-min, scale 2/eps: eps-DP per selection", twice_over_scale
+    )
+    exact_law = SelectionLaw("laplace_noisy_min", noise_scale_of)
+    symmetric = True
 
     @property
     def noise_scale(self) -> float:

@@ -15,22 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from privdtol.algorithms.base import BlockAlgorithm, sample_from
+from privdtol.algorithms.base import BlockAlgorithm, prefix_range, random_prefix, sample_from
+from privdtol.algorithms.declarations import Privacy, SelectionLaw, eta_of, twice_eta
 from privdtol.core import bounds
-
-
-def prefix_range(r: int) -> tuple[int, int]:
-    """The support {lo, ..., hi} of M_r (Section 4): M_0 = 1; M_r ~ Unif{2^(r-1) + 1..2^r}."""
-    return (1, 1) if r == 0 else ((1 << (r - 1)) + 1, 1 << r)
-
-
-def random_prefix(rng: np.random.Generator, r: int, n_runs: int) -> np.ndarray:
-    """M_r: 1 for r = 0, else uniform on {2^(r-1) + 1, ..., 2^r} (Section 4)."""
-    if r == 0:
-        return np.ones(n_runs, dtype=np.int64)
-    lo, hi = prefix_range(r)
-    return lo + rng.integers(0, hi - lo + 1, size=n_runs, dtype=np.int64)
-
 
 #: below this exponent np.exp returns 0 (or a subnormal < 1e-323) in float64
 _EXP_UNDERFLOW = -745.0
@@ -57,15 +44,17 @@ class RandomizedPrefixSoftmax(BlockAlgorithm):
 
     name = "rps"
     display_name = "RPS (this paper)"
-    private = True
+    role = "paper"
     source = "Cesari & Colomboni 2026, Section 4"
+    reference = "cesari2026"
+    privacy = Privacy("exponential mechanism softmax(-eta L), 2 eta-DP per selection", twice_eta)
+    exact_law = SelectionLaw("softmax", eta_of)
+    prefix_rule = "random"
+    symmetric = True
 
     @property
     def eta(self) -> float:
         return float(bounds.eta(self.epsilon))
-
-    def prefix_lengths(self, rng, r, n_runs, sums_for=None):
-        return random_prefix(rng, r, n_runs)
 
     def law(self, sums, r):
         return softmax_law(sums, self.eta)
@@ -73,3 +62,6 @@ class RandomizedPrefixSoftmax(BlockAlgorithm):
     def select(self, rng, sums, r):
         probs = self.law(sums, r)
         return sample_from(rng, probs), probs
+
+
+__all__ = ["RandomizedPrefixSoftmax", "prefix_range", "random_prefix", "softmax_law"]

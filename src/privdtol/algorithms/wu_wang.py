@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from privdtol.algorithms.declarations import Privacy, SelectionLaw, noise_scale_of, twice_over_scale
 from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
 from privdtol.algorithms.rps import softmax_law
 
@@ -24,6 +25,7 @@ class WuWangLaplace(ReportNoisyMin):
     name = "wu_wang"
     display_name = "Wu & Wang (Laplace)"
     source = "Wu & Wang, ALT 2026 (arXiv 2502.10997), Laplace noise"
+    reference = "wu2026"
     resampled = True
 
 
@@ -31,10 +33,15 @@ class WuWangGumbel(ReportNoisyMin):
     name = "wu_wang_gumbel"
     display_name = "Wu & Wang (Gumbel)"
     source = "Wu & Wang, ALT 2026 (arXiv 2502.10997), Gumbel noise"
+    reference = "wu2026"
     resampled = True
+    privacy = Privacy(
+        "Gumbel report-noisy-min, scale 2/eps: eps-DP per selection", twice_over_scale
+    )
+    exact_law = SelectionLaw("gumbel_noisy_min", noise_scale_of)
 
     def law(self, sums, r):
-        return softmax_law(sums, self.epsilon / 2)
+        return softmax_law(sums, 1.0 / self.noise_scale)
 
     def select(self, rng, sums, r):
         # argmin (S - G) with G ~ Gumbel(2/eps): literally the noisy minimum, whose law is

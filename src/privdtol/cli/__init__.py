@@ -67,7 +67,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(argv[0] if argv else None)
+    try:  # importing a subcommand builds the registries: a broken plugin is refused here
+        parser = build_parser(argv[0] if argv else None)
+    except InputError as err:
+        print(f"privdtol: error: {err}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)

@@ -11,7 +11,8 @@ def add_parser(sub):
         help="validate a pipeline config and print its plan",
         description="Validate a pipeline config (JSON schema and semantics); "
         "print cells, simulation jobs and estimated CPU seconds per "
-        "experiment.  Errors name the key and the allowed values.",
+        "experiment, and per algorithm which engine computes its cells and why.  "
+        "Errors name the key and the allowed values.",
     )
     p.add_argument("config", help="config YAML (e.g. config/config.yaml)")
     p.add_argument("--schema", help="JSON schema (default: the schema shipped with privdtol)")
@@ -47,5 +48,20 @@ def run(args) -> int:
         f"{sum(r['batches'] for r in rows):>5} "
         f"{sum(r['estimated_seconds'] for r in rows):>10.1f}"
     )
+    print_engines(config)
     print(f"{args.config}: ok", file=sys.stderr)
     return 0
+
+
+def print_engines(config: dict) -> None:
+    """Per algorithm and loss model: the engine of its cells, why, and the experiments."""
+    from privdtol.pipeline.engines import engine_report
+
+    seen: dict[tuple, list[str]] = {}
+    for r in engine_report(config):
+        key = (r["algorithm"], r["env"], r["engine"], r["reason"])
+        where = r["experiment"] + (f"/{r['slice']}" if r["slice"] else "")
+        seen.setdefault(key, []).append(where)
+    print("engines (algorithm, loss model: engine, why; experiments):")
+    for (alg, env, engine, why), where in seen.items():
+        print(f"  {alg:<16} {env:<13} {engine:<11} {why}; {', '.join(where)}")

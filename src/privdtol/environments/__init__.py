@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from privdtol.core.plugins import load_plugins
 from privdtol.environments.base import LossModel, validate_means
 from privdtol.environments.bernoulli import BernoulliProduct
 from privdtol.environments.beta import BetaLosses
@@ -17,8 +18,10 @@ from privdtol.environments.instances import (
 from privdtol.environments.replay import ReplayLosses, read_loss_matrix
 from privdtol.errors import InputError, by_name, lookup
 
-#: every loss model by name (``--env``, the config's ``env``), in display order
-MODELS: dict[str, type[LossModel]] = by_name(
+#: the entry-point group of plugin loss models
+ENTRY_POINT_GROUP = "privdtol.environments"
+
+_BUILT_IN = by_name(
     BernoulliProduct,
     CorrelatedBernoulli,
     BetaLosses,
@@ -27,9 +30,41 @@ MODELS: dict[str, type[LossModel]] = by_name(
     ReplayLosses,
 )
 
+
+def check_model(cls) -> None:
+    """The contract of a loss model (plugins are refused at load time when they break it): a
+    :class:`LossModel` subclass built from its means alone, whose draws have the shape asked for
+    and lie in [0, 1], and whose window sums have one row per run."""
+    import numpy as np
+
+    if not (isinstance(cls, type) and issubclass(cls, LossModel)):
+        raise TypeError("not a subclass of privdtol's LossModel")
+    if not (isinstance(cls.name, str) and cls.name.isidentifier()):
+        raise ValueError(f"name {cls.name!r}: letters, digits and underscores")
+    model = cls(np.array([0.25, 0.5, 0.75]))
+    rng = np.random.default_rng(0)
+    x = np.asarray(model.sample_rounds(rng, 4, 0, 5))
+    if x.shape != (4, 5, 3) or not (np.all(np.isfinite(x)) and 0 <= x.min() <= x.max() <= 1):
+        raise ValueError(f"sample_rounds gave shape {x.shape}, not (4, 5, 3) losses in [0, 1]")
+    s = np.asarray(model.window_sums(rng, 0, np.array([1, 3, 8, 2])))
+    if s.shape != (4, 3) or s.min() < 0 or np.any(s > np.array([1, 3, 8, 2])[:, None]):
+        raise ValueError(f"window_sums gave shape {s.shape} or sums outside [0, length]")
+
+
+#: every loss model by name (``--env``, the config's ``env``), in display order: the built-in
+#: ones, then those of installed plugins (entry-point group ``privdtol.environments``)
+MODELS: dict[str, type[LossModel]] = {
+    **_BUILT_IN,
+    **load_plugins(ENTRY_POINT_GROUP, _BUILT_IN, check_model),
+}
+#: the loss models the pipeline generates instances for (``replay`` needs a user's file)
+PIPELINE_MODELS: tuple[str, ...] = tuple(n for n in MODELS if n != "replay")
+
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "INSTANCES",
     "MODELS",
+    "PIPELINE_MODELS",
     "BernoulliProduct",
     "BetaLosses",
     "BlockedLosses",
@@ -37,6 +72,7 @@ __all__ = [
     "DeterministicLosses",
     "LossModel",
     "ReplayLosses",
+    "check_model",
     "instance_means",
     "make_env",
     "read_loss_matrix",

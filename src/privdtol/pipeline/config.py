@@ -150,7 +150,27 @@ def load_schema(path: str | Path | None = None) -> dict:
 
 @lru_cache(maxsize=1)
 def _shipped_schema() -> dict:
-    return read_mapping(SCHEMA_PATH, "schema")
+    return registry_enums(read_mapping(SCHEMA_PATH, "schema"))
+
+
+def registry_enums(schema: dict) -> dict:
+    """``schema`` with the enums that the registries define filled in at load time (the YAML
+    file names none of them, so an installed plugin is accepted like a built-in): the
+    algorithms (``$defs.algorithms``), the loss models the pipeline generates instances for
+    (``$defs.env``) and the algorithms the worst-case searches accept (the private ones of the
+    exact engine that are not negative controls).  The audited algorithms are checked by the
+    privacy layer (:func:`privdtol.privacy.audit_grid.merge_grid`)."""
+    from privdtol.engine.exact import EXACT_ALGORITHMS
+    from privdtol.environments import PIPELINE_MODELS
+
+    defs = schema["$defs"]
+    defs["algorithms"]["items"]["enum"] = list(ALGORITHMS)
+    defs["env"]["enum"] = list(PIPELINE_MODELS)
+    searched = [
+        n for n in EXACT_ALGORITHMS if ALGORITHMS[n].private and ALGORITHMS[n].role != "control"
+    ]
+    schema["properties"]["worst_case"]["properties"]["algorithms"]["items"]["enum"] = searched
+    return schema
 
 
 def check_defaults() -> dict:
@@ -258,17 +278,40 @@ def validate_semantics(config: dict) -> dict:
                         "gap < 1 with mu_best > 0",
                     )
                 _check_cells(config, part, means, f"{here}.")
+    check_required(config)
     return config
+
+
+def check_required(config: dict) -> None:
+    """Refuse (one InputError) a slice whose ``exact: required`` names a cell the exact engine
+    cannot compute (:func:`privdtol.engine.choice.engine_of` says why)."""
+    from privdtol.engine.choice import engine_of
+
+    for i, exp in enumerate(config["experiments"]):
+        for j, part in enumerate(experiment_slices(exp)):
+            if part.get("exact", config.get("exact")) != "required":
+                continue
+            for alg in part["algorithms"]:
+                engine, why = engine_of(alg, part["env"], "required")
+                if engine != "exact":
+                    where = f"experiments[{i}]" + (f".slices[{j}]" if "slices" in exp else "")
+                    raise InputError(
+                        f"{where}.exact",
+                        f"required, but {alg} on {part['env']} cannot be computed exactly: {why}",
+                        "auto (Monte Carlo where the exact engine cannot), off, explicit",
+                    )
 
 
 def _check_cells(config: dict, part: dict, means, where: str) -> None:
     """The engine's limits on each cell of one (slice, K, gap)."""
+    from privdtol.engine.choice import EXACT_SETTINGS
     from privdtol.engine.exact import exact_available
 
     runs = int(part.get("runs") or config["runs"])
     max_bytes = config["limits"]["max_memory_gb"] * 1e9
     for alg in part["algorithms"]:
-        exact = part.get("exact", config["exact"]) == "auto" and exact_available(alg, part["env"])
+        how = part.get("exact", config["exact"])
+        exact = how in EXACT_SETTINGS and exact_available(alg, part["env"])
         epsilons = part["epsilon"] if ALGORITHMS[alg].private else [None]
         for eps, T in itertools.product(epsilons, part["horizon"]):
             size.check_cell(alg, means, eps, T, runs, exact, max_bytes, where)

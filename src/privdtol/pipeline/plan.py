@@ -33,6 +33,7 @@ from privdtol.algorithms import ALGORITHMS
 from privdtol.core import clock
 from privdtol.core.seeding import stable_digest
 from privdtol.engine import ENGINE_VERSION
+from privdtol.engine.choice import EXACT_SETTINGS
 from privdtol.engine.exact import cost_units, exact_available, law_family
 from privdtol.engine.runner import CellSpec, make_spec
 from privdtol.environments import instance_means
@@ -42,8 +43,6 @@ from privdtol.pipeline.limits import check_plan
 
 #: characters of the SHA-256 hex digest kept as a cell id
 CELL_ID_LENGTH = 16
-#: models the pipeline simulates from generated instances (``replay`` needs a user's file)
-PIPELINE_ENVS = ("bernoulli", "correlated", "beta", "deterministic", "blocked")
 #: cost model of :meth:`Cell.estimated_seconds` (measured on one core: rps, K=1024, T=2^30-1,
 #: 2000 runs takes ~5 s; explicit per-round draws are slower per element)
 FAST_ELEMENTS_PER_SECOND = 12e6
@@ -175,7 +174,7 @@ def expand_experiment(exp: dict, config: dict) -> list[Cell]:
             epsilons = part["epsilon"] if ALGORITHMS[alg].private else [None]
             # exact cells: no runs and no seed (their value does not depend on either)
             how = part.get("exact", config["exact"])
-            exact = how == "auto" and exact_available(alg, env)
+            exact = how in EXACT_SETTINGS and exact_available(alg, env)
             for K, gap, eps, T, rho, kappa in itertools.product(
                 part["K"], part["gap"], epsilons, part["horizon"], rhos, kappas
             ):

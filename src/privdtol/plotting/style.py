@@ -120,10 +120,10 @@ def style(algorithm: str) -> dict:
             "label": label,
         }
     i = ALGORITHM_ORDER.index(algorithm) if algorithm in ALGORITHM_ORDER else 0
-    return {
+    return {  # markers and dashes cycle: a plugin adds a ninth algorithm
         "color": palette().get(algorithm, "0.3"),
-        "marker": _MARKERS[i],
-        "linestyle": _DASHES[i],
+        "marker": _MARKERS[i % len(_MARKERS)],
+        "linestyle": _DASHES[i % len(_DASHES)],
         "label": label,
     }
 

@@ -55,7 +55,8 @@ class EtaEqualsEps(RandomizedPrefixSoftmax):
     """NEGATIVE CONTROL (audit only): RPS with eta = eps, a 2 eps-DP mechanism."""
 
     name = "rps_eta_eps"
-    private = True
+    role = "control"
+    reference = None
     source = "negative control: RPS with eta = eps (no 1/2 factor, no 1/8 cap); NOT eps-DP"
 
     @property
@@ -73,7 +74,8 @@ class DataDependentPrefix(RandomizedPrefixSoftmax):
     """
 
     name = "rps_data_prefix"
-    private = True
+    role = "control"
+    reference = None
     source = "negative control: RPS with a data-chosen prefix (max leader margin); NOT eps-DP"
 
     def prefix_lengths(self, rng, r, n_runs, sums_for=None):

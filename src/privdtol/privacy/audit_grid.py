@@ -104,13 +104,15 @@ def merge_grid(grid: Mapping[str, Any] | None) -> dict[str, Any]:
                 out[key][sub] = v
         else:
             out[key] = value
-    for name in (
-        list(out["algorithms"])
-        + list(out["negative_controls"])
-        + list(out["statistical"]["algorithms"])
-    ):
-        if name not in AUDITABLE:
-            raise InputError("privacy.algorithms", f"unknown {name!r}", ", ".join(AUDITABLE))
+    lists = {
+        "privacy.algorithms": out["algorithms"],
+        "privacy.negative_controls": out["negative_controls"],
+        "privacy.statistical.algorithms": out["statistical"]["algorithms"],
+    }
+    for key, names in lists.items():  # the schema leaves these to the registry (plugins too)
+        for i, name in enumerate(names):
+            if name not in AUDITABLE:
+                raise InputError(f"{key}[{i}]", f"got {name!r}", ", ".join(AUDITABLE))
     for b in out["blocks"] + [out["statistical"]["block"]]:
         block_index(b)
     for e in out["epsilons"]:
@@ -181,7 +183,7 @@ def run_grid(grid: Mapping[str, Any] | None = None, progress=None) -> pd.DataFra
                     seed=seed,
                     alpha=float(st["alpha"]),
                 )
-                eta = selection_eta(make_audited(name, float(eps)))
+                eta = selection_eta(make_audited(name, float(eps)), int(K))
                 rows.append(_row(res, seed=seed, eta=eta, horizon=4 * st["block"] - 1))
     df = pd.DataFrame(rows, columns=COLUMNS)
     for c in ("K", "block", "horizon", "lead", "runs", "pairs_evaluated", "seed"):

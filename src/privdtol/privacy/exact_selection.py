@@ -276,7 +276,7 @@ def audit_selection(
     d, dp, row, act, lp, lq = best.pair
     return SelectionAudit.of(
         alg,
-        eta=selection_eta(alg),
+        eta=selection_eta(alg, int(K)),
         K=int(K),
         block=int(block),
         **exact_verdict(alg, float(best.loss)),

@@ -20,6 +20,10 @@ with S_0 = {1} and S_r = {2^(r-1)+1, ..., 2^r}.  The audited laws:
                      probabilities stay accurate); {0,1} data for ``wu_wang``
 ``rps_eta_eps``      negative control: the ``rps`` mixture with eta = eps
 ``rps_data_prefix``  negative control: softmax(-eta L(m*(d))), m*(d) the data-chosen prefix
+other algorithms     by their declarations (:mod:`privdtol.algorithms.declarations`): a
+                     declared softmax or Gumbel law over the declared ``prefix_rule``; without
+                     one, the class's own ``law`` method (``law_method``, e.g. a plugin's
+                     permute-and-flip), mixed over the prefix rule the same way
 ===================  =======================================================================
 
 Everything is computed as log-probabilities (:func:`logsumexp`), so a ratio of two
@@ -31,10 +35,6 @@ from __future__ import annotations
 import numpy as np
 
 from privdtol.algorithms import ALGORITHMS, BlockAlgorithm
-from privdtol.algorithms.ablations import FullPrefixSoftmax
-from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
-from privdtol.algorithms.rps import RandomizedPrefixSoftmax
-from privdtol.algorithms.wu_wang import WuWangGumbel
 from privdtol.errors import InputError
 from privdtol.privacy.audit_controls import (
     AUDIT_ONLY,
@@ -43,10 +43,25 @@ from privdtol.privacy.audit_controls import (
     prefix_support,
 )
 
-#: private registered algorithms the audits accept (all block algorithms); not one whose
-#: selection is mixed with uniform play (``uniform_mix``, the control of Lemma 5), whose exact
-#: law the audits do not compute
-PRIVATE = tuple(n for n, c in ALGORITHMS.items() if c.private and not getattr(c, "uniform_mix", 0))
+
+def _has_law_method(cls) -> bool:
+    """Whether a block algorithm class overrides :meth:`BlockAlgorithm.law` (its law given the
+    rounds it reads; the base returns None)."""
+    return cls.law is not BlockAlgorithm.law
+
+
+def _auditable(cls) -> bool:
+    """A private block algorithm whose selection law the audits compute: a declared pure law,
+    or a ``law`` method (a law mixed with uniform play, the control of Lemma 5, included)."""
+    if not (cls.private and issubclass(cls, BlockAlgorithm)):
+        return False
+    law = cls.exact_law
+    return (law is not None and not law.uniform_mix) or _has_law_method(cls)
+
+
+#: private registered algorithms the audits accept (block algorithms with a computable law:
+#: :func:`_auditable`), plugins included
+PRIVATE = tuple(n for n, c in ALGORITHMS.items() if _auditable(c))
 #: every algorithm ``privdtol audit`` accepts: the private ones, then the negative controls
 AUDITABLE = PRIVATE + tuple(AUDIT_ONLY)
 #: the laws with a closed form (exact audits); the Laplace ones need quadrature
@@ -75,39 +90,46 @@ def is_negative_control(alg_or_name) -> bool:
 
 
 def law_kind(alg: BlockAlgorithm) -> str:
-    """Which exact law the selection of ``alg`` has (see the module table)."""
+    """Which exact law the selection of ``alg`` has (see the module table), from its
+    declarations: a softmax (or Gumbel) law over the random prefix M_r (``softmax_mixture``)
+    or over one deterministic prefix (``softmax_point``), a Laplace report-noisy-min
+    (``laplace_quadrature``), or the class's ``law`` method (``law_method``)."""
     if isinstance(alg, DataDependentPrefix):
         return "softmax_data_prefix"
-    if isinstance(alg, (FullPrefixSoftmax, WuWangGumbel)):
-        return "softmax_point"
-    if isinstance(alg, RandomizedPrefixSoftmax):
-        return "softmax_mixture"
-    if isinstance(alg, ReportNoisyMin):
-        return "laplace_quadrature"
+    law = getattr(alg, "exact_law", None)
+    if law is not None and not law.uniform_mix:
+        if not law.softmax:
+            return "laplace_quadrature"
+        return "softmax_mixture" if alg.prefix_rule == "random" else "softmax_point"
+    if isinstance(alg, BlockAlgorithm) and _has_law_method(type(alg)):
+        return "law_method"  # no declared law, or one mixed with uniform play
     raise InputError("algorithm", f"no exact law for {alg.name!r}", ", ".join(AUDITABLE))
 
 
-def temperature(alg: BlockAlgorithm) -> float:
-    """Inverse temperature of a softmax selection (eta for RPS-type, eps/2 for Gumbel)."""
-    if isinstance(alg, WuWangGumbel):
-        return alg.epsilon / 2
-    if hasattr(alg, "eta"):
-        return float(alg.eta)
-    raise InputError("algorithm", f"{alg.name!r} is not a softmax selection", "softmax laws")
+def temperature(alg: BlockAlgorithm, K: int | None = None) -> float:
+    """Inverse temperature of a declared softmax selection (eta; 1/scale for Gumbel noise)."""
+    law = getattr(alg, "exact_law", None)
+    if law is None or not law.softmax:
+        raise InputError("algorithm", f"{alg.name!r} is not a softmax selection", "softmax laws")
+    try:
+        return law.temperature(alg, K)
+    except AttributeError as err:
+        raise InputError("algorithm", f"{alg.name!r}: {err}", "one temperature") from None
 
 
-def selection_eta(alg: BlockAlgorithm) -> float:
-    """:func:`temperature` of a softmax selection; NaN for the Laplace laws, which have none."""
-    return float("nan") if law_kind(alg) == "laplace_quadrature" else temperature(alg)
+def selection_eta(alg: BlockAlgorithm, K: int | None = None) -> float:
+    """:func:`temperature` of a softmax selection (at ``K`` actions); NaN for the laws that
+    have none."""
+    return temperature(alg, K) if law_kind(alg).startswith("softmax") else float("nan")
 
 
 def lemma3_bound(alg: BlockAlgorithm) -> float:
-    """The per-selection privacy bound the algorithm's analysis claims: 2 eta for softmax
-    selections (Lemma 3; for ``wu_wang_gumbel`` the exponential mechanism with eta = eps/2),
-    eps for the Laplace report-noisy-min (scale 2/eps, sensitivity 1 in every coordinate)."""
-    if law_kind(alg) == "laplace_quadrature":
-        return float(alg.epsilon)
-    return 2.0 * temperature(alg)
+    """The per-selection privacy bound the algorithm declares
+    (``privacy.selection_epsilon``, :class:`~privdtol.algorithms.declarations.Privacy`): 2 eta
+    for softmax selections (Lemma 3; for ``wu_wang_gumbel`` the exponential mechanism with
+    eta = eps/2), eps for the Laplace report-noisy-min (scale 2/eps, sensitivity 1 in every
+    coordinate)."""
+    return float(alg.privacy.selection_epsilon(alg))
 
 
 def uses_resampling(alg: BlockAlgorithm) -> bool:
@@ -156,15 +178,28 @@ def prefix_law(alg: BlockAlgorithm, cum: np.ndarray, r: int) -> tuple[np.ndarray
     """
     B, n = cum.shape[0], cum.shape[1] - 1
     kind = law_kind(alg)
-    if kind == "softmax_mixture":
-        support = prefix_support(r)
-        return support, np.full((B, support.size), -np.log(support.size))
     if kind == "softmax_data_prefix":
         support = prefix_support(r)
         chosen = data_chosen_prefix(cum, r)
         logw = np.where(support[None, :] == chosen[:, None], 0.0, -np.inf)
         return support, logw
+    if kind != "laplace_quadrature" and alg.prefix_rule == "random":
+        support = prefix_support(r)
+        return support, np.full((B, support.size), -np.log(support.size))
+    if kind != "laplace_quadrature" and alg.prefix_rule == "fixed":
+        n = int(alg.prefix_lengths(None, r, 1)[0])  # deterministic: reads no rng
     return np.array([n], dtype=np.int64), np.zeros((B, 1))
+
+
+def log_prefix_laws(alg: BlockAlgorithm, sums: np.ndarray, r: int) -> np.ndarray:
+    """log P(j | the selection reads the prefix sums ``sums``), shape (..., K): the declared
+    softmax law, or the class's ``law`` method (``law_method``)."""
+    sums = np.asarray(sums, dtype=float)
+    if law_kind(alg) != "law_method":
+        return log_softmax(-temperature(alg, sums.shape[-1]) * sums)
+    flat = np.asarray(alg.law(sums.reshape(-1, sums.shape[-1]), r), dtype=float)
+    with np.errstate(divide="ignore"):
+        return np.log(flat).reshape(sums.shape)
 
 
 #: Gauss-Legendre nodes per integration segment (segments are at most one noise scale wide, the
@@ -236,9 +271,8 @@ def log_selection_law(alg: BlockAlgorithm, data: np.ndarray, r: int) -> np.ndarr
         return np.vstack(
             [_laplace_cached(scale, tuple((row - row.min()).tolist())) for row in cum[:, n, :]]
         )
-    eta = temperature(alg)
     support, logw = prefix_law(alg, cum, r)
-    logp = log_softmax(-eta * cum[:, support, :])  # (B, S, K)
+    logp = log_prefix_laws(alg, cum[:, support, :], r)  # (B, S, K)
     return logsumexp(logp + logw[:, :, None], axis=1)
 
 

@@ -33,14 +33,13 @@ from privdtol.privacy.exact_selection import audit_selection
 from privdtol.privacy.mechanisms import (
     audited,
     law_kind,
+    log_prefix_laws,
     log_selection_law,
-    log_softmax,
     logsumexp,
     pair_loss,
     prefix_law,
     prefix_sums,
     selection_eta,
-    temperature,
     uses_resampling,
 )
 from privdtol.privacy.result import AuditResult, exact_verdict
@@ -57,7 +56,7 @@ def _block_factors(alg: BlockAlgorithm, block_data: np.ndarray, r: int):
         return np.zeros(1), log_selection_law(alg, block_data[None], r)
     cum = prefix_sums(block_data[None])
     support, logw = prefix_law(alg, cum, r)
-    logp = log_softmax(-temperature(alg) * cum[0, support, :])
+    logp = log_prefix_laws(alg, cum[0, support, :], r)
     return logw[0], logp
 
 
@@ -181,7 +180,7 @@ def audit_sequence(
     )
     return SequenceAudit.of(
         alg,
-        eta=selection_eta(alg),
+        eta=selection_eta(alg, int(K)),
         K=int(K),
         horizon=T,
         **exact_verdict(alg, best),

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
+from privdtol.algorithms import REFERENCES
 from privdtol.errors import InputError
 from privdtol.report.latex import (
     TeX,
@@ -90,16 +91,9 @@ def _text_value(column: str, value) -> str:
     return tex_escape(value)
 
 
-#: registered algorithm -> key in paper/references.bib of the work it is taken from (the
-#: ablations and negative controls are this pipeline's own and cite nothing)
-ALGORITHM_REFERENCES = {
-    "rps": "cesari2026",
-    "rnm_ftnl": "hu2021",
-    "wu_wang": "wu2026",
-    "wu_wang_gumbel": "wu2026",
-    "ftl": "kotlowski2018",
-    "hedge": "mourtada2019",
-}
+#: registered algorithm -> key in paper/references.bib of the work it is taken from, from the
+#: algorithms' declarations (the ablations and negative controls cite nothing)
+ALGORITHM_REFERENCES = REFERENCES
 #: the authors that display names spell out (``"RNM-FTNL (Hu et al.)"``), typeset as natbib's
 #: ``\citeauthor`` of the algorithm's reference: the same words, a citation linked to it
 _CITED_AUTHORS = ("Hu et al.", r"Wu \& Wang")

@@ -7,13 +7,11 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from privdtol.algorithms import COMPETITORS
 from privdtol.analysis.cells import regime, select
 from privdtol.analysis.claim_types import RATE_EXPERIMENTS, Finding
 from privdtol.analysis.findings.common import final_cells, spread
 from privdtol.analysis.records import fmt
-
-#: the private competitors of rps
-COMPETITORS = ("rnm_ftnl", "wu_wang", "wu_wang_gumbel")
 
 #: the findings this module computes (collected by :mod:`privdtol.analysis.registry`)
 RECORDS = (

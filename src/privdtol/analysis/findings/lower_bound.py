@@ -9,11 +9,10 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from privdtol.algorithms import ALGORITHMS
+from privdtol.algorithms import ALGORITHMS, COMPETITORS
 from privdtol.analysis.cells import stack
 from privdtol.analysis.claim_types import BOUNDS_TABLE, LOWER_EXPERIMENTS, Finding
 from privdtol.analysis.findings.common import spread
-from privdtol.analysis.findings.competitors import COMPETITORS
 from privdtol.analysis.price import final_prices, price_table
 from privdtol.analysis.records import fmt
 

@@ -46,7 +46,13 @@ import numpy as np
 from privdtol.engine.exact.averaging import _Averager
 from privdtol.engine.exact.heap import retain_freed_heap
 from privdtol.engine.exact.numerics import U
-from privdtol.engine.exact.spec import EXACT_ALGORITHMS, EXACT_ENVS, _Spec, law_family
+from privdtol.engine.exact.spec import (
+    EXACT_ALGORITHMS,
+    EXACT_ENVS,
+    _Spec,
+    law_family,
+    why_not_exact,
+)
 
 __all__ = [
     "EXACT_ALGORITHMS",
@@ -58,6 +64,7 @@ __all__ = [
     "expected_regret",
     "law_family",
     "regret_and_averager",
+    "why_not_exact",
 ]
 
 
@@ -203,8 +210,12 @@ def cost_units(algorithm, means, epsilon, horizon, env="bernoulli") -> float:
 
 
 def exact_available(algorithm: str, env: str) -> bool:
-    """Whether :func:`expected_regret` covers this algorithm on this loss model."""
-    return algorithm in EXACT_ALGORITHMS and env in EXACT_ENVS
+    """Whether :func:`expected_regret` covers this algorithm on this loss model (read from its
+    declarations now, as ``privdtol check-config`` reports it)."""
+    from privdtol.algorithms import ALGORITHMS
+
+    cls = ALGORITHMS.get(algorithm)
+    return cls is not None and why_not_exact(cls) is None and env in EXACT_ENVS
 
 
 def check_exact(algorithm: str, env: str) -> None:

@@ -9,58 +9,52 @@ from functools import lru_cache
 
 import numpy as np
 
-from privdtol.algorithms import make_algorithm
-from privdtol.algorithms.rnm_ftnl import ReportNoisyMin
-from privdtol.algorithms.rps import RandomizedPrefixSoftmax, prefix_range
-from privdtol.algorithms.wu_wang import WuWangGumbel
+from privdtol.algorithms import ALGORITHMS, BlockAlgorithm, make_algorithm
+from privdtol.algorithms.base import prefix_range
 from privdtol.engine.exact.binomial import _normalise, _pmf_windows, _supports
 from privdtol.engine.exact.laplace import _laplace
 from privdtol.engine.exact.numerics import PRUNE, SMALL_M, TAIL, U
 from privdtol.engine.exact.softmax import _softmax
 
-EXACT_ALGORITHMS = (
-    "rps",
-    "rps_full_prefix",
-    "rps_uncapped",
-    "rnm_ftnl",
-    "wu_wang",
-    "wu_wang_gumbel",
-    "rps_eta_logk",
-    "rps_eta_sq",
-    "rps_short_prefix",
-    "rps_uniform_mix",
-    "rps_hot",
-)
 EXACT_ENVS = ("bernoulli", "deterministic")
 
 
+def why_not_exact(cls) -> str | None:
+    """Why the exact engine cannot compute the algorithm class's cells (None: it can): it needs
+    a block algorithm that declares its selection law (``exact_law``,
+    :class:`privdtol.algorithms.declarations.SelectionLaw`)."""
+    if not issubclass(cls, BlockAlgorithm):
+        return "a per-round algorithm (the exact engine computes block algorithms)"
+    if cls.exact_law is None:
+        return "declares no exact selection law (exact_law)"
+    return None
+
+
+#: the algorithms the exact engine computes, derived from their declarations
+EXACT_ALGORITHMS = tuple(n for n, c in ALGORITHMS.items() if why_not_exact(c) is None)
+
+
 def random_prefix(cls) -> bool:
-    """Whether the block algorithm class reads the random prefix M_r of Section 4 (it inherits
-    :meth:`RandomizedPrefixSoftmax.prefix_lengths`); otherwise its prefix is deterministic."""
-    return cls.prefix_lengths is RandomizedPrefixSoftmax.prefix_lengths
+    """Whether the block algorithm class reads the random prefix M_r of Section 4 (its declared
+    ``prefix_rule``); otherwise its prefix is deterministic."""
+    return cls.prefix_rule == "random"
 
 
 def uniform_mix(alg) -> float:
     """gamma, the weight of the uniform law in the algorithm's selection
-    (1 - gamma) rule + gamma uniform (its class's ``uniform_mix``: ``rps_uniform_mix``); 0 for
-    every pure rule.  The engine computes the rule's laws and mixes linearly afterwards."""
-    return float(getattr(alg, "uniform_mix", 0.0))
+    (1 - gamma) rule + gamma uniform (its declared law's ``uniform_mix``: ``rps_uniform_mix``);
+    0 for every pure rule.  The engine computes the rule's laws and mixes linearly afterwards."""
+    return float(alg.exact_law.uniform_mix)
 
 
 def rule(alg, K: int) -> tuple[bool, float]:
-    """(softmax?, temperature eta or Laplace scale b) of the algorithm's selection, read from
-    its class: RPS-family eta (``eta_for(K)`` when it depends on K, as for ``rps_eta_logk``;
-    ``rps_hot``'s eta is 4 at every eps; ``rps_uniform_mix``'s rule is its softmax component,
-    :func:`uniform_mix` its mixture);
-    ``wu_wang_gumbel``: Gumbel(2/eps)-noisy min = softmax(-(eps/2) S) (:class:`WuWangGumbel`'s
-    law); report-noisy-min: Laplace(``noise_scale``)."""
-    if isinstance(alg, RandomizedPrefixSoftmax):
-        return True, float(alg.eta_for(K) if hasattr(type(alg), "eta_for") else alg.eta)
-    if isinstance(alg, WuWangGumbel):
-        return True, alg.epsilon / 2
-    if isinstance(alg, ReportNoisyMin):
-        return False, float(alg.noise_scale)
-    raise ValueError(f"{alg.name!r}: no exact selection rule")
+    """(softmax?, temperature eta or Laplace scale b) of the algorithm's selection, from its
+    declared law (:meth:`~privdtol.algorithms.declarations.SelectionLaw.rule`: Gumbel noise of
+    scale b is softmax with eta = 1/b; a mixed law's rule is its component, :func:`uniform_mix`
+    its mixture)."""
+    if alg.exact_law is None:
+        raise ValueError(f"{alg.name!r}: no exact selection rule")
+    return alg.exact_law.rule(alg, K)
 
 
 @lru_cache(maxsize=64)

@@ -1,0 +1,38 @@
+"""Tests of :mod:`privdtol.algorithms.contract`: each breach is refused with its reason (the
+common tests hold every registered algorithm to the whole contract)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from privdtol.algorithms import ALGORITHMS, check_algorithm
+from privdtol.algorithms.rps import RandomizedPrefixSoftmax, softmax_law
+
+
+def variant(**attrs):
+    return type("Variant", (RandomizedPrefixSoftmax,), {"name": "variant", **attrs})
+
+
+@pytest.mark.parametrize("name", list(ALGORITHMS))
+def test_every_registered_algorithm_meets_it(name):
+    check_algorithm(ALGORITHMS[name])
+
+
+@pytest.mark.parametrize(
+    "cls,problem",
+    [
+        (int, "not a subclass"),
+        (variant(role="star"), "role 'star'"),
+        (variant(prefix_rule="half"), "prefix_rule 'half'"),
+        (variant(name="Bad Name"), "lower-case letters"),
+        (variant(role="control", reference="x"), "cites no reference"),
+        (variant(law=lambda self, s, r: 0.5 * softmax_law(s, self.eta)), "do not sum to one"),
+        # a subclass that changes its law but inherits RPS's declaration: caught
+        (variant(law=lambda self, s, r: softmax_law(s, 2 * self.eta)), "differs from the law"),
+        (variant(prefix_lengths=lambda self, rng, r, n, sums_for=None: np.zeros(n)), "prefix"),
+    ],
+)
+def test_a_breach_is_refused_with_its_reason(cls, problem):
+    with pytest.raises((TypeError, ValueError), match=problem):
+        check_algorithm(cls)
