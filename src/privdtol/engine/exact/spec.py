@@ -17,7 +17,7 @@ from privdtol.engine.exact.binomial import (
     _normalise,
     _pmf_windows,
     _pmf_windows_many,
-    _supports,
+    _supports_many,
 )
 from privdtol.engine.exact.laplace import _laplace
 from privdtol.engine.exact.numerics import PRUNE, SMALL_M, TAIL, U
@@ -208,7 +208,7 @@ class _Spec:
             P = w / (w @ self.ns)[:, None]
             return P, P * U * (20 + self.mu.size + 8 * np.abs(x)) + 1e-300
         if not (self.softmax and ms.max() <= SMALL_M):
-            plans = [self._plan(int(m)) for m in ms]
+            plans = self._plans([int(m) for m in ms])
             pmfs = iter(_pmf_windows_many([p.window for p in plans if p.window is not None]))
             res = [self._finish(p, None if p.window is None else next(pmfs)) for p in plans]
             return np.array([r[0] for r in res]), np.array([r[1] for r in res])
@@ -229,22 +229,30 @@ class _Spec:
 
     def law(self, m):
         """(P, err) per group of the selection from m rounds, dropping negligible groups."""
-        plan = self._plan(int(m))
+        (plan,) = self._plans([int(m)])
         return self._finish(plan, None if plan.window is None else _pmf_windows(*plan.window))
 
-    def _plan(self, m):
-        """What :meth:`law` needs before its Binomial pmfs: the groups kept, the error of the
-        dropped ones, each group's window, and the one :func:`.binomial._pmf_windows` call
+    def _plans(self, ms):
+        """What :meth:`law` needs before its Binomial pmfs, for each m of ``ms``: the groups
+        kept, the error of the dropped ones, each group's window (:func:`.binomial.
+        _supports_many`, all m at once) and the one :func:`.binomial._pmf_windows` call
         (``window``, None without one) whose pmfs :meth:`_finish` places on the lattice, so
         that :meth:`laws` computes the pmfs of many m in one batch."""
-        cb, keep = self.chernoff(m), self.kept(m)
-        P, err = np.zeros(cb.size), cb.copy()
-        err[keep] = 2 * (self.ns * cb)[~keep].sum()
-        plan = _Plan(m, keep, P, err, self.mu[keep], self.ns[keep])
-        if plan.mus.size == 1 or self.det:
-            return plan
-        mus = plan.mus
-        sup = _supports(m, mus, TAIL / plan.ns)
+        plans = []
+        for m in ms:
+            cb, keep = self.chernoff(m), self.kept(m)
+            P, err = np.zeros(cb.size), cb.copy()
+            err[keep] = 2 * (self.ns * cb)[~keep].sum()
+            plans.append(_Plan(m, keep, P, err, self.mu[keep], self.ns[keep]))
+        todo = [p for p in plans if not (p.mus.size == 1 or self.det)]
+        sups = _supports_many([(p.m, p.mus, TAIL / p.ns) for p in todo])
+        for plan, sup in zip(todo, sups, strict=True):
+            self._place(plan, sup)
+        return plans
+
+    def _place(self, plan, sup):
+        """``plan``'s windows from the supports ``sup`` (mirrored groups: mirrored windows)."""
+        m, mus = plan.m, plan.mus
         idx = {mu: g for g, mu in enumerate(mus)}
         for g, mu in enumerate(mus):  # mirrored groups: mirrored windows
             if 1 - mu in idx:
@@ -256,7 +264,6 @@ class _Spec:
         own = np.flatnonzero(mate >= np.arange(mus.size))  # the others: mirrored copies
         plan.sup, plan.lo, plan.hi, plan.mate, plan.own = sup, lo, hi, mate, own
         plan.window = (m, mus[own], lo[own], n[own])
-        return plan
 
     def _finish(self, plan, pmfs):
         """The law of :meth:`_plan`'s ``plan`` given its pmfs (``_pmf_windows(*plan.window)``)."""
