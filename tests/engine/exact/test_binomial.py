@@ -281,9 +281,7 @@ def test_bd0_series_length_is_each_parts_own():
     """_bd0 with parts: each part's values are those of a call on its points alone (its own
     series length: here 3 terms for |v| <= 3e-4 and 8 for |v| near 0.07), bit for bit, far
     points (|v| >= 0.1) included."""
-    from privdtol.engine.exact.binomial import _terms
-
-    from privdtol.engine.exact.binomial import _bd0
+    from privdtol.engine.exact.binomial import _bd0, _terms
 
     x = np.array([100.0, 100.1, 50.0, 58.0, 30.0, 100.0])
     M = np.array([100.05, 100.0, 55.0, 50.0, 70.0, 99.95])

@@ -238,7 +238,7 @@ def test_the_key_separates_instances():
 @pytest.mark.parametrize(
     "algorithm, means, ms",
     [
-        ("rps", [0.3, 0.3 + 2**-6, 0.6, 0.9], list(range(1, 65)) + [200, 400]),  # m <= 400
+        ("rps", [0.3, 0.3 + 2**-6, 0.6, 0.9], [*range(1, 65), 200, 400]),  # m <= 400
         ("rps", [0.3, 0.3 + 2**-6, 0.6, 0.7, 0.7], [401, 1000, 5000, 13078, 90000]),
         ("rps", [0.25, 0.5, 0.75], [500, 2000]),  # mirrored groups: mirrored windows
         ("wu_wang_gumbel", [0.1, 0.1 + 2**-10, 0.5], [3000, 2**20]),
