@@ -155,7 +155,7 @@ def _min_term(n: np.ndarray, K: int, gap: float, epsilon: float) -> np.ndarray:
 
     A search over a few d gives an upper bound B on the minimum; every d with a smaller term has
     P(Bin > d) < B and e^(ε d)/K < B, which confines it to a window [lo, hi], summed exactly."""
-    # imported here: scipy.stats costs about a second to import, and every job that imports
+    # imported here: scipy.stats is slow to import, and every job that imports
     # the claims registry (each `privdtol check`) imports this module but few compute p_t
     from scipy import stats
 

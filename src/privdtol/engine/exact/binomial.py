@@ -245,8 +245,9 @@ def _outside(lo, hi, m, mu):
     scipy.stats' binomial cdf and sf (boost), accurate for every m the engine reaches
     (scipy.special's bdtr is NaN from m = 2^31 on and 1e-6 off in the far tail).  Called
     through the ufuncs behind ``scipy.stats.binom.cdf`` and ``.sf``, which on these arguments
-    return exactly their values (clipped to [0, 1]) without their argument checks (about
-    0.25 ms a call) and without importing scipy.stats (most of a second)."""
+    return exactly their values (clipped to [0, 1]) without their argument checks (which cost
+    more than the values at a few points) and without importing scipy.stats (slow to import:
+    docs/performance.md)."""
     try:
         from scipy.special import _ufuncs as scu
 
