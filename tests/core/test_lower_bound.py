@@ -1,7 +1,8 @@
 """Tests of :mod:`privdtol.core.lower_bound`: the deterministic instance's closed form pinned to
 literals computed separately (decimal arithmetic, 50 digits), a Bernoulli instance against the
 plain reference of tests/support/lower_bound_reference.py (exact binomial tails), the monotone
-sandwich against the round-by-round sum, monotonicity, horizon-freeness and every bad input."""
+sandwich against the round-by-round sum, monotonicity, horizon-freeness, every bad input, and
+an import that leaves scipy.stats unimported."""
 
 from __future__ import annotations
 
@@ -266,3 +267,14 @@ def test_the_shared_store_starts_again_when_full(monkeypatch):
     assert len(lb._MIN_TERMS[(4, 0.25, 1.0)]) == 20
     lb._min_term_shared(np.arange(3), 8, 0.25, 1.0)
     assert set(lb._MIN_TERMS) == {(8, 0.25, 1.0)}
+
+
+def test_importing_the_module_does_not_import_scipy_stats():
+    """Every `privdtol check` imports this module through the claims registry, and few compute
+    p_t: scipy.stats (slow to import) is imported where p_t is computed, not at import."""
+    import subprocess
+    import sys
+
+    code = "import sys, privdtol.core.lower_bound; print('scipy.stats' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

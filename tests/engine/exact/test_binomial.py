@@ -158,25 +158,21 @@ def test_supports_widen_by_five_percent_until_the_outside_mass_is_small(monkeypa
     masses at 0 and m (outside mass 0); mu = 1/2 needs tail < 1e-60, reached at z = 10.5 x
     1.05^5 (window 70..430, mass 5.2e-65; 1.3e-59 at z = 10.5 x 1.05^4), mu = 1/4 needs tail
     < 1e-40, reached at z = 10.5 x 1.05^2 (window 0..268, mass 5.9e-43). Windows against
-    _window_by_hand, masses within 1e-12 relative (scipy's binomial cdf/sf). scipy.stats.binom
-    is wrapped to refuse a 30th evaluation: a window that never widens would loop for ever."""
-    import scipy.stats
-
+    _window_by_hand, masses within 1e-12 relative (scipy's binomial cdf/sf). The outside
+    masses (binomial._outside) are wrapped to refuse a 30th evaluation: a window that never
+    widens would loop for ever."""
+    from privdtol.engine.exact import binomial
     from privdtol.engine.exact.binomial import _supports
 
-    real, calls = scipy.stats.binom, []
+    real, calls = binomial._outside, []
 
-    class Counted:
-        def cdf(self, *a):
-            calls.append(1)
-            if len(calls) > 30:
-                raise RuntimeError("the window does not widen")
-            return real.cdf(*a)
+    def counted(*a):
+        calls.append(1)
+        if len(calls) > 30:
+            raise RuntimeError("the window does not widen")
+        return real(*a)
 
-        def sf(self, *a):
-            return real.sf(*a)
-
-    monkeypatch.setattr(scipy.stats, "binom", Counted())
+    monkeypatch.setattr(binomial, "_outside", counted)
     tol = [1e-10, 1e-60, 1e-10, 1e-40]
     got = _supports(500, [0.0, 0.5, 1.0, 0.25], np.array(tol))
     assert got[0] == (0, 0, 0.0) and got[2] == (500, 500, 0.0)
@@ -239,3 +235,90 @@ def test_pmf_windows_is_exact_and_quiet_at_the_degenerate_means():
     for got, err, w in zip(b, e, want, strict=True):
         assert abs(Fraction(float(got)) - w) <= Fraction(float(err)) * w
     assert (e >= 0).all() and e.max() < 1e-13
+
+
+def _calls(rng):
+    """_pmf_windows calls as the engine makes them: whole ranges at m <= SMALL_M, windows
+    from _supports beyond (narrow and wide ones, so that the series lengths of _bd0 differ
+    from call to call), degenerate means, mirrored means, and one call of more than
+    PMF_CHUNK Loader points (2^31 + 7 rounds: computed alone, in chunks)."""
+    from privdtol.engine.exact.binomial import _supports
+
+    out = []
+    for m in [1, 2, 5, 64, 300, 400, 401, 5000, 70000, 2**24, 2**31 + 7]:
+        mus = np.sort(rng.random(4))
+        if m in (5, 401):
+            mus[[0, 3]] = 0.0, 1.0
+        if m == 300:
+            mus[2] = 1 - mus[1]
+        if m <= 400:
+            los, lens = np.zeros(4, np.int64), np.full(4, m + 1)
+        else:
+            sup = _supports(m, mus, 1e-22)
+            los = np.array([a for a, _, _ in sup])
+            lens = np.array([b - a + 1 for a, b, _ in sup])
+        out.append((m, mus, los, lens))
+    return out
+
+
+def test_pmf_windows_many_is_one_call_per_window_set_bit_for_bit():
+    """_pmf_windows_many (the laws of many prefixes m at once) gives exactly what one
+    _pmf_windows call per m gives, every value and every bound, whatever the order of the
+    calls and however they fall into its passes of PMF_CHUNK Loader points."""
+    from privdtol.engine.exact.binomial import PMF_CHUNK, RUN, _pmf_windows_many
+
+    calls = _calls(np.random.default_rng(1))
+    assert max(int((-(-c[3] // RUN)).sum()) for c in calls) > PMF_CHUNK  # one call alone
+    want = [_pmf_windows(*c) for c in calls]
+    for order in (range(len(calls)), range(len(calls) - 1, -1, -1)):
+        order = list(order)
+        got = _pmf_windows_many([calls[i] for i in order])
+        for i, (b, e) in zip(order, got, strict=True):
+            assert np.array_equal(b, want[i][0]) and np.array_equal(e, want[i][1])
+
+
+def test_bd0_series_length_is_each_parts_own():
+    """_bd0 with parts: each part's values are those of a call on its points alone (its own
+    series length: here 3 terms for |v| <= 3e-4 and 8 for |v| near 0.07), bit for bit, far
+    points (|v| >= 0.1) included."""
+    from privdtol.engine.exact.binomial import _bd0, _terms
+
+    x = np.array([100.0, 100.1, 50.0, 58.0, 30.0, 100.0])
+    M = np.array([100.05, 100.0, 55.0, 50.0, 70.0, 99.95])
+    part = np.array([0, 0, 1, 1, 1, 0])
+    s, e = _bd0(x, M, x - M, part)
+    for p in (0, 1):
+        sel = part == p
+        sp, ep = _bd0(x[sel], M[sel], (x - M)[sel])
+        assert np.array_equal(s[sel], sp) and np.array_equal(e[sel], ep)
+    assert (_terms(2.5e-4), _terms(8 / 108)) == (3, 8)
+
+
+def test_supports_many_is_one_call_per_m():
+    """_supports_many widens every window in _supports' steps: the same windows and outside
+    masses as one _supports call per m, with per-group tolerances."""
+    from privdtol.engine.exact.binomial import _supports_many
+
+    rng = np.random.default_rng(2)
+    calls = [
+        (m, rng.random(3), np.array([1e-22, 1e-40, 1e-60]))
+        for m in (10, 401, 500, 9000, 2**20, 2**33)
+    ]
+    calls.append((700, np.array([0.0, 0.5, 1.0]), 1e-22))
+    assert _supports_many(calls) == [_supports(*c) for c in calls]
+
+
+def test_outside_mass_is_scipy_stats_binomial_exactly():
+    """binomial._outside (the ufuncs behind scipy.stats.binom) equals binom.cdf(lo - 1) +
+    binom.sf(hi), each only inside [0, m), to the last bit, up to m = 2^40."""
+    from scipy.stats import binom
+
+    from privdtol.engine.exact.binomial import _outside
+
+    rng = np.random.default_rng(3)
+    m = np.floor(2.0 ** rng.uniform(1, 40, 400))
+    mu = rng.random(400)
+    a, b = np.sort(np.floor(rng.random((2, 400)) * (m + 1)), axis=0).astype(np.int64)
+    a[:20], b[20:40] = 0, m[20:40]  # the ends: no mass outside on that side
+    want = np.where(a > 0, binom.cdf(a - 1, m, mu), 0.0) + np.where(b < m, binom.sf(b, m, mu), 0.0)
+    assert np.array_equal(_outside(a, b, m, mu), want)

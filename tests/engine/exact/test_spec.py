@@ -233,3 +233,32 @@ def test_the_key_separates_instances():
     other = instance_means(8, 1 / 16, None, "standard")
     assert key("rps", 1.0) != key("rps", 1.0, means=other)
     assert key("rps", 1.0) != key("rps", 1.0, means=instance_means(9, 1 / 8, None, "standard"))
+
+
+@pytest.mark.parametrize(
+    "algorithm, means, ms",
+    [
+        ("rps", [0.3, 0.3 + 2**-6, 0.6, 0.9], [*range(1, 65), 200, 400]),  # m <= 400
+        ("rps", [0.3, 0.3 + 2**-6, 0.6, 0.7, 0.7], [401, 1000, 5000, 13078, 90000]),
+        ("rps", [0.25, 0.5, 0.75], [500, 2000]),  # mirrored groups: mirrored windows
+        ("wu_wang_gumbel", [0.1, 0.1 + 2**-10, 0.5], [3000, 2**20]),
+        ("rnm_ftnl", [0.2, 0.2 + 2**-6, 0.95], [1, 64, 700, 40000]),
+    ],
+)
+def test_laws_of_many_m_are_one_pmf_call_per_m_bit_for_bit(monkeypatch, algorithm, means, ms):
+    """_Spec.laws computes the Binomial windows and pmfs of all its m in a few batches
+    (binomial._supports_many, _pmf_windows_many); with both replaced by one call per m (the
+    computation before the batches), every law and every error bound is the same to the last
+    bit, and each law is law(m)'s."""
+    from privdtol.engine.exact import binomial, spec
+
+    s = _Spec(algorithm, means, 1.0, "bernoulli")
+    P, E = s.laws(ms)
+    monkeypatch.setattr(spec, "_pmf_windows_many", lambda c: [binomial._pmf_windows(*x) for x in c])
+    monkeypatch.setattr(spec, "_supports_many", lambda c: [binomial._supports(*x) for x in c])
+    P1, E1 = s.laws(ms)
+    assert np.array_equal(P, P1) and np.array_equal(E, E1)
+    for i, m in enumerate(ms):
+        if m > 400 or not s.softmax:  # law(m) is laws' own path beyond SMALL_M
+            p, e = s.law(m)
+            assert np.array_equal(P[i], p) and np.array_equal(E[i], e)

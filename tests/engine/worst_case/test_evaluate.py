@@ -114,18 +114,21 @@ def test_each_instance_is_computed_once(monkeypatch):
 def test_lb_is_computed_once_per_best_mean(monkeypatch):
     import privdtol.core.lower_bound as lb_module
 
-    mus, real = [], lb_module.lower_bound
+    mus, real = [], lb_module.lower_bound_columns
 
     def spy(K, mu, *args, **kw):
         mus.append(mu)
         return real(K, mu, *args, **kw)
 
-    monkeypatch.setattr(lb_module, "lower_bound", spy)
+    monkeypatch.setattr(lb_module, "lower_bound_columns", spy)
     ev = Evaluator("rnm_ftnl", 3, 0.25, 1.0, T)
     for top in (0.625, 0.7, 0.9):
         ev.evaluate([0.375, 0.625, top], "x", "free")
     ev.evaluate([0.125, 0.375, 0.5], "x", "free")
     assert mus == [0.625, 0.375]
+    # the columns are lower_bound's table, without the DataFrame
+    table = lb_module.lower_bound(3, 0.625, 0.25, 1.0, [T])
+    assert ev.lower(0.375) == (table["best"].iloc[0], table["best_error"].iloc[0])
 
 
 def test_the_budget_counts_new_instances_only():

@@ -46,6 +46,7 @@ import numpy as np
 from privdtol.engine.exact.averaging import _Averager
 from privdtol.engine.exact.heap import retain_freed_heap
 from privdtol.engine.exact.numerics import U
+from privdtol.engine.exact.prefetch import prefetch_laws
 from privdtol.engine.exact.spec import (
     EXACT_ALGORITHMS,
     EXACT_ENVS,
@@ -168,6 +169,7 @@ def _regret_and_averager(spec, hs, tol):
         if tail[r] <= 1e-6 * tol * cum:
             ge[r:] = gb[r:]
             break
+        prefetch_laws(avg, r, R, tail, 1e-6 * tol * (cum + tail[r]))
         avg.tol = tol * cum / (1 << r)
         P, err = _group_law(avg, r - 1)
         g[r] = float(w @ P)

@@ -41,11 +41,18 @@ def _stirlerr(n):
     return big if np.min(n) > 15 else np.where(n <= 15, _SFE[np.clip(n, 0, 15).astype(int)], big)
 
 
-def _bd0(x, M, D):
+def _terms(vmax: float) -> int:
+    """Series length n of :func:`_bd0` for the largest near-branch abs(v), ``vmax``."""
+    return 1 + int(-17 / math.log10(max(vmax * vmax, 1e-300)))
+
+
+def _bd0(x, M, D, part=None):
     """x log(x/M) + M - x given D = x - M accurately (Loader 2000), and an error bound: for
     abs(v) < 0.1, v = D/(x + M), the series D v + 2 x v sum_(j=1..n) v^(2j)/(2j+1) (Horner in
     v^2; n from the largest such abs(v), its next term < 1e-17 relative), else x log(x/M) - D
-    (computed on those points only)."""
+    (computed on those points only).  ``part`` (integer labels 0..P-1, one per point): n from
+    each part's own points, so that every part gets the values, bit for bit, that a call on
+    its points alone gives (:func:`_pmf_windows_many` batches calls this way)."""
     x, M, D = np.broadcast_arrays(x, M, D)
     with np.errstate(invalid="ignore", divide="ignore"):
         xm = x + M
@@ -53,12 +60,22 @@ def _bd0(x, M, D):
     av = np.abs(v)
     far = av >= 0.1
     nfar = np.count_nonzero(far)
-    vmax = float(np.max(np.where(far, 0.0, av) if nfar else av, initial=0.0))
     v2 = v * v
-    n = 1 + int(-17 / math.log10(max(vmax * vmax, 1e-300)))
-    q = 1 / (2 * n + 1)
-    for j in range(n - 1, 0, -1):  # sum_(j=1..n) v^(2j)/(2j+1) = v^2 (1/3 + v^2 (1/5 + ...))
-        q = q * v2 + 1 / (2 * j + 1)
+    if part is None:
+        vmax = float(np.max(np.where(far, 0.0, av) if nfar else av, initial=0.0))
+        n = _terms(vmax)
+        q = 1 / (2 * n + 1)
+        for j in range(n - 1, 0, -1):  # sum_(j=1..n) v^(2j)/(2j+1) = v^2 (1/3 + v^2 (...))
+            q = q * v2 + 1 / (2 * j + 1)
+    else:  # the same Horner steps, each point from its own part's n
+        part = np.broadcast_to(part, x.shape)
+        vmax = np.zeros(int(part.max(initial=-1)) + 1)
+        np.maximum.at(vmax, part, np.where(far, 0.0, av))
+        ns = np.array([_terms(float(t)) for t in vmax], dtype=np.int64)
+        n_at = ns[part]
+        q = 1 / (2 * n_at + 1)
+        for j in range(int(ns.max(initial=1)) - 1, 0, -1):
+            q = np.where(j < n_at, q * v2 + 1 / (2 * j + 1), q)
     s = D * v + (2 * x * v) * (v2 * q)
     err = 8 * U * np.abs(s)
     if nfar:
@@ -76,11 +93,16 @@ def _bd0(x, M, D):
 PMF_CHUNK = 1 << 14
 
 
-def _pmf(k, m, mu):
+def _pmf(k, m, mu, part=None):
     """Binomial(m, mu) pmf at k (broadcast; 0 for k > m) by Loader's formula, M = m mu by an
     exact two-product; and a bound on the relative error of every value (in chunks of
-    PMF_CHUNK points; each chunk's series length from its own points, see _bd0)."""
+    PMF_CHUNK points; each chunk's series length from its own points, see _bd0; with
+    ``part``, at most PMF_CHUNK points, each part's from its own)."""
     k, m, mu = np.broadcast_arrays(np.asarray(k, float), np.asarray(m, float), mu)
+    if part is not None:
+        if k.size > PMF_CHUNK:
+            raise ValueError(f"parts of more than {PMF_CHUNK} points in all")
+        return _pmf_chunk(k, m, np.asarray(mu, float), part)
     if k.size <= PMF_CHUNK:
         return _pmf_chunk(k, m, np.asarray(mu, float))
     shape = k.shape
@@ -105,19 +127,27 @@ def _pmf_windows(m, mus, los, lens):
     (so no product overflows). A factor has relative error <= 4 U (rho: 2 U; then one
     product and one quotient), each step of the cumulative product 1 U more: a point i steps
     from its anchor adds <= (6 i + 4) U to the anchor's bound."""
+    return _windows(m, np.asarray(mus, float), los, lens)
+
+
+def _windows(m, mus, los, lens, part=None):
+    """:func:`_pmf_windows` with ``m`` a scalar or one value per window and, if given, a
+    ``part`` label per window (the call it comes from, for :func:`_bd0`'s series length)."""
     los, lens = np.asarray(los, np.int64), np.asarray(lens, np.int64)
     runs = -(-lens // RUN)
     g = np.repeat(np.arange(lens.size), runs)  # the group of each run
     start = los[g] + RUN * (np.arange(runs.sum()) - np.repeat(np.cumsum(runs) - runs, runs))
-    mode = np.floor((m + 1) * mus[g]).astype(np.int64)
+    mg = m[g] if np.ndim(m) else m  # each run's m
+    mode = np.floor((mg + 1) * mus[g]).astype(np.int64)
     a = np.clip(mode - start, 0, np.minimum(RUN, los[g] + lens[g] - start) - 1)
-    ba, ea = _pmf((start + a).astype(float), m, mus[g])
+    ba, ea = _pmf((start + a).astype(float), mg, mus[g], None if part is None else part[g])
     j = np.arange(RUN)[None, :]
     k = (start[:, None] + j).astype(float)
+    mk = mg[:, None] if np.ndim(m) else m
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         rho = (mus / (1 - mus))[g][:, None]  # mu = 1: inf (every step down is 0)
-        up = np.where(j[:, :-1] >= a[:, None], (m - k[:, :-1]) / (k[:, :-1] + 1) * rho, 1.0)
-        down = np.where(j[:, :-1] < a[:, None], (k[:, :-1] + 1) / ((m - k[:, :-1]) * rho), 1.0)
+        up = np.where(j[:, :-1] >= a[:, None], (mk - k[:, :-1]) / (k[:, :-1] + 1) * rho, 1.0)
+        down = np.where(j[:, :-1] < a[:, None], (k[:, :-1] + 1) / ((mk - k[:, :-1]) * rho), 1.0)
         walk = np.ones((g.size, RUN))
         walk[:, 1:] = np.cumprod(up, axis=1)  # points above the anchor
         below = j < a[:, None]
@@ -129,7 +159,48 @@ def _pmf_windows(m, mus, los, lens):
     return b[cut], e[cut]
 
 
-def _pmf_chunk(k, m, mu):
+def _pmf_windows_many(calls):
+    """``[_pmf_windows(m, mus, los, lens) for (m, mus, los, lens) in calls]``, bit for bit,
+    computed in a few vectorised passes instead of one per call (the laws of many prefixes m
+    of one instance, :meth:`privdtol.engine.exact.spec._Spec.laws`): the calls are packed into
+    passes of at most :data:`PMF_CHUNK` Loader points (a call with more, which
+    :func:`_pmf` would cut into chunks, is computed alone), every point labelled with its call
+    so that :func:`_bd0` takes each call's series length from that call's points."""
+    calls = [
+        (int(m), np.asarray(mus, float), np.asarray(los, np.int64), np.asarray(lens, np.int64))
+        for m, mus, los, lens in calls
+    ]
+    anchors = [int((-(-c[3] // RUN)).sum()) for c in calls]
+    out: list = [None] * len(calls)
+    batch: list[int] = []
+
+    def flush():
+        if not batch:
+            return
+        m = np.concatenate([np.full(calls[i][1].size, float(calls[i][0])) for i in batch])
+        part = np.concatenate([np.full(calls[i][1].size, p) for p, i in enumerate(batch)])
+        mus, los, lens = (np.concatenate([calls[i][f] for i in batch]) for f in (1, 2, 3))
+        b, e = _windows(m, mus, los, lens, part)
+        cuts = np.cumsum([int(calls[i][3].sum()) for i in batch])[:-1]
+        for i, bi, ei in zip(batch, np.split(b, cuts), np.split(e, cuts), strict=True):
+            out[i] = bi, ei
+        batch.clear()
+
+    size = 0
+    for i, c in enumerate(calls):
+        if anchors[i] > PMF_CHUNK:
+            out[i] = _pmf_windows(*c)
+            continue
+        if size + anchors[i] > PMF_CHUNK:
+            flush()
+            size = 0
+        batch.append(i)
+        size += anchors[i]
+    flush()
+    return out
+
+
+def _pmf_chunk(k, m, mu, part=None):
     with np.errstate(all="ignore"):
         Mh = m * mu
         sm, su = 134217729.0 * m, 134217729.0 * mu
@@ -137,8 +208,8 @@ def _pmf_chunk(k, m, mu):
         Ml = ((ah * bh - Mh) + ah * (mu - bh) + (m - ah) * bh) + (m - ah) * (mu - bh)
         D = (k - Mh) - Ml
         mk = m - k
-        b1, e1 = _bd0(k, Mh, D)
-        b2, e2 = _bd0(mk, (m - Mh) - Ml, -D)
+        b1, e1 = _bd0(k, Mh, D, part)
+        b2, e2 = _bd0(mk, (m - Mh) - Ml, -D, part)
         inner = (k > 0) & (mk > 0)
         allin = bool(inner.all())
         half = 0.5 * np.log(m / (2 * np.pi * (k * mk if allin else np.where(inner, k * mk, 1.0))))
@@ -169,34 +240,64 @@ def _normalise(b, e):
     return b / s, 2 * np.max(np.where(b > 0, e, 0), axis=-1) + 2 * _c_sum(b.shape[-1]) * U
 
 
+def _outside(lo, hi, m, mu):
+    """P(S < lo) + P(S > hi) for S ~ Binomial(m, mu), 0 < mu < 1, 0 <= lo <= hi <= m (arrays):
+    scipy.stats' binomial cdf and sf (boost), accurate for every m the engine reaches
+    (scipy.special's bdtr is NaN from m = 2^31 on and 1e-6 off in the far tail).  Called
+    through the ufuncs behind ``scipy.stats.binom.cdf`` and ``.sf``, which on these arguments
+    return exactly their values (clipped to [0, 1]) without their argument checks (which cost
+    more than the values at a few points) and without importing scipy.stats (slow to import:
+    docs/performance.md)."""
+    try:
+        from scipy.special import _ufuncs as scu
+
+        cdf, sf = scu._binom_cdf, scu._binom_sf
+    except (ImportError, AttributeError):  # pragma: no cover - another scipy layout
+        from scipy.stats import binom
+
+        cdf, sf = binom.cdf, binom.sf
+    lo, hi, m, mu = np.broadcast_arrays(lo, hi, m, mu)
+    left = np.where(lo > 0, np.clip(cdf(np.maximum(lo - 1, 0).astype(float), m, mu), 0, 1), 0.0)
+    right = np.where(hi < m, np.clip(sf(hi.astype(float), m, mu), 0, 1), 0.0)
+    return left + right
+
+
 def _supports(m, mus, tail_max):
     """Integer windows [lo, hi] of Binomial(m, mu) for each mu (all groups at once) and their
     exact outside masses (< tail_max, per group): +-(z sd + 30) around m mu, z = 10.5 x 1.05^i."""
-    # scipy.stats' binomial (boost): accurate for every m the engine reaches (scipy.special's
-    # bdtr is NaN from m = 2^31 on and 1e-6 off in the far tail); imported here, as only the
-    # engine's jobs need it and scipy.stats costs most of a second to import
-    from scipy.stats import binom
+    return _supports_many([(m, mus, tail_max)])[0]
 
-    mus, tail_max = np.asarray(mus, float), np.broadcast_to(tail_max, np.shape(mus))
-    out = [(0, m, 0.0)] * mus.size
-    todo = []
-    for g, mu in enumerate(mus):
-        if mu in (0.0, 1.0):
-            out[g] = (int(m * mu), int(m * mu), 0.0)
-        elif m > SMALL_M:
-            todo.append(g)
+
+def _supports_many(calls):
+    """``[_supports(m, mus, tail_max) for (m, mus, tail_max) in calls]``, every window widened
+    in the same steps, all calls at once (the same values: each window's arithmetic is its
+    own)."""
+    out, todo, ms, mus_all, tmax = [], [], [], [], []
+    for c, (m, mus, tail_max) in enumerate(calls):
+        mus = np.asarray(mus, float)
+        tail_max = np.broadcast_to(tail_max, np.shape(mus))
+        row = [(0, m, 0.0)] * mus.size
+        for g, mu in enumerate(mus):
+            if mu in (0.0, 1.0):
+                row[g] = (int(m * mu), int(m * mu), 0.0)
+            elif m > SMALL_M:
+                todo.append((c, g))
+                ms.append(m)
+                mus_all.append(mu)
+                tmax.append(tail_max[g])
+        out.append(row)
+    idx = np.arange(len(todo))
     z = np.full(len(todo), 10.5)
-    todo = np.array(todo, dtype=int)
-    while todo.size:
-        mu = mus[todo]
+    m_all, mu_all, tmax = np.array(ms, float), np.array(mus_all, float), np.array(tmax, float)
+    while idx.size:
+        m, mu = m_all[idx], mu_all[idx]
         sd = np.sqrt(m * mu * (1 - mu))
         lo = np.maximum(0, np.floor(m * mu - z * sd - 30)).astype(np.int64)
         hi = np.minimum(m, np.ceil(m * mu + z * sd + 30)).astype(np.int64)
-        tail = np.where(lo > 0, binom.cdf(lo - 1, m, mu), 0.0) + np.where(
-            hi < m, binom.sf(hi, m, mu), 0.0
-        )
-        ok = tail < tail_max[todo]
-        for g, a, b, t in zip(todo[ok], lo[ok], hi[ok], tail[ok], strict=True):
-            out[g] = (int(a), int(b), float(t))
-        todo, z = todo[~ok], z[~ok] * 1.05
+        tail = _outside(lo, hi, m, mu)
+        ok = tail < tmax[idx]
+        for i, a, b, t in zip(idx[ok], lo[ok], hi[ok], tail[ok], strict=True):
+            c, g = todo[i]
+            out[c][g] = (int(a), int(b), float(t))
+        idx, z = idx[~ok], z[~ok] * 1.05
     return out

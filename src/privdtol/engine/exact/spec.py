@@ -11,7 +11,12 @@ import numpy as np
 
 from privdtol.algorithms import ALGORITHMS, BlockAlgorithm, make_algorithm
 from privdtol.algorithms.base import prefix_range
-from privdtol.engine.exact.binomial import _normalise, _pmf_windows, _supports
+from privdtol.engine.exact.binomial import (
+    _normalise,
+    _pmf_windows,
+    _pmf_windows_many,
+    _supports_many,
+)
 from privdtol.engine.exact.laplace import _laplace
 from privdtol.engine.exact.numerics import PRUNE, SMALL_M, TAIL, U
 from privdtol.engine.exact.softmax import _softmax
@@ -197,16 +202,19 @@ class _Spec:
             P = w / (w @ self.ns)[:, None]
             return P, P * U * (20 + self.mu.size + 8 * np.abs(x)) + 1e-300
         if not (self.softmax and ms.max() <= SMALL_M):
-            res = [self.law(int(m)) for m in ms]
+            plans = self._plans([int(m) for m in ms])
+            pmfs = iter(_pmf_windows_many([p.window for p in plans if p.window is not None]))
+            res = [self._finish(p, None if p.window is None else next(pmfs)) for p in plans]
             return np.array([r[0] for r in res]), np.array([r[1] for r in res])
         out = [], []
         step = max(1, int(4e6 // (self.mu.size * (ms.max() + 1) * (1 + 50 / self.eta))))
         for i in range(0, ms.size, step):
             mm = ms[i : i + step]
             B, e = np.zeros((2, mm.size, self.mu.size, mm.max() + 1))
-            for q, m in enumerate(mm):
-                n = np.full(self.mu.size, m + 1)
-                b, eb = _pmf_windows(int(m), self.mu, 0 * n, n)
+            whole = [
+                (int(m), self.mu, np.zeros(self.mu.size), np.full(self.mu.size, m + 1)) for m in mm
+            ]
+            for q, (m, (b, eb)) in enumerate(zip(mm, _pmf_windows_many(whole), strict=True)):
                 B[q, :, : m + 1], e[q, :, : m + 1] = b.reshape(-1, m + 1), eb.reshape(-1, m + 1)
             B, db = _normalise(B, e)
             for o, v in zip(out, _softmax(B, db, self.ns, self.eta), strict=False):
@@ -215,10 +223,45 @@ class _Spec:
 
     def law(self, m):
         """(P, err) per group of the selection from m rounds, dropping negligible groups."""
-        cb, keep = self.chernoff(m), self.kept(m)
-        P, err = np.zeros(cb.size), cb.copy()
-        err[keep] = 2 * (self.ns * cb)[~keep].sum()
-        mus, ns = self.mu[keep], self.ns[keep]
+        (plan,) = self._plans([int(m)])
+        return self._finish(plan, None if plan.window is None else _pmf_windows(*plan.window))
+
+    def _plans(self, ms):
+        """What :meth:`law` needs before its Binomial pmfs, for each m of ``ms``: the groups
+        kept, the error of the dropped ones, each group's window (:func:`.binomial.
+        _supports_many`, all m at once) and the one :func:`.binomial._pmf_windows` call
+        (``window``, None without one) whose pmfs :meth:`_finish` places on the lattice, so
+        that :meth:`laws` computes the pmfs of many m in one batch."""
+        plans = []
+        for m in ms:
+            cb, keep = self.chernoff(m), self.kept(m)
+            P, err = np.zeros(cb.size), cb.copy()
+            err[keep] = 2 * (self.ns * cb)[~keep].sum()
+            plans.append(_Plan(m, keep, P, err, self.mu[keep], self.ns[keep]))
+        todo = [p for p in plans if not (p.mus.size == 1 or self.det)]
+        sups = _supports_many([(p.m, p.mus, TAIL / p.ns) for p in todo])
+        for plan, sup in zip(todo, sups, strict=True):
+            self._place(plan, sup)
+        return plans
+
+    def _place(self, plan, sup):
+        """``plan``'s windows from the supports ``sup`` (mirrored groups: mirrored windows)."""
+        m, mus = plan.m, plan.mus
+        idx = {mu: g for g, mu in enumerate(mus)}
+        for g, mu in enumerate(mus):  # mirrored groups: mirrored windows
+            if 1 - mu in idx:
+                (l1, h1, t1), (l2, h2, _) = sup[g], sup[idx[1 - mu]]
+                sup[g] = (min(l1, m - h2), max(h1, m - l2), t1)
+        lo, hi = np.array([s[:2] for s in sup], dtype=np.int64).T
+        n = hi - lo + 1
+        mate = np.array([idx.get(1 - mu, g) for g, mu in enumerate(mus)])  # mirrored group
+        own = np.flatnonzero(mate >= np.arange(mus.size))  # the others: mirrored copies
+        plan.sup, plan.lo, plan.hi, plan.mate, plan.own = sup, lo, hi, mate, own
+        plan.window = (m, mus[own], lo[own], n[own])
+
+    def _finish(self, plan, pmfs):
+        """The law of :meth:`_plan`'s ``plan`` given its pmfs (``_pmf_windows(*plan.window)``)."""
+        m, keep, P, err, mus, ns = plan.m, plan.keep, plan.P, plan.err, plan.mus, plan.ns
         if mus.size == 1:
             P[0] = 1.0
             return P, err
@@ -226,17 +269,9 @@ class _Spec:
             Pk, ek = _laplace(m * mus, np.eye(mus.size), np.zeros(mus.size), ns, self.b, 8)
             ek += ns.sum() * 8 * U * m / self.b
         else:
-            sup = _supports(m, mus, TAIL / ns)
-            idx = {mu: g for g, mu in enumerate(mus)}
-            for g, mu in enumerate(mus):  # mirrored groups: mirrored windows
-                if 1 - mu in idx:
-                    (l1, h1, t1), (l2, h2, _) = sup[g], sup[idx[1 - mu]]
-                    sup[g] = (min(l1, m - h2), max(h1, m - l2), t1)
-            lo, hi = np.array([s[:2] for s in sup], dtype=np.int64).T
+            sup, lo, hi, mate, own = plan.sup, plan.lo, plan.hi, plan.mate, plan.own
             kmin, n = lo.min(), hi - lo + 1
-            mate = np.array([idx.get(1 - mu, g) for g, mu in enumerate(mus)])  # mirrored group
-            own = np.flatnonzero(mate >= np.arange(mus.size))  # the others: mirrored copies
-            bb, ee = _pmf_windows(m, mus[own], lo[own], n[own])
+            bb, ee = pmfs
             first = np.zeros(mus.size, np.int64)
             first[own] = np.cumsum(n[own]) - n[own]
             # each group's window in bb: its own, or its mate's reversed (Bin(m, 1 - mu) is
@@ -258,3 +293,11 @@ class _Spec:
             ek += ns @ np.array([s[2] for s in sup])
         P[keep], err[keep] = Pk, err[keep] + ek
         return P, err
+
+
+class _Plan:
+    """One law's preparation (:meth:`_Spec._plan`)."""
+
+    def __init__(self, m, keep, P, err, mus, ns):
+        self.m, self.keep, self.P, self.err, self.mus, self.ns = m, keep, P, err, mus, ns
+        self.window = None

@@ -50,10 +50,12 @@ class Evaluator:
     def lower(self, mu1: float) -> tuple[float, float]:
         """LB_T (``best``) and its error on the two-level instance with best mean ``mu1``."""
         if mu1 not in self._lower:
-            from privdtol.core.lower_bound import lower_bound
+            from privdtol.core.lower_bound import lower_bound_columns
 
-            row = lower_bound(self.K, mu1 + self.gap, self.gap, self.epsilon, [self.horizon])
-            self._lower[mu1] = float(row["best"].iloc[0]), float(row["best_error"].iloc[0])
+            row = lower_bound_columns(
+                self.K, mu1 + self.gap, self.gap, self.epsilon, [self.horizon]
+            )
+            self._lower[mu1] = float(row["best"][0]), float(row["best_error"][0])
         return self._lower[mu1]
 
     def _compute(self, means, tol) -> dict:
