@@ -134,3 +134,10 @@ def test_arxiv_identifiers_are_not_rounded_like_numbers():
     assert "arXiv 2102.07929)" in mathify("Hu et al. 2021 (arXiv 2102.07929)")
     assert "arXiv:2605.29148" in mathify("see arXiv:2605.29148")
     assert mathify("a sum of 2102.07929") == r"a sum of \num{2100}"  # other numbers: 3 figures
+
+
+def test_a_threshold_value_is_a_number_or_a_range():
+    from privdtol.report.latex import fmt_value
+
+    assert fmt_value(8) == r"\num{8}"
+    assert fmt_value([0.8, 1.2]) == r"[\num{0.8}, \num{1.2}]"

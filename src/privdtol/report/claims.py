@@ -19,7 +19,15 @@ import pandas as pd
 
 from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS, control_id
 from privdtol.errors import InputError
-from privdtol.report.latex import TeX, fmt_num, is_number, macro_name, mathify, tex_escape
+from privdtol.report.latex import (
+    TeX,
+    fmt_num,
+    fmt_value,
+    is_number,
+    macro_name,
+    mathify,
+    tex_escape,
+)
 
 #: the verdicts, in the order the summary counts them
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE")
@@ -367,13 +375,6 @@ def load_multiverse(results: Path) -> dict | None:
     return data
 
 
-def value_tex(value) -> str:
-    """A threshold's value: a number, or a range ``[lo, hi]``."""
-    if isinstance(value, list):
-        return "[" + ", ".join(fmt_num(v) for v in value) + "]"
-    return fmt_num(value)
-
-
 def multiverse_tex(data: dict | None) -> TeX:
     """The sensitivity table of the methods section: per claim and threshold, the verdict at
     each value of the pre-declared range (the configured value in bold) and the controls
@@ -392,7 +393,7 @@ def multiverse_tex(data: dict | None) -> TeX:
     for (claim, key), rows in groups.items():
 
         def cell(r):
-            text = f"{value_tex(r['value'])}: {r['verdict']}"
+            text = f"{fmt_value(r['value'])}: {r['verdict']}"
             if r["controls"]:
                 text += f" ({r['controls_caught']}/{r['controls']})"
             return rf"\textbf{{{text}}}" if r["configured"] else text

@@ -150,6 +150,13 @@ def dyadic_exponent(x) -> int | None:
     return k if mantissa == 0.5 and k >= 3 else None
 
 
+def fmt_value(value) -> TeX:
+    """A threshold's value: a number (:func:`fmt_num`) or a range ``[lo, hi]``."""
+    if isinstance(value, list | tuple):
+        return TeX("[" + ", ".join(fmt_num(v) for v in value) + "]")
+    return fmt_num(value)
+
+
 def fmt_num(x, digits: int = 3, exact: bool | None = None) -> TeX:
     """``\\num{...}`` with ``digits`` significant digits: integers (``exact``, by default
     when ``x`` is an integer type: counts) exactly, a float to ``digits`` figures however large,

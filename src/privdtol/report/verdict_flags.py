@@ -6,8 +6,7 @@ threshold values at which its verdict would differ."""
 from __future__ import annotations
 
 from privdtol.analysis.diagnosis import DEVIATIONS
-from privdtol.report.claims import value_tex
-from privdtol.report.latex import TeX, tex_escape
+from privdtol.report.latex import TeX, fmt_value, tex_escape
 
 
 def changed_claims() -> set[str]:
@@ -28,7 +27,7 @@ def flips(claim: str, multiverse: dict | None) -> list[TeX]:
     return [
         TeX(
             rf"{tex_escape(r['verdict'])} at \texttt{{{breakable(r['threshold'])}}} = "
-            rf"{value_tex(r['value'])}"
+            rf"{fmt_value(r['value'])}"
         )
         for r in rows
         if r["claim"] == claim and r["verdict"] != r["base_verdict"]
