@@ -5,6 +5,7 @@ injected the run's parameters; the parameters its rule passes declared by every 
 from __future__ import annotations
 
 import pytest
+from support.paths import ROOT
 
 from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.errors import InputError
@@ -17,7 +18,6 @@ from privdtol.report.notebook_run import (
     notebook_parameters,
     strip_metadata,
 )
-from tests.support.paths import ROOT
 
 
 def test_strip_metadata_removes_timing():
