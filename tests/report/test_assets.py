@@ -16,11 +16,13 @@ import pytest
 from support.paths import ROOT
 from support.records import check_json
 from support.report_results import (
+    CONFIG,
     TEX,
     VERDICT_OF,
     fabricate,
     needs_latex,
     pdf_text,
+    regret_table,
     run_assets,
 )
 
@@ -30,6 +32,7 @@ from privdtol.cli import main
 from privdtol.report.assets import (
     claim_prefix,
     generated_files,
+    regret_experiments,
     result_tables,
     table_context,
 )
@@ -308,3 +311,27 @@ def test_short_narrow_wide_and_long_tables(tmp_path):
     assert tex.count(r"\begin{landscape}") == 1 and tex.count(r"\end{landscape}") == 1
     begin, end = tex.index(r"\begin{landscape}"), tex.index(r"\end{landscape}")
     assert begin < tex.index("tab-horizon") < end
+
+
+# ----------------------------------------------------------------------------- the run's config
+# (issue 39: with agg_dir: results/aggX the report said "Experiments aggregated 0": it read a
+# hard-coded results/agg, where a stale table would have been mixed in silently)
+
+
+def test_the_aggregated_tables_are_read_from_the_config_s_agg_dir(tmp_path):
+    import yaml
+
+    results = fabricate(tmp_path / "results")
+    (results / "agg").rename(results / "aggX")
+    (results / "agg").mkdir()  # a stale table at the default place
+    regret_table("horizon").head(1).to_parquet(results / "agg" / "horizon.parquet")
+    config_file = tmp_path / "config.yaml"
+    config_file.write_text(yaml.safe_dump({**CONFIG, "agg_dir": str(results / "aggX")}))
+    gen = results / "report" / "generated"
+    args = ["--config", str(config_file), "--results", str(results), "--out", str(gen)]
+    assert main(["report-assets", *args, "--repo", str(ROOT)]) == 0
+    numbers = (gen / "numbers.tex").read_text()
+    assert r"\newcommand{\HorizonCells}{\num{3}}" in numbers  # aggX's three, not the stale one
+    assert r"\newcommand{\HorizonRuns}{\num{20}}" in numbers
+    provenance = (gen / "provenance.tex").read_text()
+    assert rf"Experiments aggregated & {len(regret_experiments()) - 1} \\" in provenance

@@ -173,7 +173,8 @@ def run_assets(tmp_path: Path, results: Path, out: Path, config: dict | None = N
     """``privdtol report-assets`` on ``results`` with ``config`` (default :data:`CONFIG`); its
     exit code."""
     config_file = tmp_path / "config.yaml"
-    config_file.write_text(yaml.safe_dump(config or CONFIG))
+    # the aggregated tables are read from the config's agg_dir (as every job reads them)
+    config_file.write_text(yaml.safe_dump({**(config or CONFIG), "agg_dir": str(results / "agg")}))
     args = ["--config", str(config_file), "--results", str(results), "--out", str(out)]
     return main(["report-assets", *args, "--repo", str(ROOT)])
 
