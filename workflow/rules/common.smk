@@ -129,8 +129,7 @@ def batch_proof_ids(wildcards, output):
 # ----------------------------------------------------------------------------- the run's config
 import json
 
-from privdtol.archive.layout import sha256_file
-from privdtol.pipeline.run_config import canonical, sources_json
+from privdtol.pipeline.run_config import canonical, file_sha256, sources_json
 
 
 # Both rerun when what they write changes (Snakemake's params trigger): the merged config when
@@ -161,6 +160,6 @@ rule write_config_sources:
     params:
         sources=sources_json(report_configfiles(), workflow.config_settings.config),
         # the files' bytes (their sha256 is recorded): an edit reruns this rule
-        digests=[sha256_file(Path(f)) for f in report_configfiles()],
+        digests=[file_sha256(f) for f in report_configfiles()],
     shell:
         "privdtol run-config --sources {params.sources:q} --out {output:q} > {log:q} 2>&1"

@@ -8,7 +8,7 @@ it, with what it was made from, into the run (``workflow/rules/common.smk``):
 - :data:`MERGED` (``results/config.merged.yaml``): the validated, merged config itself, a
   config file like any other (``privdtol check --config``, ``snakemake --configfile``), which
   every job that reads the config is given instead of the files; its hash
-  (:func:`privdtol.archive.layout.config_hash`) names the run archive and is the report's;
+  (``privdtol.archive.layout.config_hash``) names the run archive and is the report's;
 - :data:`SOURCES` (``results/config.sources.json``): the config files in merge order with
   their sha256, and every ``--config`` override, which the report's provenance lists.
 
@@ -18,6 +18,7 @@ computed, so a job never re-reads the config files and never misses an override.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -34,6 +35,11 @@ def canonical(config: dict) -> dict:
     return json.loads(json.dumps(config, sort_keys=True, default=str))
 
 
+def file_sha256(path) -> str:
+    """The sha256 of a file's bytes (hex)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
 def sources_json(files, overrides) -> str:
     """The config files in merge order and the ``--config`` overrides as JSON: the argument
     of ``privdtol run-config --sources`` (the workflow's rule write_config_sources)."""
@@ -44,13 +50,11 @@ def sources_json(files, overrides) -> str:
 def sources_record(files, overrides) -> dict:
     """The record of :data:`SOURCES`: each config file with its sha256, in merge order, and
     the overrides (Snakemake's ``--config`` values, as it parsed them)."""
-    from privdtol.archive.layout import sha256_file
-
     out = []
     for f in files:
         if not Path(f).is_file():
             raise InputError("config", f"{f} does not exist", "a YAML or JSON file")
-        out.append({"path": str(f), "sha256": sha256_file(Path(f))})
+        out.append({"path": str(f), "sha256": file_sha256(f)})
     return {"files": out, "overrides": canonical(dict(overrides or {}))}
 
 
@@ -59,7 +63,6 @@ def write_merged(config: dict, path: str | Path) -> Path:
     checking that reading it back gives the same config (the same hash)."""
     import yaml
 
-    from privdtol.archive.layout import config_hash
     from privdtol.pipeline.config import load_config
     from privdtol.pipeline.io import atomic_path
 
@@ -71,7 +74,7 @@ def write_merged(config: dict, path: str | Path) -> Path:
         + yaml.safe_dump(config, sort_keys=True, default_flow_style=False, allow_unicode=True)
     )
     back = load_config(yaml.safe_load(text))
-    if config_hash(canonical(back)) != config_hash(config):
+    if canonical(back) != config:  # the same config, hence the same hash
         raise InputError("config", "the merged config does not read back as written", "")
     path = Path(path)
     with atomic_path(path) as tmp:
