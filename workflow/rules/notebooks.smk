@@ -112,8 +112,12 @@ rule index_notebooks:
         " > {log:q} 2>&1"
 
 
+# Every output of every notebook rule, not only what the index reads: Snakemake does not
+# rebuild a missing file that a job with up-to-date outputs reads (a deleted
+# results/notebooks/horizon.html would stay missing and the index's link broken), only a
+# missing target.
 rule notebooks_all:
     input:
-        [f"{NB_OUT}/notebooks/{nb}.ipynb" for nb in NB_NAMES],
+        [getattr(rules, f"notebook_{nb}").output for nb in NB_NAMES],
         rules.index_notebooks.output,
     localrule: True
