@@ -38,7 +38,7 @@ rule all:
         rules.aggregate_all.input,
         rules.checks_all.input,
         rules.notebooks_all.input,
-        rules.compile_report.output.pdf,
+        rules.compile_report.output,  # the PDF, and the .fls and .bbl report-arxiv reads
         rules.build_explorer.output,
 
 

@@ -30,6 +30,8 @@ checks_dir = "results/checks"
 out_dir = "results"
 # display only: the level of the intervals of the ratios tabulated
 confidence = 0.95
+# the config's thresholds of its claims (the notebook rule passes them; not drawn here)
+thresholds = {}
 
 # %%
 from pathlib import Path

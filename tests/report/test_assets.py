@@ -5,27 +5,30 @@ them shows every verdict and is reproducible."""
 
 from __future__ import annotations
 
-import functools
-import io
 import json
 import re
-import shutil
-import subprocess
 import zlib
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-import yaml
 from support.paths import ROOT
 from support.records import check_json
-from support.tables import agg_table, table_frame
+from support.report_results import (
+    CONFIG,
+    TEX,
+    VERDICT_OF,
+    fabricate,
+    needs_latex,
+    pdf_text,
+    regret_table,
+    run_assets,
+)
 
 from privdtol.analysis.diagnosis import DEVIATIONS
 from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS, diagnostics, paper_claims
 from privdtol.cli import main
-from privdtol.pipeline import aggregate
 from privdtol.report.assets import (
     claim_prefix,
     generated_files,
@@ -39,158 +42,6 @@ from privdtol.report.layout import APPENDIX_SECTIONS, SECTIONS
 from privdtol.report.provenance import source_date_epoch
 from privdtol.report.tables import MAX_ROWS, WIDE_LONGTABLE
 from privdtol.report.templating import fill_template
-
-TEX = ROOT / "paper" / "replication_report.tex"
-
-
-#: C1 is absent (not run); C4 and C4c get different verdicts so a swap shows
-VERDICT_OF = {
-    "C2": "PASS",
-    "C3": "PASS",
-    "C4": "PASS",
-    "C4a": "FAIL",
-    "C4b": "INCONCLUSIVE",
-    "C4c": "FAIL",
-    "C5": "PASS",
-}
-
-
-SKIPPED_NOTEBOOK = "ablations"  # its figure, table and aggregated table are absent
-
-
-CONFIG = {
-    "runs": 20,
-    "checks": {"exponent_range": [0.8, 1.2], "confidence": 0.95},
-    "experiments": [
-        {
-            "name": e,
-            "description": f"the {e} experiment",
-            "algorithms": ["rps", "wu_wang"],
-            "K": [2, 8],
-            "gap": [0.5, 0.125],
-            "epsilon": [1.0],
-            "horizon": [(1 << 30) - 1],
-            **(
-                {
-                    "env": "correlated",
-                    "rho": [0.5],
-                    "slices": [{"name": "correlated", "env": "correlated", "rho": [0.5]}],
-                }
-                if e == "dependent"
-                else {}
-            ),
-        }
-        for e in regret_experiments()
-    ],
-}
-
-
-needs_latex = pytest.mark.skipif(
-    shutil.which("latexmk") is None or shutil.which("pdftotext") is None,
-    reason="latexmk/pdftotext not installed (apt-get install latexmk texlive-latex-base "
-    "texlive-latex-recommended texlive-science poppler-utils)",
-)
-
-
-def regret_table(experiment: str) -> pd.DataFrame:
-    """The aggregated table of ``experiment``: rps at K = 2 and 8, wu_wang at K = 8, each at
-    two horizons, every column of the contract but the tails filled."""
-
-    def mean(cell, horizon):
-        return 10.0 * (int(cell["cell_id"].rsplit("-", 1)[1]) + 1) * (1 + horizon / 2**31)
-
-    cells = [
-        {"cell_id": f"{experiment}-{i}", "algorithm": alg, "K": K}
-        for i, (alg, K) in enumerate([("rps", 2), ("rps", 8), ("wu_wang", 8)])
-    ]
-    return agg_table(
-        cells,
-        horizons=(1023, (1 << 30) - 1),
-        columns=aggregate.COLUMNS,
-        drop=("tail_mean", "tail_se"),
-        experiment=experiment,
-        gap=0.25,
-        eta=0.125,
-        mu_best=0.375,
-        runs=20,
-        estimator="rao_blackwell",
-        mean=mean,
-        se=0.1,
-        ci_low=lambda c, h: mean(c, h) - 0.2,
-        ci_high=lambda c, h: mean(c, h) + 0.2,
-        **dict.fromkeys(("q05", "q25", "q50", "q75", "q95", "mean_realized"), mean),
-        se_realized=0.2,
-        bound_thm1=1000.0,
-        bound_corollary=5000.0,
-        rate=5.0,
-        lower_shape=3.0,
-        wu_wang_shape=6.0,
-    )
-
-
-@functools.cache
-def figure_pdf() -> bytes:
-    """One small matplotlib figure as PDF bytes (every fabricated figure is a copy)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 3))
-    ax.plot([1, 2, 3], [1, 4, 9], label="regret")
-    ax.set_xlabel("horizon $T$")
-    ax.legend()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="pdf", metadata={"CreationDate": None})
-    plt.close(fig)
-    return buffer.getvalue()
-
-
-def fabricate(results: Path, missing=("C1",), skip=(SKIPPED_NOTEBOOK,)) -> Path:
-    """A results tree with every kind of input the report reads."""
-    for sub in (
-        "checks",
-        "figures",
-        "tables",
-        "agg",
-        "benchmarks/simulate",
-        "benchmarks/aggregate",
-        "notebooks",
-    ):
-        (results / sub).mkdir(parents=True, exist_ok=True)
-    for claim, verdict in VERDICT_OF.items():
-        if claim not in missing:
-            (results / "checks" / f"{claim}.json").write_text(
-                json.dumps(check_json(claim, verdict))
-            )
-    for name, nb in NOTEBOOKS.items():
-        if name in skip:
-            continue
-        (results / "figures" / f"{name}.pdf").write_bytes(figure_pdf())
-        for table in nb.tables:
-            table_frame(table).to_csv(results / "tables" / f"{table}.csv", index=False)
-    skipped = {e for n in skip for e in NOTEBOOKS[n].experiments}
-    for exp in regret_experiments():
-        if exp not in skipped:
-            regret_table(exp).to_parquet(results / "agg" / f"{exp}.parquet", index=False)
-    bench = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
-    for i in range(3):
-        (results / "benchmarks/simulate" / f"cell{i}.tsv").write_text(
-            bench + f"{1.5 + i}\t0:00:01\t120.5\t300\t100\t100\t0\t1\t50\t1.2\n"
-        )
-    (results / "benchmarks/aggregate" / "horizon.tsv").write_text(
-        bench + "0.7\t0:00:00\t80.0\t200\t70\t70\t0\t1\t40\t0.5\n"
-    )
-    (results / "notebooks" / "horizon.ipynb").write_text("{}")
-    return results
-
-
-def run_assets(tmp_path: Path, results: Path, out: Path) -> int:
-    """``privdtol report-assets`` on ``results`` with :data:`CONFIG`; its exit code."""
-    config_file = tmp_path / "config.yaml"
-    config_file.write_text(yaml.safe_dump(CONFIG))
-    args = ["--config", str(config_file), "--results", str(results), "--out", str(out)]
-    return main(["report-assets", *args, "--repo", str(ROOT)])
 
 
 def build(tmp_path: Path, **kw) -> tuple[Path, Path]:
@@ -365,12 +216,6 @@ def test_estimator_counts_name_block_cells_simulated_by_monte_carlo():
     assert "agreement" in got["exps"] and "dependent" not in got["exps"]
 
 
-def pdf_text(pdf: Path) -> str:
-    return subprocess.run(
-        ["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True, text=True
-    ).stdout
-
-
 #: ASCII stand-ins for mathematics that must not reach the reader (outside code font)
 ASCII_MATH = re.compile(r"\beps\b|\beta\b|\bmu_|\bkappa\b|<=|˜|\bDelta\b|\blog K/gap\b")
 
@@ -469,3 +314,27 @@ def test_short_narrow_wide_and_long_tables(tmp_path):
     assert tex.count(r"\begin{landscape}") == 1 and tex.count(r"\end{landscape}") == 1
     begin, end = tex.index(r"\begin{landscape}"), tex.index(r"\end{landscape}")
     assert begin < tex.index("tab-horizon") < end
+
+
+# ----------------------------------------------------------------------------- the run's config
+# (issue 39: with agg_dir: results/aggX the report said "Experiments aggregated 0": it read a
+# hard-coded results/agg, where a stale table would have been mixed in silently)
+
+
+def test_the_aggregated_tables_are_read_from_the_config_s_agg_dir(tmp_path):
+    import yaml
+
+    results = fabricate(tmp_path / "results")
+    (results / "agg").rename(results / "aggX")
+    (results / "agg").mkdir()  # a stale table at the default place
+    regret_table("horizon").head(1).to_parquet(results / "agg" / "horizon.parquet")
+    config_file = tmp_path / "config.yaml"
+    config_file.write_text(yaml.safe_dump({**CONFIG, "agg_dir": str(results / "aggX")}))
+    gen = results / "report" / "generated"
+    args = ["--config", str(config_file), "--results", str(results), "--out", str(gen)]
+    assert main(["report-assets", *args, "--repo", str(ROOT)]) == 0
+    numbers = (gen / "numbers.tex").read_text()
+    assert r"\newcommand{\HorizonCells}{\num{3}}" in numbers  # aggX's three, not the stale one
+    assert r"\newcommand{\HorizonRuns}{\num{20}}" in numbers
+    provenance = (gen / "provenance.tex").read_text()
+    assert rf"Experiments aggregated & {len(regret_experiments()) - 1} \\" in provenance

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 from support.explorer_tables import privacy_table, searches_table
 from support.offline_pages import external_references
+from support.records import check_json
 from support.tables import CORE, INTERVAL, agg_table
 
 from privdtol.errors import InputError
@@ -78,8 +79,9 @@ def test_explorer_lists_the_check_records(tmp_path):
     _table().to_parquet(tmp_path / "horizon.parquet")
     checks = tmp_path / "checks"
     checks.mkdir()
-    (checks / "C3.json").write_text(json.dumps({"verdict": "PASS"}))
-    (checks / "C3--ftl_egreedy.json").write_text(json.dumps({"verdict": "FAIL"}))
+    (checks / "C3.json").write_text(json.dumps(check_json("C3", "PASS")))
+    control = {**check_json("C3", "FAIL"), "control_of": "C3", "algorithm": "ftl_egreedy"}
+    (checks / "C3--ftl_egreedy.json").write_text(json.dumps(control))
     html = build_explorer([tmp_path / "horizon.parquet"], checks, tmp_path / "e.html").read_text()
     claims = {c["id"]: c for c in _data(html)["claims"]}
     assert {i for i, c in claims.items() if c["verdict"]} == {"C3", "C3--ftl_egreedy"}
@@ -121,3 +123,47 @@ def test_a_bad_view_table_fails_before_anything_is_written(tmp_path):
         build_explorer([tmp_path / "horizon.parquet"], tmp_path / "checks", out,
                        {"proof": tmp_path / "proof.parquet"})  # fmt: skip
     assert not out.exists() and not out.parent.exists()
+
+
+# ----------------------------------------------------------------------------- hostile records
+# (issue 39: a record whose verdict was markup was written into the page, one without a
+# verdict crashed the explorer with KeyError)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"verdict": "<img src=x onerror=alert(1)>"}, "verdict"),
+        ({"verdict": None}, "verdict"),
+        ("drop verdict", "missing key 'verdict'"),
+    ],
+)
+def test_a_bad_check_record_is_refused_in_one_line_before_the_page_is_written(
+    tmp_path, change, says
+):
+    _table().to_parquet(tmp_path / "horizon.parquet")
+    checks = tmp_path / "checks"
+    checks.mkdir()
+    record = check_json("C3", "PASS")
+    if change == "drop verdict":
+        del record["verdict"]
+    else:
+        record.update(change)
+    (checks / "C3.json").write_text(json.dumps(record))
+    with pytest.raises(InputError) as err:
+        build_explorer([tmp_path / "horizon.parquet"], checks, tmp_path / "e.html")
+    assert "\n" not in str(err.value) and "C3.json" in str(err.value) and says in str(err.value)
+    assert not (tmp_path / "e.html").exists()
+
+
+def test_the_page_scripts_build_text_nodes_not_markup():
+    """The explorer's scripts set no string as HTML but the registry's titles (escaped with
+    their MathML on the server): every row, verdict and label is a text node."""
+    from privdtol.report.explorer import TEMPLATES
+
+    for name in ("explorer.js", "explorer_views.js"):
+        text = (TEMPLATES / name).read_text(encoding="utf-8")
+        sets = [line.strip() for line in text.splitlines() if "innerHTML" in line and "=" in line]
+        sets = [line for line in sets if not line.startswith("//")]
+        assert sets == (["title.innerHTML = c.title;"] if name == "explorer_views.js" else [])
+        assert "insertAdjacentHTML" not in text and "outerHTML" not in text

@@ -4,6 +4,9 @@ ASCII mathematics typeset by the report's table of symbols), not raw text with `
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from support.records import HAND_CHECK, HEATMAP_CLAIM
 
 from privdtol.analysis import records
@@ -95,3 +98,49 @@ def test_the_note_lists_the_controls_that_were_run(tmp_path):
     text = checks_note("proof", tmp_path, controls=True)
     assert f"- control `{control}` of {claim}: **FAIL** (caught): caught." in text
     assert "control" not in checks_note("proof", tmp_path)
+
+
+# ----------------------------------------------------------------------------- hostile records
+# (issue 39: a record's verdict ``<img src=x onerror=...>`` went into the notebook pages'
+# Markdown and ran; a record without a verdict raised KeyError)
+
+
+def _rendered(markdown: str):
+    """The Markdown as the notebook's HTML page renders it (nbconvert's mistune)."""
+    from bs4 import BeautifulSoup
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    return BeautifulSoup(markdown2html_mistune(markdown), "html.parser")
+
+
+def test_hostile_strings_of_a_record_stay_text_in_the_notebook_markdown():
+    from support.hostile import MARKUP, SCRIPT
+
+    record = records.make_check(
+        records.Heading("C4", MARKUP, SCRIPT, f"&lt;b&gt; {MARKUP}"), 2, 1, 3, "FAIL", MARKUP
+    )
+    record["claim"] = MARKUP
+    record["verdict"] = SCRIPT  # the reader refuses it; the Markdown must not need that
+    for text in (check_markdown("C4", record), control_markdown("C4", "ftl", record)):
+        page = _rendered(text)
+        assert page.find(["img", "script", "b"]) is None and not page.select("[onerror]")
+        assert "onerror" in page.get_text()
+
+
+@pytest.mark.parametrize("change", ["drop", "<img src=x onerror=alert(1)>"])
+def test_a_record_without_a_valid_verdict_is_refused_in_one_line(tmp_path, change):
+    from support.records import check_json
+
+    from privdtol.errors import InputError
+    from privdtol.report.narrative import figure_note
+
+    record = check_json(HEATMAP_CLAIM, "PASS")
+    if change == "drop":
+        del record["verdict"]
+    else:
+        record["verdict"] = change
+    (tmp_path / f"{HEATMAP_CLAIM}.json").write_text(json.dumps(record))
+    for note in (checks_note, figure_note):
+        with pytest.raises(InputError) as err:
+            note("heatmap", tmp_path)
+        assert "\n" not in str(err.value) and f"{HEATMAP_CLAIM}.json" in str(err.value)

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pandas as pd
 from support.offline_pages import RAW_TEX, external_references, visible_text
+from support.records import check_json
 
 from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
 from privdtol.report.figure_order import figure_number
@@ -42,7 +43,7 @@ def test_notebook_notes_and_index_are_generated(tmp_path):
     checks.mkdir()
     name = next(n for n in NOTEBOOKS if notebook_claims(n))
     claim = notebook_claims(name)[0]
-    record = {"verdict": "INCONCLUSIVE", "summary": "hand-written 5e1f"}
+    record = {**check_json(claim, "INCONCLUSIVE"), "summary": "hand-written 5e1f"}
     (checks / f"{claim}.json").write_text(json.dumps(record))
     note = figure_note(name, checks)
     assert "hand-written 5e1f" in note and "INCONCLUSIVE" in note
@@ -53,3 +54,42 @@ def test_notebook_notes_and_index_are_generated(tmp_path):
     index = render_index(tmp_path)
     assert all(f"fig_{n}" in index for n in NOTEBOOKS)
     assert "INCONCLUSIVE" in index and "not run" in index
+
+
+# ----------------------------------------------------------------------------- hostile records
+# (issue 39: a record's verdict was written into the pages as markup; one without a verdict
+# crashed with KeyError)
+
+
+def test_a_record_without_a_verdict_is_refused_in_one_line_and_the_index_kept(tmp_path, capsys):
+    from privdtol.report.notebook_index import main
+
+    (tmp_path / "checks").mkdir()
+    claim = next(c for n in NOTEBOOKS for c in notebook_claims(n))
+    record = check_json(claim, "PASS")
+    del record["verdict"]
+    (tmp_path / "checks" / f"{claim}.json").write_text(json.dumps(record))
+    out = tmp_path / "index.html"
+    out.write_text("the previous index")
+    assert main(["--results", str(tmp_path), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{claim}.json" in err and "'verdict'" in err
+    assert out.read_text() == "the previous index"
+
+
+def test_hostile_strings_of_a_record_stay_text_in_the_index(tmp_path, monkeypatch):
+    from bs4 import BeautifulSoup
+    from support.hostile import MARKUP
+
+    from privdtol.report import notebook_index
+
+    (tmp_path / "checks").mkdir()
+    context = notebook_index.index_context(tmp_path)
+    entry = next(n for n in context if n["claims"])
+    entry["claims"][0].update(verdict=MARKUP, diagnostic=MARKUP)
+    entry["claims"][0]["controls"] = [{"name": MARKUP, "verdict": MARKUP}]
+    monkeypatch.setattr(notebook_index, "index_context", lambda results: context)
+    html = notebook_index.render_index(tmp_path)
+    soup = BeautifulSoup(html, "html.parser")
+    assert soup.find("img") is None and not soup.select("[onerror]")
+    assert MARKUP in soup.get_text()

@@ -385,3 +385,44 @@ def test_explorer_views_render_the_tables_offline(browser, smoke_run):
             want = json.loads(record.read_text())["verdict"] if record.exists() else "not run"
             assert verdict == want, rid
     screenshot(browser, "explorer-claims")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+    reason="needs Debian's chromium and chromium-driver (make setup installs them)",
+)
+def test_hostile_strings_stay_text_in_the_explorer(browser, tmp_path, monkeypatch):
+    """Issue 39: a verdict ``<img src=x onerror=...>`` ran in Chromium.  An explorer page whose
+    records and tables hold markup (a claim's verdict and control, a cell id, an estimator, a
+    search's description) shows it as text on every tab: no injected element in the DOM, no
+    script run.  (The reader refuses such a record, privdtol.report.explorer_views; the page is
+    built here past it, to hold the scripts themselves to text nodes.)"""
+    from support.hostile import (
+        INJECTED_JS,
+        MARKUP,
+        SCRIPT,
+        hostile_agg,
+        hostile_claims,
+        hostile_searches,
+    )
+
+    from privdtol.report import explorer_views
+    from privdtol.report.explorer import render_explorer
+
+    real = explorer_views.claims
+    monkeypatch.setattr(explorer_views, "claims", lambda *a: hostile_claims(real(*a)))
+    (tmp_path / "checks").mkdir()
+    searches = tmp_path / "searches.parquet"
+    hostile_searches().to_parquet(searches)
+    views = explorer_views.views({"searches": searches})
+    page = tmp_path / "explorer" / "index.html"
+    page.parent.mkdir()
+    page.write_text(render_explorer([hostile_agg()], tmp_path / "checks", views), "utf-8")
+    open_page(browser, page)
+    for tab in ("regret", "searches", "claims"):
+        show_tab(browser, tab)
+        dom = browser.execute_script(INJECTED_JS)
+        assert (dom["imgs"], dom["scripts"], dom["handlers"], dom["pwned"]) == (0, 0, 0, None), tab
+    assert MARKUP in dom["text"] and SCRIPT in dom["text"]  # shown, as text
+    screenshot(browser, "explorer-hostile")

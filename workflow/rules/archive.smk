@@ -2,7 +2,8 @@
 # source at the commit (git ls-files), the lockfile, the config files, the outputs of the default
 # target (tables, checks, notebooks with their HTML, figures, the report PDF, logs, benchmarks)
 # and ro-crate-metadata.json (a Workflow Run RO-Crate).  Its name, fixed at parse time by the
-# commit and the merged config's hash, is the one the report's provenance appendix gives; its
+# commit and the merged config's hash (the run's results/config.merged.yaml, which it is given
+# as its config), is the one the report's provenance appendix gives; its
 # sha256 is written beside it in <name>.sha256 (the report inside cannot hold it).  Not part of
 # `all`:
 #
@@ -10,17 +11,16 @@
 
 import os
 
-from privdtol.pipeline.config import load_config_files
 from privdtol.archive.layout import archive_name, git_info
 
 ARCHIVE_DIR = "results/archive"
-ARCHIVE_NAME = archive_name(git_info(Path(".")), load_config_files(report_configfiles()))
+ARCHIVE_NAME = archive_name(git_info(Path(".")), canonical(CONFIG))
 
 
 rule archive:
     input:
         outputs=rules.all.input,
-        configs=report_configfiles(),
+        configs=[RUN_CONFIG],
     output:
         tar=f"{ARCHIVE_DIR}/{ARCHIVE_NAME}",
         sha256=f"{ARCHIVE_DIR}/{ARCHIVE_NAME}.sha256",

@@ -1,9 +1,9 @@
 # Checks: one rule per claim of the registry (privdtol.analysis.registry.CLAIMS) that this config
 # can check, check_<ID>: `privdtol check --claim ID` reads the aggregated tables of the claim's
 # experiments and writes results/checks/<ID>.json (deterministic JSON: statistic, interval,
-# threshold from the config's `checks:` block, verdict).  Inputs are the tables, the config files
-# (merged in Snakemake's order, validated by the one loader) and the sources of the analysis and
-# core layers: editing the analysis layer reruns the checks (and what reads them), never a
+# threshold from the config's `checks:` block, verdict).  Inputs are the tables, the run's merged
+# config (results/config.merged.yaml: the config files and --config overrides, validated once,
+# common.smk) and the sources of the analysis and core layers: editing the analysis layer reruns the checks (and what reads them), never a
 # simulation.
 #
 # Negative controls: check_<ID>__<ALG> runs the claim's check on a control algorithm the config
@@ -57,7 +57,7 @@ for _claim in claims_for(CHECK_EXPERIMENTS):
             f"check_{_claim}"
         input:
             agg=claim_tables(_claim),
-            configs=report_configfiles(),
+            configs=[RUN_CONFIG],
             code=code_stamp("analysis", "algorithms", "core"),
         output:
             report(
@@ -86,7 +86,7 @@ for _claim, _control in CHECK_CONTROLS:
             f"check_{_claim}__{_control}"
         input:
             agg=claim_tables(_claim),
-            configs=report_configfiles(),
+            configs=[RUN_CONFIG],
             code=code_stamp("analysis", "algorithms", "core"),
         output:
             f"{CHECKS_DIR}/{control_id(_claim, _control)}.json",
@@ -107,7 +107,7 @@ for _claim, _control in CHECK_CONTROLS:
 rule findings:
     input:
         agg=[agg_table(e) for e in FINDINGS_EXPERIMENTS if e in CHECK_EXPERIMENTS],
-        configs=report_configfiles(),
+        configs=[RUN_CONFIG],
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         FINDINGS_JSON,
@@ -126,7 +126,7 @@ rule findings:
 rule power:
     input:
         agg=[agg_table(e) for e in ("grid",) if e in CHECK_EXPERIMENTS],
-        configs=report_configfiles(),
+        configs=[RUN_CONFIG],
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         POWER_JSON,
@@ -154,7 +154,7 @@ rule multiverse:
                 for t in claim_tables(c)
             }
         ),
-        configs=report_configfiles(),
+        configs=[RUN_CONFIG],
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         MULTIVERSE_JSON,

@@ -13,7 +13,7 @@ except InputError as err:
     raise WorkflowError(f"invalid plugin: {err}") from None
 
 from privdtol.pipeline import plan as grid
-from privdtol.pipeline import staleness, tools
+from privdtol.pipeline import run_config, staleness, tools
 from privdtol.analysis.registry import CLAIMS
 from privdtol.pipeline.config import check_out_dirs, load_config, read_config_files
 
@@ -34,6 +34,14 @@ CONFIG = checked(load_config, config)
 checked(check_out_dirs, CONFIG)
 config.clear()
 config.update(CONFIG)  # one validated, default-filled dict for every rule
+
+#: the run's merged config (the config files and the --config overrides, validated, defaults
+#: filled: CONFIG), written once by the rule write_config; every job that reads the config is
+#: given this file, never the config files (privdtol.pipeline.run_config)
+RUN_CONFIG = run_config.MERGED
+#: the config files (with their sha256) and the --config overrides it was merged from (the
+#: report's provenance lists them): the rule write_config_sources
+RUN_SOURCES = run_config.SOURCES
 
 SIM_DIR = CONFIG["sim_dir"]
 AGG_DIR = CONFIG["agg_dir"]
@@ -123,3 +131,42 @@ PROOF_HOMES = proof_homes(PLAN, proof_algorithms())
 def batch_proof_ids(wildcards, output):
     """The ids of a simulation batch's proof cells, comma-separated ("" if none)."""
     return ",".join(Path(f).stem for f in output.proof)
+
+
+# ----------------------------------------------------------------------------- the run's config
+import json
+
+from privdtol.pipeline.run_config import canonical, file_sha256, sources_json
+
+
+# Both rerun when what they write changes (Snakemake's params trigger): the merged config when
+# a file or an override changes a value (and then every check and the report, which read it),
+# the sources also when a file changes without changing a value (a comment: the report only).
+rule write_config:
+    output:
+        RUN_CONFIG,
+    log:
+        "logs/config/write_config.log",
+    localrule: True
+    conda:
+        "../envs/privdtol.yaml"
+    params:
+        merged=json.dumps(canonical(CONFIG), sort_keys=True),
+    shell:
+        "privdtol run-config --merged {params.merged:q} --out {output:q} > {log:q} 2>&1"
+
+
+rule write_config_sources:
+    output:
+        RUN_SOURCES,
+    log:
+        "logs/config/write_config_sources.log",
+    localrule: True
+    conda:
+        "../envs/privdtol.yaml"
+    params:
+        sources=sources_json(report_configfiles(), workflow.config_settings.config),
+        # the files' bytes (their sha256 is recorded): an edit reruns this rule
+        digests=[file_sha256(f) for f in report_configfiles()],
+    shell:
+        "privdtol run-config --sources {params.sources:q} --out {output:q} > {log:q} 2>&1"

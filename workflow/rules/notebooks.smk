@@ -1,7 +1,9 @@
 # Notebooks: one rule per notebook of the registry (privdtol.analysis.registry.NOTEBOOKS) whose
 # experiments this config produces.  Each notebooks/<name>.py (jupytext percent format) is
 # converted to .ipynb, executed with papermill (parameters agg_dir, checks_dir, out_dir, and
-# thresholds: the config's values of the checks: keys its claims use), stripped of timing
+# thresholds: the config's values of the checks: keys its claims use; privdtol.report.
+# notebook_run.notebook_parameters; a parameter its parameters cell does not declare is an
+# error, not papermill's warning), stripped of timing
 # metadata so reruns diff clean, and exported to an offline HTML page (privdtol.report.notebook_html:
 # no CDN script, the mathematics as MathML), all in one process (`privdtol notebook`).  A notebook only plots and
 # tabulates: it reads the aggregated tables and the check records of its claims (checks.smk) and
@@ -16,8 +18,8 @@
 
 import os
 
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims, notebook_thresholds
-from privdtol.report.notebook_run import papermill_parameters
+from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.report.notebook_run import notebook_parameters, papermill_parameters
 
 NB_OUT = "results"
 #: the notebooks of this config: those reading an experiment it produces (so the privacy
@@ -65,12 +67,13 @@ for _nb in NB_NAMES:
             "../envs/privdtol.yaml"
         params:
             parameters=papermill_parameters(
-                {
-                    "agg_dir": AGG_DIR,
-                    "checks_dir": CHECKS_DIR,
-                    "out_dir": NB_OUT,
-                    "thresholds": {k: CONFIG["checks"][k] for k in notebook_thresholds(_nb)},
-                }
+                notebook_parameters(
+                    _nb,
+                    CONFIG["checks"],
+                    agg_dir=AGG_DIR,
+                    checks_dir=CHECKS_DIR,
+                    out_dir=NB_OUT,
+                )
             ),
         shell:
             "privdtol notebook {input.notebook:q} --parameters={params.parameters:q}"
@@ -109,8 +112,12 @@ rule index_notebooks:
         " > {log:q} 2>&1"
 
 
+# Every output of every notebook rule, not only what the index reads: Snakemake does not
+# rebuild a missing file that a job with up-to-date outputs reads (a deleted
+# results/notebooks/horizon.html would stay missing and the index's link broken), only a
+# missing target.
 rule notebooks_all:
     input:
-        [f"{NB_OUT}/notebooks/{nb}.ipynb" for nb in NB_NAMES],
+        [getattr(rules, f"notebook_{nb}").output for nb in NB_NAMES],
         rules.index_notebooks.output,
     localrule: True

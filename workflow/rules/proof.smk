@@ -16,7 +16,7 @@ rule aggregate_proof:
     input:
         terms=[proof_path(PROOF_DIR, c) for ids in PROOF_HOMES.values() for c in sorted(ids)],
         worst=[f"{WORST_DIR}/{s.search_id}.proof.json" for s in PROOF_SEARCHES],
-        configs=report_configfiles(),
+        configs=[RUN_CONFIG],
         code=code_stamp("pipeline"),
     output:
         parquet=f"{AGG_DIR}/proof.parquet",

@@ -22,7 +22,8 @@ ARXIV_TAR = "results/arxiv/replication_report-arxiv.tar.gz"
 
 rule build_report_assets:
     input:
-        configs=report_configfiles(),
+        configs=[RUN_CONFIG],
+        sources=RUN_SOURCES,
         checks=[f"results/checks/{c}.json" for c in report_claims()],
         findings=FINDINGS_JSON,
         power=POWER_JSON,
@@ -43,13 +44,13 @@ rule build_report_assets:
         configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
         out=lambda wc, output: os.path.dirname(output[0]),
     shell:
-        "privdtol report-assets {params.configs} --results results --out {params.out:q}"
-        " --repo . > {log:q} 2>&1"
+        "privdtol report-assets {params.configs} --sources {input.sources:q} --results results"
+        " --out {params.out:q} --repo . > {log:q} 2>&1"
 
 
 rule draw_rulegraph:
     input:
-        configs=report_configfiles(),
+        config=RUN_CONFIG,
     output:
         f"{REPORT_GEN}/rulegraph.pdf",
     log:
@@ -58,15 +59,10 @@ rule draw_rulegraph:
         "../envs/privdtol.yaml"
     params:
         snakefile=workflow.main_snakefile,
-        configs=lambda wc: (
-            "--configfile "
-            + shlex.join(report_configfiles()[-len(workflow.overwrite_configfiles) :])
-            if workflow.overwrite_configfiles
-            else ""
-        ),
     shell:
         # one node per family of generated rules (privdtol.report.rulegraph): legible on a page
-        "snakemake --snakefile {params.snakefile:q} --nolock --rulegraph {params.configs}"
+        "snakemake --snakefile {params.snakefile:q} --nolock --rulegraph"
+        " --configfile {input.config:q}"
         " 2> {log:q} | python -m privdtol.report.rulegraph"
         " | dot -Grankdir=TB -Nfontsize=20 -Tpdf -o {output:q} 2>> {log:q}"
 

@@ -32,6 +32,7 @@ COMMANDS = {
     "proof-table": "proof",
     "check": "check",
     "check-config": "config",
+    "run-config": "run_config",
     "audit": "audit",
     "audit-grid": "audit",
     "archive": "archive",

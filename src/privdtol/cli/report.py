@@ -26,6 +26,11 @@ def add_parser(sub):
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     add_config_files_option(p)
+    p.add_argument(
+        "--sources",
+        help="the config files and --config overrides the config was merged from "
+        "(results/config.sources.json, privdtol run-config); default: the --config files",
+    )
     p.add_argument("--results", default="results", help="results directory")
     p.add_argument("--out", default="results/report/generated", help="output directory")
     p.add_argument("--repo", default=".", help="git checkout recorded in the provenance")
@@ -68,11 +73,18 @@ def add_parser(sub):
 
 def run_assets(args) -> int:
     from privdtol.pipeline.config import load_config_files
+    from privdtol.pipeline.run_config import read_sources
     from privdtol.report.assets import build_assets
 
     config = load_config_files(args.config)
+    sources = read_sources(args.sources) if args.sources else None
     written = build_assets(
-        config, Path(args.results), Path(args.out), config_files=args.config, repo=Path(args.repo)
+        config,
+        Path(args.results),
+        Path(args.out),
+        config_files=args.config,
+        repo=Path(args.repo),
+        sources=sources,
     )
     print(f"report-assets: {len(written)} files -> {args.out}", file=sys.stderr)
     return 0

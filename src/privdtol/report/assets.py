@@ -368,15 +368,23 @@ def table_files(results: Path, sections: list[dict]) -> dict[str, str]:
 
 
 def build_assets(
-    config: dict, results: Path, out: Path, config_files=(), repo: Path | None = None
+    config: dict,
+    results: Path,
+    out: Path,
+    config_files=(),
+    repo: Path | None = None,
+    sources: dict | None = None,
 ) -> list[Path]:
     """Write every generated file of :func:`generated_files` into ``out``; return their
-    paths.  Nothing is written when an input is defective (one InputError line)."""
+    paths.  Nothing is written when an input is defective (one InputError line).  The
+    aggregated tables are read from the config's ``agg_dir`` (relative to the working
+    directory, as every job reads it); ``sources`` (:mod:`privdtol.pipeline.run_config`): the
+    files and overrides the config was merged from, for the provenance."""
     results, out = Path(results), Path(out)
     if not results.is_dir():
         raise InputError("results", f"{results} is not a directory", "the results directory")
     checks = load_checks(results)
-    agg = load_agg(results / "agg", regret_experiments(), field="results")
+    agg = load_agg(Path(config["agg_dir"]), regret_experiments(), field="results")
     found = load_findings(results)
     claims = {c: claim_context(c, check) for c, check in checks.items()}
     rows = list(claims.values())
@@ -428,7 +436,15 @@ def build_assets(
         "deviations.tex": fill_template("deviations.tex.j2", deviations=deviation_items()),
         "provenance.tex": fill_template(
             "provenance.tex.j2",
-            **provenance(config, results, config_files, len(agg), total_runs(agg), repo=repo),
+            **provenance(
+                config,
+                results,
+                config_files,
+                len(agg),
+                total_runs(agg),
+                repo=repo,
+                sources=sources,
+            ),
         ),
         **table_files(results, sections),
     }

@@ -61,6 +61,13 @@ def compile_pdf(
 ) -> Path:
     """Compile ``tex`` with latexmk (pdflatex) into ``pdf``'s directory.
 
+    The build runs in a fresh directory beside the PDF (:func:`build_dir`, emptied first): a
+    build killed half-way (``kill -9`` during pdflatex) leaves its partial PDF and truncated
+    ``.aux`` there, never at the final paths, and the next run starts clean, so one rerun
+    heals it.  Only a build that succeeded moves its files into place (:data:`KEPT`: the
+    bibliography and the recorder file first, its paths rewritten to the final directory, the
+    PDF last), each by an atomic rename.
+
     ``generated`` and ``results`` are put on TEXINPUTS (absolute paths), so the sources say
     ``\\input{numbers}`` and ``\\includegraphics{figures/horizon.pdf}`` whatever the checkout
     or the results directory; ``tex``'s directory is on BIBINPUTS (bibtex, run by latexmk,
@@ -75,8 +82,11 @@ def compile_pdf(
             "texlive-latex-recommended texlive-science"
         )
     tex, generated, results, pdf = (Path(p).resolve() for p in (tex, generated, results, pdf))
-    outdir = pdf.parent
-    outdir.mkdir(parents=True, exist_ok=True)
+    final = pdf.parent
+    final.mkdir(parents=True, exist_ok=True)
+    outdir = build_dir(pdf)
+    shutil.rmtree(outdir, ignore_errors=True)  # what a killed or failed build left
+    outdir.mkdir()
     env = dict(os.environ)
     sep = os.pathsep
     env["TEXINPUTS"] = f"{tex.parent}{sep}{generated}{sep}{results}{sep}" + env.get("TEXINPUTS", "")
@@ -107,10 +117,8 @@ def compile_pdf(
             if ln.startswith("!") or ":error:" in ln or _is_file_line_error(ln)
         ]
         detail = " | ".join(errors[:3]) or "\n".join((proc.stdout + proc.stderr).splitlines()[-15:])
-        # a failed run's auxiliary files can hold the broken text that failed it (a label, a
-        # caption), and latexmk reads them first the next time: start the next run clean
-        for ext in ("aux", "fdb_latexmk", "toc", "lof", "lot", "out"):
-            (outdir / f"{jobname}.{ext}").unlink(missing_ok=True)
+        # a failed run's auxiliary files (a truncated .aux, a broken label) stay in the build
+        # directory for debugging; the next run starts from an empty one
         raise ReportBuildError(f"latexmk failed (exit {proc.returncode}): {detail} (see {log})")
     problems = log_problems(log_text)
     if problems:
@@ -119,4 +127,34 @@ def compile_pdf(
         )
     if verbose:
         print(proc.stdout, end="")
+    _move_into_place(outdir, final, jobname)
+    shutil.rmtree(outdir, ignore_errors=True)
     return pdf
+
+
+#: the build's files moved next to the PDF (the PDF last): the LaTeX log, the bibliography and
+#: the recorder file (privdtol report-arxiv reads both)
+KEPT = (".log", ".bbl", ".fls", ".pdf")
+
+
+def build_dir(pdf: Path) -> Path:
+    """The directory a build of ``pdf`` runs in: ``.<job>.build`` beside it."""
+    pdf = Path(pdf)
+    return pdf.parent / f".{pdf.stem}.build"
+
+
+def _move_into_place(build: Path, final: Path, jobname: str) -> None:
+    """Rename the build's :data:`KEPT` files into ``final``; the recorder file's paths of the
+    build directory become those of ``final`` (where the files now are)."""
+    fls = build / f"{jobname}.fls"
+    if fls.exists():
+        text = fls.read_text(encoding="utf-8", errors="surrogateescape")
+        fls.write_text(
+            text.replace(f"{build}{os.sep}", f"{final}{os.sep}"),
+            encoding="utf-8",
+            errors="surrogateescape",
+        )
+    for suffix in KEPT:
+        src = build / f"{jobname}{suffix}"
+        if src.exists():
+            os.replace(src, final / src.name)

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from privdtol.analysis.findings.slack import STEPS, slack_table
-from privdtol.analysis.records import load_agg, read_check
+from privdtol.analysis.records import load_agg, load_check
 from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, control_id
 from privdtol.errors import InputError
 from privdtol.report.mathml import text_to_html
@@ -95,7 +95,10 @@ def claims(checks: Path, links: dict) -> list[dict]:
     for c in CLAIMS.values():
         title = CLAIMS_TEX[c.id].title if c.id in CLAIMS_TEX else c.title
         for cid, control in [(c.id, None)] + [(control_id(c.id, a), a) for a in c.controls]:
-            record = read_check(Path(checks) / f"{cid}.json")
+            path = Path(checks) / f"{cid}.json"
+            # validated (a record without a verdict, or with one outside PASS/FAIL/INCONCLUSIVE,
+            # is refused in one line naming the file), never read into the page as it is
+            record = load_check(path, field="checks") if path.exists() else None
             out.append(
                 {
                     "id": cid,

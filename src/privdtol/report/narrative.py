@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from privdtol.analysis.records import read_check
+from privdtol.analysis.records import load_check
 from privdtol.analysis.registry import (
     CLAIMS,
     CLAIMS_TEX,
@@ -45,8 +45,18 @@ def tex_ties(tex: str) -> str:
     return "$".join(part if i % 2 else part.replace("~", "\u00a0") for i, part in enumerate(parts))
 
 
-#: the characters that Markdown would read as markup in a check's plain-text sentences
-_MARKDOWN_SPECIAL = set("\\`*_[]<>#|~")
+#: the characters that Markdown would read as markup in a check's plain-text sentences (``<``
+#: and ``&``: raw HTML and its entities, which Markdown passes through to the page)
+_MARKDOWN_SPECIAL = set("\\`*_[]<>#|~&")
+
+
+def read_record(path) -> dict | None:
+    """A check record validated by the analysis layer's reader (every key with its type, a
+    verdict of PASS, FAIL or INCONCLUSIVE: a defect is one line naming the file and the key),
+    or None when the file does not exist (not run).  Nothing of an unchecked record reaches a
+    page."""
+    path = Path(path)
+    return load_check(path, field="checks") if path.exists() else None
 
 
 def markdown_escape(text: str) -> str:
@@ -89,7 +99,7 @@ def check_markdown(claim: str, check: dict | None) -> str:
     )
     return "\n".join(
         [
-            f"**{check['claim']}: {check['verdict']}**: {title}",
+            f"**{markdown_escape(check['claim'])}: {markdown_escape(check['verdict'])}**: {title}",
             "",
             f"- statistic: {statistic} = {_estimate(check)}",
             f"- rule: {markdown_math(check['threshold'])}",
@@ -103,7 +113,7 @@ def control_markdown(claim: str, control: str, check: dict) -> str:
     served when its verdict is FAIL)."""
     caught = "caught" if check["verdict"] == "FAIL" else "NOT caught"
     return (
-        f"- control `{control}` of {claim}: **{check['verdict']}** ({caught}): "
+        f"- control `{control}` of {claim}: **{markdown_escape(check['verdict'])}** ({caught}): "
         f"{markdown_math(check['summary'])}"
     )
 
@@ -114,14 +124,15 @@ def checks_note(name: str, checks_dir, controls: bool = False) -> str:
     run (:func:`control_markdown`).  A notebook displays it with
     ``IPython.display.Markdown``; the HTML export turns its ``$...$`` into MathML."""
     blocks = [
-        check_markdown(c, read_check(Path(checks_dir) / f"{c}.json")) for c in notebook_claims(name)
+        check_markdown(c, read_record(Path(checks_dir) / f"{c}.json"))
+        for c in notebook_claims(name)
     ]
     if controls:
         lines = [
             control_markdown(c, a, record)
             for c in notebook_claims(name)
             for a in CLAIMS[c].controls
-            if (record := read_check(Path(checks_dir) / f"{control_id(c, a)}.json")) is not None
+            if (record := read_record(Path(checks_dir) / f"{control_id(c, a)}.json")) is not None
         ]
         if lines:
             blocks.append("**Negative controls** (each must FAIL):\n\n" + "\n".join(lines))
@@ -138,14 +149,15 @@ def figure_note(name: str, checks_dir, findings_json=None) -> str:
     lines = [f"**What Figure {figure_number(name)} shows** ({report_link(name)}):"]
     claims = notebook_claims(name)
     for claim in claims:
-        record = read_check(Path(checks_dir) / f"{claim}.json")
+        record = read_record(Path(checks_dir) / f"{claim}.json")
         if record is None:
             lines.append(f"- **{claim}** ({claim_title(claim)}): not run in this configuration.")
             continue
         verdict = record["verdict"]
         lines.append(
-            f"- **{claim}** ({claim_title(claim)}): **{verdict}**, "
-            f"{AGREEMENT.get(verdict, verdict)}. {markdown_math(record['summary'])}"
+            f"- **{claim}** ({claim_title(claim)}): **{markdown_escape(verdict)}**, "
+            f"{AGREEMENT.get(verdict, markdown_escape(verdict))}. "
+            f"{markdown_math(record['summary'])}"
         )
     if not claims:
         found = {}

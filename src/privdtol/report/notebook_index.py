@@ -13,16 +13,18 @@ TeX is MathML (:mod:`privdtol.report.mathml`), no script.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import jinja2
 
-from privdtol.analysis.records import read_check
 from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, control_id
+from privdtol.errors import InputError
 from privdtol.report.figure_order import figure_anchor, figure_number, notebooks_in_order
 from privdtol.report.latex import write_text
 from privdtol.report.layout import SECTIONS
 from privdtol.report.mathml import text_to_html
+from privdtol.report.narrative import read_record
 
 
 def index_context(results: Path) -> list[dict]:
@@ -31,10 +33,10 @@ def index_context(results: Path) -> list[dict]:
     for name in notebooks_in_order():
         claims = []
         for c in (c for c in CLAIMS.values() if c.notebook == name):
-            record = read_check(checks / f"{c.id}.json")
+            record = read_record(checks / f"{c.id}.json")
             controls = []
             for ctrl in c.controls:
-                rec = read_check(checks / f"{control_id(c.id, ctrl)}.json")
+                rec = read_record(checks / f"{control_id(c.id, ctrl)}.json")
                 if rec is not None:
                     controls.append({"name": ctrl, "verdict": rec["verdict"]})
             title = CLAIMS_TEX[c.id].title if c.id in CLAIMS_TEX else c.title
@@ -81,7 +83,12 @@ def main(argv=None) -> int:
     ap.add_argument("--results", default="results")
     ap.add_argument("--out", default="results/notebooks/index.html")
     args = ap.parse_args(argv)
-    write_text(Path(args.out), render_index(Path(args.results)))
+    try:  # a bad record: one line naming it, and the old index left as it was
+        page = render_index(Path(args.results))
+    except InputError as err:
+        print(f"notebook_index: error: {err}", file=sys.stderr)
+        return 2
+    write_text(Path(args.out), page)
     return 0
 
 

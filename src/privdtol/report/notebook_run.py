@@ -104,6 +104,7 @@ def execute_notebook(
     nb = jupytext.read(str(source))
     Path(converted).parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, str(converted))
+    check_parameters(source, parameters, declared_parameters(nb))
     papermill.execute_notebook(
         str(converted),
         str(executed),
@@ -117,6 +118,47 @@ def execute_notebook(
     with atomic_path(ipynb) as tmp:
         tmp.write_text(text, encoding="utf-8")
     write_text(html, notebook_html(Path(ipynb)))
+
+
+#: the parameters every notebook rule passes (notebooks.smk, :func:`notebook_parameters`)
+RULE_PARAMETERS = ("agg_dir", "checks_dir", "out_dir", "thresholds")
+
+
+def notebook_parameters(name: str, checks: dict, **paths: str) -> dict:
+    """The parameters the notebook rule of notebook ``name`` passes: the directories ``paths``
+    (agg_dir, checks_dir, out_dir) and ``thresholds``, the values in the config's ``checks``
+    block of the keys its claims use (:func:`privdtol.analysis.registry.notebook_thresholds`)."""
+    from privdtol.analysis.registry import notebook_thresholds
+
+    if set(paths) != set(RULE_PARAMETERS) - {"thresholds"}:
+        raise ValueError(f"paths: got {sorted(paths)}, need agg_dir, checks_dir, out_dir")
+    return {**paths, "thresholds": {k: checks[k] for k in notebook_thresholds(name)}}
+
+
+def declared_parameters(nb) -> dict:
+    """The names (and default sources) of the parameters of a notebook's first cell tagged
+    ``parameters``, as papermill's Python translator reads them ({} without such a cell)."""
+    from papermill.translators import PythonTranslator
+
+    for cell in nb.get("cells", []):
+        if "parameters" in cell.get("metadata", {}).get("tags", []):
+            return {p.name: p.default for p in PythonTranslator.inspect(cell)}
+    return {}
+
+
+def check_parameters(source, parameters: dict, declared: dict) -> None:
+    """Refuse, in one line, parameters that the notebook's ``parameters`` cell does not
+    declare (papermill would only log "Passed unknown parameter" and the figure would silently
+    ignore the value)."""
+    from privdtol.errors import InputError
+
+    unknown = sorted(set(parameters) - set(declared))
+    if unknown:
+        raise InputError(
+            "parameters",
+            f"{source} does not declare {', '.join(unknown)} in its parameters cell",
+            ", ".join(sorted(declared)) or "none declared",
+        )
 
 
 def papermill_parameters(*mappings: dict) -> str:

@@ -10,6 +10,7 @@ pdflatex's clock to it) call it; nothing reads it back out of a generated file.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import subprocess
@@ -27,6 +28,7 @@ from privdtol.archive.layout import (
     source_date_epoch,
 )
 from privdtol.errors import InputError
+from privdtol.pipeline.run_config import flat_overrides
 from privdtol.report.latex import TeX, fmt_num, mathify, tex_escape, texttt
 
 PACKAGES = (
@@ -181,20 +183,33 @@ def provenance(
     n_experiments: int,
     total_runs: int,
     repo: Path | None = None,
+    sources: dict | None = None,
 ) -> dict:
     """The context of ``provenance.tex.j2``: the run's macros (LaTeX), the rows of the
-    provenance table, the per-rule benchmark rows and the executed notebooks."""
+    provenance table, the per-rule benchmark rows and the executed notebooks.
+
+    ``config`` is the config the run used, ``config_files`` the files it was read from (the
+    workflow's: its merged config, results/config.merged.yaml); ``sources``
+    (:func:`privdtol.pipeline.run_config.read_sources`) the config files it was merged from,
+    with their sha256, and the ``--config`` overrides, each listed (default: ``config_files``
+    themselves, no override)."""
     repo = Path(repo) if repo is not None else Path.cwd()
     git = git_info(repo)
     epoch = source_date_epoch(repo)
     commit = git["commit"] or "unknown (not a git checkout)"
     dirty = {True: "yes (uncommitted changes)", False: "no", None: "unknown"}[git["dirty"]]
-    files = []
+    merged = []
     for f in config_files:
         p = Path(f)
         if not p.exists():
             raise InputError("config", f"{p} does not exist", "a YAML or JSON file")
-        files.append((str(f), sha256_file(p)))
+        merged.append((str(f), sha256_file(p)))
+    if sources is None:
+        files, overrides, merged = merged, [], []
+    else:
+        files = [(s["path"], s["sha256"]) for s in sources["files"]]
+        overrides = flat_overrides(sources["overrides"])
+    override_list = ", ".join(texttt(f"--config {k}={json.dumps(v)}", "path") for k, v in overrides)
     url = repository_url(repo)
     rows = [
         ("Code repository", TeX(rf"\url{{{url}}}") if url else "no public remote configured"),
@@ -205,6 +220,16 @@ def provenance(
     rows += [
         (TeX(f"Config file {texttt(f, 'path')}"), TeX("sha256 " + texttt(digest, "any")))
         for f, digest in files
+    ]
+    rows += [
+        (TeX(f"Override {texttt(f'--config {key}', 'path')}"), TeX(texttt(json.dumps(value))))
+        for key, value in overrides
+    ]
+    if sources is not None and not overrides:
+        rows.append(("Overrides (--config)", "none"))
+    rows += [
+        (TeX(f"Merged config {texttt(f, 'path')}"), TeX("sha256 " + texttt(digest, "any")))
+        for f, digest in merged
     ]
     rows += [
         ("Merged config (canonical JSON)", TeX("sha256 " + texttt(config_hash(config), "any"))),
@@ -241,7 +266,13 @@ def provenance(
         "date": report_date(epoch),
         "repository": TeX(rf"\url{{{url}}}") if url else TeX("code repository: no public remote"),
         "config_hash": texttt(config_hash(config)[:16], "any"),
-        "config_files": (TeX(", ".join(texttt(f, "path") for f, _ in files)) if files else "none"),
+        # the files, and the overrides after them (the sections say "the configuration
+        # \ConfigFiles{}": with an override, that is what ran)
+        "config_files": TeX(
+            (", ".join(texttt(f, "path") for f, _ in files) if files else "none")
+            + (f" with {override_list}" if overrides else "")
+        ),
+        "overrides": TeX(override_list or "none"),
         "config_description": mathify(config.get("description") or "no description given"),
         "rows": rows,
         "benchmarks": [

@@ -11,6 +11,10 @@
   const FILTERS = ["env", "K", "gap", "epsilon"];
 
   const fmt = (v) => (v === null ? "–" : typeof v === "number" ? String(+v.toPrecision(6)) : v);
+  // Plotly's labels are its own small HTML: a string from a table is escaped before it goes
+  // there (the page's own elements get text, never markup)
+  const esc = (s) => String(s).replace(/[&<>"]/g, (c) =>
+    ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
   const unique = (xs) => [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const experiment = () => JSON.parse($("experiment").value);
   const ofExperiment = () => DATA.cells.filter((c) => c.experiment === experiment());
@@ -18,7 +22,7 @@
 
   function fillSelect(el, values, keep) {
     const previous = keep ? el.value : null;
-    el.innerHTML = "";
+    el.replaceChildren();
     for (const v of values) {
       const o = document.createElement("option");
       o.value = JSON.stringify(v);
@@ -92,7 +96,8 @@
     const how = cell.exact ? "exact" : `Monte Carlo, ${cell.runs} runs (${cell.estimator})`;
     const extra = varying.filter((p) => cell[p] !== null).map((p) => `${NAMES[p]}=${fmt(cell[p])}`);
     const name = DATA.algorithms[cell.algorithm].name + (extra.length ? `, ${extra.join(", ")}` : "");
-    return { name, text: `${cell.experiment} · ${shown.join(", ")}<br>${how} · cell ${cell.id}` };
+    return { name: esc(name),
+      text: `${esc(cell.experiment)} · ${esc(shown.join(", "))}<br>${esc(how)} · cell ${esc(cell.id)}` };
   }
 
   function traces(cells) {

@@ -11,8 +11,18 @@
   const name = (a) => (DATA.algorithms[a] ? DATA.algorithms[a].name : a);
   const colour = (a) => (DATA.algorithms[a] ? DATA.algorithms[a].colour : "#777");
   const CONFIG = { displaylogo: false, responsive: true };
+  // Plotly's labels are its own small HTML: a string from a file is escaped before it goes
+  // there; the page's elements are built with h() (text nodes, never innerHTML), so that no
+  // string of a record or a table becomes markup
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) =>
     ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, v);
+    for (const c of children) el.append(c instanceof Node ? c : String(c));
+    return el;
+  }
+  const VERDICT_CLASSES = ["PASS", "FAIL", "INCONCLUSIVE"];  // the stylesheet's classes
 
   function notRun(view, what) {
     const el = $(`view-${view}`);
@@ -25,12 +35,7 @@
 
   function rows(table, cells) {
     const body = document.querySelector(`#${table} tbody`);
-    body.innerHTML = "";
-    for (const r of cells) {
-      const tr = document.createElement("tr");
-      tr.innerHTML = r.map((c) => `<td>${c}</td>`).join("");
-      body.appendChild(tr);
-    }
+    body.replaceChildren(...cells.map((r) => h("tr", {}, ...r.map((c) => h("td", {}, c)))));
   }
 
   // ------------------------------------------------------------------------ privacy audit
@@ -43,7 +48,7 @@
     const v = DATA.views.privacy;
     if (!v) return notRun("privacy", "privacy audit (results/agg/privacy.parquet)");
     const algs = v.algorithms, traces = [], table = [];
-    const label = (a) => `${name(a.algorithm)}${a.role === "private" ? "" : " (control)"}`;
+    const label = (a) => esc(`${name(a.algorithm)}${a.role === "private" ? "" : " (control)"}`);
     const epsilons = [...new Set(algs.flatMap((a) => a.epsilon))].sort((x, y) => x - y);
     epsilons.forEach((e, k) => {
       const col = EPS_COLOURS[k % EPS_COLOURS.length];
@@ -52,7 +57,7 @@
       const pick = (f) => algs.map((a, i) => (has[i] ? f(a, at[i]) : null));
       const x = algs.map(label);
       const hover = pick((a, j) => `loss ${fmt(a.loss[j])}, ε = ${fmt(e)}<br>per-selection bound ` +
-        `${fmt(a.bound_selection[j])}<br>verdict: ${a.verdict[j]}`);
+        `${fmt(a.bound_selection[j])}<br>verdict: ${esc(a.verdict[j])}`);
       for (const [audit, [what, symbol]] of Object.entries(AUDITS)) {
         const y = pick((a, j) => (a[audit][j] === null ? null : a[audit][j] / e));
         if (!y.some((t) => t !== null)) continue;
@@ -84,12 +89,12 @@
     });
     for (const a of algs) {
       a.epsilon.forEach((e, j) => table.push([
-        `${esc(name(a.algorithm))} <code>${a.algorithm}</code>`,
+        h("span", {}, `${name(a.algorithm)} `, h("code", {}, a.algorithm)),
         a.role === "private" ? "private" : "negative control", fmt(e), fmt(a.loss[j]),
         fmt(a.bound_selection[j]), fmt(a.loss[j] === null ? null : a.loss[j] / e),
         a.stat_lower[j] === null ? "–" : `[${fmt(a.stat_lower[j])}, ${fmt(a.stat_upper[j])}]`,
-        `<span class="${/PASS|^caught/.test(a.verdict[j]) ? "expected" : "unexpected"}">` +
-          `${esc(a.verdict[j])}</span>`]));
+        h("span", { class: /PASS|^caught/.test(a.verdict[j]) ? "expected" : "unexpected" },
+          a.verdict[j])]));
     }
     Plotly.react("privacy-plot", traces, {
       margin: { t: 20, r: 20, b: 120 }, hovermode: "closest", scattermode: "group",
@@ -109,7 +114,7 @@
   function drawProof() {
     const v = DATA.views.proof;
     if (!v) return notRun("proof", "exact RPS cell with proof terms (results/agg/proof.parquet)");
-    const label = (s) => (s.part_of ? "· " : "") + s.label;
+    const label = (s) => esc((s.part_of ? "· " : "") + s.label);
     const steps = v.steps.filter((s) => v.cells.some((c) => c.factors[s.key] !== null));
     const traces = Object.entries(REGIMES).map(([regime, col]) => {
       const cells = v.cells.filter((c) => c.regime === regime);
@@ -117,7 +122,7 @@
       for (const s of steps) for (const c of cells) {
         if (c.factors[s.key] === null) continue;
         x.push(label(s)); y.push(c.factors[s.key]);
-        text.push(`K = ${c.K}, Δmin = ${fmt(c.gap)}, ε = ${fmt(c.epsilon)}<br>cell ${c.id}`);
+        text.push(esc(`K = ${c.K}, Δmin = ${fmt(c.gap)}, ε = ${fmt(c.epsilon)}`) + `<br>cell ${esc(c.id)}`);
       }
       return { type: "box", boxpoints: "all", jitter: 0.5, pointpos: 0, name: `${regime} regime`,
         x, y, text, marker: { color: col, size: 5 }, line: { color: col, width: 1 },
@@ -136,7 +141,7 @@
       const f = v.cells.map((c) => c.factors[s.key]).filter((x) => x !== null)
         .sort((a, b) => a - b);
       const med = f.length % 2 ? f[(f.length - 1) / 2] : (f[f.length / 2 - 1] + f[f.length / 2]) / 2;
-      return [s.part_of ? `&nbsp;&nbsp;· ${esc(s.label)}` : `<b>${esc(s.label)}</b>`, f.length,
+      return [s.part_of ? `\u00a0\u00a0· ${s.label}` : h("b", {}, s.label), f.length,
         fmt(f[0]), fmt(med), fmt(f[f.length - 1])];
     }));
   }
@@ -153,7 +158,7 @@
     for (const obj of DATA.views.searches.order) {
       const o = s.objectives[obj];
       if (!o) continue;
-      const [label, col] = OBJECTIVES[obj] || [obj, "#555"];
+      const [label, col] = OBJECTIVES[obj] || [esc(obj), "#555"];
       const ev = o.trace.map((_, i) => i + 1);
       let best = null;
       const running = o.trace.map((y) =>
@@ -173,8 +178,8 @@
         hovertemplate: `${label}<br>action %{x}: mean %{y:.4g}<br>${esc(o.description)}<extra></extra>`,
         meta: { kind: "instance", objective: obj } });
       const ratio = o.value === null || o.standard === null ? null : o.value / o.standard;
-      table.push([esc(label), fmt(o.value), fmt(o.standard), fmt(ratio), fmt(o.unseen),
-        esc(o.description)]);
+      table.push([(OBJECTIVES[obj] || [obj])[0], fmt(o.value), fmt(o.standard), fmt(ratio),
+        fmt(o.unseen), o.description]);
     }
     const base = { margin: { t: 40, r: 20 }, hovermode: "closest", legend: { orientation: "h", y: -0.2 } };
     Plotly.react("search-trace", trace, { ...base, title: { text: `the trace: ${s.evaluations} evaluations`, x: 0.02, font: { size: 13 } },
@@ -203,27 +208,32 @@
   function claimsTable() {
     const exp = $("experiment").value ? JSON.parse($("experiment").value) : null;
     const body = document.querySelector("#claims-table tbody");
-    body.innerHTML = "";
+    body.replaceChildren();
     let paper = 0, diag = 0, ctrl = 0, ctrlOk = 0;
     for (const c of DATA.claims) {
       const tr = document.createElement("tr");
       tr.className = (c.control ? "control" : "claim") + (c.experiments.includes(exp) ? " reads" : "");
-      const kind = c.control ? `<span class="badge control">negative control of ${c.claim}</span>`
-        : c.diagnostic ? `<span class="badge diagnostic" title="${esc(c.diagnostic)}">diagnostic</span>`
-          : '<span class="badge paper">paper</span>';
-      const what = c.control ? `<code>${esc(c.control)}</code>: ${c.title}` : c.title;
-      const verdict = c.verdict === null ? '<span class="notrun">not run</span>'
-        : `<span class="${c.verdict}">${c.verdict}</span>`;
+      const kind = c.control ? h("span", { class: "badge control" }, `negative control of ${c.claim}`)
+        : c.diagnostic ? h("span", { class: "badge diagnostic", title: c.diagnostic }, "diagnostic")
+          : h("span", { class: "badge paper" }, "paper");
+      // the title: the registry's text (code, not a file) as escaped HTML with MathML, made
+      // on the server by privdtol.report.mathml.text_to_html
+      const title = h("span");
+      title.innerHTML = c.title;
+      const what = c.control ? h("span", {}, h("code", {}, c.control), ": ", title) : title;
+      const verdict = c.verdict === null ? h("span", { class: "notrun" }, "not run")
+        : h("span", { class: VERDICT_CLASSES.includes(c.verdict) ? c.verdict : null }, c.verdict);
       let expected = "";
       if (c.control) {
         const ok = c.verdict === c.expected;
         expected = c.verdict === null ? c.expected
-          : `<span class="${ok ? "expected" : "unexpected"}">${c.expected} (${ok ? "as expected" : "NOT as expected"})</span>`;
+          : h("span", { class: ok ? "expected" : "unexpected" },
+            `${c.expected} (${ok ? "as expected" : "NOT as expected"})`);
         if (c.verdict !== null) { ctrl++; if (ok) ctrlOk++; }
       } else if (c.verdict !== null) { if (c.diagnostic) diag++; else paper++; }
-      const record = c.href ? `<a href="${c.href}">${c.id}</a>` : c.id;
-      tr.innerHTML = `<td>${record}</td><td>${kind}</td><td>${what}</td><td>${verdict}</td>` +
-        `<td>${expected}</td><td>${c.experiments.join(", ")}</td>`;
+      const record = c.href ? h("a", { href: c.href }, c.id) : c.id;
+      tr.append(...[record, kind, what, verdict, expected, c.experiments.join(", ")]
+        .map((x) => h("td", {}, x)));
       body.appendChild(tr);
     }
     $("claims-summary").textContent = `This run checked ${paper} claim(s) of the paper and ` +
