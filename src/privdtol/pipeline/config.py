@@ -258,7 +258,20 @@ def validate_semantics(config: dict) -> dict:
                         "gap < 1 with mu_best > 0",
                     )
                 _check_cells(config, part, means, f"{here}.")
+    if config.get("privacy") is not None:
+        _check_privacy_cost(config)
     return config
+
+
+def _check_privacy_cost(config: dict) -> None:
+    """The ``privacy:`` block's audits against ``limits.max_memory_gb`` (and the sequence's
+    enumeration bound), before any audit runs: one line naming the ``privacy.`` key.  (The
+    privacy layer sits above this one: imported here only, when the block is present.)"""
+    from privdtol.privacy.audit_grid import merge_grid
+    from privdtol.privacy.cost import check_grid
+
+    max_bytes = config["limits"]["max_memory_gb"] * 1e9
+    check_grid(merge_grid(config["privacy"]), max_bytes, "limits.max_memory_gb")
 
 
 def _check_cells(config: dict, part: dict, means, where: str) -> None:
