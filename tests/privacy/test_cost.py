@@ -4,7 +4,7 @@ refused before any audit (check-config, the workflow's parse)."""
 from __future__ import annotations
 
 import pytest
-from support.configs import refusal_message, smoke_with_one, SMALL
+from support.configs import SMALL, refusal_message, smoke_with_one
 
 from privdtol.errors import InputError
 from privdtol.privacy import cost
@@ -44,5 +44,5 @@ def test_costly_privacy_block_refused_by_the_config(privacy, key):
 def test_check_grid_names_the_key():
     from privdtol.privacy.audit_grid import merge_grid
 
-    with pytest.raises(InputError, match="privacy.statistical.runs"):
+    with pytest.raises(InputError, match=r"privacy\.statistical\.runs"):
         cost.check_grid(merge_grid({"statistical": {"runs": 10**7}}), 1e9, "x")

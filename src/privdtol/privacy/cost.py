@@ -36,7 +36,7 @@ SEQUENCE_SEARCH = {"n_random": 500, "max_steps": 20}
 
 
 def extreme_pair_count(K: int, block: int) -> int:
-    """Pairs of the search's first stage (:func:`~privdtol.privacy.exact_selection.extreme_pairs`)."""
+    """Pairs of the first stage (:func:`~privdtol.privacy.exact_selection.extreme_pairs`)."""
     groups = min(int(K), 3)
     patterns = 4 if block > 1 else 2
     n = int(block)
