@@ -10,6 +10,7 @@ on a shared cluster stay readable by the other users of the project.
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
 from contextlib import contextmanager
@@ -106,3 +107,64 @@ def read_json(path: str | Path, field: str = "input", missing_ok: bool = False):
         return json.loads(path.read_bytes().decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as err:
         raise InputError(field, f"{path}: not readable JSON ({_first_line(err)})") from None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a finite number")
+
+
+def read_json_strict(path: str | Path, field: str = "input", missing_ok: bool = False):
+    """:func:`read_json`, with ``NaN`` and ``Infinity`` (which Python's json reads, and JSON
+    does not allow) refused: one InputError line naming the file."""
+    path = Path(path)
+    if not path.is_file():
+        if missing_ok and not path.exists():
+            return None
+        raise InputError(field, f"{path}: no such file", "an existing JSON file")
+    try:
+        return json.loads(path.read_bytes().decode("utf-8"), parse_constant=_no_constant)
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise InputError(field, f"{path}: not readable JSON ({_first_line(err)})") from None
+
+
+#: the kinds of :func:`check_shape`: a JSON value's type in words, and its test
+KINDS = {
+    "str": ("a string", lambda v: isinstance(v, str)),
+    "int": ("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    "num": (
+        "a finite number",
+        lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+    ),
+    "dict": ("an object", lambda v: isinstance(v, dict)),
+    "list": ("a list", lambda v: isinstance(v, list)),
+}
+
+
+def check_shape(data, shape: dict, path, field: str, where: str = "") -> None:
+    """``data`` (a JSON object) against ``shape``: ``{key: kind}``, a kind one of
+    :data:`KINDS`, ``"<kind>?"`` (or null), a nested shape (an object of that shape) or
+    ``[shape]`` (a list of objects of that shape).  The first defect is one InputError line
+    naming the file and the key."""
+    if not isinstance(data, dict):
+        raise InputError(field, f"{path}: {where or 'top level'} is not an object")
+    for key, kind in shape.items():
+        name = f"{where}.{key}" if where else key
+        if key not in data:
+            raise InputError(field, f"{path}: missing key {name!r}")
+        value = data[key]
+        if isinstance(kind, dict):
+            check_shape(value, kind, path, field, name)
+        elif isinstance(kind, list):
+            if not isinstance(value, list):
+                raise InputError(field, f"{path}: key {name!r} is not a list")
+            for i, item in enumerate(value):
+                check_shape(item, kind[0], path, field, f"{name}[{i}]")
+        elif not (kind.endswith("?") and value is None):
+            words, ok = KINDS[kind.rstrip("?")]
+            if not ok(value):
+                got = value if isinstance(value, (int, float)) else type(value).__name__
+                raise InputError(
+                    field,
+                    f"{path}: key {name!r} is {got!r}",
+                    words + (" or null" if kind.endswith("?") else ""),
+                )

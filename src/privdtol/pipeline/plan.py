@@ -324,6 +324,12 @@ def _rows(planned) -> list[dict]:
     ]
 
 
+#: the key of a cell file's table attributes (Parquet metadata) that carries the cell's
+#: parameters (:meth:`Cell.params`): the promise its reader
+#: (:func:`privdtol.pipeline.aggregate.read_cell`) holds the file's rows and id to
+CELL_ATTR = "privdtol_cell"
+
+
 def cell_path(sim_dir: str | Path, experiment_name: str, cell: Cell | str) -> str:
     cid = cell if isinstance(cell, str) else cell.cell_id
     return f"{sim_dir}/{experiment_name}/{cid}.parquet"
