@@ -71,6 +71,9 @@ def _check(args):
         raise InputError("epsilon", f"got {args.epsilon}", "a finite number > 0")
     if args.K < 2 or args.K > 16:
         raise InputError("K", f"got {args.K}", "integers 2 .. 16")
+    from privdtol.cli.common import check_seed
+
+    check_seed(args.seed)
     alg = make_audited(args.algorithm, args.epsilon)
     method = args.method
     if method == "auto":

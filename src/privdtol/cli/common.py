@@ -159,3 +159,10 @@ def _check_numbers(args, options) -> None:
     runs = options.get("runs")
     if runs is not None and runs < 1:
         raise InputError("runs", f"got {runs}", "integers >= 1")
+    check_seed(options.get("seed"))
+
+
+def check_seed(seed) -> None:
+    """A seed as the config's schema allows it (``seed``: integers >= 0)."""
+    if seed is not None and seed < 0:
+        raise InputError("seed", f"got {seed}", "integers >= 0 (as the config's seed)")

@@ -46,9 +46,24 @@ def add_parser(sub):
     p.set_defaults(handler=run_explorer)
 
 
+def _check_agg(paths) -> None:
+    """Every --agg an experiment's aggregated Parquet table, read by the pipeline's reader
+    (:func:`privdtol.analysis.records.load_agg`: columns, types, finite values) before any
+    page is written: one line naming the file."""
+    from privdtol.analysis.records import load_agg
+    from privdtol.errors import InputError
+
+    for path in paths:
+        if path.suffix != ".parquet":
+            raise InputError("agg", f"{path} is not a .parquet table", "results/agg/<exp>.parquet")
+        if not load_agg(path.parent, [path.stem], field="agg"):
+            raise InputError("agg", f"{path}: no such file", "results/agg/<exp>.parquet")
+
+
 def run_explorer(args) -> int:
     from privdtol.report.explorer import build_explorer
 
+    _check_agg(args.agg)
     views = {"privacy": args.privacy, "proof": args.proof, "searches": args.searches}
     out = build_explorer(args.agg, args.checks, args.out, views)
     size = out.stat().st_size / 2**20

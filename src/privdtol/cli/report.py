@@ -70,6 +70,9 @@ def run_assets(args) -> int:
     from privdtol.pipeline.config import load_config_files
     from privdtol.report.assets import build_assets
 
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise InputError("out", f"{out} is a file", "a directory (created if absent)")
     config = load_config_files(args.config)
     written = build_assets(
         config, Path(args.results), Path(args.out), config_files=args.config, repo=Path(args.repo)

@@ -31,6 +31,20 @@ def check_table_path(path: str | Path, field: str = "out") -> Path:
         )
     if path.parent and not path.parent.exists():
         raise InputError(field, f"directory {path.parent} does not exist", "an existing directory")
+    return check_writable(path, field)
+
+
+def check_writable(path: str | Path, field: str = "out") -> Path:
+    """``path`` can be written by :func:`atomic_path` (checked before any work): not a
+    directory, in a directory where a file can be created (not ``/proc``, not read-only)."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(field, f"{path} is a directory", "a file path")
+    parent = path.parent if str(path.parent) else Path(".")
+    if parent.exists() and not (parent.is_dir() and os.access(parent, os.W_OK | os.X_OK)):
+        raise InputError(field, f"cannot create files in {parent}", "a writable directory")
+    if parent.resolve().is_relative_to("/proc") or parent.resolve().is_relative_to("/sys"):
+        raise InputError(field, f"cannot create files in {parent}", "a writable directory")
     return path
 
 
@@ -49,16 +63,24 @@ def _create_temp(path: Path) -> Path:
 
 
 @contextmanager
-def atomic_path(path: str | Path):
+def atomic_path(path: str | Path, field: str = "out"):
     """Yield a temporary path next to ``path``; rename it onto ``path`` on success only.
 
-    The file appears with the permissions ``open()`` would give it (``0o666 & ~umask``)."""
+    The file appears with the permissions ``open()`` would give it (``0o666 & ~umask``).  A
+    path that cannot be written (in ``/proc``, onto a directory) is one InputError on
+    ``field``, and nothing is left behind."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _create_temp(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = _create_temp(path)
+    except OSError as err:  # /proc, a read-only or full file system: one line
+        raise InputError(field, f"cannot write {path} ({err.strerror or err})") from None
     try:
         yield Path(tmp)
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as err:  # onto a directory
+            raise InputError(field, f"cannot write {path} ({err.strerror or err})") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
