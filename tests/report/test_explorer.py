@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 from support.explorer_tables import privacy_table, searches_table
 from support.offline_pages import external_references
+from support.records import check_json
 from support.tables import CORE, INTERVAL, agg_table
 
 from privdtol.errors import InputError
@@ -78,8 +79,8 @@ def test_explorer_lists_the_check_records(tmp_path):
     _table().to_parquet(tmp_path / "horizon.parquet")
     checks = tmp_path / "checks"
     checks.mkdir()
-    (checks / "C3.json").write_text(json.dumps({"verdict": "PASS"}))
-    (checks / "C3--ftl_egreedy.json").write_text(json.dumps({"verdict": "FAIL"}))
+    (checks / "C3.json").write_text(json.dumps(check_json("C3", "PASS")))
+    (checks / "C3--ftl_egreedy.json").write_text(json.dumps(check_json("C3", "FAIL")))
     html = build_explorer([tmp_path / "horizon.parquet"], checks, tmp_path / "e.html").read_text()
     claims = {c["id"]: c for c in _data(html)["claims"]}
     assert {i for i, c in claims.items() if c["verdict"]} == {"C3", "C3--ftl_egreedy"}
@@ -117,7 +118,7 @@ def test_a_bad_view_table_fails_before_anything_is_written(tmp_path):
     (tmp_path / "checks").mkdir()
     (tmp_path / "proof.parquet").write_text("not parquet")
     out = tmp_path / "explorer" / "index.html"
-    with pytest.raises(InputError, match=r"proof\.parquet: not a readable parquet file"):
+    with pytest.raises(InputError, match=r"proof\.parquet: not a readable Parquet file"):
         build_explorer([tmp_path / "horizon.parquet"], tmp_path / "checks", out,
                        {"proof": tmp_path / "proof.parquet"})  # fmt: skip
     assert not out.exists() and not out.parent.exists()

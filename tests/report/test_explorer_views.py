@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from support.explorer_tables import privacy_table, searches_table, slack_proof_row
+from support.records import check_json
 
 from privdtol.analysis.findings.slack import slack_table
 from privdtol.analysis.registry import CLAIMS, control_id, diagnostics, paper_claims
@@ -33,8 +34,8 @@ def test_claims_are_labelled_paper_or_diagnostic_by_the_registry(tmp_path):
 
 
 def test_every_control_follows_its_claim_with_its_verdict(tmp_path):
-    (tmp_path / "C1.json").write_text(json.dumps({"verdict": "PASS"}))
-    (tmp_path / "C1--rps_eta_eps.json").write_text(json.dumps({"verdict": "FAIL"}))
+    (tmp_path / "C1.json").write_text(json.dumps(check_json("C1", "PASS")))
+    (tmp_path / "C1--rps_eta_eps.json").write_text(json.dumps(check_json("C1", "FAIL")))
     rows = ev.claims(tmp_path, LINKS)
     ids = [r["id"] for r in rows]
     expected = [

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pandas as pd
 from support.offline_pages import RAW_TEX, external_references, visible_text
+from support.records import check_json
 
 from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
 from privdtol.report.figure_order import figure_number
@@ -42,7 +43,7 @@ def test_notebook_notes_and_index_are_generated(tmp_path):
     checks.mkdir()
     name = next(n for n in NOTEBOOKS if notebook_claims(n))
     claim = notebook_claims(name)[0]
-    record = {"verdict": "INCONCLUSIVE", "summary": "hand-written 5e1f"}
+    record = {**check_json(claim, "INCONCLUSIVE"), "summary": "hand-written 5e1f"}
     (checks / f"{claim}.json").write_text(json.dumps(record))
     note = figure_note(name, checks)
     assert "hand-written 5e1f" in note and "INCONCLUSIVE" in note

@@ -167,7 +167,13 @@ def derive_multiverse(schema: dict) -> dict:
         if key not in MULTIVERSE_EXCLUDED
     }
     checks["multiverse"]["properties"] = {
-        key: {"type": "array", "minItems": 1, "items": item} for key, item in items.items()
+        key: {
+            "description": f"values of {key} to try (each of its type and range)",
+            "type": "array",
+            "minItems": 1,
+            "items": item,
+        }
+        for key, item in items.items()
     }
     return schema
 
