@@ -176,3 +176,9 @@ def test_a_small_audit_still_runs_under_the_memory_limit():
         "--horizon", "15",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
+
+
+def test_audit_refuses_a_negative_seed(capsys):
+    one_line_error(
+        capsys, ["audit", "--algorithm", "rps", "--epsilon", "1", "--seed", "-1"], "--seed"
+    )

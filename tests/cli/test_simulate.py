@@ -185,3 +185,21 @@ def test_round_by_round_cell_at_t_2_40_refused_before_it_runs(tmp_path, extra):
     assert lines[0].startswith("privdtol simulate: error: --horizon: ")
     assert "limits.max_cpu_hours" in lines[0]
     assert seconds < 15 and not out.exists()
+
+
+@pytest.mark.parametrize("where", ["proc", "directory"])
+def test_unwritable_out_is_one_line_before_any_work(tmp_path, capsys, where):
+    """Before the fix: a FileNotFoundError (/proc) or IsADirectoryError traceback from the
+    atomic writer, after the simulation."""
+    out = "/proc/x.csv" if where == "proc" else tmp_path / "d.csv"
+    if where == "directory":
+        out.mkdir()
+    args = ["simulate", "--algorithm", "rps", "--epsilon", "1", "--K", "2", "--gap", "0.5"]
+    one_line_error(capsys, [*args, "--horizon", "63", "--runs", "10", "--out", out], "--out")
+
+
+def test_a_negative_seed_is_refused_as_the_schema_refuses_it(tmp_path, capsys):
+    args = ["simulate", "--algorithm", "rps", "--epsilon", "1", "--K", "2", "--gap", "0.5"]
+    out = tmp_path / "s.csv"
+    one_line_error(capsys, [*args, "--horizon", "63", "--seed", "-1", "--out", out], "--seed")
+    assert not out.exists()

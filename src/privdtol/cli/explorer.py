@@ -47,17 +47,13 @@ def add_parser(sub):
 
 
 def _check_agg(paths) -> None:
-    """Every --agg an experiment's aggregated Parquet table, read by the pipeline's reader
-    (:func:`privdtol.analysis.records.load_agg`: columns, types, finite values) before any
-    page is written: one line naming the file."""
-    from privdtol.analysis.records import load_agg
+    """Every --agg a Parquet table (a CSV was a pyarrow traceback); its columns are checked by
+    the explorer's reader (:data:`privdtol.report.explorer.REQUIRED`)."""
     from privdtol.errors import InputError
 
     for path in paths:
         if path.suffix != ".parquet":
             raise InputError("agg", f"{path} is not a .parquet table", "results/agg/<exp>.parquet")
-        if not load_agg(path.parent, [path.stem], field="agg"):
-            raise InputError("agg", f"{path}: no such file", "results/agg/<exp>.parquet")
 
 
 def run_explorer(args) -> int:
