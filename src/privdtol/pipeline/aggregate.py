@@ -261,7 +261,7 @@ def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
     (another cell's bytes are refused); the columns of :data:`CELL_FILE_COLUMNS` with their
     types; the parameters the cell promises on every row; exactly one row per run (``runs``, or
     one exact row set) and checkpoint horizon of the cell's T; regret finite, in [0, T] (beyond
-    the exact error bound), realized regret finite (or NaN, exact).  A defect is one
+    the exact error bound), realized regret finite in [-T, T] (or NaN, exact).  A defect is one
     InputError line naming the file and what is wrong."""
     from privdtol.pipeline.plan import CELL_ATTR, Cell
 
@@ -345,5 +345,10 @@ def _check_cell_rows(path, df: pd.DataFrame, cell) -> None:
         )
     real = df["regret_realized"].to_numpy(float)
     exact = cell.exact
-    if (np.isinf(real) | (np.isnan(real) & (not exact))).any():
-        raise _cell_problem(path, "column 'regret_realized' holds values that are not finite")
+    bad = np.isinf(real) | (np.isnan(real) & (not exact)) | (np.abs(real) > horizon * (1 + 1e-9))
+    if bad.any():
+        raise _cell_problem(
+            path,
+            f"column 'regret_realized' holds {float(real[np.argmax(bad)])!r}",
+            "finite realized regrets in [-T, T]",
+        )
