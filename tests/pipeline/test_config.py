@@ -335,27 +335,3 @@ def test_multiverse_keys_are_the_thresholds():
     assert multiverse["additionalProperties"] is False
     assert set(multiverse["properties"]) == set(props) - set(config.MULTIVERSE_EXCLUDED)
     assert set(multiverse["default"]) <= set(multiverse["properties"])
-
-
-def test_nested_overrides_are_coerced_by_the_schema_s_types():
-    """Snakemake gives `--config checks="{confidence: 0.9, plateau_octaves: 5}"` as strings:
-    before the fix the schema refused them (got '0.9')."""
-    overrides = {
-        "runs": "7",
-        "checks": {
-            "confidence": "0.9",
-            "plateau_octaves": "5",
-            "multiverse": {"exponent_range": [["0.9", "1.1"]], "confidence": ["0.8"]},
-        },
-        "limits": {"max_memory_gb": "4"},
-        "allow_outside": "false",
-    }
-    cfg = _with(lambda c: config.merge_config(c, copy.deepcopy(overrides)))
-    config.coerce_overrides(cfg, overrides)
-    out = load_config(cfg)
-    assert out["runs"] == 7 and out["checks"]["confidence"] == 0.9
-    assert out["checks"]["plateau_octaves"] == 5 and out["limits"]["max_memory_gb"] == 4.0
-    assert out["checks"]["multiverse"]["exponent_range"] == [[0.9, 1.1]]
-    bad = _with(lambda c: c.update(checks={"confidence": "high"}))
-    config.coerce_overrides(bad, {"checks": {"confidence": "high"}})
-    assert refusal_message(bad).startswith("checks.confidence: got 'high'")

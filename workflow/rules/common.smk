@@ -7,12 +7,8 @@ from privdtol.pipeline import plan as grid
 from privdtol.pipeline import staleness, tools
 from privdtol.errors import InputError
 from privdtol.analysis.registry import CLAIMS
-from privdtol.pipeline.config import (
-    check_out_dirs,
-    coerce_overrides,
-    load_config,
-    read_config_files,
-)
+from privdtol.pipeline.config import check_out_dirs, load_config, read_config_files
+from privdtol.pipeline.overrides import coerce_overrides
 
 
 def checked(make, *args):
@@ -35,7 +31,7 @@ def refuse_config(err):
 
 checked(read_config_files, [*workflow.configfiles, *(workflow.overwrite_configfiles or [])])
 # `--config checks="{confidence: 0.9}"`: Snakemake reads nested values as strings; the schema's
-# types make them numbers again (privdtol.pipeline.config.coerce_overrides)
+# types make them numbers again (privdtol.pipeline.overrides)
 coerce_overrides(config, workflow.config_settings.overwrite_config or {})
 CONFIG = checked(load_config, config)
 checked(check_out_dirs, CONFIG)

@@ -264,9 +264,12 @@ def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
     the exact error bound), realized regret finite in [-T, T] (or NaN, exact).  A defect is one
     InputError line naming the file and what is wrong."""
     from privdtol.pipeline.plan import CELL_ATTR, Cell
+    from privdtol.pipeline.worst_case import SEARCH_ATTR
 
     path = Path(path)
     df = read_table(path, "cells")
+    if cell is None and SEARCH_ATTR in df.attrs:
+        return _read_search_table(path, df)
     params = df.attrs.get(CELL_ATTR)
     try:
         promised = Cell.from_params(params)
@@ -295,6 +298,32 @@ def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
         if not np.allclose(df[col].to_numpy(float), want, rtol=1e-9, atol=0, equal_nan=True):
             raise _cell_problem(path, f"column {col!r} differs from the cell's {col} {want}")
     _check_cell_rows(path, df, promised)
+    return df
+
+
+def _read_search_table(path: Path, df: pd.DataFrame) -> pd.DataFrame:
+    """A worst-instance search's table (``privdtol worst-case --table``): the search's
+    parameters in its metadata, whose id is the file's name; one exact cell per objective
+    (``<search id>-<objective>``), each with the rows and finite regrets of a cell of the
+    search's horizon (:func:`_check_cell_rows`)."""
+    from privdtol.pipeline.plan import Cell
+    from privdtol.pipeline.worst_case import SEARCH_ATTR, Search
+
+    params = df.attrs[SEARCH_ATTR]
+    try:
+        search = Search(**params)
+        sid = search.search_id
+    except (TypeError, ValueError):
+        raise _cell_problem(path, f"search parameters {params!r} are not a search's") from None
+    if path.stem != sid:
+        raise _cell_problem(path, f"holds the data of search {sid} (another search's bytes?)")
+    _check_cell_columns(path, df)
+    if not df["cell_id"].str.startswith(f"{sid}-").all():
+        raise _cell_problem(path, "cell ids not of its search", f"{sid}-<objective>")
+    promise = Cell(search.algorithm, "bernoulli", "", search.K, search.gap, None,
+                   search.epsilon, search.horizon, 0, None, None, 0)  # fmt: skip
+    for _, part in df.groupby("cell_id", sort=True):
+        _check_cell_rows(path, part, promise)
     return df
 
 

@@ -257,11 +257,13 @@ def validate_semantics(config: dict) -> dict:
             f"the grid has {sum(cells.values())} cells (experiment {big!r}: {cells[big]})",
             f"<= {lim['max_cells']}; raise limits.max_cells or shrink the experiment",
         )
-    _check_ordered(config)
+    from privdtol.pipeline import semantics  # imports this module
+
+    semantics.check_ordered(config)
     seen = set()
     for i, exp in enumerate(config["experiments"]):
         where = f"experiments[{i}]"
-        _check_name(exp["name"], f"{where}.name")
+        semantics.check_name(exp["name"], f"{where}.name")
         if exp["name"] in seen:
             raise InputError(
                 f"{where}.name", f"duplicate experiment {exp['name']!r}", "a name used once"
@@ -292,48 +294,8 @@ def validate_semantics(config: dict) -> dict:
                     )
                 _check_cells(config, part, means, f"{here}.")
     if config.get("privacy") is not None:
-        _check_privacy_cost(config)
+        semantics.check_privacy_cost(config)
     return config
-
-
-def _check_privacy_cost(config: dict) -> None:
-    """The ``privacy:`` block's audits against ``limits.max_memory_gb`` (and the sequence's
-    enumeration bound), before any audit runs: one line naming the ``privacy.`` key.  (The
-    privacy layer sits above this one: imported here only, when the block is present.)"""
-    from privdtol.privacy.audit_grid import merge_grid
-    from privdtol.privacy.cost import check_grid
-
-    max_bytes = config["limits"]["max_memory_gb"] * 1e9
-    check_grid(merge_grid(config["privacy"]), max_bytes, "limits.max_memory_gb")
-
-
-def _check_name(name: str, key: str) -> None:
-    """An experiment is not named after one of the pipeline's own tables (its table would
-    overwrite theirs, or theirs its: it would never be simulated)."""
-    from privdtol.pipeline.aggregate import PIPELINE_TABLES
-
-    if name in PIPELINE_TABLES:
-        raise InputError(
-            key,
-            f"{name!r} is the name of one of the pipeline's own tables",
-            f"a name other than {', '.join(PIPELINE_TABLES)}",
-        )
-
-
-def _check_ordered(config: dict) -> None:
-    """Every range the schema marks ``x-ordered`` (``checks.exponent_range``), and each of
-    its multiverse values, is ordered: low < high (a reversed range no check can pass)."""
-    props = load_schema()["properties"]["checks"]["properties"]
-    checks = config["checks"]
-    for key, node in props.items():
-        if not node.get(ORDERED):
-            continue
-        values = [(f"checks.{key}", checks.get(key))]
-        ranges = (checks.get("multiverse") or {}).get(key) or []
-        values += [(f"checks.multiverse.{key}[{i}]", v) for i, v in enumerate(ranges)]
-        for where, value in values:
-            if value is not None and not value[0] < value[1]:
-                raise InputError(where, f"got {value!r}", "[low, high] with low < high")
 
 
 def _check_cells(config: dict, part: dict, means, where: str) -> None:
@@ -378,62 +340,6 @@ def _load_config(config: dict, schema) -> dict:
                     _bare_off(sl)
     validate_schema(config, schema)
     return validate_semantics(config)
-
-
-def coerce_overrides(config: dict, overrides: dict, schema: dict | None = None) -> dict:
-    """Snakemake's ``--config KEY=VALUE`` gives a nested value (``checks="{confidence: 0.9}"``)
-    as strings (YAML's base loader): each string of ``overrides`` that the schema declares a
-    number, an integer or a boolean becomes one, in ``config`` (in place; a string that is not
-    one is left for the schema to refuse, naming the key).  Returns ``config``."""
-    schema = schema if schema is not None else load_schema()
-    _coerce(config, overrides, schema, schema)
-    return config
-
-
-def _resolve(node: dict, root: dict) -> dict:
-    ref = node.get("$ref", "")
-    if ref.startswith("#/$defs/"):
-        return {
-            **root["$defs"][ref.split("/")[-1]],
-            **{k: v for k, v in node.items() if k != "$ref"},
-        }
-    return node
-
-
-def _coerce_leaf(value, node: dict, root: dict):
-    node = _resolve(node, root)
-    if isinstance(value, list) and isinstance(node.get("items"), dict):
-        return [_coerce_leaf(v, node["items"], root) for v in value]
-    if not isinstance(value, str):
-        return value
-    types = node.get("type", [])
-    types = [types] if isinstance(types, str) else types
-    casts = {"integer": int, "number": float}
-    for kind in ("integer", "number"):
-        if kind in types:
-            try:
-                return casts[kind](value)
-            except ValueError:
-                pass
-    if "boolean" in types and value in ("true", "false"):
-        return value == "true"
-    if "null" in types and value in ("null", "~"):
-        return None
-    return value
-
-
-def _coerce(config, overrides, node: dict, root: dict) -> None:
-    node = _resolve(node, root)
-    if not (isinstance(config, dict) and isinstance(overrides, dict)):
-        return
-    props = node.get("properties", {})
-    for key, value in overrides.items():
-        if key not in props or key not in config:
-            continue
-        if isinstance(value, dict):
-            _coerce(config[key], value, props[key], root)
-        else:
-            config[key] = _coerce_leaf(config[key], props[key], root)
 
 
 def _bare_off(mapping: dict) -> None:
