@@ -275,7 +275,10 @@ def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
         promised = Cell.from_params(params)
     except (TypeError, ValueError):
         raise _cell_problem(
-            path, "carries no cell parameters (not written by simulate-batch)", "cell files"
+            path,
+            "carries no cell parameters (written before they were recorded, or not by "
+            "simulate-batch)",
+            "cell files of simulate-batch: delete it and rerun snakemake to recompute it",
         ) from None
     if not all(isinstance(getattr(promised, k), int) for k in ("K", "horizon", "runs")):
         raise _cell_problem(path, f"cell parameters {params!r} are not a cell's")
