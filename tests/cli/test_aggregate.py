@@ -4,6 +4,7 @@ refusal of bad input in one line."""
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 from support.cli import one_line_error
 
 from privdtol.cli import main
@@ -67,4 +68,69 @@ def test_truncated_parquet_named_by_aggregate(tmp_path, capsys):
     out = tmp_path / "agg.parquet"
     args = ["aggregate", "--experiment", "horizon", "--out", out, bad]
     one_line_error(capsys, args, str(bad))
+    assert not out.exists()
+
+
+# ----------------------------------------------------------------- corrupt cell files (issue 39)
+SMALL_CELLS = [
+    grid.Cell("rps", "bernoulli", "standard", 2, 0.5, None, 1.0, 1023, 20, None, None, 0),
+    grid.Cell("ftl", "bernoulli", "standard", 2, 0.5, None, None, 1023, 20, None, None, 0),
+]
+
+
+def _write_cells(tmp_path):
+    paths = []
+    for c in SMALL_CELLS:
+        path = tmp_path / f"{c.cell_id}.parquet"
+        cell_table(c).to_parquet(path, index=False)
+        paths.append(path)
+    return paths
+
+
+def _nan(df):
+    df.loc[3, "regret"] = float("nan")
+    return df
+
+
+def _huge_negative(df):
+    df.loc[3, "regret"] = -1e300
+    return df
+
+
+def _half(df):
+    return df.iloc[: len(df) // 2]
+
+
+def _no_params(df):
+    df.attrs.clear()
+    return df
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "says"),
+    [
+        (_nan, "column 'regret' holds nan"),
+        (_huge_negative, "column 'regret' holds -1e+300"),
+        (_half, "rows where the cell promises"),
+        (_no_params, "carries no cell parameters"),
+        ("copy", "another cell's bytes"),
+        ("twice", "given twice"),
+    ],
+)
+def test_corrupt_cell_file_refused_in_one_line(tmp_path, capsys, corrupt, says):
+    """Before the fix each was aggregated (exit 0): NaN and -1e300 regrets reached the checks,
+    half a cell gave a table with 10 runs, a copy of another cell's bytes gave 2 rows of one
+    cell where 2 cells were given."""
+    a, b = _write_cells(tmp_path)
+    args = [a, b]
+    if corrupt == "copy":
+        b.write_bytes(a.read_bytes())
+    elif corrupt == "twice":
+        args = [a, b, a]
+    else:
+        corrupt(pd.read_parquet(a)).to_parquet(a, index=False)
+    out = tmp_path / "agg.parquet"
+    line = one_line_error(capsys, ["aggregate", "--experiment", "x", "--out", out, *args], says)
+    assert line.startswith("privdtol aggregate: error: --cells: ")
+    assert str(b if corrupt == "copy" else a) in line
     assert not out.exists()

@@ -57,3 +57,14 @@ def test_explorer_writes_the_views_it_is_given(tmp_path, capsys):
                "--privacy", str(tmp_path / "privacy.parquet")])  # fmt: skip
     assert rc == 0 and out.is_file()
     assert '"rps_eta_eps"' in out.read_text() and '"proof":null' in out.read_text()
+
+
+def test_explorer_given_a_csv_is_one_line(tmp_path, capsys):
+    """Before the fix: a traceback."""
+    agg = tmp_path / "horizon.csv"
+    agg_table(columns=REQUIRED, bound_thm1=1000.0).to_csv(agg, index=False)
+    out = tmp_path / "explorer" / "index.html"
+    rc = main(["explorer", "--agg", str(agg), "--checks", str(tmp_path), "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and len(err.splitlines()) == 1 and "--agg" in err and str(agg) in err, err
+    assert not out.exists()

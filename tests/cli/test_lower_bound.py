@@ -102,15 +102,13 @@ def test_bad_input_is_one_line_exit_2_and_no_file(capsys, tmp_path, change, flag
 
 def test_the_table_of_an_agg_dir(tmp_path, capsys):
     import pandas as pd
-    from support.tables import CORE, INTERVAL, agg_table
+    from support.tables import contract_table
 
     from privdtol.pipeline.io import write_table
 
     agg = tmp_path / "agg"
     cells = [{"algorithm": "rps", "K": 4, "gap": 0.5, "epsilon": 0.5, "mean": 1.0}]
-    write_table(
-        agg_table(cells, horizons=(1, 12), columns=(*CORE, *INTERVAL)), agg / "grid.parquet"
-    )
+    write_table(contract_table(cells, (1, 12), experiment="grid"), agg / "grid.parquet")
     out = tmp_path / "lb.parquet"
     assert main(["lower-bound-table", "--agg-dir", str(agg), "--out", str(out)]) == 0
     table = pd.read_parquet(out)

@@ -95,3 +95,22 @@ def test_bad_arguments_are_one_line_and_start_no_kernel(
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and err.startswith(f"privdtol notebook: error: --{field}:"), err
     assert not any(p.exists() for p in paths.values())
+
+
+@pytest.mark.parametrize("defect", ["missing agg_dir", "truncated check"])
+def test_bad_data_is_one_line_before_papermill(tmp_path, capsys, defect):
+    """Before the fix: a papermill traceback of about 40 lines from inside the notebook."""
+    (tmp_path / "good.py").write_text(GOOD)
+    checks = tmp_path / "checks"
+    checks.mkdir()
+    (checks / "C3.json").write_text('{"claim": "C3", "verd')
+    if defect == "missing agg_dir":
+        parameters = f"{{agg_dir: {tmp_path / 'nope'}}}"
+    else:
+        parameters = f"{{checks_dir: {checks}}}"
+    paths = _paths(tmp_path, "x")
+    assert run_notebook(tmp_path / "good.py", paths, parameters) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith("privdtol notebook: error: --parameters:"), err
+    assert ("nope" if defect == "missing agg_dir" else "C3.json") in err
+    assert not any(p.exists() for p in paths.values())

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from support.cli import one_line_error, run_cli
+from support.cli import one_line_error, run_cli, run_limited
 
 from privdtol.cli import main
 
@@ -166,3 +166,40 @@ def test_argparse_errors_name_the_argument(tmp_path):
     assert res.returncode == 2 and "--algorithm" in res.stderr and "rps" in res.stderr
     res = run_cli(*BASE, "--means", "0.4,0.6", "--out", str(tmp_path / "x.txt"))
     assert res.returncode == 2 and "--out" in res.stderr
+
+
+@pytest.mark.parametrize(
+    "extra", [["--env", "beta"], ["--mode", "explicit"]], ids=["beta", "explicit"]
+)
+def test_round_by_round_cell_at_t_2_40_refused_before_it_runs(tmp_path, extra):
+    """Beta losses and the per-round reference cost O(K T) per run: at T = 2^40 the estimate
+    (hundreds of CPU hours) is refused naming --horizon, under a memory limit and a timeout
+    (before the fix both ran until killed)."""
+    out = tmp_path / "x.csv"
+    args = ["--algorithm", "rps", "--epsilon", "1", "--K", "4", "--gap", "0.2", "--runs", "2"]
+    proc, seconds = run_limited(
+        "simulate", *args, "--horizon", str(2**40), *extra, "--out", str(out)
+    )
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    assert lines[0].startswith("privdtol simulate: error: --horizon: ")
+    assert "limits.max_cpu_hours" in lines[0]
+    assert seconds < 15 and not out.exists()
+
+
+@pytest.mark.parametrize("where", ["proc", "directory"])
+def test_unwritable_out_is_one_line_before_any_work(tmp_path, capsys, where):
+    """Before the fix: a FileNotFoundError (/proc) or IsADirectoryError traceback from the
+    atomic writer, after the simulation."""
+    out = "/proc/x.csv" if where == "proc" else tmp_path / "d.csv"
+    if where == "directory":
+        out.mkdir()
+    args = ["simulate", "--algorithm", "rps", "--epsilon", "1", "--K", "2", "--gap", "0.5"]
+    one_line_error(capsys, [*args, "--horizon", "63", "--runs", "10", "--out", out], "--out")
+
+
+def test_a_negative_seed_is_refused_as_the_schema_refuses_it(tmp_path, capsys):
+    args = ["simulate", "--algorithm", "rps", "--epsilon", "1", "--K", "2", "--gap", "0.5"]
+    out = tmp_path / "s.csv"
+    one_line_error(capsys, [*args, "--horizon", "63", "--seed", "-1", "--out", out], "--seed")
+    assert not out.exists()

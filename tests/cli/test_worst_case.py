@@ -9,7 +9,7 @@ import os
 
 import pandas as pd
 import pytest
-from support.cli import one_line_error, run_cli
+from support.cli import one_line_error, run_cli, run_limited
 
 from privdtol.cli import main
 
@@ -109,3 +109,17 @@ def test_cli_refuses_bad_input_in_one_line(tmp_path, monkeypatch, capsys, extra,
     line = one_line_error(capsys, [*BASE, *extra], f"{field}:")
     assert line.startswith(f"privdtol worst-case: error: {field}:"), line
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"), [("--budget", "1000000000"), ("--unseen", "100000000"), ("--seed", "-1")]
+)
+def test_search_effort_beyond_the_schema_refused(flag, value):
+    """The worst_case block's ranges bound the command too (before the fix --budget 1e9 ran
+    unbounded): one line, fast, under a memory limit."""
+    args = ["--K", "4", "--gap", "0.2", "--epsilon", "1", flag, value]
+    proc, seconds = run_limited("worst-case", *args)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    assert lines[0].startswith(f"privdtol worst-case: error: {flag}: got {value}")
+    assert seconds < 15

@@ -156,3 +156,15 @@ def test_exact_cell_aggregates_to_its_value_with_the_error_bound_as_interval():
     np.testing.assert_array_equal(agg["ci_low"], agg["mean"] - eb)
     assert agg["q50"].isna().all() and agg["mean_realized"].isna().all()
     assert agg["tail_mean"].iloc[-1] == 0.0
+
+
+def test_pipeline_tables_are_every_table_the_workflow_writes_beside_the_experiments():
+    """One definition: every ``{AGG_DIR}/<name>.parquet`` of the rules (and the lower bounds'
+    BOUNDS_TABLE) is in PIPELINE_TABLES, so check-config refuses an experiment named so."""
+    from support.paths import ROOT
+
+    from privdtol.analysis.claim_types import BOUNDS_TABLE
+
+    text = "".join(p.read_text() for p in (ROOT / "workflow" / "rules").glob("*.smk"))
+    written = set(re.findall(r"\{AGG_DIR\}/([a-z_]+)\.parquet", text)) | {BOUNDS_TABLE}
+    assert written == set(aggregate.PIPELINE_TABLES)

@@ -13,7 +13,7 @@ from support.configs import SMALL, exact_config, minimal, refusal_message, smoke
 
 from privdtol.algorithms import ALGORITHMS
 from privdtol.errors import InputError
-from privdtol.pipeline import config
+from privdtol.pipeline import aggregate, config
 from privdtol.pipeline.config import load_config, load_schema
 
 
@@ -279,3 +279,59 @@ def test_bad_exact_value_is_one_line_naming_the_key():
     with pytest.raises(InputError) as err:
         load_config(exact_config(exact="sometimes"))
     assert "exact" in str(err.value) and "auto" in str(err.value)
+
+
+# ----------------------------------------------------------------- what will fail later (issue 39)
+def _with(mutate) -> dict:
+    cfg = smoke_with_one(**SMALL)
+    mutate(cfg)
+    return cfg
+
+
+def _exp(**kw):
+    return lambda c: c["experiments"][0].update(**kw)
+
+
+def _checks(**kw):
+    return lambda c: c.update(checks=kw)
+
+
+SLICE = "experiments[0].slices[0].name: got"
+
+
+@pytest.mark.parametrize(
+    ("mutate", "starts"),
+    [
+        (_exp(name="horizon\n"), "experiments[0].name: got"),
+        (_exp(name="a" * 65), "experiments[0].name: got"),
+        (_exp(name="worst_case"), "experiments[0].name: 'worst_case' is the name"),
+        (_exp(slices=[{"name": "a\n\nb"}]), SLICE),
+        (_exp(slices=[{"name": "a\x07"}]), SLICE),
+        (_exp(slices=[{"name": "s" * 65}]), SLICE),
+        (lambda c: c.update(sim_dir="results/sim\n"), "sim_dir: got"),
+        (_checks(exponent_range=[1.2, 0.8]), "checks.exponent_range: got"),
+        (_checks(multiverse={"nope": [1]}), "checks.multiverse.nope: unknown key"),
+        (_checks(multiverse={"confidence": [1.5]}), "checks.multiverse.confidence[0]"),
+        (_checks(multiverse={"plateau_octaves": [0.5]}), "checks.multiverse.plateau_octaves[0]"),
+        (_checks(multiverse={"exponent_range": [[1.3, 0.7]]}), "checks.multiverse.exponent_"),
+    ],
+)  # fmt: skip
+def test_config_that_would_fail_later_is_refused_now(mutate, starts):
+    """Before the fix each passed check-config and failed at job time (a file name with a
+    newline, Errno 36, a never-simulated experiment, pdflatex, a traceback in the multiverse
+    job) or made C4a impossible to pass."""
+    assert refusal_message(_with(mutate)).startswith(starts)
+
+
+def test_every_pipeline_table_is_a_reserved_name():
+    for name in aggregate.PIPELINE_TABLES:
+        msg = refusal_message(_with(lambda c, n=name: c["experiments"][0].update(name=n)))
+        assert msg.startswith("experiments[0].name: ") and "pipeline's own tables" in msg
+
+
+def test_multiverse_keys_are_the_thresholds():
+    props = load_schema()["properties"]["checks"]["properties"]
+    multiverse = props["multiverse"]
+    assert multiverse["additionalProperties"] is False
+    assert set(multiverse["properties"]) == set(props) - set(config.MULTIVERSE_EXCLUDED)
+    assert set(multiverse["default"]) <= set(multiverse["properties"])

@@ -4,12 +4,14 @@ with the error bound of every number."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 import pytest
 
 from privdtol.analysis.registry import proof_algorithms
+from privdtol.errors import InputError
 from privdtol.pipeline import plan as grid
 from privdtol.pipeline.config import load_config
 from privdtol.pipeline.proof import (
@@ -18,6 +20,7 @@ from privdtol.pipeline.proof import (
     flat_row,
     proof_cells,
     proof_homes,
+    read_terms,
 )
 
 
@@ -59,3 +62,39 @@ def test_flat_row_carries_every_number_and_its_error_bound():
     assert row["bound_eq6"] == pytest.approx(4 * math.log(4) / (1 / 32), rel=1e-12)
     assert row["large_gap"] <= row["sum_V"] <= row["bound_drift"] <= row["bound_eq6"]
     assert row["drift_max"] <= row["drift_max_err"]
+
+
+# ----------------------------------------------------------------- proof-terms files (issue 39)
+PROOF_CELL = grid.Cell("rps", "bernoulli", "standard", 4, 0.5, None, 0.0625, 1023, 0, None, None, 0)
+
+
+@pytest.fixture(scope="module")
+def terms_text():
+    return json.dumps(cell_terms(PROOF_CELL), indent=1, sort_keys=True, allow_nan=False)
+
+
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        (lambda t: t.replace('"sum_F": ', '"sum_F": NaN, "x": ', 1), "NaN is not a finite"),
+        (lambda t: json.dumps({k: v for k, v in json.loads(t).items() if k != "sum_V"}),
+         "missing key 'sum_V'"),
+        (lambda t: json.dumps({**json.loads(t), "K": "4"}), "key 'K' is 'str'"),
+        (lambda t: json.dumps({**json.loads(t), "tail_bound": None}), "key 'tail_bound' is"),
+        (lambda t: json.dumps({**json.loads(t), "cell_id": "0" * 16}), "not of"),
+        (lambda t: t[: len(t) // 2], "not readable JSON"),
+    ],
+)  # fmt: skip
+def test_a_bad_proof_terms_file_is_one_line_naming_it(tmp_path, terms_text, edit, says):
+    """Before the fix NaN was accepted, a missing key or a wrong type was a traceback."""
+    path = tmp_path / f"{PROOF_CELL.cell_id}.json"
+    path.write_text(edit(terms_text))
+    with pytest.raises(InputError) as err:
+        read_terms(path, PROOF_CELL)
+    assert str(err.value).startswith(f"proof: {path}: ") and says in str(err.value)
+
+
+def test_a_good_proof_terms_file_is_read(tmp_path, terms_text):
+    path = tmp_path / f"{PROOF_CELL.cell_id}.json"
+    path.write_text(terms_text)
+    assert read_terms(path, PROOF_CELL)["cell_id"] == PROOF_CELL.cell_id

@@ -156,3 +156,18 @@ def test_searches_table_refuses_a_file_that_is_not_a_search_result(tmp_path):
     bad.write_text('{"algorithm": "rps"}')
     with pytest.raises(InputError, match="not a search result"):
         searches_table([bad])
+
+
+def test_a_search_table_is_read_by_the_cell_reader_and_another_search_s_refused(written, tmp_path):
+    """``privdtol aggregate`` reads the searches' tables (experiment worst_case) through
+    read_cell: the search's parameters travel in the file; a copy under another search's
+    name is refused (issue 39)."""
+    from privdtol.errors import InputError
+    from privdtol.pipeline.aggregate import read_cell
+
+    s, _, files = written["wu_wang_gumbel"]
+    assert set(read_cell(files["table"])["cell_id"]) == {f"{s.search_id}-{o}" for o in OBJECTIVES}
+    copy = tmp_path / "0123456789abcdef.parquet"
+    copy.write_bytes(files["table"].read_bytes())
+    with pytest.raises(InputError, match="another search's bytes"):
+        read_cell(copy)

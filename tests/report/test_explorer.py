@@ -119,7 +119,7 @@ def test_a_bad_view_table_fails_before_anything_is_written(tmp_path):
     (tmp_path / "checks").mkdir()
     (tmp_path / "proof.parquet").write_text("not parquet")
     out = tmp_path / "explorer" / "index.html"
-    with pytest.raises(InputError, match=r"proof\.parquet: not a readable parquet file"):
+    with pytest.raises(InputError, match=r"proof\.parquet: not a readable Parquet file"):
         build_explorer([tmp_path / "horizon.parquet"], tmp_path / "checks", out,
                        {"proof": tmp_path / "proof.parquet"})  # fmt: skip
     assert not out.exists() and not out.parent.exists()

@@ -27,6 +27,32 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     )
 
 
+#: the address-space limit and the time limit of :func:`run_limited`
+LIMIT_BYTES, LIMIT_SECONDS = 1_500_000_000, 30
+
+
+def run_limited(*args: str, cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, float]:
+    """``python -m privdtol.cli ARGS`` in a child process under an address-space limit of
+    :data:`LIMIT_BYTES` (``RLIMIT_AS``, set in the child) and a timeout of
+    :data:`LIMIT_SECONDS`; the process and its wall-clock seconds."""
+    import resource
+    import time
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (LIMIT_BYTES, LIMIT_BYTES))
+
+    start = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "privdtol.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        preexec_fn=limit,
+        timeout=LIMIT_SECONDS,
+    )
+    return proc, time.monotonic() - start
+
+
 def one_line_error(capsys, args, naming: str) -> str:
     """Run :func:`privdtol.cli.main` on ``args``; assert exit 2 with one stderr line that names
     ``naming``, no traceback and no stdout; return that line."""

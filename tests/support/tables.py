@@ -260,3 +260,14 @@ def table_frame(name: str) -> pd.DataFrame:
             f"{name}_note": ["a_b & 50%", "ρ = 0.5", ""],
         }
     )
+
+
+def contract_table(cells: Iterable[Mapping] = ({},), horizons: Sequence[int] = (1023,), **kw):
+    """:func:`agg_table` with every column of the contract (what the pipeline's reader,
+    :func:`privdtol.analysis.records.load_agg`, requires): the columns not given are NaN,
+    ``eta`` derived, ``estimator`` "fast" and ``tail_mean`` 0."""
+    df = agg_table(cells, horizons, columns=(*CORE, *INTERVAL, "eta", "estimator"), **kw)
+    for col in COLUMNS:
+        if col not in df.columns:
+            df[col] = 0.0 if col == "tail_mean" else np.nan
+    return df[[*COLUMNS, *(c for c in df.columns if c not in COLUMNS)]]

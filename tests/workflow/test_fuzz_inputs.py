@@ -2,7 +2,9 @@
 infinities, extremes, deleted, duplicated and unknown keys, huge lists, YAML aliases, odd bytes)
 and argument lists of the CLI.  Every input ends in exit 0, or in exit 2 with exactly one stderr
 line that names a key, file or argument; never a traceback, within a time limit (a per-example
-alarm) and a memory limit (``resource.setrlimit(RLIMIT_AS)`` around the run).
+alarm) and a memory limit (``resource.setrlimit(RLIMIT_AS)`` around the run): the helpers of
+:mod:`support.fuzz`, shared with the data-file, name and costly-block families of
+tests/workflow/test_fuzz_data.py.
 
 Fixed seed (``derandomize``) and a bounded number of examples: a few dozen in the fast tier
 (about 15 s), more in the slow tier (about 60 s on the loaded 2-core machine).  Removing the
@@ -13,20 +15,16 @@ accepted, exit 0).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
-import resource
-import signal
 from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.fuzz import FAST, SLOW, assert_contract, run_cli
 from support.paths import ROOT
 
-from privdtol.cli import main
 from privdtol.errors import printable
 
 #: the smoke config, with a small size guard so that a fuzzed grid is refused, not planned,
@@ -40,71 +38,6 @@ BASE = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text()) | {
 SMALL = {k: v for k, v in BASE.items() if k != "privacy"} | {
     "experiments": [BASE["experiments"][0] | {"algorithms": ["rps", "ftl"]}]
 }
-
-
-#: seconds an example may take; memory it may add to the process
-SECONDS, EXTRA_BYTES = 20, 3 << 30
-
-
-FAST = settings(
-    max_examples=25,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=list(HealthCheck),
-)
-
-
-SLOW = settings(FAST, max_examples=100)
-
-
-class Timeout(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def limited():
-    """A real-time alarm of :data:`SECONDS` and an address-space limit of the current size +
-    :data:`EXTRA_BYTES` (soft limits, restored afterwards)."""
-    with open("/proc/self/statm") as fh:
-        size = int(fh.read().split()[0]) * resource.getpagesize()
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    cap = size + EXTRA_BYTES if hard == resource.RLIM_INFINITY else min(hard, size + EXTRA_BYTES)
-
-    def alarm(signum, frame):
-        raise Timeout(f"more than {SECONDS} s")
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    signal.alarm(SECONDS)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-        signal.signal(signal.SIGALRM, old)
-
-
-def run_cli(args) -> tuple[int, str]:
-    err = io.StringIO()
-    with limited(), contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        try:
-            code = main([str(a) for a in args])
-        except SystemExit as exit_:  # argparse
-            code = exit_.code
-    return code, err.getvalue()
-
-
-def assert_contract(code, err, names):
-    """exit 0, or exit 2 with one line naming one of ``names`` (keys, files, arguments; or a
-    predicate of the line)."""
-    assert "Traceback" not in err, err
-    assert code in (0, 2), (code, err)
-    if code == 2:
-        lines = err.strip().splitlines()
-        assert len(lines) == 1, err
-        named = names(lines[0]) if callable(names) else any(n in lines[0] for n in names)
-        assert named, (lines[0], names)
 
 
 # ----------------------------------------------------------------------------- configs

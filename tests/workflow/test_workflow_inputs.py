@@ -167,3 +167,21 @@ def test_a_notebook_that_shows_findings_waits_for_them(tmp_path):
         jobs[target] = job_stats(proc.stdout)
     assert jobs["notebook_worst"].get("findings") == 1
     assert "findings" not in jobs["notebook_proof"] and "notebook_proof" in jobs["notebook_proof"]
+
+
+@pytest.mark.slow
+def test_config_refusal_in_snakemake_is_one_line_exit_2_and_overrides_are_typed(tmp_path):
+    """A refused config: exit 2 and one stderr line without Python frames (before the fix:
+    WorkflowError, two ``File ...`` frames, exit 1).  A nested ``--config`` override arrives
+    as strings and is typed by the schema (before the fix: ``checks.confidence: got '0.9'``).
+    About 40 s: two parses."""
+    wd = copy_workflow(tmp_path / "wd")
+    (wd / "bad.yaml").write_text("experiments:\n  - {name: privacy, algorithms: [rps], K: [2], "
+                                 "gap: [0.5], epsilon: [1], horizon: [63]}\n")  # fmt: skip
+    proc = snakemake(wd, "-n", "--configfile", "config/smoke.yaml", "bad.yaml")
+    assert proc.returncode == 2, proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if "invalid config" in ln or "File " in ln]
+    assert len(lines) == 1 and lines[0].startswith("invalid config: experiments[0].name:"), lines
+    override = "checks={confidence: 0.9, plateau_octaves: 5, multiverse: {confidence: [0.9]}}"
+    proc = snakemake(wd, "-n", "--configfile", "config/smoke.yaml", "--config", override)
+    assert proc.returncode == 0, proc.stderr

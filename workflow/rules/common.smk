@@ -1,8 +1,7 @@
 # Shared set-up: configuration checks and the simulation plan (privdtol.pipeline.plan).
 
+import sys
 from pathlib import Path
-
-from snakemake.exceptions import WorkflowError
 
 from privdtol.errors import InputError
 
@@ -10,12 +9,14 @@ try:  # the registries, installed plugins included: a broken plugin is one line 
     from privdtol.algorithms import ALGORITHMS
     from privdtol.environments import MODELS
 except InputError as err:
-    raise WorkflowError(f"invalid plugin: {err}") from None
+    print(f"invalid plugin: {err}", file=sys.stderr, flush=True)
+    raise SystemExit(2)
 
 from privdtol.pipeline import plan as grid
 from privdtol.pipeline import run_config, staleness, tools
 from privdtol.analysis.registry import CLAIMS
 from privdtol.pipeline.config import check_out_dirs, load_config, read_config_files
+from privdtol.pipeline.overrides import coerce_overrides
 
 
 def checked(make, *args):
@@ -26,10 +27,20 @@ def checked(make, *args):
     try:
         return make(*args)
     except InputError as err:
-        raise WorkflowError(f"invalid config: {err}") from None
+        refuse_config(err)
+
+
+def refuse_config(err):
+    """A config refusal as one line on stderr, no frames, exit 2 (Snakemake's WorkflowError
+    would print the rule file's frames and exit 1)."""
+    print(f"invalid config: {err}", file=sys.stderr, flush=True)
+    raise SystemExit(2)
 
 
 checked(read_config_files, [*workflow.configfiles, *(workflow.overwrite_configfiles or [])])
+# `--config checks="{confidence: 0.9}"`: Snakemake reads nested values as strings; the schema's
+# types make them numbers again (privdtol.pipeline.overrides)
+coerce_overrides(config, workflow.config_settings.overwrite_config or {})
 CONFIG = checked(load_config, config)
 checked(check_out_dirs, CONFIG)
 config.clear()

@@ -9,11 +9,8 @@ import json
 
 from privdtol.privacy.audit_grid import merge_grid
 
-if config.get("privacy"):
-    try:  # semantic checks of the privacy block at parse time, before any job
-        merge_grid(config["privacy"])
-    except InputError as err:
-        raise WorkflowError(f"invalid config: {err}") from None
+if config.get("privacy"):  # semantic checks of the privacy block at parse time, before any job
+    checked(merge_grid, config["privacy"])
 
 
 rule audit_privacy:

@@ -174,26 +174,21 @@ def write_check(check: dict, path: str | Path) -> Path:
 
 
 def read_check(path: str | Path) -> dict | None:
-    """A written check record, or None if the file does not exist (e.g. C1 when the config
-    has no privacy audit)."""
-    from privdtol.pipeline.io import read_json
-
-    data = read_json(path, "checks", missing_ok=True)  # a defect: one line naming the file
-    if data is not None and not isinstance(data, dict):
-        raise InputError("checks", f"{path}: top level is not an object", "a check record")
-    return data
+    """A written check record validated by :func:`load_check`, or None if the file does not
+    exist (e.g. C1 when the config has no privacy audit); a defect is one line on
+    ``checks``."""
+    return load_check(path, "checks") if Path(path).exists() else None
 
 
 def load_check(path: str | Path, field: str = "results") -> dict:
     """Read and validate one check record: every key of :data:`CHECK_KEYS` with its type, and a
     verdict of :data:`~privdtol.analysis.verdict.VERDICTS`.  A defect is one
     :class:`~privdtol.errors.InputError` line (field ``field``) naming the file and the key."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise InputError(field, f"{path}: not readable JSON ({err})") from None
+    from privdtol.pipeline.io import read_json_strict
+
+    data = read_json_strict(path, field)  # truncated, NaN or Infinity: one line
     if not isinstance(data, dict):
-        raise InputError(field, f"{path}: top level is not an object")
+        raise InputError(field, f"{path}: top level is not an object", "a check record")
     for key, kind in CHECK_KEYS.items():
         if key not in data:
             raise InputError(field, f"{path}: missing key {key!r}")
@@ -235,14 +230,18 @@ def load_agg(
     """The aggregated tables ``<agg_dir>/<experiment>.parquet`` of ``experiments`` that exist,
     as ``{experiment: table}`` in the order given (absent experiments are skipped; the dict may
     be empty).  The files read are ``[agg_path(agg_dir, e) for e in tables]``.  An unreadable
-    file is one :class:`~privdtol.errors.InputError` line (field ``field``)."""
+    file, or an experiment's table that breaks the aggregated-table contract
+    (:func:`privdtol.pipeline.aggregate.check_agg_table`: columns, types, finite values, one row
+    per cell and horizon), is one :class:`~privdtol.errors.InputError` line (field ``field``)
+    naming the file; the pipeline's own tables (privacy, proof ...) are read as they are."""
+    from privdtol.pipeline.aggregate import PIPELINE_TABLES, check_agg_table
+    from privdtol.pipeline.io import read_table
+
     out = {}
     for exp in experiments:
         path = agg_path(agg_dir, exp)
         if path.exists():
-            try:
-                out[exp] = pd.read_parquet(path)
-            except Exception as err:  # pyarrow raises several types
-                first = str(err).splitlines()[0] if str(err) else type(err).__name__
-                raise InputError(field, f"{path}: not a readable parquet file ({first})") from None
+            out[exp] = read_table(path, field)  # unreadable: one line naming the file
+            if exp not in PIPELINE_TABLES:
+                check_agg_table(out[exp], path, exp, field)
     return out

@@ -71,11 +71,36 @@ def _check(args):
         raise InputError("epsilon", f"got {args.epsilon}", "a finite number > 0")
     if args.K < 2 or args.K > 16:
         raise InputError("K", f"got {args.K}", "integers 2 .. 16")
+    from privdtol.cli.common import check_seed
+
+    check_seed(args.seed)
     alg = make_audited(args.algorithm, args.epsilon)
     method = args.method
     if method == "auto":
         method = "statistical" if law_kind(alg) == "laplace_quadrature" else "exact"
+    _check_cost(args, method)
     return alg, method
+
+
+def _check_cost(args, method: str) -> None:
+    """The audit's memory (and the sequence's enumeration) estimated before it runs, against
+    this machine's memory (:mod:`privdtol.privacy.cost`): one line naming the flag."""
+    from privdtol.pipeline.limits import machine_memory_bytes
+    from privdtol.privacy import cost
+    from privdtol.privacy.mechanisms import block_index
+
+    bound, max_bytes = "this machine's memory", machine_memory_bytes()
+    if method in ("exact", "statistical"):
+        block_index(args.block)
+    if method == "exact":
+        fields = {"n_random": "random", "block": "block"}
+        cost.check_selection(args.K, args.block, max(0, args.random), 200, max_bytes, bound, fields)
+    elif method == "sequence":
+        cost.check_sequence(
+            args.algorithm, args.epsilon, args.K, args.horizon, max_bytes, bound, "horizon"
+        )
+    elif args.runs >= 1:
+        cost.check_statistical(args.K, args.block, args.runs, max_bytes, bound, "runs")
 
 
 def run(args) -> int:
@@ -181,12 +206,23 @@ def _load_grid(args) -> dict:
     return validate_privacy(grid)
 
 
+def _check_grid_cost(grid: dict) -> None:
+    """The grid's audits against this machine's memory before the first one runs: one line
+    naming the ``privacy.`` key (:func:`privdtol.privacy.cost.check_grid`)."""
+    from privdtol.pipeline.limits import machine_memory_bytes
+    from privdtol.privacy.audit_grid import merge_grid
+    from privdtol.privacy.cost import check_grid
+
+    check_grid(merge_grid(grid), machine_memory_bytes(), "this machine's memory")
+
+
 def run_grid_command(args) -> int:
     from privdtol.privacy.audit_grid import run_grid
 
     out = check_table_path(args.out, "out")
     csv = check_table_path(args.csv, "csv") if args.csv else None
     grid = _load_grid(args)
+    _check_grid_cost(grid)
     df = run_grid(grid, progress=(lambda s: print(s, file=sys.stderr, flush=True)))
     write_table(df, out)
     if csv is not None:

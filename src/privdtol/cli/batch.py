@@ -68,19 +68,18 @@ def batch_cells(args):
 
 
 def is_complete(path: Path, cell) -> bool:
-    """A cell file is trusted when it parses and holds the cell's id and run count (one
-    row set, ``run`` 0, for an exact cell)."""
+    """A cell file is trusted when its reader accepts it
+    (:func:`privdtol.pipeline.aggregate.read_cell`: the cell's parameters, id, rows and finite
+    values); anything else is computed again."""
+    from privdtol.pipeline.aggregate import read_cell
+
     if not path.exists():
         return False
     try:
-        import pyarrow.parquet as pq
-
-        table = pq.read_table(path, columns=["cell_id", "run"])
-    except Exception:
+        read_cell(path, cell)
+    except InputError:
         return False
-    ids = set(table.column("cell_id").to_pylist())
-    runs = len(set(table.column("run").to_pylist()))
-    return ids == {cell.cell_id} and runs == max(cell.runs, 1)
+    return True
 
 
 def cell_table(cell, proof_path=None):
@@ -101,6 +100,9 @@ def cell_table(cell, proof_path=None):
     table["instance"] = cell.instance
     table["rho"] = float("nan") if cell.rho is None else cell.rho
     table["kappa"] = float("nan") if cell.kappa is None else cell.kappa
+    from privdtol.pipeline.plan import CELL_ATTR
+
+    table.attrs[CELL_ATTR] = cell.params()  # the promise read_cell holds the file to
     return table
 
 

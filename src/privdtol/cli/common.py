@@ -111,7 +111,36 @@ def cell_spec_from_args(args, **options):
             spec.algorithm, spec.means, spec.epsilon, spec.horizon, max(1, spec.runs), exact,
             machine_memory_bytes(), bound="this machine's memory", unique="K" in given,
         )  # fmt: skip
+        if not exact:
+            _check_seconds(spec, options.get("mode", "auto"))
     return spec
+
+
+def _check_seconds(spec, mode: str) -> None:
+    """A Monte Carlo cell's CPU time estimated before it runs (the batching cost model,
+    :func:`privdtol.pipeline.plan.monte_carlo_seconds`) against the schema's default
+    ``limits.max_cpu_hours``: Beta losses and ``--mode explicit`` cost O(K T) per run."""
+    from privdtol.algorithms import make_algorithm
+    from privdtol.engine.fast import resolve_mode
+    from privdtol.pipeline.config import load_schema
+    from privdtol.pipeline.plan import monte_carlo_seconds
+
+    env = spec.build_env()
+    alg = make_algorithm(spec.algorithm, spec.epsilon)
+    explicit = (  # without exact block sums (beta) a block is drawn round by round too
+        not env.exact_sums
+        or resolve_mode(alg, env, spec.horizon, max(1, spec.runs), mode) == "explicit"
+    )
+    hours = monte_carlo_seconds(env.K, max(1, spec.runs), spec.horizon, explicit) / 3600
+    limit = load_schema()["properties"]["limits"]["properties"]["max_cpu_hours"]["default"]
+    if hours > limit:
+        how = "round by round (O(K T) per run)" if explicit else "by block sums"
+        raise InputError(
+            "horizon" if explicit else "runs",
+            f"{spec.algorithm} at K={env.K}, T={spec.horizon}, runs={spec.runs} {how} takes "
+            f"about {hours:.3g} CPU hours",
+            f"cells within limits.max_cpu_hours = {limit:g} (the schema's default)",
+        )
 
 
 def _check_numbers(args, options) -> None:
@@ -130,3 +159,10 @@ def _check_numbers(args, options) -> None:
     runs = options.get("runs")
     if runs is not None and runs < 1:
         raise InputError("runs", f"got {runs}", "integers >= 1")
+    check_seed(options.get("seed"))
+
+
+def check_seed(seed) -> None:
+    """A seed as the config's schema allows it (``seed``: integers >= 0)."""
+    if seed is not None and seed < 0:
+        raise InputError("seed", f"got {seed}", "integers >= 0 (as the config's seed)")

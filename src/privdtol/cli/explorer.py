@@ -46,9 +46,20 @@ def add_parser(sub):
     p.set_defaults(handler=run_explorer)
 
 
+def _check_agg(paths) -> None:
+    """Every --agg a Parquet table (a CSV was a pyarrow traceback); its columns are checked by
+    the explorer's reader (:data:`privdtol.report.explorer.REQUIRED`)."""
+    from privdtol.errors import InputError
+
+    for path in paths:
+        if path.suffix != ".parquet":
+            raise InputError("agg", f"{path} is not a .parquet table", "results/agg/<exp>.parquet")
+
+
 def run_explorer(args) -> int:
     from privdtol.report.explorer import build_explorer
 
+    _check_agg(args.agg)
     views = {"privacy": args.privacy, "proof": args.proof, "searches": args.searches}
     out = build_explorer(args.agg, args.checks, args.out, views)
     size = out.stat().st_size / 2**20

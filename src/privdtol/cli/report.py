@@ -76,6 +76,9 @@ def run_assets(args) -> int:
     from privdtol.pipeline.run_config import read_sources
     from privdtol.report.assets import build_assets
 
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise InputError("out", f"{out} is a file", "a directory (created if absent)")
     config = load_config_files(args.config)
     sources = read_sources(args.sources) if args.sources else None
     written = build_assets(

@@ -70,12 +70,7 @@ def _check(args):
         raise InputError("gap", f"got {args.gap}", "0 < gap < 1")
     if not (args.epsilon > 0 and math.isfinite(args.epsilon)):
         raise InputError("epsilon", f"got {args.epsilon}", "a finite number > 0")
-    if args.budget < 12:
-        raise InputError("budget", f"got {args.budget}", "integers >= 12")
-    if args.seed < 0:
-        raise InputError("seed", f"got {args.seed}", "integers >= 0")
-    if args.unseen < 0:
-        raise InputError("unseen", f"got {args.unseen}", "integers >= 0")
+    _check_ranges(args)
     if not (args.tolerance >= 0 and math.isfinite(args.tolerance)):
         raise InputError("tolerance", f"got {args.tolerance}", "a finite number >= 0")
     clock.check_horizon(args.horizon)
@@ -92,6 +87,20 @@ def _check(args):
             raise InputError(
                 "proof", f"{args.algorithm!r} is not a softmax rule", ", ".join(PROOF_ALGORITHMS)
             )
+
+
+def _check_ranges(args) -> None:
+    """budget, seed and unseen within the ranges of the config's ``worst_case`` block (the one
+    definition of each limit: the schema): a search's cost is its budget and unseen draws."""
+    from privdtol.pipeline.config import load_schema
+
+    keys = load_schema()["properties"]["worst_case"]["properties"]
+    for name in ("budget", "seed", "unseen"):
+        node, value = keys[name], getattr(args, name)
+        low, high = node["minimum"], node.get("maximum", math.inf)
+        if not low <= value <= high:
+            allowed = f"integers {low} .. {high}" if high < math.inf else f"integers >= {low}"
+            raise InputError(name, f"got {value}", f"{allowed} (worst_case.{name} in a config)")
 
 
 def run(args) -> int:

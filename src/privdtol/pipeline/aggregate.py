@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from privdtol.core import bounds
+from privdtol.errors import InputError
 from privdtol.pipeline.io import read_table
 
 #: normal quantile of the two-sided 95% interval
@@ -174,5 +175,212 @@ def aggregate_tables(tables: Iterable[pd.DataFrame], experiment: str) -> pd.Data
 
 
 def aggregate_files(paths: Iterable[str | Path], experiment: str) -> pd.DataFrame:
-    """Aggregate cell files (read one at a time: memory stays O(one cell))."""
-    return aggregate_tables((read_table(p) for p in sorted(map(str, paths))), experiment)
+    """Aggregate cell files, each validated by :func:`read_cell` (read one at a time: memory
+    stays O(one cell)); a file given twice is refused."""
+    paths = sorted(map(str, paths))
+    twice = sorted({p for p in paths if paths.count(p) > 1})
+    if twice:
+        raise InputError("cells", f"{twice[0]}: given twice", "each cell file once")
+    return aggregate_tables((read_cell(p) for p in paths), experiment)
+
+
+# ----------------------------------------------------------------------------- the table reader
+#: the pipeline's own tables beside the experiments' in the aggregate directory (the privacy
+#: audit, the proof terms, the worst-instance searches, the lower bounds): no experiment may be
+#: named after one (``check-config``), and they are not regret tables (:func:`check_agg_table`)
+PIPELINE_TABLES = ("privacy", "proof", "worst_case", "searches", "lower_bound")
+#: aggregated-table columns by kind
+INT_COLUMNS = ("K", "horizon", "runs")
+TEXT_COLUMNS = ("experiment", "cell_id", *TEXT_PARAMETERS, "estimator")
+#: columns that must be finite on every row (the others may be NaN: se of one run, quantiles
+#: and realized regret of an exact cell, epsilon of a non-private algorithm ...)
+FINITE_COLUMNS = ("K", "gap", "horizon", "runs", "mean", "tail_mean")
+
+
+def check_agg_table(df: pd.DataFrame, path, experiment: str, field: str = "agg-dir") -> None:
+    """An experiment's aggregated table against the contract of :data:`COLUMNS`: every
+    column with its type, the file's experiment on every row, one row per (cell, horizon),
+    finite values where they must be (:data:`FINITE_COLUMNS`; no infinities anywhere), runs
+    >= 0 and regrets >= 0.  One InputError line naming the file and what is wrong."""
+
+    def refuse(problem, allowed=None):
+        raise InputError(field, f"{path}: {problem}", allowed)
+
+    missing = [c for c in COLUMNS if c not in df.columns]
+    if missing:
+        refuse(f"lacks the columns {', '.join(missing[:5])}", "an aggregated table")
+    for col in COLUMNS:
+        dtype = df[col].dtype
+        if col in TEXT_COLUMNS:
+            ok = pd.api.types.is_string_dtype(dtype)
+        elif col in INT_COLUMNS:
+            ok = pd.api.types.is_integer_dtype(dtype)
+        else:
+            ok = pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+        if not ok:
+            refuse(f"column {col!r} has type {dtype}")
+    if len(df) and (df["experiment"] != experiment).any():
+        refuse(f"rows of experiment {df['experiment'][df['experiment'] != experiment].iloc[0]!r}")
+    for col in (c for c in COLUMNS if c not in TEXT_COLUMNS):
+        x = df[col].to_numpy(dtype=float)
+        if np.isinf(x).any() or (col in FINITE_COLUMNS and np.isnan(x).any()):
+            bad = x[~np.isfinite(x)][0]
+            refuse(f"column {col!r} holds {float(bad)!r}", "finite numbers")
+    if (df["runs"] < 0).any() or (df["horizon"] < 1).any() or (df["mean"] < -1e-9).any():
+        refuse("negative runs or regret, or a horizon below 1")
+    if df.duplicated(["cell_id", "horizon"]).any():
+        refuse("a (cell_id, horizon) pair on two rows", "one row per cell and horizon")
+
+
+# ----------------------------------------------------------------------------- the cell reader
+#: the columns of a cell file (:func:`privdtol.cli.batch.cell_table`) and their kinds
+CELL_FILE_COLUMNS = {
+    "cell_id": "text",
+    **dict.fromkeys(TEXT_PARAMETERS, "text"),
+    "K": "int",
+    **dict.fromkeys(FLOAT_PARAMETERS, "float"),
+    "horizon": "int",
+    "run": "int",
+    "regret": "float",
+    "regret_realized": "float",
+    "estimator": "text",
+}
+#: the cell's parameters its file's columns repeat on every row
+_PROMISED = {"algorithm": "algorithm", "env": "env", "instance": "instance", "K": "K"}
+
+
+def _cell_problem(path, problem: str, allowed: str | None = None) -> InputError:
+    return InputError("cells", f"{path}: {problem}", allowed)
+
+
+def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
+    """A cell file (``results/sim/<experiment>/<cell_id>.parquet``), validated -- the one
+    reader of cell files (``privdtol aggregate``; ``simulate-batch`` trusts a file only if this
+    accepts it): the cell's parameters in its metadata (:data:`~privdtol.pipeline.plan.CELL_ATTR`,
+    and equal to ``cell``'s if given), whose id is the file's name and every row's ``cell_id``
+    (another cell's bytes are refused); the columns of :data:`CELL_FILE_COLUMNS` with their
+    types; the parameters the cell promises on every row; exactly one row per run (``runs``, or
+    one exact row set) and checkpoint horizon of the cell's T; regret finite, in [0, T] (beyond
+    the exact error bound), realized regret finite in [-T, T] (or NaN, exact).  A defect is one
+    InputError line naming the file and what is wrong."""
+    from privdtol.pipeline.plan import CELL_ATTR, Cell
+    from privdtol.pipeline.worst_case import SEARCH_ATTR
+
+    path = Path(path)
+    df = read_table(path, "cells")
+    if cell is None and SEARCH_ATTR in df.attrs:
+        return _read_search_table(path, df)
+    params = df.attrs.get(CELL_ATTR)
+    try:
+        promised = Cell.from_params(params)
+    except (TypeError, ValueError):
+        raise _cell_problem(
+            path,
+            "carries no cell parameters (written before they were recorded, or not by "
+            "simulate-batch)",
+            "cell files of simulate-batch: delete it and rerun snakemake to recompute it",
+        ) from None
+    if not all(isinstance(getattr(promised, k), int) for k in ("K", "horizon", "runs")):
+        raise _cell_problem(path, f"cell parameters {params!r} are not a cell's")
+    if cell is not None and promised != cell:
+        raise _cell_problem(path, f"holds cell {promised.cell_id}, not {cell.cell_id}")
+    if path.stem != promised.cell_id:
+        raise _cell_problem(
+            path, f"holds the data of cell {promised.cell_id} (another cell's bytes?)"
+        )
+    _check_cell_columns(path, df)
+    ids = set(df["cell_id"].unique())
+    if ids != {promised.cell_id}:
+        raise _cell_problem(path, f"cell_id column holds {sorted(ids)[:3]}", promised.cell_id)
+    for col, attr in _PROMISED.items():
+        if (df[col] != getattr(promised, attr)).any():
+            raise _cell_problem(path, f"column {col!r} differs from the cell's {attr}")
+    for col in ("gap", "epsilon", "rho", "kappa"):
+        want = getattr(promised, col)
+        want = np.nan if want is None else float(want)
+        if not np.allclose(df[col].to_numpy(float), want, rtol=1e-9, atol=0, equal_nan=True):
+            raise _cell_problem(path, f"column {col!r} differs from the cell's {col} {want}")
+    _check_cell_rows(path, df, promised)
+    return df
+
+
+def _read_search_table(path: Path, df: pd.DataFrame) -> pd.DataFrame:
+    """A worst-instance search's table (``privdtol worst-case --table``): the search's
+    parameters in its metadata, whose id is the file's name; one exact cell per objective
+    (``<search id>-<objective>``), each with the rows and finite regrets of a cell of the
+    search's horizon (:func:`_check_cell_rows`)."""
+    from privdtol.pipeline.plan import Cell
+    from privdtol.pipeline.worst_case import SEARCH_ATTR, Search
+
+    params = df.attrs[SEARCH_ATTR]
+    try:
+        search = Search(**params)
+        sid = search.search_id
+    except (TypeError, ValueError):
+        raise _cell_problem(path, f"search parameters {params!r} are not a search's") from None
+    if path.stem != sid:
+        raise _cell_problem(path, f"holds the data of search {sid} (another search's bytes?)")
+    _check_cell_columns(path, df)
+    if not df["cell_id"].str.startswith(f"{sid}-").all():
+        raise _cell_problem(path, "cell ids not of its search", f"{sid}-<objective>")
+    promise = Cell(search.algorithm, "bernoulli", "", search.K, search.gap, None,
+                   search.epsilon, search.horizon, 0, None, None, 0)  # fmt: skip
+    for _, part in df.groupby("cell_id", sort=True):
+        _check_cell_rows(path, part, promise)
+    return df
+
+
+def _check_cell_columns(path, df: pd.DataFrame) -> None:
+    missing = [c for c in CELL_FILE_COLUMNS if c not in df.columns]
+    if missing:
+        raise _cell_problem(path, f"lacks the columns {', '.join(missing)}")
+    for col, kind in CELL_FILE_COLUMNS.items():
+        dtype = df[col].dtype
+        ok = {
+            "text": pd.api.types.is_string_dtype(dtype),
+            "int": pd.api.types.is_integer_dtype(dtype),
+            "float": pd.api.types.is_float_dtype(dtype) or pd.api.types.is_integer_dtype(dtype),
+        }[kind]
+        if not ok:
+            raise _cell_problem(path, f"column {col!r} has type {dtype}", f"{kind} values")
+
+
+def _check_cell_rows(path, df: pd.DataFrame, cell) -> None:
+    from privdtol.core import clock
+
+    horizons, _ = clock.checkpoints(cell.horizon)
+    runs = max(cell.runs, 1)
+    if len(df) != runs * horizons.size:
+        raise _cell_problem(
+            path,
+            f"{len(df)} rows where the cell promises {runs * horizons.size} "
+            f"({runs} runs x {horizons.size} checkpoint horizons)",
+        )
+    order = df.sort_values(["run", "horizon"], kind="mergesort")
+    want_run = np.repeat(np.arange(runs), horizons.size)
+    want_h = np.tile(horizons, runs)
+    if not (
+        np.array_equal(order["run"].to_numpy(), want_run)
+        and np.array_equal(order["horizon"].to_numpy(), want_h)
+    ):
+        raise _cell_problem(path, "rows are not one per run and checkpoint horizon")
+    reg = df["regret"].to_numpy(float)
+    slack = df["error_bound"].to_numpy(float) if "error_bound" in df.columns else 0.0
+    if "error_bound" in df.columns and not (np.isfinite(slack).all() and (slack >= 0).all()):
+        raise _cell_problem(path, "column 'error_bound' holds values that are not finite >= 0")
+    horizon = df["horizon"].to_numpy(float)
+    bad = ~np.isfinite(reg) | (reg < -slack - 1e-9) | (reg > horizon * (1 + 1e-9) + slack)
+    if bad.any():
+        value = reg[np.argmax(bad)]
+        raise _cell_problem(
+            path, f"column 'regret' holds {float(value)!r}", "finite pseudo-regrets in [0, T]"
+        )
+    real = df["regret_realized"].to_numpy(float)
+    exact = cell.exact
+    bad = np.isinf(real) | (np.isnan(real) & (not exact)) | (np.abs(real) > horizon * (1 + 1e-9))
+    if bad.any():
+        raise _cell_problem(
+            path,
+            f"column 'regret_realized' holds {float(real[np.argmax(bad)])!r}",
+            "finite realized regrets in [-T, T]",
+        )

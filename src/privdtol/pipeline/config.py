@@ -115,6 +115,9 @@ def _allowed(error) -> str:
         return f"type {schema['type']}"
     if kw in ("minItems", "maxItems"):
         return f"lists with {'at least' if kw == 'minItems' else 'at most'} {schema[kw]} items"
+    if kw in ("maxLength", "minLength"):
+        most = "at most" if kw == "maxLength" else "at least"
+        return f"strings of {most} {schema[kw]} characters"
     if kw == "pattern":
         return f"strings matching {schema['pattern']}"
     if kw == "uniqueItems":
@@ -150,7 +153,7 @@ def load_schema(path: str | Path | None = None) -> dict:
 
 @lru_cache(maxsize=1)
 def _shipped_schema() -> dict:
-    return registry_enums(read_mapping(SCHEMA_PATH, "schema"))
+    return derive_multiverse(registry_enums(read_mapping(SCHEMA_PATH, "schema")))
 
 
 def registry_enums(schema: dict) -> dict:
@@ -171,6 +174,34 @@ def registry_enums(schema: dict) -> dict:
     ]
     schema["properties"]["worst_case"]["properties"]["algorithms"]["items"]["enum"] = searched
     return schema
+
+
+def derive_multiverse(schema: dict) -> dict:
+    """``checks.multiverse``'s keys from the thresholds of ``checks`` (one definition): each a
+    non-empty list of values of that threshold's schema (type, range, order); any other key is
+    unknown."""
+    checks = schema["properties"]["checks"]["properties"]
+    items = {
+        key: {k: v for k, v in node.items() if k not in ("default", "description")}
+        for key, node in checks.items()
+        if key not in MULTIVERSE_EXCLUDED
+    }
+    checks["multiverse"]["properties"] = {
+        key: {
+            "description": f"values of {key} to try (each of its type and range)",
+            "type": "array",
+            "minItems": 1,
+            "items": item,
+        }
+        for key, item in items.items()
+    }
+    return schema
+
+
+#: the ``checks`` keys that are not thresholds of a verdict (no multiverse range)
+MULTIVERSE_EXCLUDED = ("multiverse", "power_replicates")
+#: the schema keyword of a two-number range that must be ordered (low < high)
+ORDERED = "x-ordered"
 
 
 def check_defaults() -> dict:
@@ -246,9 +277,13 @@ def validate_semantics(config: dict) -> dict:
             f"the grid has {sum(cells.values())} cells (experiment {big!r}: {cells[big]})",
             f"<= {lim['max_cells']}; raise limits.max_cells or shrink the experiment",
         )
+    from privdtol.pipeline import semantics  # imports this module
+
+    semantics.check_ordered(config)
     seen = set()
     for i, exp in enumerate(config["experiments"]):
         where = f"experiments[{i}]"
+        semantics.check_name(exp["name"], f"{where}.name")
         if exp["name"] in seen:
             raise InputError(
                 f"{where}.name", f"duplicate experiment {exp['name']!r}", "a name used once"
@@ -279,6 +314,8 @@ def validate_semantics(config: dict) -> dict:
                     )
                 _check_cells(config, part, means, f"{here}.")
     check_required(config)
+    if config.get("privacy") is not None:
+        semantics.check_privacy_cost(config)
     return config
 
 

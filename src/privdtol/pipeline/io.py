@@ -10,6 +10,7 @@ on a shared cluster stay readable by the other users of the project.
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
 from contextlib import contextmanager
@@ -30,6 +31,20 @@ def check_table_path(path: str | Path, field: str = "out") -> Path:
         )
     if path.parent and not path.parent.exists():
         raise InputError(field, f"directory {path.parent} does not exist", "an existing directory")
+    return check_writable(path, field)
+
+
+def check_writable(path: str | Path, field: str = "out") -> Path:
+    """``path`` can be written by :func:`atomic_path` (checked before any work): not a
+    directory, in a directory where a file can be created (not ``/proc``, not read-only)."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(field, f"{path} is a directory", "a file path")
+    parent = path.parent if str(path.parent) else Path(".")
+    if parent.exists() and not (parent.is_dir() and os.access(parent, os.W_OK | os.X_OK)):
+        raise InputError(field, f"cannot create files in {parent}", "a writable directory")
+    if parent.resolve().is_relative_to("/proc") or parent.resolve().is_relative_to("/sys"):
+        raise InputError(field, f"cannot create files in {parent}", "a writable directory")
     return path
 
 
@@ -48,16 +63,24 @@ def _create_temp(path: Path) -> Path:
 
 
 @contextmanager
-def atomic_path(path: str | Path):
+def atomic_path(path: str | Path, field: str = "out"):
     """Yield a temporary path next to ``path``; rename it onto ``path`` on success only.
 
-    The file appears with the permissions ``open()`` would give it (``0o666 & ~umask``)."""
+    The file appears with the permissions ``open()`` would give it (``0o666 & ~umask``).  A
+    path that cannot be written (in ``/proc``, onto a directory) is one InputError on
+    ``field``, and nothing is left behind."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _create_temp(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = _create_temp(path)
+    except OSError as err:  # /proc, a read-only or full file system: one line
+        raise InputError(field, f"cannot write {path} ({err.strerror or err})") from None
     try:
         yield Path(tmp)
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as err:  # onto a directory
+            raise InputError(field, f"cannot write {path} ({err.strerror or err})") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -106,3 +129,64 @@ def read_json(path: str | Path, field: str = "input", missing_ok: bool = False):
         return json.loads(path.read_bytes().decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as err:
         raise InputError(field, f"{path}: not readable JSON ({_first_line(err)})") from None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a finite number")
+
+
+def read_json_strict(path: str | Path, field: str = "input", missing_ok: bool = False):
+    """:func:`read_json`, with ``NaN`` and ``Infinity`` (which Python's json reads, and JSON
+    does not allow) refused: one InputError line naming the file."""
+    path = Path(path)
+    if not path.is_file():
+        if missing_ok and not path.exists():
+            return None
+        raise InputError(field, f"{path}: no such file", "an existing JSON file")
+    try:
+        return json.loads(path.read_bytes().decode("utf-8"), parse_constant=_no_constant)
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise InputError(field, f"{path}: not readable JSON ({_first_line(err)})") from None
+
+
+#: the kinds of :func:`check_shape`: a JSON value's type in words, and its test
+KINDS = {
+    "str": ("a string", lambda v: isinstance(v, str)),
+    "int": ("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    "num": (
+        "a finite number",
+        lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+    ),
+    "dict": ("an object", lambda v: isinstance(v, dict)),
+    "list": ("a list", lambda v: isinstance(v, list)),
+}
+
+
+def check_shape(data, shape: dict, path, field: str, where: str = "") -> None:
+    """``data`` (a JSON object) against ``shape``: ``{key: kind}``, a kind one of
+    :data:`KINDS`, ``"<kind>?"`` (or null), a nested shape (an object of that shape) or
+    ``[shape]`` (a list of objects of that shape).  The first defect is one InputError line
+    naming the file and the key."""
+    if not isinstance(data, dict):
+        raise InputError(field, f"{path}: {where or 'top level'} is not an object")
+    for key, kind in shape.items():
+        name = f"{where}.{key}" if where else key
+        if key not in data:
+            raise InputError(field, f"{path}: missing key {name!r}")
+        value = data[key]
+        if isinstance(kind, dict):
+            check_shape(value, kind, path, field, name)
+        elif isinstance(kind, list):
+            if not isinstance(value, list):
+                raise InputError(field, f"{path}: key {name!r} is not a list")
+            for i, item in enumerate(value):
+                check_shape(item, kind[0], path, field, f"{name}[{i}]")
+        elif not (kind.endswith("?") and value is None):
+            words, ok = KINDS[kind.rstrip("?")]
+            if not ok(value):
+                got = value if isinstance(value, (int, float)) else type(value).__name__
+                raise InputError(
+                    field,
+                    f"{path}: key {name!r} is {got!r}",
+                    words + (" or null" if kind.endswith("?") else ""),
+                )

@@ -38,14 +38,22 @@ MAX_K = 1 << 20
 
 
 def machine_memory_bytes() -> float:
-    """Physical memory of this machine (the CLI's bound)."""
+    """The CLI's bound: this machine's physical memory, or the process's address-space limit
+    (``ulimit -v``, ``RLIMIT_AS``) when that is smaller."""
     try:
-        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+        phys = float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
     except (ValueError, OSError, AttributeError):  # pragma: no cover (non-POSIX)
-        return 16e9
+        phys = 16e9
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):  # pragma: no cover (non-POSIX)
+        return phys
+    return phys if soft == resource.RLIM_INFINITY else min(phys, float(soft))
 
 
-def _gb(x: float) -> str:
+def gb(x: float) -> str:
     return f"{x / 1e9:.3g} GB"
 
 
@@ -120,8 +128,8 @@ def check_cell(
             f"{where}K" if means.size > 1 << 16 else f"{where}{'horizon' if exact else 'runs'}",
             f"{algorithm} at K={means.size}, T={horizon}"
             + ("" if exact else f", runs={runs}")
-            + f" needs about {_gb(need)} of memory",
-            f"cells within {bound} = {_gb(max_bytes)}",
+            + f" needs about {gb(need)} of memory",
+            f"cells within {bound} = {gb(max_bytes)}",
         )
 
 

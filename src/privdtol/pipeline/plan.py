@@ -56,6 +56,16 @@ SECONDS_PER_EXACT_UNIT = 6.7e-7
 MAX_JSON_CHARS = 100_000
 
 
+def monte_carlo_seconds(K: int, runs: int, horizon: int, explicit: bool) -> float:
+    """Rough single-core seconds of a Monte Carlo cell: O(K T) per run round by round
+    (``explicit``: the per-round reference, or a loss model without exact block sums), else
+    O(K log T) per run (the batching cost model; ``privdtol simulate`` refuses by it too)."""
+    elements = float(runs) * K
+    if explicit:
+        return SECONDS_PER_CELL + elements * horizon / EXPLICIT_ELEMENTS_PER_SECOND
+    return SECONDS_PER_CELL + elements * clock.n_blocks(horizon) / FAST_ELEMENTS_PER_SECOND
+
+
 # --------------------------------------------------------------------------- cells
 @dataclass(frozen=True)
 class Cell:
@@ -148,9 +158,7 @@ class Cell:
             or self.engine == "explicit"
             or (alg.kind == "round" and self.horizon * elements <= (1 << 24))
         )
-        if explicit:
-            return SECONDS_PER_CELL + elements * self.horizon / EXPLICIT_ELEMENTS_PER_SECOND
-        return SECONDS_PER_CELL + elements * clock.n_blocks(self.horizon) / FAST_ELEMENTS_PER_SECOND
+        return monte_carlo_seconds(self.K, self.runs, self.horizon, explicit)
 
     @classmethod
     def from_params(cls, params: dict) -> Cell:
@@ -313,6 +321,12 @@ def _rows(planned) -> list[dict]:
         }
         for name, (cells, batches) in planned.items()
     ]
+
+
+#: the key of a cell file's table attributes (Parquet metadata) that carries the cell's
+#: parameters (:meth:`Cell.params`): the promise its reader
+#: (:func:`privdtol.pipeline.aggregate.read_cell`) holds the file's rows and id to
+CELL_ATTR = "privdtol_cell"
 
 
 def cell_path(sim_dir: str | Path, experiment_name: str, cell: Cell | str) -> str:

@@ -16,7 +16,6 @@ has one row per (experiment, cell), the numbers flat, with the error bound of ea
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pandas as pd
 
@@ -158,12 +157,58 @@ def write_terms(terms: dict, path) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
-def read_terms(path) -> dict:
-    """A cell's proof terms; one InputError line naming the file if it is not valid JSON."""
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise InputError("proof", f"{path}: not a proof-terms JSON ({err})", "") from None
+#: the proof-terms JSON a cell's file must hold (what :func:`flat_row` reads), in the kinds of
+#: :func:`privdtol.pipeline.io.check_shape`
+TERMS_SHAPE = {
+    "cell_id": "str",
+    "cell": "dict",
+    "algorithm": "str",
+    "env": "str",
+    "K": "int",
+    "gap": "num",
+    "epsilon": "num",
+    "horizon": "int",
+    "eta": "num",
+    "eta_selection": "num",
+    "n_small": "int",
+    "n_large": "int",
+    **dict.fromkeys(("sum_F", "small_gap", "large_gap", "sum_V", "regret"), "num"),
+    "regret_limit": "num?",
+    "max_ratio_eq4": "num?",
+    "median_ratio_eq4": "num?",
+    "error_bound": {
+        **dict.fromkeys(("sum_F", "small_gap", "large_gap", "sum_V", "regret"), "num"),
+        "regret_limit": "num?",
+        "max_ratio_eq4": "num?",
+    },
+    "groups": [{"sum": "num", "bound": "num", "error_bound": "num"}],
+    "drift": "dict?",
+    "bounds": "dict",
+    "tail_bound": "num",
+}
+DRIFT_SHAPE = {"max_gap": "num", "error_bound": "num", "at_m": "int", "m_max": "int"}
+
+
+def read_terms(path, cell=None) -> dict:
+    """A cell's proof terms, validated (the one reader of ``results/proof/*.json``): JSON
+    without NaN or infinities, every key :func:`flat_row` reads with its type
+    (:data:`TERMS_SHAPE`), finite numbers, every bound a finite number or null; with ``cell``
+    (a :class:`~privdtol.pipeline.plan.Cell`), its id and parameters.  A defect is one
+    InputError line naming the file and the key."""
+    from privdtol.pipeline.io import check_shape, read_json_strict
+
+    terms = read_json_strict(path, "proof")
+    check_shape(terms, TERMS_SHAPE, path, "proof")
+    if terms["drift"] is not None:
+        check_shape(terms["drift"], DRIFT_SHAPE, path, "proof", "drift")
+    check_shape(terms["bounds"], dict.fromkeys(terms["bounds"], "num?"), path, "proof", "bounds")
+    if cell is not None and (terms["cell_id"], terms["cell"]) != (cell.cell_id, cell.params()):
+        raise InputError(
+            "proof",
+            f"{path}: holds the terms of cell {terms['cell_id']!r}, not of {cell.cell_id!r}",
+            "the proof terms of the cell the file is named after",
+        )
+    return terms
 
 
 def proof_table(plan: dict, algorithms, proof_dir, extra=()) -> pd.DataFrame:
@@ -179,7 +224,7 @@ def proof_table(plan: dict, algorithms, proof_dir, extra=()) -> pd.DataFrame:
         for c in cells:
             if c.cell_id in ids:
                 if c.cell_id not in rows:
-                    rows[c.cell_id] = flat_row(read_terms(proof_path(proof_dir, c)))
+                    rows[c.cell_id] = flat_row(read_terms(proof_path(proof_dir, c), c))
                 rows.setdefault((name, c.cell_id), {"experiment": name, **rows[c.cell_id]})
     table = pd.DataFrame(
         [r for k, r in rows.items() if isinstance(k, tuple)]

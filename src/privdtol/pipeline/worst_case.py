@@ -25,6 +25,11 @@ EXPERIMENT = "worst_case"
 SEARCHES = "searches"
 
 
+#: the key of a search table's attributes (Parquet metadata) that carries its search's
+#: parameters (:func:`privdtol.pipeline.aggregate.read_cell` checks the file against them)
+SEARCH_ATTR = "privdtol_search"
+
+
 @dataclass(frozen=True)
 class Search:
     algorithm: str
@@ -115,7 +120,9 @@ def worst_tables(result: dict, search: Search):
         tables.append(table)
         if objective == "theorem1":
             base = avg
-    return pd.concat(tables, ignore_index=True), base
+    out = pd.concat(tables, ignore_index=True)
+    out.attrs[SEARCH_ATTR] = asdict(search)  # the promise read_cell holds the file to
+    return out, base
 
 
 def _write_json(data: dict, path) -> None:
