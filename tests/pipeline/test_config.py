@@ -13,8 +13,9 @@ from support.configs import SMALL, exact_config, minimal, refusal_message, smoke
 
 from privdtol.algorithms import ALGORITHMS
 from privdtol.errors import InputError
-from privdtol.pipeline import aggregate, config
+from privdtol.pipeline import config
 from privdtol.pipeline.config import load_config, load_schema
+from privdtol.pipeline.semantics import PIPELINE_TABLES
 
 
 # --------------------------------------------------------------------------- schema
@@ -324,7 +325,7 @@ def test_config_that_would_fail_later_is_refused_now(mutate, starts):
 
 
 def test_every_pipeline_table_is_a_reserved_name():
-    for name in aggregate.PIPELINE_TABLES:
+    for name in PIPELINE_TABLES:
         msg = refusal_message(_with(lambda c, n=name: c["experiments"][0].update(name=n)))
         assert msg.startswith("experiments[0].name: ") and "pipeline's own tables" in msg
 

@@ -4,7 +4,7 @@ refused before any audit (check-config, the workflow's parse)."""
 from __future__ import annotations
 
 import pytest
-from support.configs import SMALL, refusal_message, smoke_with_one
+from support.configs import SMALL, smoke_with_one
 
 from privdtol.errors import InputError
 from privdtol.privacy import cost
@@ -36,9 +36,18 @@ def test_statistical_estimate_grows_with_runs():
     ],
 )
 def test_costly_privacy_block_refused_by_the_config(privacy, key):
-    """Before the fix check-config accepted these and audit-grid used gigabytes first."""
-    cfg = smoke_with_one(**SMALL) | {"privacy": privacy, "limits": {"max_memory_gb": 2}}
-    assert refusal_message(cfg).startswith(f"{key}: ")
+    """Before the fix check-config accepted these and audit-grid used gigabytes first; the
+    config loader accepts them (the audits are a layer above it), check_privacy_block, which
+    check-config and the workflow call next, refuses them naming the key."""
+    from privdtol.pipeline.config import load_config
+
+    cfg = load_config(
+        smoke_with_one(**SMALL) | {"privacy": privacy, "limits": {"max_memory_gb": 2}}
+    )
+    with pytest.raises(InputError) as err:
+        cost.check_privacy_block(cfg)
+    assert str(err.value).startswith(f"{key}: ")
+    cost.check_privacy_block({**cfg, "privacy": None})  # no block: nothing to check
 
 
 def test_check_grid_names_the_key():

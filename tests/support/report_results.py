@@ -19,7 +19,7 @@ import yaml
 from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.cli import main
 from privdtol.pipeline import aggregate
-from privdtol.pipeline.aggregate import PIPELINE_TABLES
+from privdtol.pipeline.semantics import PIPELINE_TABLES
 from privdtol.report.assets import regret_experiments
 from support.paths import ROOT
 from support.records import check_json

@@ -24,7 +24,7 @@ from support.paths import SMOKE
 
 from privdtol.cli.batch import cell_table
 from privdtol.pipeline import plan as grid
-from privdtol.pipeline.aggregate import PIPELINE_TABLES
+from privdtol.pipeline.semantics import PIPELINE_TABLES
 
 #: the smoke config's first experiment alone, no privacy block (planned in milliseconds)
 BASE = yaml.safe_load(SMOKE.read_text())

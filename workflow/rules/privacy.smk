@@ -8,9 +8,11 @@
 import json
 
 from privdtol.privacy.audit_grid import merge_grid
+from privdtol.privacy.cost import check_privacy_block
 
 if config.get("privacy"):  # semantic checks of the privacy block at parse time, before any job
     checked(merge_grid, config["privacy"])
+    checked(check_privacy_block, config)  # the audits' cost, naming the privacy. key
 
 
 rule audit_privacy:

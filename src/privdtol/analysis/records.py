@@ -234,8 +234,9 @@ def load_agg(
     (:func:`privdtol.pipeline.aggregate.check_agg_table`: columns, types, finite values, one row
     per cell and horizon), is one :class:`~privdtol.errors.InputError` line (field ``field``)
     naming the file; the pipeline's own tables (privacy, proof ...) are read as they are."""
-    from privdtol.pipeline.aggregate import PIPELINE_TABLES, check_agg_table
+    from privdtol.pipeline.aggregate import check_agg_table
     from privdtol.pipeline.io import read_table
+    from privdtol.pipeline.semantics import PIPELINE_TABLES
 
     out = {}
     for exp in experiments:

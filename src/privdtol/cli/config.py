@@ -25,6 +25,7 @@ def run(args) -> int:
     from privdtol.pipeline.config import check_out_dirs, load_config
     from privdtol.pipeline.yaml_load import read_mapping
     from privdtol.privacy.audit_grid import merge_grid
+    from privdtol.privacy.cost import check_privacy_block
 
     schema = read_mapping(args.schema, "schema") if args.schema else None
     config = load_config(args.config, schema)
@@ -36,6 +37,7 @@ def run(args) -> int:
             raise InputError(
                 f"privacy.{err.field.removeprefix('privacy.')}", err.problem, err.allowed
             ) from None
+        check_privacy_block(config)  # its audits' cost, before any runs
     rows = grid.summary(config)  # refuses a grid above the config's limits
     print(f"{'experiment':<12} {'cells':>6} {'jobs':>5} {'est. CPU s':>10}")
     for r in rows:

@@ -185,10 +185,6 @@ def aggregate_files(paths: Iterable[str | Path], experiment: str) -> pd.DataFram
 
 
 # ----------------------------------------------------------------------------- the table reader
-#: the pipeline's own tables beside the experiments' in the aggregate directory (the privacy
-#: audit, the proof terms, the worst-instance searches, the lower bounds): no experiment may be
-#: named after one (``check-config``), and they are not regret tables (:func:`check_agg_table`)
-PIPELINE_TABLES = ("privacy", "proof", "worst_case", "searches", "lower_bound")
 #: aggregated-table columns by kind
 INT_COLUMNS = ("K", "horizon", "runs")
 TEXT_COLUMNS = ("experiment", "cell_id", *TEXT_PARAMETERS, "estimator")

@@ -279,7 +279,7 @@ def validate_semantics(config: dict) -> dict:
         )
     from privdtol.pipeline import semantics  # imports this module
 
-    semantics.check_ordered(config)
+    semantics.check_ordered(config, load_schema()["properties"]["checks"]["properties"], ORDERED)
     seen = set()
     for i, exp in enumerate(config["experiments"]):
         where = f"experiments[{i}]"
@@ -314,8 +314,6 @@ def validate_semantics(config: dict) -> dict:
                     )
                 _check_cells(config, part, means, f"{here}.")
     check_required(config)
-    if config.get("privacy") is not None:
-        semantics.check_privacy_cost(config)
     return config
 
 

@@ -1,18 +1,21 @@
-"""Checks of a config beyond its schema that know of other layers (issue 39): experiment
-names against the pipeline's own tables, ordered ranges, and the ``privacy:`` block's cost
-(:mod:`privdtol.privacy.cost`); called by :func:`privdtol.pipeline.config.validate_semantics`.
-Each problem is one :class:`~privdtol.errors.InputError` naming the key."""
+"""Checks of a config beyond its schema (issue 39): experiment names against the pipeline's
+own tables, ordered ranges; called by :func:`privdtol.pipeline.config.validate_semantics`.
+(The ``privacy:`` block's cost is the privacy layer's: :func:`privdtol.privacy.cost.
+check_privacy_block`.)  Each problem is one :class:`~privdtol.errors.InputError` naming the
+key."""
 
 from __future__ import annotations
 
 from privdtol.errors import InputError
 
+#: the aggregated tables the pipeline writes beside the experiments' (``{agg_dir}/<name>``):
+#: no experiment may take one of these names
+PIPELINE_TABLES = ("privacy", "proof", "worst_case", "searches", "lower_bound")
+
 
 def check_name(name: str, key: str) -> None:
     """An experiment is not named after one of the pipeline's own tables (its table would
     overwrite theirs, or theirs its: it would never be simulated)."""
-    from privdtol.pipeline.aggregate import PIPELINE_TABLES
-
     if name in PIPELINE_TABLES:
         raise InputError(
             key,
@@ -21,15 +24,13 @@ def check_name(name: str, key: str) -> None:
         )
 
 
-def check_ordered(config: dict) -> None:
-    """Every range the schema marks ``x-ordered`` (``checks.exponent_range``), and each of
-    its multiverse values, is ordered: low < high (a reversed range no check can pass)."""
-    from privdtol.pipeline.config import ORDERED, load_schema
-
-    props = load_schema()["properties"]["checks"]["properties"]
+def check_ordered(config: dict, props: dict, ordered: str) -> None:
+    """Every range whose schema (``props``: the schema of ``checks``) is marked ``ordered``
+    (``checks.exponent_range``), and each of its multiverse values, is ordered: low < high (a
+    reversed range no check can pass)."""
     checks = config["checks"]
     for key, node in props.items():
-        if not node.get(ORDERED):
+        if not node.get(ordered):
             continue
         values = [(f"checks.{key}", checks.get(key))]
         ranges = (checks.get("multiverse") or {}).get(key) or []
@@ -37,14 +38,3 @@ def check_ordered(config: dict) -> None:
         for where, value in values:
             if value is not None and not value[0] < value[1]:
                 raise InputError(where, f"got {value!r}", "[low, high] with low < high")
-
-
-def check_privacy_cost(config: dict) -> None:
-    """The ``privacy:`` block's audits against ``limits.max_memory_gb`` (and the sequence's
-    enumeration bound), before any audit runs: one line naming the ``privacy.`` key.  (The
-    privacy layer sits above this one: imported here only, when the block is present.)"""
-    from privdtol.privacy.audit_grid import merge_grid
-    from privdtol.privacy.cost import check_grid
-
-    max_bytes = config["limits"]["max_memory_gb"] * 1e9
-    check_grid(merge_grid(config["privacy"]), max_bytes, "limits.max_memory_gb")

@@ -144,3 +144,16 @@ def check_grid(grid: dict, max_bytes: float, bound: str) -> None:
         check_statistical(
             int(K), int(st["block"]), int(st["runs"]), max_bytes, bound, "privacy.statistical.runs"
         )
+
+
+def check_privacy_block(config: dict) -> None:
+    """A validated config's ``privacy:`` block against ``limits.max_memory_gb`` (and the
+    sequence audit's enumeration bound), before any audit runs: one InputError naming the
+    ``privacy.`` key (``privdtol check-config`` and the workflow call it after the config
+    loader, which is a layer below and cannot)."""
+    from privdtol.privacy.audit_grid import merge_grid
+
+    if config.get("privacy") is None:
+        return
+    max_bytes = config["limits"]["max_memory_gb"] * 1e9
+    check_grid(merge_grid(config["privacy"]), max_bytes, "limits.max_memory_gb")
