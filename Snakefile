@@ -20,6 +20,7 @@ configfile: "config/config.yaml"
 # privdtol.pipeline.config validates the config once (JSON schema + semantics, one line naming
 # the key and the allowed values) and fills the schema's defaults, at parse time.
 include: "workflow/rules/common.smk"
+include: "workflow/rules/config.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/worst_case.smk"

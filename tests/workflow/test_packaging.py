@@ -290,7 +290,9 @@ def test_pip_install_into_a_clean_venv_gives_a_working_privdtol(tmp_path):
         text=True,
         timeout=300,
     )
-    assert proc.returncode != 0 and "unknown key (allowed: seed" in proc.stderr, proc.stderr
+    assert proc.returncode != 0 and "unknown key (allowed: description, seed" in proc.stderr, (
+        proc.stderr
+    )
 
     args = [
         "simulate",

@@ -4,6 +4,7 @@ config paths through unsplit."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -20,16 +21,23 @@ def snakemake(wd, *args):
 
 @pytest.mark.slow
 def test_workflow_config_path_with_spaces_and_a_semicolon(tmp_path):
-    """Config paths reach every shell command as one word (about 40 s: two parses, one job)."""
+    """A config path reaches the command that records it as one word, and every job reads the
+    run's merged config (about 40 s: two parses, one job)."""
     wd = copy_workflow(tmp_path / "wd")
     cfg = wd / "my cfg;touch PWN.yaml"
     cfg.write_text(SMOKE.read_text())
     proc = snakemake(wd, "-n", "-p", "build_report_assets", "check_C3", "--configfile", cfg.name)
     assert proc.returncode == 0, proc.stderr
     shell = [ln.removeprefix("Shell command: ") for ln in proc.stdout.splitlines()]
+    # the config files reach one command, the one that records them, as one JSON word ...
+    sources = [c for c in shell if c.startswith("privdtol run-config --sources ")]
+    assert len(sources) == 1, shell
+    words = shlex.split(sources[0])
+    assert cfg.name in json.loads(words[words.index("--sources") + 1])["files"]
+    # ... and every job that reads the config reads the run's merged copy
     commands = [c for c in shell if c.startswith("privdtol ") and " --config " in c]
     assert len(commands) >= 2, shell  # report-assets, check C3
-    assert all(cfg.name in shlex.split(c) for c in commands), commands
+    assert all("results/config.merged.yaml" in shlex.split(c) for c in commands), commands
     proc = snakemake(wd, "--cores", "1", "draw_rulegraph", "--configfile", cfg.name)
     assert proc.returncode == 0, proc.stderr
     assert (wd / "results/report/generated/rulegraph.pdf").stat().st_size > 0
