@@ -117,16 +117,22 @@ def read_table(path: str | Path, field: str = "input", **kwargs) -> pd.DataFrame
         raise InputError(field, problem) from None
 
 
-def read_json(path: str | Path, field: str = "input", missing_ok: bool = False):
+def read_json(
+    path: str | Path, field: str = "input", missing_ok: bool = False, strict: bool = False
+):
     """A JSON file's value (None when absent and ``missing_ok``); a missing, truncated or
-    malformed file is one InputError on ``field`` naming the file and what is wrong."""
+    malformed file is one InputError on ``field`` naming the file and what is wrong.  With
+    ``strict``, ``NaN`` and ``Infinity`` (which Python's json reads, and JSON does not allow)
+    are refused too."""
     path = Path(path)
     if not path.is_file():
         if missing_ok and not path.exists():
             return None
         raise InputError(field, f"{path}: no such file", "an existing JSON file")
     try:
-        return json.loads(path.read_bytes().decode("utf-8"))
+        return json.loads(
+            path.read_bytes().decode("utf-8"), parse_constant=_no_constant if strict else None
+        )
     except (OSError, UnicodeDecodeError, ValueError) as err:
         raise InputError(field, f"{path}: not readable JSON ({_first_line(err)})") from None
 
@@ -136,17 +142,9 @@ def _no_constant(name: str):
 
 
 def read_json_strict(path: str | Path, field: str = "input", missing_ok: bool = False):
-    """:func:`read_json`, with ``NaN`` and ``Infinity`` (which Python's json reads, and JSON
-    does not allow) refused: one InputError line naming the file."""
-    path = Path(path)
-    if not path.is_file():
-        if missing_ok and not path.exists():
-            return None
-        raise InputError(field, f"{path}: no such file", "an existing JSON file")
-    try:
-        return json.loads(path.read_bytes().decode("utf-8"), parse_constant=_no_constant)
-    except (OSError, UnicodeDecodeError, ValueError) as err:
-        raise InputError(field, f"{path}: not readable JSON ({_first_line(err)})") from None
+    """:func:`read_json` with ``strict``: ``NaN`` and ``Infinity`` refused (one InputError
+    line naming the file)."""
+    return read_json(path, field, missing_ok, strict=True)
 
 
 #: the kinds of :func:`check_shape`: a JSON value's type in words, and its test
