@@ -175,7 +175,7 @@ def test_raising_notebook_fails_rule_and_keeps_partial_copy(agg_dir, tmp_path):
         'configfile: "config.yaml"\n'
         + "".join(
             f'include: "{rules / f}.smk"\n'
-            for f in ("common", "worst_case", "proof", "checks", "notebooks")
+            for f in ("common", "config", "worst_case", "proof", "checks", "notebooks")
         )
     )
     proc = run_snakemake(work, "--cores", "1", "fig_heatmap", check=False, timeout=300)
