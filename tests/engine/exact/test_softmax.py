@@ -29,6 +29,10 @@ from privdtol.engine.exact.spec import _Spec
         # = 42, h = 3 x 42 + ceil(272 / 42) + 1 = 134 < p + E + 1 = 234; c_r = 234 + (3 + 256
         # + 201/256 + 4) + 8, nj = ceil(601 / 3) = 201 blocks
         (0.125, 234 + 3 + 256 + 201 / 256 + 4 + 8),
+        # p = 12 (eps = 1/16), E = ceil((187 + 2560) / 12) + 1 = 230: chunk L = 128 // 12 = 10,
+        # h = 12 x 10 + ceil(240 / 10) + 1 = 145 < p + E + 1 = 243; c_r = 243 + (12 + 256 +
+        # 51/256 + 4) + 8, nj = ceil(601 / 12) = 51 blocks
+        (1 / 32, 243 + 12 + 256 + 51 / 256 + 4 + 8),
     ],
 )
 def test_batched_softmax_convolutions_match_the_definition_and_their_rounding_constant(
@@ -64,6 +68,20 @@ def test_batched_softmax_convolutions_match_the_definition_and_their_rounding_co
         assert got.shape == (2, xs.size)
         assert np.all(np.abs(got - ref.T) <= (c_r + 601 + 2010) * U * ref.T + 2 * math.exp(-80))
     assert phi.max() > 0.99 and om.max() > 0.99 and psi.max() > 0.03  # not vacuous
+
+
+@pytest.mark.parametrize(("eta", "batched"), [(1 / 8, True), (1 / 32, True), (1 / 64, False)])
+def test_polyphase_grids_up_to_batch_p_convolve_all_rows_in_one_product(eta, batched):
+    """Nodes every p = floor(0.4 / eta) lattice points: p = 3 (eta = 1/8, every eps >= 1/4) and
+    p = 12 (eps = 1/16), the worst-instance searches' two temperatures, go through
+    conv.batched_conv's block-Toeplitz product, p = 25 (eps = 1/32) row by row (measured
+    faster there: docs/performance.md); either path's values are checked against the
+    definition above."""
+    from privdtol.engine.exact.softmax import BATCH_P, _grid
+
+    p, *_, TS = _grid(eta)
+    assert p == {1 / 8: 3, 1 / 32: 12, 1 / 64: 25}[eta]
+    assert (TS is not None) is batched and (p <= BATCH_P) is batched
 
 
 @pytest.mark.parametrize(

@@ -46,13 +46,19 @@ def kernel_points(eta: float) -> int:
     return math.ceil(B_CUT / eta) - math.floor(-A_CUT / eta)
 
 
+#: largest polyphase p convolved by :func:`.conv.batched_conv` (all rows in one product);
+#: beyond it each row is convolved on its own, which is faster there (docs/performance.md)
+BATCH_P = 16
+
+
 @lru_cache(maxsize=16)
 def _grid(eta):
     """Node layout for the trapezoid step h = eta p / Q <= H_MAX, and its kernels: p == 1:
     nodes n + q/Q, K[q, t, d - dl]; p > 1: nodes every p lattice points, K[t, e, r] at
-    d = dl + p e - r (polyphase in the residue r of the lattice index); p <= 8 and >= 64
-    kernel points per phase: also their block-Toeplitz matrix for :func:`.conv.batched_conv`
-    (kernel index t Q + q; shorter kernels: per-row np.convolve is as fast)."""
+    d = dl + p e - r (polyphase in the residue r of the lattice index); p <= :data:`BATCH_P`
+    and >= 64 kernel points per phase: also their block-Toeplitz matrix for
+    :func:`.conv.batched_conv` (kernel index t Q + q; shorter kernels: per-row np.convolve is
+    as fast)."""
     p = max(1, math.floor(H_MAX / eta + 1e-12))
     Q = max(1, math.ceil(eta / H_MAX - 1e-12))
     dl, dh = math.floor(-A_CUT / eta), math.ceil(B_CUT / eta)
@@ -70,7 +76,8 @@ def _grid(eta):
         K = _kernels(eta * (dl + p * np.arange(E + 1)[:, None] - np.arange(p)[None, :]))
     h = eta * p / Q
     Kt = K.transpose(1, 0, 2)[..., None].reshape(3 * Q, -1, 1) if p == 1 else K
-    return p, Q, K, h, _trap_rel(h), (toeplitz(Kt) if p <= 8 and Kt.shape[1] >= 64 else None)
+    TS = toeplitz(Kt) if p <= BATCH_P and Kt.shape[1] >= 64 else None
+    return p, Q, K, h, _trap_rel(h), TS
 
 
 #: largest dense Toeplitz matrix kept per temperature (bytes); a larger one is built per call
