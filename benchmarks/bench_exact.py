@@ -3,6 +3,7 @@
     python benchmarks/bench_exact.py            # one JSON line per (algorithm, instance)
     python benchmarks/bench_exact.py --horizon-exp 60
     python benchmarks/bench_exact.py --targets --horizon-exp 40   # issue 11's acceptance cases
+    python benchmarks/bench_exact.py --batch-p --horizon-exp 40   # softmax.BATCH_P's choice
 
 Issue 11's targets (``--targets``, checkpoints up to 2^40 - 1): rps on the standard instance
 with K = 4096, gap 2^-10, eps 2^-7 in <= 1 s; rps on K = 1024 distinct means (the staircase)
@@ -16,6 +17,7 @@ printed too).  The numbers on the docs' performance page come from this command.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import platform
@@ -43,6 +45,22 @@ TARGETS = [  # issue 11's acceptance cases (run with --horizon-exp 40)
     ("wu_wang", "staircase", 1024, 1 / 32, 0.5),
 ]
 
+#: ``--batch-p``: rps, K = 16, gaps 2^-10 (a worst-instance search's Delta_min) and 2^-5, at
+#: eps = 1/16, 1/32, 1/128 (polyphase p = 12, 25, 102), each timed with every row convolved
+#: row by row and with all rows in one block-Toeplitz product (softmax.BATCH_P)
+BATCH_CASES = [
+    ("rps", "standard", 16, g, e) for g in (2.0**-10, 2.0**-5) for e in (1 / 16, 1 / 32, 1 / 128)
+]
+
+
+def _set_batch_p(value: int) -> None:
+    """Force :data:`privdtol.engine.exact.softmax.BATCH_P` (and drop the cached grids)."""
+    from privdtol.engine.exact import softmax
+
+    softmax.BATCH_P = value
+    softmax._grid.cache_clear()
+    softmax._dense_full.cache_clear()
+
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -50,15 +68,27 @@ def main() -> None:
     p.add_argument("--horizon-exp", type=int, default=30, help="largest checkpoint 2^k - 1")
     p.add_argument("--targets", action="store_true", help="issue 11's acceptance cases only")
     p.add_argument("--only", default=None, help="comma-separated algorithms to keep")
+    p.add_argument(
+        "--batch-p", action="store_true", help="the polyphase cases, row by row and batched"
+    )
     args = p.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     horizons = (1 << np.arange(1, args.horizon_exp + 1, dtype=np.int64)) - 1
     cases = TARGETS if args.targets else CASES
+    modes = [None]
+    if args.batch_p:
+        from privdtol.engine.exact import softmax
+
+        cases, modes = BATCH_CASES, [0, 1 << 20]  # row by row; batched whatever p
+        default_p = softmax.BATCH_P
     if args.only:
         cases = [c for c in cases if c[0] in args.only.split(",")]
     expected_regret("rps", [0.25, 0.5], 1.0, [(1 << 30) - 1])  # warm-up: imports, caches
-    for alg, instance, K, gap, eps in cases:
+    for (alg, instance, K, gap, eps), mode in itertools.product(cases, modes):
+        if mode is not None:
+            _set_batch_p(mode)
+            expected_regret(alg, instance_means(K, 0.5, None, instance), eps, [1 << 10])
         means = instance_means(K, gap, None, instance)
         best = best_cpu = float("inf")
         for _ in range(args.repeat):
@@ -83,6 +113,7 @@ def main() -> None:
                     "cpu_seconds": round(best_cpu, 3),  # less sensitive to other load
                     "load_average": round(os.getloadavg()[0], 2),
                     "machine": platform.machine(),
+                    **({} if mode is None else {"batched": bool(mode), "BATCH_P": default_p}),
                 }
             )
         )
