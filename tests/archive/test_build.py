@@ -8,6 +8,7 @@ import hashlib
 import tarfile
 from pathlib import Path
 
+import pytest
 from support.cli import archive_members, archive_run, committed_run, git
 
 
@@ -49,3 +50,48 @@ def test_archive_contents_sha256_file_and_determinism(tmp_path):
     # an output that changes changes the archive
     (run / "results" / "checks" / "C2.json").write_text('{"verdict": "FAIL"}\n')
     assert archive_run(run, tmp_path / "c").read_bytes() != out.read_bytes()
+
+
+def test_a_run_with_its_own_agg_dir_is_archived_from_it(tmp_path):
+    """agg_dir = results/aggX (``--config agg_dir=...``): the tables are archived from there,
+    and no results/agg is asked for."""
+    from privdtol.archive.build import build_archive
+    from privdtol.pipeline.config import load_config_files
+
+    run = committed_run(tmp_path)
+    (run / "results" / "agg").rename(run / "results" / "aggX")
+    cfg = {**load_config_files([run / "config" / "smoke.yaml"]), "agg_dir": "results/aggX/"}
+    out = build_archive(cfg, ["config/smoke.yaml"], run, run, tmp_path / "out")
+    members = archive_members(out)
+    assert {"run/results/aggX/horizon.parquet", "run/results/aggX/horizon.csv"} <= set(members)
+    assert not any(m.startswith("run/results/agg/") for m in members)
+
+
+@pytest.mark.parametrize("agg_dir", ["/tmp/elsewhere", "../agg", "."])
+def test_an_agg_dir_outside_the_run_is_refused_in_one_line(tmp_path, agg_dir):
+    from privdtol.archive.build import build_archive
+    from privdtol.errors import InputError
+    from privdtol.pipeline.config import load_config_files
+
+    run = committed_run(tmp_path)
+    cfg = {**load_config_files([run / "config" / "smoke.yaml"]), "agg_dir": agg_dir}
+    with pytest.raises(InputError, match="agg_dir") as err:
+        build_archive(cfg, ["config/smoke.yaml"], run, run, tmp_path / "out")
+    assert "\n" not in str(err.value) and "cannot be archived" in str(err.value)
+    assert not (tmp_path / "out").exists()
+
+
+def test_compare_reads_the_tables_of_the_run_s_agg_dir(tmp_path):
+    """run/results/aggX against results/aggX; the checks against results/checks; a table
+    that differs is named by its path in the run."""
+    from privdtol.archive.build import compare
+
+    run, results = tmp_path / "run", tmp_path / "results"
+    for base, table in ((run / "results", b"x"), (results, b"y")):
+        (base / "checks").mkdir(parents=True)
+        (base / "checks" / "C3.json").write_text('{"verdict": "PASS"}')
+        (base / "aggX").mkdir()
+        (base / "aggX" / "horizon.parquet").write_bytes(table)
+    same, problems, verdicts = compare(run, results, "results/aggX")
+    assert same == ["results/checks/C3.json"] and verdicts == {"C3": "PASS"}
+    assert len(problems) == 1 and problems[0].startswith("results/aggX/horizon.parquet: differs")

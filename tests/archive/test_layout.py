@@ -10,7 +10,7 @@ from support.cli import archive_members, committed_run, git
 from support.paths import SMOKE
 from support.workflow import copy_build, run_snakemake
 
-from privdtol.archive.layout import archive_name, config_hash, git_info
+from privdtol.archive.layout import agg_dir_of, archive_name, config_hash, git_info, replayed
 from privdtol.pipeline.config import load_config_files
 
 
@@ -53,3 +53,14 @@ def test_snakemake_archive_after_the_build_writes_one_archive(smoke_run, tmp_pat
     members = archive_members(wd / "results" / "archive" / name)
     assert "run/results/report/replication_report.pdf" in members
     assert not any(m.startswith("run/logs/archive/") for m in members)
+
+
+@pytest.mark.parametrize(
+    ("agg_dir", "want"),
+    [(None, "results/agg"), ("results/aggX/", "results/aggX"), ("./out//agg", "out/agg")],
+)
+def test_agg_dir_of_is_the_run_s_tables_relative_to_its_working_directory(agg_dir, want):
+    """The config's agg_dir, normalised (the schema's default when the config has none); the
+    replayed prefixes follow it."""
+    assert agg_dir_of({} if agg_dir is None else {"agg_dir": agg_dir}) == want
+    assert replayed(want)[0] == want + "/"

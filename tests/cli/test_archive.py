@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from support.cli import archive_members, committed_run
-from support.paths import BIN, ROOT
+from support.paths import BIN, ROOT, SMOKE
 from support.workflow import snakemake_env
 
 from privdtol.cli import main
@@ -117,3 +117,23 @@ def test_archive_compare_names_a_truncated_record(tmp_path, capsys):
     code = main(["archive-compare", "--run", str(run), "--results", str(results)])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "results/checks/C3.json" in err[0], err
+
+
+def test_archive_compare_takes_the_agg_dir_of_the_archived_config(tmp_path, capsys, monkeypatch):
+    """``make replay`` runs in source/, where RUN/configfiles.txt's files are: their agg_dir
+    (here results/aggX) is where archive-compare looks, on both sides."""
+    monkeypatch.chdir(tmp_path)
+    run, results = tmp_path / "run", tmp_path / "results"
+    (tmp_path / "over.yaml").write_text("agg_dir: results/aggX\n")
+    run.mkdir()
+    (run / "configfiles.txt").write_text(f"{SMOKE}\nover.yaml\n")
+    for base in (run / "results", results):
+        (base / "checks").mkdir(parents=True)
+        (base / "checks" / "C3.json").write_text('{"verdict": "PASS"}')
+        (base / "aggX").mkdir()
+        (base / "aggX" / "horizon.parquet").write_bytes(b"x")
+    (results / "aggX" / "horizon.parquet").write_bytes(b"y")
+    code = main(["archive-compare", "--run", str(run), "--results", str(results)])
+    err = capsys.readouterr().err
+    assert code == 1 and "results/aggX/horizon.parquet: differs" in err, err
+    assert "1 identical, 1 different" in err

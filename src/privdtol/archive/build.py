@@ -36,12 +36,14 @@ from pathlib import Path
 
 from privdtol.archive.crate import build_crate
 from privdtol.archive.layout import (
+    AGG_DIR,
     EXCLUDE_PREFIXES,
-    OUTPUTS,
-    REPLAYED,
-    REQUIRED,
+    agg_dir_of,
     archive_name,
     git_info,
+    outputs,
+    replayed,
+    required,
     sha256_file,
     source_date_epoch,
 )
@@ -101,10 +103,10 @@ def _member(arcname: str, path: Path) -> Member:
     return Member(arcname, path, executable=bool(path.stat().st_mode & 0o111))
 
 
-def collect(repo: Path, workdir: Path, config_files) -> Contents:
+def collect(repo: Path, workdir: Path, config_files, agg_dir: str = AGG_DIR) -> Contents:
     """The source (tracked files of ``repo`` as they are in its work tree, deleted ones left
     out), the config files (from ``workdir``, at their relative path under ``source/``) and
-    the outputs under ``workdir``."""
+    the outputs under ``workdir`` (the aggregated tables from ``agg_dir``)."""
     repo, workdir = Path(repo), Path(workdir)
     contents = Contents()
     for rel in tracked_files(repo):
@@ -124,12 +126,12 @@ def collect(repo: Path, workdir: Path, config_files) -> Contents:
             ) from None
         contents.source[f"source/{rel}"] = _member(f"source/{rel}", full)
         contents.configs.append(rel)
-    for pattern in REQUIRED:
+    for pattern in required(agg_dir):
         if not any(workdir.glob(pattern)):
             raise InputError(
                 "workdir", f"no {pattern} under {workdir}", "the working directory of a built run"
             )
-    for pattern in OUTPUTS:
+    for pattern in outputs(agg_dir):
         for path in workdir.glob(pattern):
             rel = path.relative_to(workdir).as_posix()
             if path.is_file() and not rel.startswith(EXCLUDE_PREFIXES):
@@ -214,7 +216,7 @@ def build_archive(config: dict, config_files, repo: Path, workdir: Path, out_dir
     if git["commit"] is None:
         raise InputError("repo", f"{repo} is not a git checkout", "a git checkout")
     name = archive_name(git, config)
-    contents = collect(repo, workdir, config_files)
+    contents = collect(repo, workdir, config_files, agg_dir_of(config))
     generated = {
         "README.md": readme(name, git["commit"], git["dirty"], contents.configs).encode(),
         # one path a line (a path may hold spaces; make replay reads it with mapfile)
@@ -239,22 +241,27 @@ def build_archive(config: dict, config_files, repo: Path, workdir: Path, out_dir
     return out
 
 
-def compare(run: Path, results: Path) -> tuple[list[str], list[str], dict[str, str]]:
-    """Compare the replayed files (:data:`REPLAYED`) under ``results`` with the archived ones
-    under ``run/results``: (identical, problems, verdict of each check record)."""
+def compare(
+    run: Path, results: Path, agg_dir: str = AGG_DIR
+) -> tuple[list[str], list[str], dict[str, str]]:
+    """Compare the replayed files (:func:`.layout.replayed` of ``agg_dir``) of the archived run
+    ``run`` (its working directory) with the rebuilt ones, ``run/results/<x>`` with
+    ``results/<x>`` and any other ``run/<y>`` with ``<y>`` beside ``results``: (identical,
+    problems, verdict of each check record)."""
 
     run, results = Path(run), Path(results)
+    prefixes = replayed(agg_dir)
     recorded = sorted(
         p
-        for p in (run / "results").rglob("*")
-        if p.is_file() and p.relative_to(run).as_posix().startswith(REPLAYED)
+        for p in run.rglob("*")
+        if p.is_file() and p.relative_to(run).as_posix().startswith(prefixes)
     )
     if not recorded:
-        raise InputError("run", f"no archived tables or checks under {run}/results", "run/")
+        raise InputError("run", f"no archived tables or checks under {run}", "run/")
     same, problems, verdicts = [], [], {}
     for path in recorded:
-        rel = path.relative_to(run / "results").as_posix()
-        new = results / rel
+        rel = path.relative_to(run).as_posix()
+        new = results / rel[8:] if rel.startswith("results/") else results.parent / rel
         if not new.is_file():
             problems.append(f"{rel}: not rebuilt")
         elif new.read_bytes() != path.read_bytes():
@@ -263,7 +270,7 @@ def compare(run: Path, results: Path) -> tuple[list[str], list[str], dict[str, s
             )
         else:
             same.append(rel)
-        if path.suffix == ".json" and rel.startswith("checks/") and new.is_file():
+        if path.suffix == ".json" and rel.startswith("results/checks/") and new.is_file():
             old_v, new_v = (_verdict(p, f) for p, f in ((path, "run"), (new, "results")))
             verdicts[path.stem] = old_v if old_v == new_v else f"{old_v} archived, {new_v} rebuilt"
     return same, problems, verdicts

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-from privdtol.archive.layout import OUTPUTS, config_hash
+from privdtol.archive.layout import agg_dir_of, config_hash, outputs
 from privdtol.errors import InputError
 
 PROFILES = {
@@ -45,7 +45,7 @@ def _iso(epoch: float) -> str:
     return datetime.fromtimestamp(round(epoch), UTC).isoformat()
 
 
-def run_times(workdir: Path) -> tuple[float, float]:
+def run_times(workdir: Path, agg_dir: str = "results/agg") -> tuple[float, float]:
     """(start, end) of the run as Unix times, from its files' modification times.
 
     End: the latest mtime among the archived outputs.  Start: the earliest of each benchmarked
@@ -57,7 +57,7 @@ def run_times(workdir: Path) -> tuple[float, float]:
     import pandas as pd
 
     workdir = Path(workdir)
-    files = [p for pat in OUTPUTS for p in workdir.glob(pat) if p.is_file()]
+    files = [p for pat in outputs(agg_dir) for p in workdir.glob(pat) if p.is_file()]
     if not files:
         raise InputError("workdir", f"no outputs under {workdir}", "a built run")
     end = max(p.stat().st_mtime for p in files)
@@ -113,7 +113,7 @@ def build_crate(*, name, git, config, contents, generated, workdir) -> bytes:
     from rocrate.model.contextentity import ContextEntity
     from rocrate.rocrate import ROCrate
 
-    start, end = run_times(workdir)
+    start, end = run_times(workdir, agg_dir_of(config))
     crate = ROCrate(gen_preview=False)
     crate.name = f"privdtol run {name.removesuffix('.tar.gz')}"
     crate.description = (

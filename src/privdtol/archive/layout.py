@@ -12,11 +12,10 @@ import os
 import subprocess
 from pathlib import Path
 
-#: what of ``results/`` the archive holds (globs relative to the working directory); the
-#: aggregated tables and the check records are required, the rest is archived when present
-REQUIRED = ("results/agg/*.parquet", "results/checks/*.json")
-OUTPUTS = (
-    "results/agg/*",
+#: the aggregated tables' directory of a config that names none (the schema's default)
+AGG_DIR = "results/agg"
+#: what else of a run the archive holds (globs relative to its working directory), when present
+OTHER_OUTPUTS = (
     "results/checks/*.json",
     "results/findings.json",
     "results/notebooks/**/*.ipynb",
@@ -30,8 +29,39 @@ OUTPUTS = (
 )
 #: the archive rule's own log is written while the archive is built
 EXCLUDE_PREFIXES = ("logs/archive/",)
-#: what ``make replay`` rebuilds and ``privdtol archive-compare`` compares byte for byte
-REPLAYED = ("results/agg/", "results/checks/", "results/findings.json")
+
+
+def agg_dir_of(config: dict) -> str:
+    """The run's ``agg_dir`` as a path relative to its working directory (``results/agg``
+    unless the config says otherwise); one InputError line when it lies outside it (an
+    ``allow_outside`` run: its tables cannot be archived under ``run/``)."""
+    from privdtol.errors import InputError
+
+    raw = str(config.get("agg_dir") or AGG_DIR)
+    path = Path(os.path.normpath(raw)).as_posix()
+    if Path(raw).is_absolute() or path == ".." or path.startswith("../") or path == ".":
+        raise InputError(
+            "agg_dir",
+            f"{raw!r} is outside the run's working directory: it cannot be archived",
+            "a directory inside the working directory (the default results/agg)",
+        )
+    return path
+
+
+def required(agg_dir: str = AGG_DIR) -> tuple[str, ...]:
+    """Globs a built run must have: its aggregated tables and its check records."""
+    return (f"{agg_dir}/*.parquet", "results/checks/*.json")
+
+
+def outputs(agg_dir: str = AGG_DIR) -> tuple[str, ...]:
+    """Globs of everything of the run the archive holds."""
+    return (f"{agg_dir}/*", *OTHER_OUTPUTS)
+
+
+def replayed(agg_dir: str = AGG_DIR) -> tuple[str, ...]:
+    """What ``make replay`` rebuilds and ``privdtol archive-compare`` compares byte for byte
+    (path prefixes relative to the working directory)."""
+    return (f"{agg_dir}/", "results/checks/", "results/findings.json")
 
 
 def archive_name(git: dict, config: dict) -> str:

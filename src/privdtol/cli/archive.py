@@ -44,6 +44,12 @@ def add_parser(sub):
     )
     c.add_argument("--run", required=True, help="the run/ directory of an unpacked archive")
     c.add_argument("--results", default="results", help="the rebuilt results directory")
+    c.add_argument(
+        "--agg-dir",
+        default=None,
+        help="the run's agg_dir (default: that of the config files RUN/configfiles.txt lists, "
+        "read from the working directory, else results/agg)",
+    )
     c.set_defaults(handler=run_compare)
 
 
@@ -70,13 +76,27 @@ def run_name(args) -> int:
     return 0
 
 
+def _archived_agg_dir(run: Path) -> str:
+    """The agg_dir of the config files ``run/configfiles.txt`` lists (one a line, relative to
+    the working directory, as ``make replay`` reads them), or results/agg without them."""
+    from privdtol.archive.layout import AGG_DIR, agg_dir_of
+    from privdtol.pipeline.config import load_config_files
+
+    listing = run / "configfiles.txt"
+    files = listing.read_text().splitlines() if listing.is_file() else []
+    if not files or not all(Path(f).is_file() for f in files):
+        return AGG_DIR
+    return agg_dir_of(load_config_files(files))
+
+
 def run_compare(args) -> int:
     from privdtol.archive.build import compare
 
     run, results = Path(args.run), Path(args.results)
     if not run.is_dir():
         raise InputError("run", f"{run} is not a directory", "the run/ directory of an archive")
-    same, problems, verdicts = compare(run, results)
+    agg_dir = args.agg_dir if args.agg_dir is not None else _archived_agg_dir(run)
+    same, problems, verdicts = compare(run, results, agg_dir)
     for claim, verdict in sorted(verdicts.items()):
         print(f"{claim}: {verdict}")
     for p in problems:
