@@ -110,6 +110,13 @@ def test_mathify_typesets_ascii_mathematics(text, wanted):
         ("by 2^40 - 1 at gaps", [r"$2^{40}$"]),
         ("exponent p of (log K/gap)^p, the", [r"$\Delta_{\min}$)$^p$"]),
         ("eta**2 and eps^2", [r"$\eta^2$", r"$\varepsilon^2$"]),
+        # C3's scope and its ratio: Reg and ln are operators, the slope beta a symbol
+        (
+            "excludes an added β ln T only for β above (r - 1) Reg(T0) / ln(T_max/T0)",
+            [r"$\beta$ $\ln T$", r"$\mathrm{Reg}$($T_0$)", r"$\ln$($T_{\max}$/$T_0$)"],
+        ),
+        ("Largest Reg(T_max)/Reg(T0) = 1.004", [r"$\mathrm{Reg}$($T_{\max}$)/$\mathrm{Reg}$("]),
+        ("estimate +- t(n-2) max(s.e.)", [r"estimate $\pm$ t(n-2)"]),
         ("rule: 1 + 4 sum_m F_m - error", [r"$\sum_m$ $F_m$"]),
         ("the groups H_l; entropy Z_0 to K", [r"$H_l$", r"$Z_0$"]),
         ("control: FTL, ε_t-greedy; term b_t", [r"$\varepsilon_t$-greedy", r"$b_t$"]),
