@@ -13,7 +13,7 @@ import re
 import sys
 
 #: (family label, rule names it holds), first match wins: the rules the workflow generates
-#: per item (workflow/rules/*.smk)
+#: per item (``workflow/rules/*.smk``)
 FAMILIES = (
     ("simulate", re.compile(r"^simulate_\w+_\d+$")),
     ("search", re.compile(r"^search_[0-9a-f]+$")),
