@@ -15,7 +15,6 @@ from privdtol.algorithms import ALGORITHMS
 from privdtol.errors import InputError
 from privdtol.pipeline import config
 from privdtol.pipeline.config import load_config, load_schema
-from privdtol.pipeline.semantics import PIPELINE_TABLES
 
 
 # --------------------------------------------------------------------------- schema
@@ -322,12 +321,6 @@ def test_config_that_would_fail_later_is_refused_now(mutate, starts):
     newline, Errno 36, a never-simulated experiment, pdflatex, a traceback in the multiverse
     job) or made C4a impossible to pass."""
     assert refusal_message(_with(mutate)).startswith(starts)
-
-
-def test_every_pipeline_table_is_a_reserved_name():
-    for name in PIPELINE_TABLES:
-        msg = refusal_message(_with(lambda c, n=name: c["experiments"][0].update(name=n)))
-        assert msg.startswith("experiments[0].name: ") and "pipeline's own tables" in msg
 
 
 def test_multiverse_keys_are_the_thresholds():
