@@ -29,16 +29,11 @@ from support.report_results import (
 from privdtol.analysis.diagnosis import DEVIATIONS
 from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS, diagnostics, paper_claims
 from privdtol.cli import main
-from privdtol.report.assets import (
-    claim_prefix,
-    generated_files,
-    regret_experiments,
-    result_tables,
-    table_context,
-)
+from privdtol.report.assets import claim_prefix, generated_files, result_tables, table_context
 from privdtol.report.compile import compile_pdf
 from privdtol.report.figure_order import figure_number, notebooks_in_order
 from privdtol.report.layout import APPENDIX_SECTIONS, SECTIONS
+from privdtol.report.numbers import regret_experiments
 from privdtol.report.provenance import source_date_epoch
 from privdtol.report.tables import MAX_ROWS, WIDE_LONGTABLE
 from privdtol.report.templating import fill_template
@@ -187,33 +182,6 @@ def test_report_pdf_is_reproducible(tmp_path):
     assert first == second
     assert b"CreationDate" not in first and b"ModDate" not in first
     assert result_tables() and all(f"tab-{t}.tex" in generated_files() for t in result_tables())
-
-
-def test_estimator_counts_name_block_cells_simulated_by_monte_carlo():
-    """The methods paragraph states how many cells were exact and which block-algorithm cells
-    (on a loss model the exact engine covers) were simulated instead, by experiment; a cell
-    shared by two experiments counts once."""
-    import pandas as pd
-
-    from privdtol.report.assets import estimator_counts
-
-    def rows(exp, specs):
-        return pd.DataFrame(
-            [
-                {"experiment": exp, "cell_id": c, "algorithm": a, "env": e, "estimator": s}
-                for c, a, e, s in specs
-            ]
-        )
-
-    agg = {
-        "gap": rows("gap", [("a", "rps", "bernoulli", "exact"), ("b", "ftl", "bernoulli", "mc")]),
-        "grid": rows("grid", [("a", "rps", "bernoulli", "exact")]),  # shared with gap
-        "dependent": rows("dependent", [("c", "rps", "correlated", "block_sums")]),
-        "agreement": rows("agreement", [("d", "rnm_ftnl", "bernoulli", "block_sums")]),
-    }
-    got = estimator_counts(agg)
-    assert (got["ExactCells"], got["AllCells"], got["BlockMonteCarloCells"]) == (1, 4, 1)
-    assert "agreement" in got["exps"] and "dependent" not in got["exps"]
 
 
 #: ASCII stand-ins for mathematics that must not reach the reader (outside code font)

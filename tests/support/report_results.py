@@ -20,7 +20,7 @@ from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.cli import main
 from privdtol.pipeline import aggregate
 from privdtol.pipeline.semantics import PIPELINE_TABLES
-from privdtol.report.assets import regret_experiments
+from privdtol.report.numbers import regret_experiments
 from support.paths import ROOT
 from support.records import check_json
 from support.tables import agg_table, table_frame

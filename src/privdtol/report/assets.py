@@ -6,7 +6,8 @@ jinja2 templates of :mod:`privdtol.report.templating` and the tables of
 :mod:`privdtol.report.tables`:
 
 - ``numbers.tex``   macros: per claim (``\\CtwoVerdict``, ``\\CtwoStatistic``, ...), per
-  experiment (``\\HorizonCells``, ``\\HorizonMaxHorizon``, ...) and overall counts;
+  experiment (``\\HorizonCells``, ``\\HorizonMaxHorizon``, ...) and overall counts
+  (:mod:`privdtol.report.numbers`);
 - ``verdicts.tex``  the verdict table, one row per claim of the paper in the registry;
 - ``diagnostics.tex`` the diagnostics table: the pipeline's own checks and the exponent fits
   (:attr:`~privdtol.analysis.registry.Claim.diagnostic`), out of the claim count;
@@ -35,9 +36,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pandas as pd
-
-from privdtol.analysis.claim_types import BOUNDS_TABLE
 from privdtol.analysis.records import load_agg, load_check
 from privdtol.analysis.registry import CLAIMS, FINDINGS, NOTEBOOKS, control_id
 from privdtol.errors import InputError
@@ -46,7 +44,6 @@ from privdtol.report.claims import (
     claim_context,
     claim_prefix,
     control_context,
-    counts,
     deviation_items,
     diagnosis_groups,
     failure_items,
@@ -65,15 +62,12 @@ from privdtol.report.findings_prose import (
 )
 from privdtol.report.latex import (
     TeX,
-    fmt_int_or_pow2,
-    fmt_num,
-    macro_name,
     mathify,
     tex_escape,
-    texttt,
     write_text,
 )
 from privdtol.report.layout import APPENDIX_SECTIONS, FINDING_LABELS, SECTIONS, TABLES
+from privdtol.report.numbers import numbers_tex, regret_experiments, total_runs
 from privdtol.report.page_one import page_one_tex
 from privdtol.report.provenance import provenance
 from privdtol.report.tables import (
@@ -86,18 +80,6 @@ from privdtol.report.tables import (
     verdict_table,
 )
 from privdtol.report.templating import fill_template
-
-#: the aggregated tables that are not regret tables (their own sections): the privacy audit
-#: the proof terms (privdtol.pipeline.proof), the worst-instance searches and the lower bound
-AUDIT_EXPERIMENTS = ("privacy", "proof", "searches", BOUNDS_TABLE)
-
-
-def regret_experiments() -> list[str]:
-    """The aggregated regret experiments the report quotes (``\\HorizonCells``, ...): every
-    experiment a claim or a notebook of the registry reads, in registry order."""
-    read = [*CLAIMS.values(), *NOTEBOOKS.values()]
-    ordered = dict.fromkeys(e for item in read for e in item.experiments)
-    return [e for e in ordered if e not in AUDIT_EXPERIMENTS]
 
 
 def result_tables() -> list[str]:
@@ -187,107 +169,6 @@ def findings_tex(found: dict | None) -> str:
     if table is not None:
         lines.append(table)
     return "\n".join(lines) + "\n"
-
-
-# ----------------------------------------------------------------------------- numbers
-
-
-def runs_tex(runs: list[int]) -> TeX:
-    """The runs per cell: one number, or the range when cells differ; cells computed exactly
-    (``runs`` 0, :mod:`privdtol.engine.exact`) are "exact"."""
-    mc = [r for r in runs if r > 0]
-    text = (
-        ""
-        if not mc
-        else fmt_num(mc[0])
-        if len(mc) == 1
-        else TeX(f"{fmt_num(mc[0])}--{fmt_num(mc[-1])}")
-    )
-    if 0 in runs:
-        return TeX(f"exact or {text}" if text else "exact")
-    return TeX(text)
-
-
-def experiment_stats(df: pd.DataFrame | None) -> dict[str, TeX]:
-    """Per-experiment numbers quoted in the prose (LaTeX)."""
-    na = TeX(r"\NotRunText")
-    keys = ("Cells", "Runs", "MaxHorizon", "Algorithms", "RpsMaxRatio", "RpsMaxRegret")
-    if df is None or df.empty:
-        return dict.fromkeys(keys, na)
-    final = df.loc[df.groupby("cell_id")["horizon"].transform("max") == df["horizon"]]
-    runs = sorted({int(r) for r in final["runs"].dropna()})
-    from privdtol.analysis.registry import ENV_CONTROLS
-
-    # rps on a control loss model (losses repeated in blocks) is a control, not rps's result
-    rps = final[(final["algorithm"] == "rps") & ~final["env"].isin(ENV_CONTROLS)]
-    ratio = (rps["mean"] / rps["bound_thm1"]).max() if len(rps) else float("nan")
-    algs = ", ".join(texttt(a) for a in sorted(final["algorithm"].unique()))
-    return {
-        "Cells": fmt_num(final["cell_id"].nunique()),
-        "Runs": runs_tex(runs) if runs else na,
-        "MaxHorizon": fmt_int_or_pow2(df["horizon"].max()),
-        "Algorithms": TeX(algs) if algs else na,
-        "RpsMaxRatio": fmt_num(ratio),
-        "RpsMaxRegret": fmt_num(rps["mean"].max() if len(rps) else float("nan")),
-    }
-
-
-def total_runs(agg: dict[str, pd.DataFrame]) -> int:
-    """Simulated runs over all aggregated cells (each cell counted once)."""
-    total = 0
-    for df in agg.values():
-        if len(df):
-            total += int(df.groupby("cell_id")["runs"].max().sum())
-    return total
-
-
-def estimator_counts(agg: dict[str, pd.DataFrame]) -> dict[str, object]:
-    """Cells computed exactly and by Monte Carlo over all experiments (a cell shared by two
-    experiments counts once), and the cells of block algorithms on a loss model the exact
-    engine covers that were nevertheless simulated (only where a slice says ``exact: off``,
-    e.g. C0's agreement experiment), with their experiments: the report states these counts
-    instead of asserting that every block-algorithm cell was exact."""
-    from privdtol.engine.exact import exact_available
-
-    frames = [df for df in agg.values() if df is not None and len(df)]
-    if not frames:
-        return {"ExactCells": 0, "AllCells": 0, "BlockMonteCarloCells": 0, "exps": ""}
-    cells = pd.concat(
-        [df[["experiment", "cell_id", "algorithm", "env", "estimator"]] for df in frames]
-    ).drop_duplicates(["experiment", "cell_id"])
-    once = cells.drop_duplicates("cell_id")
-    covered = [exact_available(a, e) for a, e in zip(once["algorithm"], once["env"], strict=True)]
-    mc_block = once[pd.Series(covered, index=once.index) & (once["estimator"] != "exact")]
-    exps = sorted(cells[cells["cell_id"].isin(mc_block["cell_id"])]["experiment"].unique())
-    return {
-        "ExactCells": int((once["estimator"] == "exact").sum()),
-        "AllCells": len(once),
-        "BlockMonteCarloCells": len(mc_block),
-        "exps": TeX(", ".join(texttt(e) for e in exps) or "none"),
-    }
-
-
-def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame], controls=()) -> str:
-    from privdtol.analysis.diagnosis import DEVIATIONS
-
-    experiments = [
-        {"prefix": macro_name(e), "stats": experiment_stats(agg.get(e))}
-        for e in regret_experiments()
-    ]
-    paper, diagnostics = split_claims(claims)
-    return fill_template(
-        "numbers.tex.j2",
-        claims=[*claims, *controls],
-        experiments=experiments,
-        counts={
-            **counts(paper),
-            **counts(diagnostics, "Diagnostics"),
-            "DeviationsTotal": len(DEVIATIONS),
-        },
-        total_runs=total_runs(agg),
-        experiments_run=len(agg),
-        estimators=estimator_counts(agg),
-    )
 
 
 # ----------------------------------------------------------------------------- sections
