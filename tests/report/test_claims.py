@@ -1,11 +1,11 @@
 """Tests of :mod:`privdtol.report.claims`: every claim of the registry (a new one too) and every
-loss model is typeset, and the power record and a failure's diagnosis are rendered."""
+loss model is typeset, and a failure's diagnosis is rendered."""
 
 from __future__ import annotations
 
 from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX
 from privdtol.environments import MODELS
-from privdtol.report.claims import claim_context, failure_items, power_tex
+from privdtol.report.claims import claim_context, failure_items
 from privdtol.report.config_tables import models_tex
 
 
@@ -20,24 +20,7 @@ def test_every_claim_and_model_is_typeset_once():
     assert all(getattr(cls, "law_tex", "") in table for cls in MODELS.values())
 
 
-def test_power_record_and_diagnosis_are_rendered():
-    power = {
-        "noise": 0.05,
-        "replicates": 200,
-        "rows": [
-            {
-                "claim": "C4a",
-                "check": "exponent of 1/gap",
-                "control": "rps_short_prefix",
-                "false_fail_rate": 0.015,
-                "control_fail_rate": 0.98,
-            }
-        ],
-    }
-    text = power_tex(power)
-    assert r"\num{0.015}" in text and r"\num{0.98}" in text and "200 synthetic tables" in text
-    assert "1/$\\Delta_{\\min}$" in text
-    assert "not available" in power_tex(None)
+def test_a_failure_s_diagnosis_is_rendered():
     record = {
         "verdict": "FAIL",
         "statistic": 0.7,

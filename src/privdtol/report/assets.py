@@ -47,10 +47,6 @@ from privdtol.report.claims import (
     deviation_items,
     diagnosis_groups,
     failure_items,
-    load_multiverse,
-    load_power,
-    multiverse_tex,
-    power_tex,
     split_claims,
 )
 from privdtol.report.config_tables import algorithms_tex, grid_tex, models_tex, thresholds_tex
@@ -70,6 +66,7 @@ from privdtol.report.layout import APPENDIX_SECTIONS, FINDING_LABELS, SECTIONS, 
 from privdtol.report.numbers import numbers_tex, regret_experiments, total_runs
 from privdtol.report.page_one import page_one_tex
 from privdtol.report.provenance import provenance
+from privdtol.report.robustness import load_multiverse, load_power, multiverse_tex, power_tex
 from privdtol.report.tables import (
     MAX_ROWS,
     WIDE_LONGTABLE,
