@@ -183,7 +183,7 @@ def test_c3_record_by_hand():
         "1 of 2 rps cells reach their plateau T0 (c = 1.0); 1 not reached (T0 > T_max/2^8), "
         f"left out. Largest Reg(T_max)/Reg(T0) = 1.2 (largest upper limit {high:.4g} at K=2, "
         "gap=0.5, eps=2, T0=31); threshold 1.5. Intervals (exact: 1). Scope: a PASS excludes "
-        "an added β ln T only for β above (r - 1) Reg(T0) / ln(T_max/T0), from 0.897 to "
+        "an added β ln T only for β above (r − 1) Reg(T0) / ln(T_max/T0), from 0.897 to "
         "0.897 over the reached cells. Under the first design "
         f"(L = log K): PASS, largest ratio {12 / 9:.4g}."
     )

@@ -290,7 +290,7 @@ def check_horizon_free(
         f"{fmt(reached['ratio_high'].max(), 4)} at K={fmt(reached.at[i, 'K'])}, "
         f"gap={fmt(reached.at[i, 'gap'])}, eps={fmt(reached.at[i, 'epsilon'])}, "
         f"T0={fmt(reached.at[i, 'h_low'])}); threshold {ratio_max}. Intervals ({methods}). "
-        f"Scope: a PASS excludes an added β ln T only for β above (r - 1) Reg(T0) / "
+        f"Scope: a PASS excludes an added β ln T only for β above (r − 1) Reg(T0) / "
         f"ln(T_max/T0), from {fmt(reached['slope_min'].min())} to "
         f"{fmt(reached['slope_min'].max())} over the reached cells."
     )
