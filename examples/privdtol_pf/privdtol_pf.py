@@ -73,8 +73,17 @@ class PermuteAndFlipPrefix(BlockAlgorithm):
     display_name = "RP permute-and-flip (plugin)"
     role = "competitor"
     source = "Section 4's template with McKenna & Sheldon 2020's permute-and-flip (plugin)"
-    # no key of paper/references.bib: the work is named in `source` (docs/extending.md)
-    reference = None
+    # not in paper/references.bib: the plugin declares its own entry (docs/extending.md)
+    reference = "mckenna2020"
+    bibtex = """@inproceedings{mckenna2020,
+  author    = {McKenna, Ryan and Sheldon, Daniel R.},
+  title     = {Permute-and-Flip: A New Mechanism for Differentially Private Selection},
+  booktitle = {Advances in Neural Information Processing Systems 33 (NeurIPS 2020)},
+  pages     = {193--203},
+  year      = {2020},
+  eprint    = {2010.12603},
+  archivePrefix = {arXiv}
+}"""
     privacy = Privacy(
         "permute-and-flip, p = exp(-eta (L - min L)): 2 eta-DP per selection", twice_eta
     )

@@ -31,8 +31,28 @@ def test_every_registered_algorithm_meets_it(name):
         # a subclass that changes its law but inherits RPS's declaration: caught
         (variant(law=lambda self, s, r: softmax_law(s, 2 * self.eta)), "differs from the law"),
         (variant(prefix_lengths=lambda self, rng, r, n, sums_for=None: np.zeros(n)), "prefix"),
+        # a declared BibTeX entry is one entry whose key is the reference
+        (variant(reference="pf20", bibtex="@article{other, title={x}}"), "for reference 'pf20'"),
+        (variant(reference=None, bibtex="@article{pf20, title={x}}"), "for reference None"),
+        (variant(reference="pf20", bibtex="@article{pf20, a={x}} @misc{pf21, b={y}}"), "one entry"),
+        (variant(reference="pf20", bibtex="@article{pf20, title={x}"), "balanced braces"),
+        (variant(reference="pf20", bibtex=b"@article{pf20,}"), "bibtex must be"),
+        # the authors a display name cites are words of it, and something is cited
+        (variant(reference="pf20", cite_as="McKenna & Sheldon"), "words of display_name"),
+        (variant(display_name="PF (Ann & Bo)", reference=None, cite_as="Ann & Bo"), "needs a ref"),
     ],
 )
 def test_a_breach_is_refused_with_its_reason(cls, problem):
     with pytest.raises((TypeError, ValueError), match=problem):
         check_algorithm(cls)
+
+
+def test_a_declared_bibtex_entry_and_cited_authors_pass():
+    check_algorithm(
+        variant(
+            display_name="PF (Ann & Bo)",
+            reference="ann2020",
+            bibtex="@inproceedings{ann2020,\n  author = {Ann, A. and Bo, B.},\n  year = {2020}\n}",
+            cite_as="Ann & Bo",
+        )
+    )

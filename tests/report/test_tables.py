@@ -24,7 +24,7 @@ def test_result_table_is_siunitx_booktabs_with_headers_from_the_layout():
         r"RPS (this paper) & 2 & {$2^{-2}$} & 1 & {\ensuremath{2^{10}-1}} & "
         r"private & independent & 12.3 & 1 & 1.5 & a\_b \& 50\%"
     )
-    # an author named in a display name is a citation of the algorithm's reference
+    # the authors a display name cites (its cite_as) are a citation of the algorithm's reference
     assert r"\citeauthor{wu2026} (Laplace)" in rows[1] and r"{\ensuremath{2^{30}-1}}" in rows[1]
     assert "0.000123" in rows[1] and "$\\rho$ = 0.5" in rows[1] and "{--}" in rows[1]
     # an id without a display name (a privacy control) in code font; integers exact
@@ -68,3 +68,17 @@ def test_identifier_and_mathematics_columns_are_typeset():
     assert r"the groups $H_l$" in tex and r"entropy $Z_0$ to K" in tex
     assert r"\texttt{rate\_min}" in tex and r"\texttt{ratio\_max}" in tex
     assert r"H\_l" not in tex and r"Z\_0" not in tex
+
+
+def test_cited_authors_come_from_each_algorithm_s_cite_as():
+    from privdtol.report.tables import cited_display_name
+
+    assert (
+        cited_display_name("rnm_ftnl", "RNM-FTNL (Hu et al.)") == r"RNM-FTNL (\citeauthor{hu2021})"
+    )
+    assert cited_display_name("wu_wang_gumbel", r"Wu \& Wang (Gumbel)") == (
+        r"\citeauthor{wu2026} (Gumbel)"
+    )
+    # no cite_as (rps cites its paper elsewhere), or no registered algorithm: unchanged
+    assert cited_display_name("rps", "RPS (this paper)") == "RPS (this paper)"
+    assert cited_display_name("nope", "Hu et al.") == "Hu et al."

@@ -146,6 +146,10 @@ def test_the_plugin_is_in_the_explorer_and_the_report(build):
     pdf = wd / "results" / "report" / "replication_report.pdf"
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
     assert "permute-and-flip" in " ".join(text.split())
+    # its declared BibTeX entry is in the report's bibliography, cited in the algorithms table
+    bib = wd / "results" / "report" / "generated" / "plugins.bib"
+    assert "@inproceedings{mckenna2020," in bib.read_text()
+    assert "McKenna and Sheldon" in " ".join(text.split())
 
 
 @pytest.mark.pipeline

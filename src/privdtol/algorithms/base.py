@@ -48,7 +48,8 @@ def random_prefix(rng: np.random.Generator, r: int, n_runs: int) -> np.ndarray:
 
 class Algorithm(ABC):
     """An algorithm and its declarations (:mod:`privdtol.algorithms.declarations`): registry
-    name, display name, role, reference, privacy, exact selection law, symmetry.  ``private``
+    name, display name, role, reference (its BibTeX entry, the authors its name cites),
+    privacy, exact selection law, symmetry.  ``private``
     is derived from ``privacy`` (not declared twice)."""
 
     name: ClassVar[str]
@@ -60,6 +61,12 @@ class Algorithm(ABC):
     source: ClassVar[str]
     #: the key of the work it is taken from in paper/references.bib (None: this pipeline's own)
     reference: ClassVar[str | None] = None
+    #: the BibTeX entry of ``reference`` when paper/references.bib has none (a plugin's source:
+    #: the report's bibliography takes it from here)
+    bibtex: ClassVar[str] = ""
+    #: the authors ``display_name`` spells (``"Hu et al."``): the report typesets them as a
+    #: citation of ``reference``
+    cite_as: ClassVar[str | None] = None
     #: how it is eps-DP (None: not private)
     privacy: ClassVar[Privacy | None] = None
     #: its selection law when an exact family covers it (None: Monte Carlo only)

@@ -10,6 +10,8 @@ algorithm's prefix lengths lie in 1..2^r, and a declared exact law equals the ``
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from privdtol.algorithms.base import Algorithm, BlockAlgorithm, RoundAlgorithm
@@ -43,6 +45,28 @@ def _check_law(p, shape, what):
         raise ValueError(f"{what}'s rows do not sum to one (sums {p.sum(axis=1).round(6)})")
 
 
+def _check_citation(cls) -> None:
+    """``bibtex`` is empty or one BibTeX entry whose key is ``reference``; ``cite_as`` is None
+    or words of ``display_name``, with a ``reference`` to cite."""
+    bibtex, cite_as = getattr(cls, "bibtex", ""), getattr(cls, "cite_as", None)
+    if not isinstance(bibtex, str):
+        raise TypeError("bibtex must be a BibTeX entry (a string) or empty")
+    if bibtex:
+        head = re.match(r"\s*@\w+\s*\{\s*([^,\s]+)\s*,", bibtex)
+        if cls.reference is None or head is None or head.group(1) != cls.reference:
+            raise ValueError(
+                f"bibtex must be one entry @type{{{cls.reference}, ...}} for reference "
+                f"{cls.reference!r}"
+            )
+        if bibtex.count("@") != 1 or bibtex.count("{") != bibtex.count("}"):
+            raise ValueError("bibtex must be one entry with balanced braces")
+    if cite_as is not None:
+        if not isinstance(cite_as, str) or cite_as not in cls.display_name:
+            raise ValueError(f"cite_as {cite_as!r} must be words of display_name")
+        if cls.reference is None:
+            raise ValueError("cite_as needs a reference to cite")
+
+
 def check_algorithm(cls) -> None:
     """Raise ValueError/TypeError with the first breach of the contract by ``cls``."""
     if not (isinstance(cls, type) and issubclass(cls, (BlockAlgorithm, RoundAlgorithm))):
@@ -56,6 +80,7 @@ def check_algorithm(cls) -> None:
         raise ValueError(f"role {getattr(cls, 'role', None)!r} not one of {', '.join(ROLES)}")
     if cls.reference is not None and not isinstance(cls.reference, str):
         raise TypeError("reference must be a bibliography key (a string) or None")
+    _check_citation(cls)
     if cls.privacy is not None and not isinstance(cls.privacy, Privacy):
         raise TypeError("privacy must be a privdtol Privacy declaration or None")
     if cls.exact_law is not None:

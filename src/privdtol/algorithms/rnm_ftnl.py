@@ -63,6 +63,7 @@ class ReportNoisyMin(BlockAlgorithm):
 
     name = "rnm_ftnl"
     display_name = "RNM-FTNL (Hu et al.)"
+    cite_as = "Hu et al."
     role = "competitor"
     source = "Hu, Huang, Mehta & Hegde 2021 (arXiv 2102.07929)"
     reference = "hu2021"

@@ -24,6 +24,7 @@ from privdtol.algorithms.rps import softmax_law
 class WuWangLaplace(ReportNoisyMin):
     name = "wu_wang"
     display_name = "Wu & Wang (Laplace)"
+    cite_as = "Wu & Wang"
     source = "Wu & Wang, ALT 2026 (arXiv 2502.10997), Laplace noise"
     reference = "wu2026"
     resampled = True
@@ -32,6 +33,7 @@ class WuWangLaplace(ReportNoisyMin):
 class WuWangGumbel(ReportNoisyMin):
     name = "wu_wang_gumbel"
     display_name = "Wu & Wang (Gumbel)"
+    cite_as = "Wu & Wang"
     source = "Wu & Wang, ALT 2026 (arXiv 2502.10997), Gumbel noise"
     reference = "wu2026"
     resampled = True

@@ -20,6 +20,7 @@ jinja2 templates of :mod:`privdtol.report.templating` and the tables of
 - ``grid.tex``, ``thresholds.tex``  the grid and check settings of the config, with the
   cells actually aggregated;
 - ``algorithms.tex`` / ``models.tex``  the registered algorithms and loss models, with sources;
+  ``plugins.bib`` the BibTeX entries algorithms declare (a plugin's reference);
 - ``failures.tex``  what did not replicate (claims other than PASS, controls not caught),
   each with its cause; ``diagnoses.tex`` their cells and follow-up (appendix);
 - ``deviations.tex``  the changes made after first results (the appendix's first section);
@@ -49,7 +50,14 @@ from privdtol.report.claims import (
     failure_items,
     split_claims,
 )
-from privdtol.report.config_tables import algorithms_tex, grid_tex, models_tex, thresholds_tex
+from privdtol.report.config_tables import (
+    algorithms_bib,
+    algorithms_tex,
+    bib_keys,
+    grid_tex,
+    models_tex,
+    thresholds_tex,
+)
 from privdtol.report.figure_order import figure_number, notebooks_in_order
 from privdtol.report.findings_prose import (
     competitors_table,
@@ -108,6 +116,7 @@ def generated_files() -> list[str]:
         "deviations.tex",
         "findings.tex",
         "provenance.tex",
+        "plugins.bib",
         *(f"tab-{t}.tex" for t in result_tables()),
     ]
 
@@ -306,6 +315,7 @@ def build_assets(
         "grid.tex": grid_tex(config, agg),
         "thresholds.tex": thresholds_tex(config),
         "algorithms.tex": algorithms_tex(),
+        "plugins.bib": algorithms_bib(bib_keys(Path(repo or ".") / "paper" / "references.bib")),
         "models.tex": models_tex(),
         "failures.tex": fill_template("failures.tex.j2", items=failures, mode="main"),
         "diagnoses.tex": fill_template(

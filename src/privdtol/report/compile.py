@@ -70,10 +70,10 @@ def compile_pdf(
 
     ``generated`` and ``results`` are put on TEXINPUTS (absolute paths), so the sources say
     ``\\input{numbers}`` and ``\\includegraphics{figures/horizon.pdf}`` whatever the checkout
-    or the results directory; ``tex``'s directory is on BIBINPUTS (bibtex, run by latexmk,
-    reads ``references.bib`` there).  Dates are pinned to ``source_date_epoch``
-    (:func:`privdtol.archive.layout.source_date_epoch`; SOURCE_DATE_EPOCH,
-    FORCE_SOURCE_DATE=1) and the log is checked with :func:`log_problems`.
+    or the results directory; ``tex``'s directory and ``generated`` are on BIBINPUTS (bibtex,
+    run by latexmk, reads ``references.bib`` and ``plugins.bib`` there).  Dates are pinned to
+    ``source_date_epoch`` (:func:`privdtol.archive.layout.source_date_epoch`;
+    SOURCE_DATE_EPOCH, FORCE_SOURCE_DATE=1) and the log is checked with :func:`log_problems`.
     """
     latexmk = shutil.which("latexmk")
     if latexmk is None:
@@ -90,7 +90,8 @@ def compile_pdf(
     env = dict(os.environ)
     sep = os.pathsep
     env["TEXINPUTS"] = f"{tex.parent}{sep}{generated}{sep}{results}{sep}" + env.get("TEXINPUTS", "")
-    env["BIBINPUTS"] = f"{tex.parent}{sep}" + env.get("BIBINPUTS", "")  # references.bib
+    # references.bib beside the sources, plugins.bib among the generated files
+    env["BIBINPUTS"] = f"{tex.parent}{sep}{generated}{sep}" + env.get("BIBINPUTS", "")
     env["SOURCE_DATE_EPOCH"] = str(int(source_date_epoch))
     env["FORCE_SOURCE_DATE"] = "1"
     jobname = pdf.stem

@@ -204,6 +204,32 @@ def algorithms_tex() -> TeX:
     return styler_table(pd.DataFrame(rows), rf"@{{}}lll{_P}{{6.6cm}}l@{{}}")
 
 
+def algorithms_bib(own_keys=()) -> str:
+    """``plugins.bib``: the BibTeX entries the algorithms declare (``bibtex``: a plugin's
+    source, which paper/references.bib cannot hold), in registry order, one each; an entry
+    whose key is one of ``own_keys`` (paper/references.bib's) is left to that file."""
+    from privdtol.algorithms import ALGORITHMS
+
+    entries = {}
+    for cls in ALGORITHMS.values():
+        if cls.bibtex and cls.reference not in own_keys:
+            entries.setdefault(cls.reference, cls.bibtex.strip())
+    head = "% BibTeX entries declared by the registered algorithms (privdtol report-assets)\n"
+    return head + "".join(f"\n{entry}\n" for entry in entries.values())
+
+
+def bib_keys(path) -> set[str]:
+    """The entry keys of a BibTeX file (empty when it cannot be read)."""
+    import re
+    from pathlib import Path
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError:
+        return set()
+    return set(re.findall(r"@\w+\s*\{\s*([^,\s]+)\s*,", text))
+
+
 def first_sentence(doc: str) -> str:
     """The first sentence of a docstring (up to the first ". "), ending with a period."""
     text = " ".join(doc.split())

@@ -94,18 +94,19 @@ def _text_value(column: str, value) -> str:
 #: registered algorithm -> key in paper/references.bib of the work it is taken from, from the
 #: algorithms' declarations (the ablations and negative controls cite nothing)
 ALGORITHM_REFERENCES = REFERENCES
-#: the authors that display names spell out (``"RNM-FTNL (Hu et al.)"``), typeset as natbib's
-#: ``\citeauthor`` of the algorithm's reference: the same words, a citation linked to it
-_CITED_AUTHORS = ("Hu et al.", r"Wu \& Wang")
 
 
 def cited_display_name(name: str, escaped: str) -> str:
-    r"""``escaped`` (the LaTeX of ``name``'s display name) with the authors it names as a
-    ``\citeauthor`` of the algorithm's reference."""
+    r"""``escaped`` (the LaTeX of ``name``'s display name) with the authors it names (its
+    ``cite_as`` declaration, e.g. ``"Hu et al."``) as natbib's ``\citeauthor`` of its
+    reference: the same words, a citation linked to the work."""
+    from privdtol.algorithms import ALGORITHMS
+
+    cls = ALGORITHMS.get(name)
     key = ALGORITHM_REFERENCES.get(name)
-    for authors in _CITED_AUTHORS if key else ():
-        escaped = escaped.replace(authors, rf"\citeauthor{{{key}}}")
-    return escaped
+    if cls is None or not key or not cls.cite_as:
+        return escaped
+    return escaped.replace(tex_escape(cls.cite_as), rf"\citeauthor{{{key}}}")
 
 
 def _display_algorithm(name):

@@ -1,0 +1,44 @@
+"""Tests of :mod:`privdtol.report.config_tables`: the bibliography the algorithms declare
+(``plugins.bib``) and the keys of a BibTeX file."""
+
+from __future__ import annotations
+
+from privdtol.algorithms import ALGORITHMS
+from privdtol.algorithms.rps import RandomizedPrefixSoftmax
+from privdtol.report.config_tables import algorithms_bib, bib_keys
+
+ENTRY = "@misc{ann2020,\n  author = {Ann, A.},\n  title = {PF},\n  year = {2020}\n}"
+
+
+def _plugin(name, reference, bibtex):
+    attrs = {"name": name, "reference": reference, "bibtex": bibtex}
+    return type(name, (RandomizedPrefixSoftmax,), attrs)
+
+
+def test_the_built_in_algorithms_declare_no_entry_of_their_own():
+    """Their works are in paper/references.bib: plugins.bib is its header alone."""
+    assert algorithms_bib().strip().splitlines() == [
+        "% BibTeX entries declared by the registered algorithms (privdtol report-assets)"
+    ]
+
+
+def test_a_plugin_s_entry_is_written_once_unless_the_paper_s_bibliography_has_it(monkeypatch):
+    monkeypatch.setitem(ALGORITHMS, "pf_a", _plugin("pf_a", "ann2020", ENTRY))
+    monkeypatch.setitem(ALGORITHMS, "pf_b", _plugin("pf_b", "ann2020", ENTRY))  # same work
+    bib = algorithms_bib()
+    assert bib.count("@misc{ann2020,") == 1 and bib.endswith(ENTRY + "\n")
+    assert "@misc" not in algorithms_bib({"ann2020", "hu2021"})
+
+
+def test_bib_keys_reads_every_entry_key(tmp_path):
+    path = tmp_path / "refs.bib"
+    path.write_text("@article{hu2021,\n title={x}}\n\n@inproceedings{ wu2026 ,\n y={z}}\n")
+    assert bib_keys(path) == {"hu2021", "wu2026"}
+    assert bib_keys(tmp_path / "absent.bib") == set()
+
+
+def test_the_paper_s_bibliography_has_every_built_in_reference():
+    from support.paths import ROOT
+
+    keys = bib_keys(ROOT / "paper" / "references.bib")
+    assert {c.reference for c in ALGORITHMS.values() if c.reference} <= keys
