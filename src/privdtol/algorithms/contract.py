@@ -45,6 +45,10 @@ def _check_law(p, shape, what):
         raise ValueError(f"{what}'s rows do not sum to one (sums {p.sum(axis=1).round(6)})")
 
 
+#: the head of a BibTeX entry, ``@type{key,``: its key is group 1
+BIBTEX_ENTRY_HEAD = re.compile(r"@\w+\s*\{\s*([^,\s]+)\s*,")
+
+
 def _check_citation(cls) -> None:
     """``bibtex`` is empty or one BibTeX entry whose key is ``reference``; ``cite_as`` is None
     or words of ``display_name``, with a ``reference`` to cite."""
@@ -52,7 +56,7 @@ def _check_citation(cls) -> None:
     if not isinstance(bibtex, str):
         raise TypeError("bibtex must be a BibTeX entry (a string) or empty")
     if bibtex:
-        head = re.match(r"\s*@\w+\s*\{\s*([^,\s]+)\s*,", bibtex)
+        head = BIBTEX_ENTRY_HEAD.match(bibtex.strip())
         if cls.reference is None or head is None or head.group(1) != cls.reference:
             raise ValueError(
                 f"bibtex must be one entry @type{{{cls.reference}, ...}} for reference "

@@ -220,14 +220,15 @@ def algorithms_bib(own_keys=()) -> str:
 
 def bib_keys(path) -> set[str]:
     """The entry keys of a BibTeX file (empty when it cannot be read)."""
-    import re
     from pathlib import Path
+
+    from privdtol.algorithms.contract import BIBTEX_ENTRY_HEAD
 
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError:
         return set()
-    return set(re.findall(r"@\w+\s*\{\s*([^,\s]+)\s*,", text))
+    return set(BIBTEX_ENTRY_HEAD.findall(text))
 
 
 def first_sentence(doc: str) -> str:
