@@ -36,7 +36,12 @@ def test_absent_records_are_none_and_render_as_a_note(tmp_path):
 
 @pytest.mark.parametrize(
     ("name", "text"),
-    [("power", "{"), ("power", '{"noise": 1}'), ("multiverse", '{"rows": 3}')],
+    [
+        ("power", "{"),
+        ("power", '{"noise": 1}'),
+        ("power", "[1, 2]"),  # not an object: was a TypeError traceback
+        ("multiverse", '{"rows": 3}'),
+    ],
 )
 def test_a_defective_record_is_one_line_naming_it(tmp_path, name, text):
     (tmp_path / "checks").mkdir()

@@ -15,18 +15,24 @@ from privdtol.errors import InputError
 from privdtol.report.latex import TeX, fmt_num, fmt_value, mathify, tex_escape
 
 
-def load_power(results: Path) -> dict | None:
-    """``results/checks/power.json`` (size and power of each check), or None when absent."""
-    path = Path(results) / "checks" / "power.json"
+def _load_record(results: Path, name: str) -> dict | None:
+    """``results/checks/<name>.json``, a record with a list of ``rows``, or None when absent;
+    anything else is one InputError line naming the file."""
+    path = Path(results) / "checks" / f"{name}.json"
     if not path.exists():
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        rows = data["rows"]
-        assert isinstance(rows, list)
-    except (OSError, json.JSONDecodeError, KeyError, AssertionError) as err:
-        raise InputError("results", f"{path}: not a power record ({err})") from None
+        if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+            raise ValueError("no list of rows")
+    except (OSError, ValueError) as err:  # json.JSONDecodeError is a ValueError
+        raise InputError("results", f"{path}: not a {name} record ({err})") from None
     return data
+
+
+def load_power(results: Path) -> dict | None:
+    """``results/checks/power.json`` (size and power of each check), or None when absent."""
+    return _load_record(results, "power")
 
 
 def power_tex(power: dict | None) -> TeX:
@@ -107,15 +113,7 @@ def by_cell_note(row: dict) -> str:
 
 def load_multiverse(results: Path) -> dict | None:
     """``results/checks/multiverse.json`` (the verdicts over the threshold ranges), or None."""
-    path = Path(results) / "checks" / "multiverse.json"
-    if not path.exists():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        assert isinstance(data["rows"], list)
-    except (OSError, json.JSONDecodeError, KeyError, AssertionError) as err:
-        raise InputError("results", f"{path}: not a multiverse record ({err})") from None
-    return data
+    return _load_record(results, "multiverse")
 
 
 def multiverse_tex(data: dict | None) -> TeX:
