@@ -90,8 +90,10 @@ def test_compare_reads_the_tables_of_the_run_s_agg_dir(tmp_path):
     for base, table in ((run / "results", b"x"), (results, b"y")):
         (base / "checks").mkdir(parents=True)
         (base / "checks" / "C3.json").write_text('{"verdict": "PASS"}')
+        (base / "checks" / "power.json").write_text('{"rows": []}')  # no verdict: not listed
         (base / "aggX").mkdir()
         (base / "aggX" / "horizon.parquet").write_bytes(table)
     same, problems, verdicts = compare(run, results, "results/aggX")
-    assert same == ["results/checks/C3.json"] and verdicts == {"C3": "PASS"}
+    assert same == ["results/checks/C3.json", "results/checks/power.json"]
+    assert verdicts == {"C3": "PASS"}
     assert len(problems) == 1 and problems[0].startswith("results/aggX/horizon.parquet: differs")

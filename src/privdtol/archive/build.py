@@ -272,5 +272,7 @@ def compare(
             same.append(rel)
         if path.suffix == ".json" and rel.startswith("results/checks/") and new.is_file():
             old_v, new_v = (_verdict(p, f) for p, f in ((path, "run"), (new, "results")))
+            if old_v is None and new_v is None:  # a record with no verdict (power, multiverse)
+                continue
             verdicts[path.stem] = old_v if old_v == new_v else f"{old_v} archived, {new_v} rebuilt"
     return same, problems, verdicts
