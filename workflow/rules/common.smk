@@ -15,7 +15,8 @@ except InputError as err:
 from privdtol.pipeline import plan as grid
 from privdtol.pipeline import run_config, staleness, tools
 from privdtol.analysis.registry import CLAIMS
-from privdtol.pipeline.config import check_out_dirs, load_config, read_config_files
+from privdtol.pipeline.config import load_config, read_config_files
+from privdtol.pipeline.semantics import check_out_dirs
 from privdtol.pipeline.overrides import coerce_overrides
 
 

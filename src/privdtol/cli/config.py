@@ -22,7 +22,8 @@ def add_parser(sub):
 def run(args) -> int:
     from privdtol.errors import InputError
     from privdtol.pipeline import plan as grid
-    from privdtol.pipeline.config import check_out_dirs, load_config
+    from privdtol.pipeline.config import load_config
+    from privdtol.pipeline.semantics import check_out_dirs
     from privdtol.pipeline.yaml_load import read_mapping
     from privdtol.privacy.audit_grid import merge_grid
     from privdtol.privacy.cost import check_privacy_block

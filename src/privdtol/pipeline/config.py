@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import itertools
-import math
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from privdtol.algorithms import ALGORITHMS
 from privdtol.environments.instances import instance_means
 from privdtol.errors import InputError
 from privdtol.pipeline import limits as size
+from privdtol.pipeline.semantics import check_values, key_path
 from privdtol.pipeline.yaml_load import read_mapping
 
 #: the JSON schema of a config, shipped as package data
@@ -41,55 +41,6 @@ SLICE_KEYS = (
 
 
 # --------------------------------------------------------------------------- validation
-#: most values (list items and mapping entries, nested) in a config: the paper's has ~800; a
-#: YAML alias bomb (shared sub-lists) walked by a JSON schema would hold billions
-MAX_VALUES = 100_000
-#: the config keys that name output directories (inside the working directory unless
-#: ``allow_outside`` is true)
-OUT_DIR_KEYS = ("sim_dir", "agg_dir")
-
-
-def check_values(config, root: list | None = None) -> None:
-    """Before the schema: at most :data:`MAX_VALUES` values, string keys, and every number
-    finite (NaN passes every range check, and an infinite threshold silently changes a
-    verdict).  One InputError naming the first offending key."""
-    stack, count = [(config, root or [])], 0
-    while stack:
-        node, path = stack.pop()
-        count += 1
-        if count > MAX_VALUES:
-            raise InputError(
-                _key_path(path), f"the config holds more than {MAX_VALUES} values", "a small config"
-            )
-        if isinstance(node, dict):
-            for key, value in reversed(list(node.items())):
-                if not isinstance(key, str):
-                    raise InputError(_key_path(path), f"key {key!r} is not a string", "names")
-                stack.append((value, [*path, key]))
-        elif isinstance(node, list):
-            stack.extend((v, [*path, i]) for i, v in reversed(list(enumerate(node))))
-        elif isinstance(node, float) and not math.isfinite(node):
-            raise InputError(_key_path(path), f"got {node!r}", "finite numbers")
-
-
-def check_out_dirs(config: dict, cwd: Path | None = None) -> None:
-    """``sim_dir`` and ``agg_dir`` inside the working directory unless ``allow_outside``
-    (the workflow's parse and ``check-config``; the commands of its jobs re-read the config
-    files without Snakemake's ``--config`` overrides, so they do not repeat it)."""
-    if config.get("allow_outside") in (True, "true"):
-        return
-    cwd = (cwd or Path.cwd()).resolve()
-    for key in OUT_DIR_KEYS:
-        if not (cwd / config[key]).resolve().is_relative_to(cwd):
-            err = InputError(
-                key,
-                f"{config[key]!r} lies outside the working directory {cwd}",
-                "a path inside it, or allow_outside: true (--config allow_outside=true)",
-            )
-            err.config_key = True  # the CLI names it as a key, not as a --flag
-            raise err
-
-
 #: JSON-schema range keywords and how they read
 RANGE_WORDS = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
 
@@ -125,23 +76,16 @@ def _allowed(error) -> str:
     return schema.get("description", kw)
 
 
-def _key_path(path) -> str:
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text or "config"
-
-
 def _schema_error(error) -> InputError:
     path = list(error.absolute_path)
     if error.validator == "additionalProperties":
         extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        key = _key_path([*path, extra[0]]) if extra else _key_path(path)
+        key = key_path([*path, extra[0]]) if extra else key_path(path)
         return InputError(key, "unknown key", _allowed(error))
     if error.validator == "required":
         missing = [k for k in error.validator_value if k not in error.instance]
-        return InputError(_key_path(path + missing[:1]), "missing", _allowed(error))
-    return InputError(_key_path(path), f"got {error.instance!r}", _allowed(error))
+        return InputError(key_path(path + missing[:1]), "missing", _allowed(error))
+    return InputError(key_path(path), f"got {error.instance!r}", _allowed(error))
 
 
 def load_schema(path: str | Path | None = None) -> dict:
@@ -263,7 +207,7 @@ def validate_semantics(config: dict) -> dict:
     limits (:func:`privdtol.pipeline.limits.check_cell`: a unique best action, the exact
     engine's temperature floor, ``limits.max_memory_gb``).  Raises one InputError naming the
     key.  (The output directories are checked where outputs are planned, by the workflow and
-    ``check-config``: :func:`check_out_dirs`.)"""
+    ``check-config``: :func:`.semantics.check_out_dirs`.)"""
     lim = config["limits"]
     private = lambda a: ALGORITHMS[a].private  # noqa: E731
     cells = {
