@@ -13,8 +13,10 @@ from html.parser import HTMLParser
 import mistune
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.fuzz import FAST
 from support.hostile import HOSTILE
 
+from privdtol.report import latex
 from privdtol.report.latex import tex_escape
 from privdtol.report.narrative import markdown_escape
 
@@ -43,7 +45,7 @@ def _rendered(markdown: str) -> tuple[list[str], str]:
     return parser.tags, text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(FAST, max_examples=300)
 @given(HOSTILE_TEXT)
 def test_markdown_of_any_text_renders_as_that_text(text):
     text = " ".join(text.split())  # Markdown folds whitespace; the words are what must survive
@@ -59,11 +61,16 @@ def test_markdown_of_any_text_renders_as_that_text(text):
 _SAFE_COMMANDS = re.compile(r"\\(?:[%&#_${}]|text\w+\{\}|\^\{\}|~\{\})")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(FAST, max_examples=300)
 @given(HOSTILE_TEXT)
 def test_latex_of_any_text_has_no_command_of_its_own(text):
+    """Seen failing on "π" with random examples: a symbol of tex_escape's own table (Greek
+    letters and relations as ``$\\pi$``, ...) is mathematics of its own, closed, not the text's;
+    it is taken out like the escapes."""
     escaped = tex_escape(text)
     rest = _SAFE_COMMANDS.sub("", escaped)
+    for symbol in sorted(set(latex._MATH.values()), key=len, reverse=True):
+        rest = rest.replace(symbol, "")
     assert "\\" not in rest, (text, escaped)
     for ch in "{}%$#&_^~":  # only inside the escapes above
         assert ch not in rest, (text, escaped, ch)
