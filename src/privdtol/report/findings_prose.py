@@ -71,12 +71,19 @@ def identical_sentence(item: dict) -> str:
     )
 
 
+def competitor_counts(regimes: dict) -> tuple[int, int]:
+    """(cells compared, cells where RPS has more regret than its best private competitor)
+    over the competitor finding's regimes: page 1 and the findings section state these."""
+    total = sum(int(v.get("n", 0)) for v in regimes.values())
+    return total, total - sum(int(v.get("rps_best", 0)) for v in regimes.values())
+
+
 def competitors_sentence(item: dict) -> TeX | None:
     regimes = item.get("regimes") or {}
     if not regimes:
         return None
-    total = sum(int(v.get("n", 0)) for v in regimes.values())
-    best = sum(int(v.get("rps_best", 0)) for v in regimes.values())
+    total, worse = competitor_counts(regimes)
+    best = total - worse
     worst = max(float(v["max"]) for v in regimes.values() if v.get("max") is not None)
     where = (
         f"in every one of the {total} cells compared"

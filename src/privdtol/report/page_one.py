@@ -9,6 +9,7 @@ sentence of the report is said twice.
 from __future__ import annotations
 
 from privdtol.analysis.registry import CLAIMS
+from privdtol.report.findings_prose import competitor_counts
 from privdtol.report.latex import TeX, fmt_num, tex_escape
 
 
@@ -84,8 +85,7 @@ def competitors_line(item: dict) -> TeX | None:
     regimes = item.get("regimes") or {}
     if not regimes:
         return None
-    n = sum(r["n"] for r in regimes.values())
-    worse = n - sum(r.get("rps_best", 0) for r in regimes.values())
+    n, worse = competitor_counts(regimes)
     medians = ", ".join(
         rf"{_x(regimes[k]['median'])} in the {k} regime"
         for k in ("statistical", "privacy")
