@@ -264,9 +264,10 @@ def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
 
     path = Path(path)
     df = read_table(path, "cells")
-    if cell is None and SEARCH_ATTR in df.attrs:
-        return _read_search_table(path, df)
-    params = df.attrs.get(CELL_ATTR)
+    meta, df.attrs = df.attrs, {}  # (pandas deep-copies attrs on every operation)
+    if cell is None and SEARCH_ATTR in meta:
+        return _read_search_table(path, df, meta[SEARCH_ATTR])
+    params = meta.get(CELL_ATTR)
     try:
         promised = Cell.from_params(params)
     except (TypeError, ValueError):
@@ -300,15 +301,14 @@ def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
     return df
 
 
-def _read_search_table(path: Path, df: pd.DataFrame) -> pd.DataFrame:
+def _read_search_table(path: Path, df: pd.DataFrame, params) -> pd.DataFrame:
     """A worst-instance search's table (``privdtol worst-case --table``): the search's
     parameters in its metadata, whose id is the file's name; one exact cell per objective
     (``<search id>-<objective>``), each with the rows and finite regrets of a cell of the
     search's horizon (:func:`_check_cell_rows`)."""
     from privdtol.pipeline.plan import Cell
-    from privdtol.pipeline.worst_case import SEARCH_ATTR, Search
+    from privdtol.pipeline.worst_case import Search
 
-    params = df.attrs[SEARCH_ATTR]
     try:
         search = Search(**params)
         sid = search.search_id

@@ -25,14 +25,16 @@ from privdtol.engine.exact.spec import _Spec
         # p = 1, Q = 3, kernel W = 6 + 80 + 1 = 87 points <= CHUNK: chunk L = 87, h = 87 +
         # ceil(173 / 87) + 1 = 90 > W; c_r = 90 + (256 + 601/256 + 4) + 8
         (1.0, 90 + 256 + 601 / 256 + 4 + 8),
-        # p = 3 (nodes every 3 lattice points), E = (47 + 640) / 3 + 1 = 230: chunk L = 128 // 3
-        # = 42, h = 3 x 42 + ceil(272 / 42) + 1 = 134 < p + E + 1 = 234; c_r = 234 + (3 + 256
-        # + 201/256 + 4) + 8, nj = ceil(601 / 3) = 201 blocks
-        (0.125, 234 + 3 + 256 + 201 / 256 + 4 + 8),
-        # p = 12 (eps = 1/16), E = ceil((187 + 2560) / 12) + 1 = 230: chunk L = 128 // 12 = 10,
-        # h = 12 x 10 + ceil(240 / 10) + 1 = 145 < p + E + 1 = 243; c_r = 243 + (12 + 256 +
-        # 51/256 + 4) + 8, nj = ceil(601 / 12) = 51 blocks
-        (1 / 32, 243 + 12 + 256 + 51 / 256 + 4 + 8),
+        # p = 3 (nodes every 3 lattice points), E = (47 + 640) / 3 + 1 = 230; the kernel
+        # indices e < e_c = 182 (u = (-640 + 3 e - r) / 8 <= -12 iff e <= 181) are the tail's
+        # recursions: tail.tail_terms = ceil(3 + (2 x 3/8 x |-640 + 543 - 2| + 1) + 182 x (3 +
+        # 6 x 3/8) + 8) = ceil(1041.75) = 1042, above the direct sum's 3 + 48 + 1 + 3;
+        # c_r = 1042 + (3 + 256 + 201/256 + 4) + 8, nj = ceil(601 / 3) = 201 blocks
+        (0.125, 1042 + 3 + 256 + 201 / 256 + 4 + 8),
+        # p = 12 (eps = 1/16), dl = -2560, e_c = 182 (12 e <= 2176): ceil(12 + (2 x 3/32 x
+        # |-2560 + 2172 - 11| + 1) + 182 x (3 + 6 x 12/32) + 8) = ceil(1051.3125) = 1052;
+        # c_r = 1052 + (12 + 256 + 51/256 + 4) + 8, nj = ceil(601 / 12) = 51 blocks
+        (1 / 32, 1052 + 12 + 256 + 51 / 256 + 4 + 8),
     ],
 )
 def test_batched_softmax_convolutions_match_the_definition_and_their_rounding_constant(
@@ -42,9 +44,11 @@ def test_batched_softmax_convolutions_match_the_definition_and_their_rounding_co
     chunked block-Toeplitz products of conv.batched_conv): at every node x (lattice units),
     phi = sum_k B_k G(u), om = sum_k B_k (1 - G(u)), psi = sum_k B_k e^u G(u), G(u) =
     exp(-e^u), u = eta (x - k), for the rows B = Binomial(600, 0.3), Binomial(600, 0.6) on
-    601 points, each convolved on its own support (its values >= 1e-150). The rounding
-    constant c_r is nconv + c_sum + 8 (softmax._rows_conv), nconv the larger of the direct
-    sum's p + E + 1 (W for p = 1) and conv.conv_terms' tree height, worked out by hand above.
+    601 points, each convolved on its own support (its values >= 1e-150); polyphase grids
+    (p > 1) sum the kernel's far tail u <= -12 by tail.py's recursions. The rounding constant
+    c_r is nconv + c_sum + 8 (softmax._rows_conv), nconv the larger of the direct sum's p + E +
+    1 (W for p = 1) and conv.conv_terms' tree height, or the tail's constant when larger,
+    worked out by hand above.
     Tolerance: the engine's c_r U relative plus 2 e^-A (the kernel window u in [-A, b],
     A = 80, b = 5.84), plus the reference's own rounding: a 601-term dot product (601 U) and
     the rounding of u, which moves G by e^u |u| U <= e^b b U < 2010 U (beyond b the kernel is

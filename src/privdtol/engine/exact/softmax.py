@@ -4,8 +4,10 @@ lattice convolutions (Section 4 of Cesari & Colomboni: A_(r+1) ~ softmax(-eta L_
 
 from __future__ import annotations
 
+import itertools
 import math
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -19,6 +21,7 @@ from privdtol.engine.exact.numerics import (
     _powers,
     _with_best,
 )
+from privdtol.engine.exact.tail import tail_start, tail_sums, tail_terms
 
 
 def _trap_rel(h):
@@ -51,14 +54,33 @@ def kernel_points(eta: float) -> int:
 BATCH_P = 16
 
 
+#: shortest kernel (lattice points) of p == 1 convolved by one block-Toeplitz product
+#: (shorter: per-row np.convolve is as fast)
+MIN_BATCH_KERNEL = 64
+
+
+class Grid(NamedTuple):
+    """A temperature's node layout and kernels (:func:`_grid`)."""
+
+    p: int  # nodes every p lattice points (p > 1: polyphase)
+    Q: int  # node offsets q / Q per lattice point (p == 1)
+    K: np.ndarray  # the whole kernel window u in [-A, B]
+    h: float  # trapezoid step in s = log t
+    tr: float  # the trapezoid rule's relative error
+    dl: int  # lattice index d of the kernel's first point
+    ec: int  # p > 1: kernel indices < ec are the tail u <= -C_TAIL (:mod:`.tail`)
+    TS: tuple | None  # block-Toeplitz matrix of the kernel (from ec on) for conv.batched_conv
+
+
 @lru_cache(maxsize=16)
-def _grid(eta):
+def _grid(eta) -> Grid:
     """Node layout for the trapezoid step h = eta p / Q <= H_MAX, and its kernels: p == 1:
     nodes n + q/Q, K[q, t, d - dl]; p > 1: nodes every p lattice points, K[t, e, r] at
-    d = dl + p e - r (polyphase in the residue r of the lattice index); p <= :data:`BATCH_P`
-    and >= 64 kernel points per phase: also their block-Toeplitz matrix for
-    :func:`.conv.batched_conv` (kernel index t Q + q; shorter kernels: per-row np.convolve is
-    as fast)."""
+    d = dl + p e - r (polyphase in the residue r of the lattice index), whose indices e < ec
+    are summed by :mod:`.tail`'s recursions on wide lattices.  The block-Toeplitz matrix TS of
+    :func:`.conv.batched_conv` (kernel index t Q + q) is that of the direct kernel: the whole
+    one for p == 1 (>= :data:`MIN_BATCH_KERNEL` points; shorter: per-row np.convolve), e >= ec
+    for 1 < p <= :data:`BATCH_P` (larger p: one product per row, faster there)."""
     p = max(1, math.floor(H_MAX / eta + 1e-12))
     Q = max(1, math.ceil(eta / H_MAX - 1e-12))
     dl, dh = math.floor(-A_CUT / eta), math.ceil(B_CUT / eta)
@@ -75,9 +97,13 @@ def _grid(eta):
         E = math.ceil((dh - dl) / p) + 1
         K = _kernels(eta * (dl + p * np.arange(E + 1)[:, None] - np.arange(p)[None, :]))
     h = eta * p / Q
-    Kt = K.transpose(1, 0, 2)[..., None].reshape(3 * Q, -1, 1) if p == 1 else K
-    TS = toeplitz(Kt) if p <= BATCH_P and Kt.shape[1] >= 64 else None
-    return p, Q, K, h, _trap_rel(h), TS
+    if p == 1:
+        ec, Kt = 0, K.transpose(1, 0, 2)[..., None].reshape(3 * Q, -1, 1)
+        TS = toeplitz(Kt) if Kt.shape[1] >= MIN_BATCH_KERNEL else None
+    else:
+        ec = tail_start(eta, dl, p)
+        TS = toeplitz(K[:, ec:]) if p <= BATCH_P else None
+    return Grid(p, Q, K, h, _trap_rel(h), dl, ec, TS)
 
 
 #: largest dense Toeplitz matrix kept per temperature (bytes); a larger one is built per call
@@ -90,7 +116,7 @@ def _dense_full(eta):
     once per temperature (or None when larger than :data:`DENSE_CACHE_BYTES`): the matrix for
     N <= DENSE_N points is its leading (N rows, first columns) block, a view, since row k of
     either holds the kernel at columns k + d (p == 1) or k // p + e (polyphase)."""
-    p, Q, K, *_ = _grid(eta)
+    p, Q, K = _grid(eta)[:3]
     N = DENSE_N
     if p == 1:
         W = K.shape[2]
@@ -126,70 +152,90 @@ def _tails(X):
 def _rows_conv(B, eta, sup=None):
     """phi = E[exp(-t w)], om = 1 - phi, psi = E[t w exp(-t w)] (w = e^(-eta S)) at all nodes,
     for each row of B (pmfs on one lattice, row r supported on sup[r] = (lo, hi)); kernel terms
-    with u < -A (G ~ 1) and u > B (G ~ 0) are exact suffix/prefix sums. Returns (phi, om, psi,
-    node positions in lattice units from B's first column, rounding constant, h, trapezoid)."""
+    with u < -A (G ~ 1) and u > B (G ~ 0) are exact suffix/prefix sums; for p > 1 on a lattice
+    wider than DENSE_N, those with u <= -C_TAIL are :mod:`.tail`'s recursions. Returns (phi,
+    om, psi, node positions in lattice units from B's first column, rounding constant, h,
+    trapezoid)."""
     R, N = B.shape
-    p, Q, K, h, tr, TS = _grid(eta)
+    g = _grid(eta)
+    p, Q, K, TS = g.p, g.Q, g.K, g.TS
+    wide = N > DENSE_N
     sup = [(0, N - 1)] * R if sup is None or N <= DENSE_N else sup
-    if p == 1:  # direct convolutions, Q node offsets
-        CSp, SSp = _tails(B)
-        c_sum = _c_sum(N)
-        dl, W = -K.shape[2] + 1 + math.ceil(B_CUT / eta), K.shape[2]
-        if N <= DENSE_N or TS is None:
-            out = np.zeros((3, R, Q, N + W - 1))
+    ec = g.ec if wide else 0  # p > 1: kernel indices < ec are the tail's recursions
+    if p == 1:  # direct convolutions, Q node offsets (the kernel is short: no tail)
+        W = K.shape[2]
+        n_out, nj = N + W - 1, N
+        out = np.zeros((3, R, Q, n_out))
+        if not wide:  # one Toeplitz GEMM per kernel
+            full = _dense_full(eta)
             for q in range(Q):
-                if N > DENSE_N:
-                    for r, (lo, hi) in enumerate(sup):
-                        for t in range(3):
-                            out[t, r, q, lo : hi + W] = np.convolve(B[r, lo : hi + 1], K[q, t])
-                    continue
-                full = _dense_full(eta)  # one Toeplitz GEMM per kernel
                 T = _dense_matrix(K[q : q + 1], p, N, N + W - 1)[0] if full is None else full[q]
-                out[:, :, q] = B @ T[:, :N, : N + W - 1]
+                out[:, :, q] = B @ T[:, :N, :n_out]
+            nconv = W
+        elif TS is None:
+            for q, (r, (lo, hi)), t in itertools.product(range(Q), enumerate(sup), range(3)):
+                out[t, r, q, lo : hi + W] = np.convolve(B[r, lo : hi + 1], K[q, t])
+            nconv = W
         else:  # all rows at once: chunked block-Toeplitz GEMM
-            out = batched_conv(B[:, :, None], sup, TS, 3 * Q, N + W - 1)
-            out = out.reshape(3, Q, R, -1).transpose(0, 2, 1, 3)
-        i = np.arange(N + W - 1)
-        out[0] += SSp[:, np.minimum(i + 1, N)][:, None, :]
-        out[1] += CSp[:, np.clip(i - W + 1, 0, N + 1)][:, None, :]
-        xs = (dl + i[None, :] + np.arange(Q)[:, None] / Q).ravel()
-        nconv = W if N <= DENSE_N or TS is None else max(W, conv_terms(1, W - 1))
+            y = batched_conv(B[:, :, None], sup, TS, 3 * Q, n_out)
+            out[:] = y.reshape(3, Q, R, -1).transpose(0, 2, 1, 3)
+            nconv = max(W, conv_terms(1, W - 1))
+        E, sums = W - 1, B
+        xs = (g.dl + np.arange(n_out)[None, :] + np.arange(Q)[:, None] / Q).ravel()
     else:  # polyphase: out[a] = sum_(j,r) B[pj+r] K[a-j, r]
         E = K.shape[1] - 1
         nj = -(-N // p)
+        n_out = nj + E
         Bp = np.zeros((R, nj * p))
         Bp[:, :N] = B
-        out = np.zeros((3, R, 1, nj + E))
-        if N <= DENSE_N:
-            out[:, :, 0] = B @ _dense_full(eta)[:, :N, : nj + E]
+        X = Bp.reshape(R, nj, p)
+        out = np.zeros((3, R, 1, n_out))
+        sj = [(lo // p, hi // p) for lo, hi in sup]
+        if not wide:
+            out[:, :, 0] = B @ _dense_full(eta)[:, :N, :n_out]
+            nconv = p + E + 1
         elif TS is not None:  # all rows at once: chunked block-Toeplitz GEMM
-            sj = [(lo // p, hi // p) for lo, hi in sup]
-            out[:, :, 0] = batched_conv(Bp.reshape(R, nj, p), sj, TS, 3, nj + E)
-        for r, (lo, hi) in enumerate(sup if N > DENSE_N and TS is None else []):
-            jl, jh = lo // p, hi // p
-            seg = Bp[r, jl * p : (jh + 1) * p].reshape(-1, p)
-            n = jh - jl + 1  # out[jl + e + j] += V[e, j]: rows of V skewed by e, summed
-            W = np.zeros((3, E + 1, n + E + 1))
-            W[:, :, :n] = (K.reshape(-1, p) @ seg.T).reshape(3, E + 1, n)
-            W = W.reshape(3, -1)[:, : (E + 1) * (n + E)].reshape(3, E + 1, n + E)
-            out[:, r, 0, jl : jh + E + 1] += W.sum(axis=1)
-        a = np.arange(nj + E)
-        # the tails at the nodes only (multiples of p): prefix sums of blocks of p points
-        CSp, SSp = _tails(Bp.reshape(R, nj, p).sum(axis=-1))
-        c_sum = p + _c_sum(nj)
-        out[0, :, 0] += SSp[:, np.minimum(a + 1, nj)]
-        out[1, :, 0] += CSp[:, np.clip(a - E, 0, nj + 1)]
-        xs = math.floor(-A_CUT / eta) + p * a
-        nconv = p + E + 1 if N <= DENSE_N or TS is None else max(p + E + 1, conv_terms(p, E))
+            out[:, :, 0, ec:] = batched_conv(X, sj, TS, 3, n_out - ec)
+            nconv = max(p + E - ec + 1, conv_terms(p, E - ec))
+        else:
+            _polyphase_rows(out, X, sj, K[:, ec:], ec)
+            nconv = p + E - ec + 1
+        sums = X.sum(axis=-1)  # the tails at the nodes only (multiples of p): block sums
+        xs = g.dl + p * np.arange(n_out)
+    # beyond the kernel window: suffix sums (G = 1) from the tail's start, prefix sums (G = 0)
+    CSp, SSp = _tails(sums)
+    a = np.arange(n_out)
+    out[0] += SSp[:, np.clip(a + 1 - ec, 0, nj)][:, None, :]
+    out[1] += CSp[:, np.clip(a - E, 0, nj + 1)][:, None, :]
+    c_sum = (p if p > 1 else 0) + _c_sum(nj)  # the suffix/prefix sums (of blocks of p)
+    c_r = nconv + c_sum + 8
+    if ec:  # three more additions into the direct sums; the tail's own constant
+        c_r = max(nconv + 3, tail_terms(p, ec, eta, g.dl)) + c_sum + 8
+        om_t, psi_t = tail_sums(X, eta, g.dl, ec, n_out)
+        out[0, :, 0] -= om_t
+        out[1, :, 0] += om_t
+        out[2, :, 0] += psi_t
     return (
         out[0].reshape(R, -1),
         out[1].reshape(R, -1),
         out[2].reshape(R, -1),
         xs,
-        nconv + c_sum + 8,
-        h,
-        tr,
+        c_r,
+        g.h,
+        g.tr,
     )
+
+
+def _polyphase_rows(out, X, sj, K, ec):
+    """out[:, r, 0, a] += sum_(j, ph) X[r, j, ph] K[:, a - j - ec, ph], row by row over each
+    row's blocks sj[r] = (jl, jh): one product with the kernel, its rows skewed by e, summed."""
+    E, p = K.shape[1] - 1, X.shape[2]
+    for r, (jl, jh) in enumerate(sj):
+        n = jh - jl + 1  # out[jl + ec + e + j] += V[e, j]
+        W = np.zeros((3, E + 1, n + E + 1))
+        W[:, :, :n] = (K.reshape(-1, p) @ X[r, jl : jh + 1].T).reshape(3, E + 1, n)
+        W = W.reshape(3, -1)[:, : (E + 1) * (n + E)].reshape(3, E + 1, n + E)
+        out[:, r, 0, jl + ec : jh + ec + E + 1] += W.sum(axis=1)
 
 
 def _softmax(B, db, ns, eta, sup=None):
