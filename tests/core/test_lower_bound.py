@@ -278,3 +278,18 @@ def test_importing_the_module_does_not_import_scipy_stats():
     code = "import sys, privdtol.core.lower_bound; print('scipy.stats' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("K", "gap", "eps", "top"),
+    [(64, 0.125, 0.5, 2000), (16, 0.03125, 0.25, 5000), (1024, 0.5, 0.0625, 400)],
+)
+def test_the_privacy_terms_first_zero_is_the_first_round_a_scan_finds(K, gap, eps, top):
+    """_first_zero_p's bracketing search (up to ZERO_GRID rounds a step) against a scan of
+    p_t over every round 1..top; and top + 1 when p_t stays positive up to a top below it."""
+    p = lb.privacy_term(K, 0.5 + gap / 2, gap, eps, np.arange(1, top + 1))
+    first = int(np.argmax(p <= 0)) + 1
+    assert p[first - 1] <= 0 < p[first - 2] and first > lb.ZERO_GRID  # a real search
+    assert lb._first_zero_p(K, gap, eps, top) == first
+    assert lb._first_zero_p(K, gap, eps, first - 1) == first
+    assert lb._first_zero_p(K, gap, eps, first - 2) == first - 1

@@ -260,20 +260,25 @@ def _first_zero_s(K: int, kl: float, top: int) -> int:
     return t
 
 
+#: rounds :func:`_first_zero_p` tries at once (one vectorised :func:`_min_term` each)
+ZERO_GRID = 16
+
+
 def _first_zero_p(K: int, gap: float, epsilon: float, top: int) -> int:
-    """The first round t with p_t <= 0 (top + 1 if none up to top); p_1 = 1 - 1/K > 0."""
-
-    def positive(t: int) -> bool:
-        return _min_term_shared(np.array([t - 1]), K, gap, epsilon)[0] < 1
-
-    lo, hi = 1, 2
-    while positive(hi):
-        if hi >= top:
-            return top + 1
-        lo, hi = hi, min(2 * hi, top)
+    """The first round t with p_t <= 0 (top + 1 if none up to top).  p_1 = 1 - 1/K > 0 and p_t
+    is nonincreasing in t (P(Bin(t - 1, gap) > d) grows with t), so the first zero is
+    bracketed, [lo, hi] with p_lo > 0 and p_hi <= 0, and each step tries up to ZERO_GRID
+    rounds inside it at once (geometrically spaced) and keeps the two around the first zero."""
+    lo, hi = 1, top + 1
     while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if positive(mid) else (lo, mid)
+        if hi - lo - 1 <= ZERO_GRID:
+            ts = np.arange(lo + 1, hi, dtype=np.int64)
+        else:
+            ts = np.unique(np.rint(np.geomspace(lo + 1, hi - 1, ZERO_GRID)).astype(np.int64))
+        positive = _min_term_shared(ts - 1, K, gap, epsilon) < 1
+        first = int(np.argmin(positive)) if not positive.all() else ts.size
+        lo = int(ts[first - 1]) if first > 0 else lo
+        hi = int(ts[first]) if first < ts.size else hi
     return hi
 
 
