@@ -46,10 +46,12 @@ TARGETS = [  # issue 11's acceptance cases (run with --horizon-exp 40)
 ]
 
 #: ``--batch-p``: rps, K = 16, gaps 2^-10 (a worst-instance search's Delta_min) and 2^-5, at
-#: eps = 1/16, 1/32, 1/128 (polyphase p = 12, 25, 102), each timed with every row convolved
-#: row by row and with all rows in one block-Toeplitz product (softmax.BATCH_P)
+#: eps = 1/4, 1/16, 1/32, 1/128 (polyphase p = 3, 12, 25, 102), each timed with every row
+#: convolved row by row and with all rows in one block-Toeplitz product (softmax.BATCH_P)
 BATCH_CASES = [
-    ("rps", "standard", 16, g, e) for g in (2.0**-10, 2.0**-5) for e in (1 / 16, 1 / 32, 1 / 128)
+    ("rps", "standard", 16, g, e)
+    for g in (2.0**-10, 2.0**-5)
+    for e in (1 / 4, 1 / 16, 1 / 32, 1 / 128)
 ]
 
 
