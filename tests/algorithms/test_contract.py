@@ -36,6 +36,8 @@ def test_every_registered_algorithm_meets_it(name):
         (variant(reference=None, bibtex="@article{pf20, title={x}}"), "for reference None"),
         (variant(reference="pf20", bibtex="@article{pf20, a={x}} @misc{pf21, b={y}}"), "one entry"),
         (variant(reference="pf20", bibtex="@article{pf20, title={x}"), "balanced braces"),
+        (variant(reference="pf20", bibtex="@article{pf20, title={x}}}{"), "balanced braces"),
+        (variant(reference="pf20", bibtex="@article{pf20, t={x}} note={y}"), "one entry"),
         (variant(reference="pf20", bibtex=b"@article{pf20,}"), "bibtex must be"),
         # the authors a display name cites are words of it, and something is cited
         (variant(reference="pf20", cite_as="McKenna & Sheldon"), "words of display_name"),
@@ -54,5 +56,15 @@ def test_a_declared_bibtex_entry_and_cited_authors_pass():
             reference="ann2020",
             bibtex="@inproceedings{ann2020,\n  author = {Ann, A. and Bo, B.},\n  year = {2020}\n}",
             cite_as="Ann & Bo",
+        )
+    )
+
+
+def test_an_at_sign_inside_a_field_is_text_not_a_second_entry():
+    """A URL or address with "@" in a field: still one entry (it was refused as two)."""
+    check_algorithm(
+        variant(
+            reference="ann2020",
+            bibtex="@misc{ann2020, howpublished = {\\url{https://example.org/@ann}}}",
         )
     )

@@ -49,6 +49,20 @@ def _check_law(p, shape, what):
 BIBTEX_ENTRY_HEAD = re.compile(r"@\w+\s*\{\s*([^,\s]+)\s*,")
 
 
+def _one_entry(text: str) -> bool:
+    """Whether ``text`` is one BibTeX entry: its braces balanced, and the first brace (the
+    entry's own, after the head) closing at its last character -- an "@" inside a field, as in
+    a URL, is text."""
+    depth, first_close = 0, None
+    for i, char in enumerate(text):
+        depth += (char == "{") - (char == "}")
+        if depth < 0:
+            return False
+        if depth == 0 and char == "}" and first_close is None:
+            first_close = i
+    return depth == 0 and first_close == len(text) - 1
+
+
 def _check_citation(cls) -> None:
     """``bibtex`` is empty or one BibTeX entry whose key is ``reference``; ``cite_as`` is None
     or words of ``display_name``, with a ``reference`` to cite."""
@@ -62,7 +76,7 @@ def _check_citation(cls) -> None:
                 f"bibtex must be one entry @type{{{cls.reference}, ...}} for reference "
                 f"{cls.reference!r}"
             )
-        if bibtex.count("@") != 1 or bibtex.count("{") != bibtex.count("}"):
+        if not _one_entry(bibtex.strip()):
             raise ValueError("bibtex must be one entry with balanced braces")
     if cite_as is not None:
         if not isinstance(cite_as, str) or cite_as not in cls.display_name:
