@@ -12,6 +12,9 @@ rule aggregate:
         "logs/aggregate/{experiment}.log",
     wildcard_constraints:
         experiment="|".join(EXPERIMENTS),
+    # first among ready jobs: short, everything downstream waits for them, and while they wait
+    # Snakemake stats their thousands of inputs at every scheduling pass
+    priority: 20
     conda:
         "../envs/privdtol.yaml"
     shell:

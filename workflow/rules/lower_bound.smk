@@ -22,6 +22,9 @@ rule lower_bound_table:
         csv=f"{AGG_DIR}/{BOUNDS_TABLE}.csv",
     log:
         "logs/aggregate/lower_bound.log",
+    # on the critical path (C6, C7, three notebooks and the findings wait for it) and it needs
+    # both cores: started as soon as they are free, not after the other ready jobs
+    priority: 20
     conda:
         "../envs/privdtol.yaml"
     threads: 2
