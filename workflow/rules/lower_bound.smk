@@ -22,12 +22,13 @@ rule lower_bound_table:
         csv=f"{AGG_DIR}/{BOUNDS_TABLE}.csv",
     log:
         "logs/aggregate/lower_bound.log",
-    # on the critical path (C6, C7, three notebooks and the findings wait for it) and it needs
-    # both cores: started as soon as they are free, not after the other ready jobs
+    # on the critical path (C6, C7, three notebooks and the findings wait for it): first among
+    # ready jobs, and one thread (asking for two, it waited for both cores to be free at once,
+    # which a busy 2-core build reaches only at its end)
     priority: 20
     conda:
         "../envs/privdtol.yaml"
-    threads: 2
+    threads: 1
     params:
         agg_dir=lambda wc, output: os.path.dirname(output.parquet),
     shell:
