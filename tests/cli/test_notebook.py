@@ -114,3 +114,26 @@ def test_bad_data_is_one_line_before_papermill(tmp_path, capsys, defect):
     assert "\n" not in err and err.startswith("privdtol notebook: error: --parameters:"), err
     assert ("nope" if defect == "missing agg_dir" else "C3.json") in err
     assert not any(p.exists() for p in paths.values())
+
+
+@pytest.mark.parametrize(
+    ("source", "corrupt", "refused"),
+    [("horizon", "horizon", True), ("horizon", "grid", False), ("mine", "grid", True)],
+)
+def test_a_notebook_checks_the_tables_it_reads(tmp_path, capsys, source, corrupt, refused):
+    """A registered notebook's tables (``horizon`` reads ``horizon``) are checked before
+    papermill, the others are not its concern; a notebook the registry does not list has
+    every table checked.  (The kernel reads the same files again: ``refused`` False runs it.)"""
+    agg = tmp_path / "agg"
+    agg.mkdir()
+    (agg / f"{corrupt}.parquet").write_bytes(b"PAR1 truncated")
+    (tmp_path / f"{source}.py").write_text(GOOD.replace("value = 1", 'value = 1\nagg_dir = ""'))
+    paths = _paths(tmp_path, source)
+    rc = run_notebook(tmp_path / f"{source}.py", paths, f"{{agg_dir: {agg}}}")
+    err = capsys.readouterr().err.strip()
+    if refused:
+        assert rc == 2 and err.startswith("privdtol notebook: error: --parameters:"), err
+        assert f"{corrupt}.parquet" in err and "\n" not in err
+        assert not any(p.exists() for p in paths.values())
+    else:
+        assert rc == 0 and paths["html"].exists(), err

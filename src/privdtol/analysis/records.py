@@ -58,6 +58,11 @@ SIG = 6
 def plain(value):
     """JSON-safe, stably formatted value: floats to :data:`SIG` significant digits, NaN and
     infinities → None, numpy scalars and arrays → Python ones, dict keys → str."""
+    kind = type(value)  # the two commonest first (a record holds thousands of values)
+    if kind is float:
+        return float(f"{value:.{SIG}g}") if math.isfinite(value) else None
+    if kind is str:
+        return value
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, np.ndarray)):

@@ -48,21 +48,26 @@ def _parameters(text: str) -> dict:
     return value
 
 
-def _check_inputs(parameters: dict) -> None:
-    """The data a notebook will read, by the pipeline's readers, before papermill starts (a
-    defect would otherwise be a papermill traceback of 40 lines): ``agg_dir`` an existing
-    directory whose experiment tables keep their contract, and every check record of the
-    registry's claims and controls in ``checks_dir`` valid."""
+def _check_inputs(parameters: dict, name: str) -> None:
+    """The data notebook ``name`` will read, by the pipeline's readers, before papermill starts
+    (a defect would otherwise be a papermill traceback of 40 lines): ``agg_dir`` an existing
+    directory whose tables of the notebook's experiments (every table, for a notebook the
+    registry does not list) keep their contract, and every check record of the registry's
+    claims and controls in ``checks_dir`` valid."""
     from pathlib import Path
 
     from privdtol.analysis.records import load_agg, read_check
-    from privdtol.analysis.registry import CLAIMS, control_id
+    from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, control_id
 
     agg_dir = parameters.get("agg_dir")
     if agg_dir is not None:
         if not Path(str(agg_dir)).is_dir():
             raise InputError("parameters", f"agg_dir {agg_dir} is not a directory", "results/agg")
-        load_agg(agg_dir, [p.stem for p in sorted(Path(agg_dir).glob("*.parquet"))], "parameters")
+        if name in NOTEBOOKS:
+            tables = list(NOTEBOOKS[name].experiments)
+        else:
+            tables = [p.stem for p in sorted(Path(agg_dir).glob("*.parquet"))]
+        load_agg(agg_dir, tables, "parameters")
     checks_dir = parameters.get("checks_dir")
     if checks_dir is not None:
         for c in CLAIMS.values():
@@ -79,7 +84,7 @@ def run_notebook(args) -> int:
     if args.source.suffix != ".py" or not args.source.is_file():
         raise InputError("source", f"{args.source} is not a file", "a jupytext notebook (.py)")
     parameters = _parameters(args.parameters)
-    _check_inputs(parameters)
+    _check_inputs(parameters, args.source.stem)
     from privdtol.report.notebook_run import execute_notebook
 
     execute_notebook(

@@ -249,7 +249,7 @@ def check_horizon_free(
         return no_data(head, f"No {algorithm} cells in the input.", inputs, algorithm)
     cells, verdicts = [], []
     tab["slope_min"] = slope_min(tab["mean_low"], tab["log_span"], ratio_max)
-    for _, r in tab.iterrows():
+    for r in tab.to_dict("records"):  # dicts: a Series row costs ~5 us a read
         v = upper_verdict(r["ratio_low_adj"], r["ratio_high"], ratio_max) if r["reached"] else None
         if v is not None:
             verdicts.append(v)

@@ -174,7 +174,7 @@ def check_rate_form(
             "ratio_high": r["ratio_high"],
             "verdict": v,
         }
-        for (_, r), v in zip(tab.iterrows(), verdicts, strict=True)
+        for r, v in zip(tab.to_dict("records"), verdicts, strict=True)
     ]
     fit_cell = {"kind": "fit", "a": fit["a"], "b": fit["b"], "c": fit["c"], "n": fit["n"]}
     summary = (

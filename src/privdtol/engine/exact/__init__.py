@@ -118,7 +118,7 @@ REGRET_TOL = 1e-10
 def expected_regret(algorithm, means, epsilon, horizons, env="bernoulli", tol=REGRET_TOL):
     """E[Reg_T] = sum_r #(B_r ∩ [1, T]) sum_j Delta_j P(A_r = j) for each T (Section 3 and the
     block accounting of Lemma 4's proof, with equality); returns (regret, error_bound).  ``tol``:
-    the relative error wanted (a search that only ranks instances can afford 1e-6).
+    the relative error wanted (a search that only ranks instances can afford 1e-5).
 
     A selection (1 - gamma) rule + gamma uniform (``rps_uniform_mix``) is linear in its
     rule's law: block r >= 1 costs (1 - gamma) g_r + gamma g_0 per round, g_r the rule's

@@ -18,7 +18,7 @@ from privdtol.core import bounds
 
 #: the regret's relative tolerance while a search ranks instances (the values reported are
 #: computed again to the engine's default, 1e-10)
-SEARCH_TOL = 1e-6
+SEARCH_TOL = 1e-5
 #: the engine's largest checkpoint, the default horizon
 DEFAULT_HORIZON = (1 << 40) - 1
 #: objective -> (the ratio it reads, +1 to maximise or -1 to minimise)
