@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -97,12 +97,13 @@ class Cell:
             del out["engine"]
         return out
 
-    @property
+    @cached_property
     def cell_id(self) -> str:
         """A short SHA-256 of the parameters and the engine version: a new law of the engine
         (:data:`~privdtol.engine.ENGINE_VERSION` bumped) gives every cell a new id and file.
         Version 1, the law before versioning existed, is left out of the digest so that its
-        ids (and the tables that carry them) are the ones computed before."""
+        ids (and the tables that carry them) are the ones computed before.  Computed once
+        per cell (Snakemake's parse of the paper config asks for each about six times)."""
         params = self.params()
         if ENGINE_VERSION != 1:
             params["engine_version"] = ENGINE_VERSION
