@@ -142,21 +142,40 @@ def _windows(m, mus, los, lens, part=None):
     a = np.clip(mode - start, 0, np.minimum(RUN, los[g] + lens[g] - start) - 1)
     ba, ea = _pmf((start + a).astype(float), mg, mus[g], None if part is None else part[g])
     j = np.arange(RUN)[None, :]
-    k = (start[:, None] + j).astype(float)
-    mk = mg[:, None] if np.ndim(m) else m
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        rho = (mus / (1 - mus))[g][:, None]  # mu = 1: inf (every step down is 0)
-        up = np.where(j[:, :-1] >= a[:, None], (mk - k[:, :-1]) / (k[:, :-1] + 1) * rho, 1.0)
-        down = np.where(j[:, :-1] < a[:, None], (k[:, :-1] + 1) / ((mk - k[:, :-1]) * rho), 1.0)
-        walk = np.ones((g.size, RUN))
-        walk[:, 1:] = np.cumprod(up, axis=1)  # points above the anchor
-        below = j < a[:, None]
-        walk[below] = np.cumprod(down[:, ::-1], axis=1)[:, ::-1][below[:, :-1]]
+    walk = np.ones((g.size, RUN))
+    # most runs lie wholly above the mode (anchor a = 0: only steps up) or wholly below it
+    # (a = RUN - 1: only steps down); each class gets only its own walk
+    for rows, ups, downs in _walk_classes(a):
+        ar = a[rows][:, None]
+        k = (start[rows][:, None] + j[:, :-1]).astype(float)
+        mk = mg[rows][:, None] if np.ndim(m) else m
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            rho = (mus / (1 - mus))[g[rows]][:, None]  # mu = 1: inf (every step down is 0)
+            if ups:  # points above the anchor
+                up = np.where(j[:, :-1] >= ar, (mk - k) / (k + 1) * rho, 1.0)
+                walk[rows, 1:] = np.cumprod(up, axis=1)
+            if downs:  # points below it
+                down = np.where(j[:, :-1] < ar, (k + 1) / ((mk - k) * rho), 1.0)
+                below = np.cumprod(down[:, ::-1], axis=1)[:, ::-1]
+                walk[rows, :-1] = np.where(j[:, :-1] < ar, below, walk[rows, :-1])
     b = walk * ba[:, None]
-    e = ea[:, None] + (6 * np.abs(j - a[:, None]) + 4) * U
+    e = ea[:, None] + _STEP_ERRORS[a]
     # keep each group's first lens points (its last run may overshoot the window)
     cut = j < (los[g] + lens[g] - start)[:, None]
     return b[cut], e[cut]
+
+
+#: (6 |j - a| + 4) U, the walk's error bound at point j of a run anchored at a
+_STEP_ERRORS = (6 * np.abs(np.arange(RUN)[None, :] - np.arange(RUN)[:, None]) + 4) * U
+
+
+def _walk_classes(a):
+    """The runs of anchors ``a`` by the walks they need, as (rows, up, down): anchored at
+    their first point (up only), at their last (a = RUN - 1, down only), the others (both)."""
+    first, last = a == 0, a == RUN - 1
+    mixed = ~(first | last)
+    classes = [(first, True, False), (last, False, True), (mixed, True, True)]
+    return [(np.flatnonzero(c), u, d) for c, u, d in classes if c.any()]
 
 
 def _pmf_windows_many(calls):

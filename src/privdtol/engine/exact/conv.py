@@ -60,8 +60,11 @@ def batched_conv(X, sup, TS, nk, width):
     n = np.array([s[1] // L for s in sup], dtype=np.int64) - lo + 1
     rows = np.repeat(np.arange(R, dtype=np.int64), n)
     blk = rows * C + lo[rows] + (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n))
-    Y = (Xp.reshape(R * C, L * p)[blk] @ T).reshape(-1, nk, S, L)
+    Y = (Xp.reshape(R * C, L * p)[blk] @ T).reshape(-1, nk, S, L).transpose(1, 2, 0, 3)
     out = np.zeros((nk, R * C, L))
-    for s in range(S):  # blk + s: distinct, so the fancy += adds once per chunk
-        out[:, blk + s] += Y[:, :, s].transpose(1, 0, 2)
+    first = np.cumsum(n) - n  # row r's chunks are Y's [first[r], first[r] + n[r])
+    for s in range(S):  # row r's chunks land on out's chunks r C + lo[r] + s onwards
+        for r in range(R):
+            at = r * C + lo[r] + s
+            out[:, at : at + n[r]] += Y[:, s, first[r] : first[r] + n[r]]
     return out.reshape(nk, R, C * L)[:, :, :width]

@@ -275,15 +275,17 @@ class _Spec:
             first = np.zeros(mus.size, np.int64)
             first[own] = np.cumsum(n[own]) - n[own]
             # each group's window in bb: its own, or its mate's reversed (Bin(m, 1 - mu) is
-            # Bin(m, mu) mirrored; mirrored windows have equal lengths)
-            rev = mate < np.arange(mus.size)
-            t = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
-            src = np.repeat(first[np.where(rev, mate, np.arange(mus.size))], n) + np.where(
-                np.repeat(rev, n), np.repeat(n - 1, n) - t, t
-            )
-            rows, cols = np.repeat(np.arange(mus.size), n), np.repeat(lo - kmin, n) + t
+            # Bin(m, mu) mirrored; mirrored windows have equal lengths); slices, not a
+            # gather: the windows reach millions of points
             B, e = np.zeros((2, mus.size, hi.max() - kmin + 1))
-            B[rows, cols], e[rows, cols] = bb[src], ee[src]
+            for g in range(mus.size):
+                c, w = lo[g] - kmin, n[g]
+                if mate[g] < g:  # a mirrored copy: the mate's window reversed
+                    a = first[mate[g]]
+                    src = slice(a + w - 1, a - 1 if a else None, -1)
+                else:
+                    src = slice(first[g], first[g] + w)
+                B[g, c : c + w], e[g, c : c + w] = bb[src], ee[src]
             B, db = _normalise(B, e)
             if self.softmax:
                 Pk, ek = _softmax(B, db, ns, self.eta, list(zip(lo - kmin, hi - kmin, strict=True)))
