@@ -218,6 +218,25 @@ def test_pmf_windows_walk_from_each_runs_mode_with_a_linear_bound():
         assert abs(Fraction(float(b[i])) - want) <= Fraction(float(e[i])) * want
 
 
+def test_pmf_windows_walk_down_whole_runs_below_the_mode():
+    """Binomial(1000, 1/2) on 300..699, runs of RUN = 64 points from 300: 300..363, 364..427
+    and 428..491 lie wholly below the mode floor(1001/2) = 500 (anchored at their last point:
+    only the walk down), 492..555 holds it (anchor 500), 556..619 and 620..683 lie above
+    (anchored at their first point: only the walk up), 684..699 is a shorter run above; each
+    value within its bound e_a + (6 |k - a| + 4) U of the exact rational pmf."""
+    from privdtol.engine.exact.binomial import _pmf, _pmf_windows
+
+    b, e = _pmf_windows(1000, np.array([0.5]), [300], [400])
+    ks = range(300, 700)
+    anchors = [363, 427, 491, 500, 556, 620, 684]
+    _, ea = _pmf(np.array(anchors, dtype=float), 1000, np.full(7, 0.5))
+    for i, k in enumerate(ks):
+        a = anchors[(k - 300) // 64]
+        assert e[i] == pytest.approx(ea[(k - 300) // 64] + (6 * abs(k - a) + 4) * U, rel=1e-14)
+        want = _binom_exact(1000, 0.5, k)
+        assert abs(Fraction(float(b[i])) - want) <= Fraction(float(e[i])) * want
+
+
 def test_pmf_windows_is_exact_and_quiet_at_the_degenerate_means():
     """Binomial(5, mu) on windows: mu = 1/2 on {0..5} (C(5, k) / 32, exact in binary), mu = 1
     on {3..5} (0, 0, 1) and mu = 0 on {0..2} (1, 0, 0). rho = mu / (1 - mu) divides by zero at

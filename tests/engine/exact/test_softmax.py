@@ -219,3 +219,28 @@ def test_too_small_eta_is_refused_with_one_clear_line():
 
     with pytest.raises(ValueError, match=r"too small for the exact engine.*exact: off"):
         regret("rps_eta_sq", [0.25, 0.75], 2.0**-12, [7])
+
+
+@pytest.mark.parametrize("p", range(1, 13))
+def test_block_sums_are_numpys_sums_bit_for_bit(p):
+    """_block_sums adds fewer than 8 phases in order, which is numpy's order for so few terms;
+    from 8 on it is numpy's sum itself (pairwise: another order)."""
+    from privdtol.engine.exact.softmax import _block_sums
+
+    rng = np.random.default_rng(p)
+    X = rng.random((2, 1000, p)) * np.exp(rng.normal(0, 20, (2, 1000, p)))
+    assert np.array_equal(_block_sums(X), X.sum(axis=-1))
+
+
+@pytest.mark.parametrize("shift", [-9, -3, -1, 0, 1, 2, 7, 12])
+@pytest.mark.parametrize(("n", "W"), [(1, 1), (5, 3), (20, 8), (3, 12)])
+def test_add_shifted_adds_the_clipped_gather(shift, n, W):
+    """dst[:, q, a] += M[:, clip(a + shift, 0, W - 1)]: the same sums as the gather it
+    replaces, whatever part of the clip's three ranges the nodes cover."""
+    from privdtol.engine.exact.softmax import _add_shifted
+
+    rng = np.random.default_rng([n, W, shift + 20])
+    dst, M = rng.random((2, 3, n)), rng.random((2, W))
+    want = dst + M[:, np.clip(np.arange(n) + shift, 0, W - 1)][:, None, :]
+    _add_shifted(dst, M, shift)
+    assert np.array_equal(dst, want)
