@@ -21,7 +21,7 @@ rule audit_privacy:
         csv=f"{AGG_DIR}/privacy.csv",
     log:
         "logs/privacy/audit_privacy.log",
-    # one of the longest single jobs at paper scale (docs/performance.md): start it first, beside the simulations
+    # one of the longest jobs at paper scale (docs/performance.md): first, beside the simulations
     priority: 50
     conda:
         "../envs/privdtol.yaml"

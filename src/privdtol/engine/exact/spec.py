@@ -279,13 +279,9 @@ class _Spec:
             # gather: the windows reach millions of points
             B, e = np.zeros((2, mus.size, hi.max() - kmin + 1))
             for g in range(mus.size):
-                c, w = lo[g] - kmin, n[g]
-                if mate[g] < g:  # a mirrored copy: the mate's window reversed
-                    a = first[mate[g]]
-                    src = slice(a + w - 1, a - 1 if a else None, -1)
-                else:
-                    src = slice(first[g], first[g] + w)
-                B[g, c : c + w], e[g, c : c + w] = bb[src], ee[src]
+                c, w, a = lo[g] - kmin, n[g], first[min(g, mate[g])]
+                step = -1 if mate[g] < g else 1  # a mirrored copy: its mate's window reversed
+                B[g, c : c + w], e[g, c : c + w] = bb[a : a + w][::step], ee[a : a + w][::step]
             B, db = _normalise(B, e)
             if self.softmax:
                 Pk, ek = _softmax(B, db, ns, self.eta, list(zip(lo - kmin, hi - kmin, strict=True)))
