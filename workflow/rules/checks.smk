@@ -48,6 +48,10 @@ FINDINGS_JSON = "results/findings.json"
 POWER_JSON = f"{CHECKS_DIR}/power.json"
 #: every verdict over the pre-declared threshold ranges (privdtol.analysis.multiverse)
 MULTIVERSE_JSON = f"{CHECKS_DIR}/multiverse.json"
+#: every claim's rule on tables known by construction (privdtol.analysis.battery)
+BATTERY_JSON = f"{CHECKS_DIR}/battery.json"
+#: every rate claim on every private algorithm (privdtol.analysis.by_algorithm)
+BY_ALGORITHM_JSON = f"{CHECKS_DIR}/by_algorithm.json"
 
 
 for _claim in claims_for(CHECK_EXPERIMENTS):
@@ -172,10 +176,56 @@ rule multiverse:
         " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
 
 
+rule battery:
+    input:
+        agg=[agg_table(e) for e in ("grid", BOUNDS_TABLE) if e in CHECK_EXPERIMENTS],
+        configs=[RUN_CONFIG],
+        code=code_stamp("analysis", "algorithms", "core"),
+    output:
+        BATTERY_JSON,
+    log:
+        "logs/checks/battery.log",
+    conda:
+        "../envs/privdtol.yaml"
+    params:
+        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        agg_dir=lambda wc, input: (
+            os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
+        ),
+    shell:
+        "privdtol check --battery {params.configs}"
+        " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
+
+
+rule by_algorithm:
+    input:
+        agg=sorted(
+            {t for c in claims_for(CHECK_EXPERIMENTS) if CLAIMS[c].rate for t in claim_tables(c)}
+        ),
+        configs=[RUN_CONFIG],
+        code=code_stamp("analysis", "algorithms", "core"),
+    output:
+        BY_ALGORITHM_JSON,
+    log:
+        "logs/checks/by_algorithm.log",
+    conda:
+        "../envs/privdtol.yaml"
+    params:
+        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        agg_dir=lambda wc, input: (
+            os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
+        ),
+    shell:
+        "privdtol check --by-algorithm {params.configs}"
+        " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
+
+
 rule checks_all:
     input:
         [f"{CHECKS_DIR}/{c}.json" for c in CHECK_CLAIMS],
         FINDINGS_JSON,
         POWER_JSON,
         MULTIVERSE_JSON,
+        BATTERY_JSON,
+        BY_ALGORITHM_JSON,
     localrule: True

@@ -28,6 +28,8 @@ rule build_report_assets:
         findings=FINDINGS_JSON,
         power=POWER_JSON,
         multiverse=MULTIVERSE_JSON,
+        battery=BATTERY_JSON,
+        by_algorithm=BY_ALGORITHM_JSON,
         results=report_results(),
         agg=expand(
             f"{AGG_DIR}/{{experiment}}.parquet",

@@ -78,6 +78,9 @@ class Claim:
     #: the typeset form of :attr:`title`, :attr:`quote` and :attr:`statistic` (None: the plain
     #: text, escaped)
     tex: ClaimTeX | None = None
+    #: a statement of the rate (Corollary 1 and its parts), asked of every private algorithm in
+    #: the report's claims-by-algorithm table (``privdtol check --by-algorithm``)
+    rate: bool = False
 
     @property
     def independent(self) -> bool:

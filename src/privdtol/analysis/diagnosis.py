@@ -27,6 +27,33 @@ from privdtol.analysis.verdict import FAIL, INCONCLUSIVE, PASS
 DEVIATIONS: tuple[dict, ...] = (
     {
         "claim": "C7",
+        "change": "redesigned: Reg_T/LB_T bounded over K, gap, eps and T, tested by its level "
+        "(largest ratio over every cell and checkpoint, ceiling optimality_ratio_max = 256) and "
+        "the growth of its envelope along each axis (slope in log log of the axis over its far "
+        "half, optimality_growth_max = 1/4); PASS needs both below, FAIL both above; the "
+        "intervals are the cells' own (exact cells: the bound's sandwich), not a fit's lack of "
+        "fit; validated on the battery of known truths (privdtol.analysis.battery)",
+        "why": "the fit of log(Reg/LB) at the largest horizon could not see T, so it PASSed "
+        "linear regret (rps_uniform_mix, uniform play: Reg/LB_T up to 5.4e7 and 8.6e8) and "
+        "FAILed rnm_ftnl (1/eps exponent 0.103 [0.070, 0.128]) although its ratio is below "
+        "RPS's in every cell; RPS's PASS depended on the capped-eta cells",
+        "first_result": "RPS PASS (largest upper limit -0.0325), rnm_ftnl FAIL, rps_uniform_mix "
+        "PASS, control rps_eta_logk FAIL only with the threshold below 0.215",
+    },
+    {
+        "claim": "C6",
+        "change": "stated for algorithms that declare themselves symmetric in the actions (the "
+        "others only through the placement-averaged form) and counted as implied by C1 and the "
+        "bound's derivation; LB_T gained the two-point term (the C7 change below)",
+        "why": "LB_T holds on a fixed instance only for symmetric algorithms (a data-independent "
+        "A_0 at the best action gives Reg_1 = 0 < LB_1), and as a theorem it cannot fail for an "
+        "eps-DP algorithm: the check audits privacy and computations, it tests no claim of its "
+        "own",
+        "first_result": "the same verdicts (PASS; controls FAIL); counted among the 6 "
+        "independent statements of page 1",
+    },
+    {
+        "claim": "C7",
         "change": "LB_T takes the best, round by round, of Fano's term, the group-privacy term "
         "and a two-point (Bretagnolle-Huber) term b_t = exp(-(t - 1)(kl(mu - gap || mu) + "
         "kl(mu || mu - gap)))/4 (privdtol lower-bound: best), not the first two only",

@@ -46,10 +46,11 @@ TOL = 1e-9
 
 def is_private(algorithm: str) -> bool:
     """Whether ``algorithm`` is held to the lower bound as an ε-DP algorithm: registered as
-    private and not a negative control of the lower-bound claim (a "private in name" control
-    declares an ε it does not meet)."""
+    private, symmetric in the actions (the bound's scope: :mod:`privdtol.analysis.claims.
+    c6_lower_bound`) and not a negative control of the lower-bound claim (a "private in name"
+    control declares an ε it does not meet)."""
     cls = ALGORITHMS.get(algorithm)
-    return bool(cls is not None and cls.private and "C6" not in cls.control_of)
+    return bool(cls is not None and cls.private and cls.symmetric and "C6" not in cls.control_of)
 
 
 @lru_cache(maxsize=4096)

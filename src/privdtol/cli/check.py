@@ -50,10 +50,28 @@ def add_parser(sub):
         help="write every verdict recomputed over the pre-declared threshold ranges "
         "(checks.multiverse) to --out, e.g. results/checks/multiverse.json",
     )
-    p.add_argument(
+    what.add_argument(
+        "--by-algorithm",
+        action="store_true",
+        help="write every rate claim's verdict on every private algorithm of the config to "
+        "--out, e.g. results/checks/by_algorithm.json",
+    )
+    what.add_argument(
+        "--battery",
+        action="store_true",
+        help="write every claim's verdicts on the battery of known truths (tables whose "
+        "answer is known by construction) to --out, e.g. results/checks/battery.json",
+    )
+    who = p.add_mutually_exclusive_group()
+    who.add_argument(
         "--control",
         metavar="ALG",
         help="check a negative control of the claim (one of its registry controls) instead of rps",
+    )
+    who.add_argument(
+        "--algorithm",
+        metavar="NAME",
+        help="ask the claim of any registered algorithm (plugins included) instead of rps",
     )
     add_config_files_option(p)
     p.add_argument(
@@ -83,8 +101,17 @@ def run(args) -> int:
         return run_power(config, agg_dir, out)
     if args.multiverse:
         return run_multiverse(config, agg_dir, out)
+    if args.by_algorithm:
+        return run_table("by_algorithm", config, agg_dir, out)
+    if args.battery:
+        return run_table("battery", config, agg_dir, out)
     claim = lookup(CLAIMS, args.claim, "claim", "claim")
     algorithm = "rps"
+    if args.algorithm is not None:
+        from privdtol.algorithms import ALGORITHMS
+
+        lookup(ALGORITHMS, args.algorithm, "algorithm", "algorithm")
+        algorithm = args.algorithm
     if args.control is not None:
         if args.control not in claim.controls:
             raise InputError(
@@ -103,7 +130,7 @@ def run(args) -> int:
     inputs = [str(agg_path(agg_dir, e)) for e in tables]
     fn = claim.check_function()
     if args.control is None:
-        record = fn(tables, config["checks"], inputs)
+        record = fn(tables, config["checks"], inputs, algorithm=algorithm)
     else:
         record = as_control(fn(tables, config["checks"], inputs, algorithm=algorithm), claim.id)
     diagnosis = diagnose(record)
@@ -111,6 +138,7 @@ def run(args) -> int:
         record = {**record, "diagnosis": diagnosis}
     write_check(record, out)
     what = claim.id if args.control is None else f"{claim.id} control {args.control}"
+    what += f" on {algorithm}" if args.algorithm else ""
     print(f"check {what}: {record['verdict']} ({', '.join(tables)}) -> {out}", file=sys.stderr)
     return 0
 
@@ -162,4 +190,25 @@ def run_multiverse(config: dict, agg_dir: Path, out: Path) -> int:
         f"multiverse ({len(table['rows'])} variants, {changed} change a verdict) -> {out}",
         file=sys.stderr,
     )
+    return 0
+
+
+def run_table(kind: str, config: dict, agg_dir: Path, out: Path) -> int:
+    """``--by-algorithm`` or ``--battery``: one JSON table, written atomically."""
+    import json
+
+    from privdtol.pipeline.io import atomic_path
+
+    if kind == "by_algorithm":
+        from privdtol.analysis.by_algorithm import by_algorithm_table
+
+        table = by_algorithm_table(config, agg_dir)
+    else:
+        from privdtol.analysis.battery import config_battery
+
+        table = config_battery(config, agg_dir)
+    text = json.dumps(table, sort_keys=True, indent=2, allow_nan=False) + "\n"
+    with atomic_path(out) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    print(f"{kind} ({len(table['rows'])} rows) -> {out}", file=sys.stderr)
     return 0

@@ -64,6 +64,7 @@ from privdtol.report.findings_prose import (
     finding_sentence,
     verdict_pointer,
 )
+from privdtol.report.known_truths import battery_tex, by_algorithm_tex
 from privdtol.report.latex import (
     TeX,
     mathify,
@@ -102,6 +103,8 @@ def generated_files() -> list[str]:
         "summary-findings.tex",
         "power.tex",
         "multiverse.tex",
+        "battery.tex",
+        "by-algorithm.tex",
         "cells.tex",
         "appendix-tables.tex",
         "experiment-sections.tex",
@@ -295,6 +298,8 @@ def build_assets(
         "summary-findings.tex": page_one_tex(found, checks),
         "power.tex": power_tex(load_power(results)),
         "multiverse.tex": multiverse_tex(multiverse),
+        "battery.tex": battery_tex(results),
+        "by-algorithm.tex": by_algorithm_tex(results),
         "cells.tex": cells_tex(rows, checks, agg),
         "appendix-tables.tex": fill_template(
             "appendix-tables.tex.j2",

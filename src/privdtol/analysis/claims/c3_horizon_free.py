@@ -68,6 +68,7 @@ RECORD = Claim(
     "horizon",
     ("ftl_egreedy",),
     implied_by=("C2",),
+    rate=True,
     tex=ClaimTeX(
         r"The regret is horizon-free",
         r"We give a constructive horizon-free $\varepsilon$-DP algorithm for stochastic DTOL and "

@@ -71,6 +71,7 @@ C4 = Claim(
         "which Corollary 1 does not claim (its two sides are checked by C2 and C6, their ratio "
         "by C7)"
     ),
+    rate=True,
     tex=ClaimTeX(
         r"Rate form $\mathrm{Reg} \approx a \log K/\Delta_{\min} + b \log K/\eta + c$ "
         r"over the grid",

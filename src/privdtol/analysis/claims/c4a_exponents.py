@@ -58,6 +58,7 @@ C4A = Claim(
     "rates",
     ("rps_short_prefix",),
     diagnostic=_MINIMAX,
+    rate=True,
     tex=ClaimTeX(
         r"Linear in $1/\Delta_{\min}$ in the statistical regime",
         COROLLARY1_TEX,
@@ -77,6 +78,7 @@ C4B = Claim(
     "rates",
     ("rps_eta_sq",),
     diagnostic=_MINIMAX,
+    rate=True,
     tex=ClaimTeX(
         r"Linear in $1/\varepsilon$ in the privacy regime",
         COROLLARY1_TEX,
@@ -100,6 +102,7 @@ C4C = Claim(
     "competitors are linear in log K too (log^2 K is Wu & Wang's upper bound, not "
     "their algorithm's behaviour), so only the control built for it grows like "
     "log^2 K",
+    rate=True,
     tex=ClaimTeX(
         r"Linear in $\log K$, not $\log^2 K$",
         COROLLARY1_TEX,

@@ -1,15 +1,30 @@
 """Claim C6, the lower side of Corollary 1: no ε-DP algorithm does better than the explicit lower
 bound LB_T (:mod:`privdtol.core.lower_bound`: Fano's inequality for the statistical term, group
-privacy under a coupling for the privacy term; explicit versions of the arguments behind Hu et
-al. 2021's bound).  Corollary 1 pins the rate at Θ(log K/Δ_min + log K/ε) "with the lower
-bound of Hu et al."; this checks that side with numbers instead of an order.
+privacy under a coupling for the privacy term, a two-point (Bretagnolle-Huber) term; explicit
+versions of the arguments behind Hu et al. 2021's bound).  Corollary 1 pins the rate at
+Θ(log K/Δ_min + log K/ε) "with the lower bound of Hu et al."; this checks that side with numbers
+instead of an order.
+
+**Scope.** LB_T bounds, on a fixed instance, the regret of every ε-DP algorithm that treats the
+actions *symmetrically* (its law commutes with relabelling the actions: the algorithms that
+declare ``symmetric``); for any other ε-DP algorithm it bounds the regret averaged over the
+placement of the best action.  An algorithm free to fix its data-independent first action A₀
+at the best one has Reg₁ = 0 < LB₁ = Δ(1 − 1/K) on that instance.  Only symmetric algorithms
+are held to it here.
+
+**What it can and cannot show.** LB_T is a theorem, so C6 follows from C1 (ε-DP) and the
+bound's derivation: it is counted as implied by C1, not as an independent test.  A FAIL means an
+algorithm is not ε-DP or a computation is wrong: the regret side is an audit of privacy,
+independent of C1's audits, but a weak one.  It detects a violation only when the violation
+buys regret below LB_T: an algorithm that is ε'-DP is caught only where its regret falls below
+the ε-bound, i.e. for ε' above the ε at which LB_T(ε') reaches its regret (the privacy term of
+LB_T scales like log K/ε, so at least a factor 1/ratio in ε: with RPS's smallest ratio
+Reg/LB_T of about 1.5 on the grid, a violation by less than a factor 1.5 in ε is invisible).
 
 Tested on every standard-instance cell and checkpoint of the regret experiments
-(:mod:`privdtol.analysis.price`): every private algorithm's regret must be at least LB_T.  This
-is a theorem, so a FAIL means an algorithm is not ε-DP or a computation is wrong: the regret
-side becomes an audit of privacy independent of C1's audits.  A cell PASSes when the regret's
-lower confidence limit is at least LB_T (its sandwich's upper end), FAILs when the regret's upper
-limit (Bonferroni over the rows) is below LB_T's certified value.
+(:mod:`privdtol.analysis.price`): a cell PASSes when the regret's lower confidence limit is at
+least LB_T (its sandwich's upper end), FAILs when the regret's upper limit (Bonferroni over the
+rows) is below LB_T's certified value.
 
 Negative controls: the non-private algorithms (FTL, Hedge), held against LB_T at the ε of their
 experiment, fall below it in the privacy regime; and ``rps_hot``, private in name only (η = 1/8
@@ -31,7 +46,8 @@ from privdtol.analysis.verdict import combine_verdicts
 
 RECORD = Claim(
     "C6",
-    "Lower side of Corollary 1: every ε-DP algorithm's Reg_T ≥ LB_T",
+    "Lower side of Corollary 1: every symmetric ε-DP algorithm's Reg_T ≥ LB_T (Fano, group "
+    "privacy, two points)",
     "Corollary 1 with Hu et al. (2021)",
     COROLLARY1 + " [The lower bound of [5]: order log K/min{Delta_min, eps} (the abstract).]",
     "smallest Reg_T / LB_T over the private algorithms and standard-instance cells at their "
@@ -41,9 +57,10 @@ RECORD = Claim(
     f"{__name__}:check",
     "lower",
     ("ftl", "hedge", "rps_hot"),
+    implied_by=("C1",),
     tex=ClaimTeX(
-        r"Lower side of Corollary~1: every $\varepsilon$-DP algorithm has "
-        r"$\mathrm{Reg}_T \ge \mathrm{LB}_T$",
+        r"Lower side of Corollary~1: every symmetric $\varepsilon$-DP algorithm has "
+        r"$\mathrm{Reg}_T \ge \mathrm{LB}_T$ (Fano, group privacy, two points)",
         COROLLARY1_TEX + r" [The lower bound of [5]: order $\log K/\min\{\Delta_{\min}, "
         r"\varepsilon\}$ (the abstract).]",
         r"smallest $\mathrm{Reg}_T/\mathrm{LB}_T$ over the private algorithms and "

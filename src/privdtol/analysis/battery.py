@@ -1,0 +1,277 @@
+"""The battery of known truths: every claim's own decision rule run on regret tables whose
+answer is known by construction, so that each rule is seen to PASS (or stay INCONCLUSIVE) where
+its claim is true and to FAIL where it is false, not only on one negative control.
+
+A *case* is a regret function of the cell (K, Δ, ε) and the horizon T, built on one of two
+references whose shape is known:
+
+- the rate form of Corollary 1, ``a log K/Δ + b log K/η + c`` reaching its plateau over T and
+  capped by TΔ (:func:`privdtol.analysis.power.null_regret`, ``a, b, c`` fitted to the run);
+- the explicit lower bound LB_T of the same cell (:mod:`privdtol.core.lower_bound`).
+
+Each case states, for the claims it speaks to, whether the claim is true of it (``truths``;
+a claim left out is not determined by the construction and is only reported).  Every cell gets
+an independent log-normal factor exp(σ |Z|), constant over its horizons (the lack of fit of the
+run), and the ``noisy`` case a Monte Carlo standard error as well; each case is run
+``replicates`` times.  A claim's *size* is its largest FAIL rate over the cases where it is
+true, its *power* its smallest FAIL rate over the cases where it is false.
+
+The cases (:data:`CASES`): a bounded ratio (the form itself); ratios growing like log K, like
+√log K, 1/Δ^{1/2}, 1/ε^{1/2} and log T; linear regret (T Δ (1 − 1/K), a data-ignoring uniform
+player); a bounded but falling ratio; a competitor better than the form everywhere; the form
+under Monte Carlo noise; and, on LB_T, a bounded multiple and half of LB_T (what no ε-DP
+algorithm can do).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from privdtol.analysis.claim_types import BOUNDS_TABLE
+from privdtol.analysis.power import null_regret
+from privdtol.analysis.records import plain
+from privdtol.analysis.verdict import FAIL
+from privdtol.core import clock
+
+#: relative Monte Carlo standard error of the ``noisy`` case (the pipeline's simulated cells:
+#: 100 to 2000 runs, a relative s.e. of a few per cent)
+NOISY_SE = 0.03
+
+
+@dataclass(frozen=True)
+class Case:
+    """A regret table known by construction: ``regret(model, K, gap, eps, T, lb, u)`` with
+    ``lb`` LB_T at the same horizons and ``u`` a number in [0, 1) fixed per cell."""
+
+    name: str
+    description: str
+    regret: Callable
+    #: ``{claim: True/False}``: whether the claim holds for this case, by construction
+    truths: dict = field(default_factory=dict)
+    #: relative Monte Carlo standard error of the cells (0: exact values)
+    se: float = 0.0
+
+
+def _form(m, K, gap, eps, T, lb, u):
+    return null_regret(m, K, gap, eps, T)
+
+
+def _log2k(K):
+    return np.log2(K)
+
+
+CASES: tuple[Case, ...] = (
+    Case(
+        "bounded",
+        "the rate form a log K/gap + b log K/eta + c, plateaued in T",
+        _form,
+        {"C2": True, "C3": True, "C4": True, "C4a": True, "C4b": True, "C4c": True, "C7": True},
+    ),
+    Case(
+        "log_k",
+        "the form times log2 K (a log^2 K rate)",
+        lambda m, K, g, e, T, lb, u: _form(m, K, g, e, T, lb, u) * _log2k(K),
+        {"C3": True, "C4": False, "C4c": False, "C7": False},
+    ),
+    Case(
+        "sqrt_log_k",
+        "the form times sqrt(log2 K)",
+        lambda m, K, g, e, T, lb, u: _form(m, K, g, e, T, lb, u) * np.sqrt(_log2k(K)),
+        {"C3": True, "C4c": False, "C7": False},
+    ),
+    Case(
+        "gap_sqrt",
+        "the form times sqrt(1/gap): exponent 3/2 of 1/gap",
+        lambda m, K, g, e, T, lb, u: _form(m, K, g, e, T, lb, u) / np.sqrt(g),
+        {"C3": True, "C4a": False, "C7": False},
+    ),
+    Case(
+        "eps_sqrt",
+        "the form times sqrt(1 + 1/eps): exponent 3/2 of 1/eps in the privacy regime",
+        lambda m, K, g, e, T, lb, u: _form(m, K, g, e, T, lb, u) * np.sqrt(1 + 1 / e),
+        {"C3": True, "C4b": False, "C7": False},
+    ),
+    Case(
+        "log_t",
+        "the form times log2(1 + T)/2, growing like log T",
+        lambda m, K, g, e, T, lb, u: _form(m, K, g, e, T, lb, u) * np.log2(1.0 + T) / 2,
+        {"C3": False, "C7": False},
+    ),
+    Case(
+        "linear_t",
+        "T gap (1 - 1/K): a data-ignoring uniform player (0-DP)",
+        lambda m, K, g, e, T, lb, u: np.asarray(T, dtype=float) * g * (1 - 1 / K),
+        {"C2": False, "C3": False, "C4": False, "C6": True, "C7": False},
+    ),
+    Case(
+        "falling",
+        "the form times 1 + 4/log2 K: bounded, falling in K",
+        lambda m, K, g, e, T, lb, u: _form(m, K, g, e, T, lb, u) * (1 + 4 / _log2k(K)),
+        {"C2": True, "C3": True, "C7": True},
+    ),
+    Case(
+        "better",
+        "the form divided by 1 + log2(K)/9: better than the form everywhere, more so at large K",
+        lambda m, K, g, e, T, lb, u: _form(m, K, g, e, T, lb, u) / (1 + _log2k(K) / 9),
+        {"C2": True, "C3": True, "C7": True},
+    ),
+    Case(
+        "noisy",
+        f"the form with a Monte Carlo standard error of {NOISY_SE:.0%} of the regret",
+        _form,
+        {"C2": True, "C3": True, "C4": True, "C7": True},
+        se=NOISY_SE,
+    ),
+    Case(
+        "lb_bounded",
+        "LB_T times a factor in [2, 20) fixed per cell",
+        lambda m, K, g, e, T, lb, u: lb * (2 + 18 * u),
+        {"C6": True, "C7": True},
+    ),
+    Case(
+        "below_lb",
+        "LB_T / 2 after the first round: below what any eps-DP algorithm pays",
+        lambda m, K, g, e, T, lb, u: np.where(np.asarray(T) > 1, lb / 2, lb),
+        {"C6": False},
+    ),
+)
+
+
+def _unit(K, gap, eps) -> float:
+    """A number in [0, 1) fixed by the cell (a hash of its parameters, not of Python's)."""
+    from privdtol.core.seeding import stable_digest
+
+    return int(stable_digest({"K": int(K), "gap": float(gap), "eps": float(eps)})[:8], 16) / 2**32
+
+
+def case_table(
+    case: Case, cells: pd.DataFrame, bounds: pd.DataFrame, model: dict, experiment: str, seed: int
+) -> pd.DataFrame:
+    """An aggregated table (the ``results/agg`` columns the checks read) of ``case`` on
+    ``cells`` (K, gap, epsilon, horizon, mu_best), every checkpoint, one replicate (``seed``)."""
+    rng = np.random.default_rng(seed)
+    lb_index = bounds.set_index(["K", "gap", "epsilon", "horizon"])["best"]
+    parts = []
+    for c in cells.itertuples(index=False):
+        hs, _ = clock.checkpoints(int(c.horizon))
+        K, gap, eps = int(c.K), float(c.gap), float(c.epsilon)
+        lb = lb_index.reindex([(K, gap, eps, int(h)) for h in hs]).to_numpy(float)
+        mean = case.regret(model, K, gap, eps, hs.astype(float), lb, _unit(K, gap, eps))
+        # the lack of fit only raises a cell (a case on LB_T stays where its truth puts it)
+        mean = np.asarray(mean, dtype=float) * np.exp(model["sigma"] * abs(rng.standard_normal()))
+        se = np.maximum(case.se * mean, 1e-10 * mean)
+        if case.se:
+            mean = mean + se * rng.standard_normal(mean.size)
+        parts.append(
+            pd.DataFrame(
+                {
+                    "experiment": experiment,
+                    "cell_id": f"{case.name}-{K}-{gap:g}-{eps:g}",
+                    "algorithm": "battery",
+                    "env": "bernoulli",
+                    "instance": "standard",
+                    "K": K,
+                    "gap": gap,
+                    "epsilon": eps,
+                    "mu_best": 0.5 - gap / 2 if c.mu_best is None else float(c.mu_best),
+                    "rho": None,
+                    "kappa": None,
+                    "horizon": hs,
+                    "runs": 0 if not case.se else 100,
+                    "mean": mean,
+                    "se": se,
+                    "ci_low": mean - 1.96 * se,
+                    "ci_high": mean + 1.96 * se,
+                }
+            )
+        )
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def run_battery(
+    cells: Mapping[str, pd.DataFrame],
+    bounds: pd.DataFrame,
+    thresholds: dict,
+    model: dict,
+    replicates: int = 5,
+    seed: int = 0,
+    claims: Mapping | None = None,
+) -> dict:
+    """Every case of :data:`CASES` through every claim it speaks to (``claims``: the registry's
+    claims, default all), ``replicates`` times each; rows (case, claim, truth, FAIL rate,
+    verdicts) and, per claim, size and power (module docstring)."""
+    from privdtol.analysis.registry import CLAIMS
+
+    claims = CLAIMS if claims is None else claims
+    rows = []
+    for case in CASES:
+        for claim_id, truth in case.truths.items():
+            claim = claims.get(claim_id)
+            if claim is None:
+                continue
+            fn = claim.check_function()
+            verdicts = []
+            for i in range(replicates):
+                tables = {
+                    e: case_table(case, c, bounds, model, e, seed + i)
+                    for e, c in cells.items()
+                    if e in claim.experiments
+                }
+                tables = {e: t for e, t in tables.items() if len(t)}
+                if not tables:
+                    break
+                tables[BOUNDS_TABLE] = bounds
+                verdicts.append(fn(tables, thresholds, [], algorithm="battery")["verdict"])
+            if not verdicts:
+                continue
+            fail_rate = sum(v == FAIL for v in verdicts) / len(verdicts)
+            rows.append(
+                {
+                    "case": case.name,
+                    "description": case.description,
+                    "claim": claim_id,
+                    "truth": truth,
+                    "fail_rate": fail_rate,
+                    "verdicts": {v: verdicts.count(v) for v in sorted(set(verdicts))},
+                    "as_expected": (fail_rate == 0) if truth else (fail_rate == 1),
+                }
+            )
+    return plain({"replicates": replicates, "rows": rows, "claims": size_power(rows)})
+
+
+def size_power(rows: list[dict]) -> dict:
+    """Per claim: ``size`` (largest FAIL rate where true), ``power`` (smallest FAIL rate where
+    false) and the cases of each kind."""
+    out: dict = {}
+    for r in rows:
+        c = out.setdefault(r["claim"], {"true_cases": [], "false_cases": []})
+        c["true_cases" if r["truth"] else "false_cases"].append(r["case"])
+        key, pick = ("size", max) if r["truth"] else ("power", min)
+        c[key] = pick(c[key], r["fail_rate"]) if key in c else r["fail_rate"]
+    return out
+
+
+def config_battery(config: dict, agg_dir) -> dict:
+    """The battery on a run: the rps cells of the config's rate and lower-bound experiments,
+    LB_T from the run's lower-bound table, the form fitted to the run's grid
+    (:func:`privdtol.analysis.power.fitted_model`), ``checks.battery_replicates`` replicates."""
+    from privdtol.analysis.claim_types import LOWER_EXPERIMENTS, RATE_EXPERIMENTS
+    from privdtol.analysis.power import config_cells, fitted_model
+    from privdtol.analysis.records import load_agg
+
+    experiments = tuple(dict.fromkeys((*RATE_EXPERIMENTS, *LOWER_EXPERIMENTS)))
+    tables = load_agg(agg_dir, ["grid", BOUNDS_TABLE])
+    if BOUNDS_TABLE not in tables:
+        return plain({"replicates": 0, "rows": [], "claims": {}})
+    cells = config_cells(config, experiments, "rps")
+    return run_battery(
+        cells,
+        tables[BOUNDS_TABLE],
+        config["checks"],
+        fitted_model(tables),
+        config["checks"]["battery_replicates"],
+    )
