@@ -39,7 +39,7 @@ def _cells(Ks, gaps, epss):
 CELLS = {
     "horizon": _cells([2, 16], [0.25, 1 / 32], [1.0, 1 / 16]),
     "gap": _cells([8], [2.0**-k for k in range(1, 11)], [8.0]),
-    "epsilon": _cells([8], [0.5], [2.0**-k for k in range(0, 7)]),
+    "epsilon": _cells([8], [0.5], [2.0**-k for k in range(7)]),
     "actions": pd.concat(
         [
             _cells([2**k for k in range(1, 13)], [0.125], [8.0]),

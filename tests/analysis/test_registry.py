@@ -120,9 +120,16 @@ def test_paper_claims_and_diagnostics_split_the_registry():
     assert len(registry.CLAIMS) == 16
     # the independent statements: the others follow from tested ones or are an identity
     independent = [c for c in paper if registry.CLAIMS[c].independent]
-    assert independent == ["C1", "C5", "C6", "C7", "L5a", "L5b"]
+    # C6 is implied by C1 (LB_T is a theorem for every eps-DP algorithm)
+    assert independent == ["C1", "C5", "C7", "L5a", "L5b"]
     implied = {c: registry.CLAIMS[c].implied_by for c in paper if registry.CLAIMS[c].implied_by}
-    assert implied == {"C2": ("L4", "L5"), "C2b": ("C2",), "C3": ("C2",), "L5": ("L5a", "L5b")}
+    assert implied == {
+        "C2": ("L4", "L5"),
+        "C2b": ("C2",),
+        "C3": ("C2",),
+        "C6": ("C1",),
+        "L5": ("L5a", "L5b"),
+    }
     assert registry.CLAIMS["L4"].identity and not registry.CLAIMS["L4"].implied_by
 
 
@@ -156,7 +163,7 @@ def test_each_notebook_draws_the_thresholds_of_its_claims():
         "actions": rate,
         "heatmap": ["confidence", "rate_form_factor"],
         "bounds": ["confidence"],
-        "lower": ["confidence", "optimality_exponent_max"],
+        "lower": ["confidence", "optimality_ratio_max", "optimality_growth_max"],
         "dependent": ["confidence"],
         "ablations": [],
         "privacy": [],

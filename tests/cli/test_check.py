@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from support.cli import one_line_error, write_config
 from support.paths import SMOKE
@@ -89,3 +90,168 @@ def test_cli_check_missing_tables_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--agg-dir" in err and "horizon.parquet" in err
     assert not out.exists()
+
+
+# ------------------------------------------------------------ any claim asked of any algorithm
+UNIFORM_PLUGIN = """
+import numpy as np
+from privdtol.algorithms import BlockAlgorithm, Privacy
+
+class UniformPlayer(BlockAlgorithm):
+    name = "uniform_player"
+    display_name = "uniform player (plugin)"
+    role = "competitor"
+    source = "a test plugin: a uniform action on every block, whatever the data"
+    privacy = Privacy("data-blind, 0-DP", lambda alg: 0.0)
+    symmetric = True
+
+    def law(self, sums, r):
+        return np.full(sums.shape, 1.0 / sums.shape[1])
+
+    def select(self, rng, sums, r):
+        return rng.integers(0, sums.shape[1], size=sums.shape[0]), self.law(sums, r)
+"""
+
+
+def _agg_dir(tmp_path, regrets: dict) -> Path:
+    """grid.parquet with each algorithm's regret(K, gap, eps, T) at every checkpoint to 2^20 - 1
+    and a lower_bound.parquet of LB_T's shape (T gap (1 - 1/K), then 0.17 of the rate)."""
+    import numpy as np
+    import pandas as pd
+    from support.tables import CORE, INTERVAL, agg_table
+
+    from privdtol.core import clock
+    from privdtol.pipeline.aggregate import COLUMNS
+
+    hs = [int(h) for h in clock.checkpoints(2**20 - 1)[0]]
+    grid = [(K, g, e) for K in (2, 8, 64, 512) for g in (0.5, 0.125, 1 / 32) for e in (4.0, 1 / 16)]
+
+    def lb(K, g, e, T):
+        return min(T * g * (1 - 1 / K), 0.17 * (np.log(K) / g + np.log(K) / e))
+
+    tables = [
+        agg_table(
+            [
+                {"algorithm": a, "K": K, "gap": g, "epsilon": e, "cell_id": f"{a}-{K}-{g}-{e}"}
+                for K, g, e in grid
+            ],
+            hs,
+            columns=(*CORE, *INTERVAL),
+            estimator="exact",
+            rel_se=0.0,
+            mean=lambda c, h, f=f: f(c["K"], c["gap"], c["epsilon"], h, lb),
+        )
+        for a, f in regrets.items()
+    ]
+    agg = tmp_path / "agg"
+    agg.mkdir()
+    grid_table = pd.concat(tables, ignore_index=True)
+    missing = {c: grid_table["mean"] for c in COLUMNS if c not in grid_table.columns}
+    grid_table = grid_table.assign(**{**missing, "experiment": "grid", "eta": 0.125})
+    grid_table[COLUMNS].to_parquet(agg / "grid.parquet")
+    bounds = pd.DataFrame(
+        [
+            {
+                "K": K,
+                "mu": 0.5 + g / 2,
+                "gap": g,
+                "epsilon": e,
+                "horizon": h,
+                "best": lb(K, g, e, h),
+            }
+            for K, g, e in grid
+            for h in hs
+        ]
+    )
+    bounds = bounds.assign(best_error=0.0, statistical=bounds["best"], privacy=0.0, two_point=0.0)
+    bounds.to_parquet(agg / "lower_bound.parquet")
+    return agg
+
+
+def test_a_uniform_player_plugin_fails_c7_and_a_better_one_does_not(tmp_path):
+    from support.plugins import fake_plugin, run_privdtol
+
+    where = fake_plugin(
+        tmp_path / "p",
+        "uniform-dist",
+        "uniform_plugin",
+        UNIFORM_PLUGIN,
+        {"privdtol.algorithms": {"uniform_player": "uniform_plugin:UniformPlayer"}},
+    )
+    agg = _agg_dir(
+        tmp_path,
+        {
+            "uniform_player": lambda K, g, e, T, lb: T * g * (1 - 1 / K),
+            "rnm_ftnl": lambda K, g, e, T, lb: 12 * lb(K, g, e, T),
+        },
+    )
+    verdicts = {}
+    for alg in ("uniform_player", "rnm_ftnl"):
+        out = tmp_path / f"{alg}.json"
+        args = ["check", "--claim", "C7", "--algorithm", alg, "--config", str(SMOKE)]
+        res = run_privdtol(*args, "--agg-dir", str(agg), "--out", str(out), paths=[where])
+        assert res.returncode == 0, res.stderr
+        record = json.loads(out.read_text())
+        assert record["algorithm"] == alg and record["control_of"] is None
+        verdicts[alg] = record["verdict"]
+    assert verdicts == {"uniform_player": "FAIL", "rnm_ftnl": "PASS"}
+
+
+def test_an_unknown_algorithm_is_one_line(tmp_path, capsys):
+    out = tmp_path / "c.json"
+    args = ["check", "--claim", "C7", "--algorithm", "nope", "--config", SMOKE, "--out", out]
+    one_line_error(capsys, args, "unknown algorithm 'nope'")
+    assert not out.exists()
+
+
+def test_control_and_algorithm_exclude_each_other(tmp_path, capsys):
+    args = ["check", "--claim", "C7", "--algorithm", "rps", "--control", "rps_eta_logk"]
+    with pytest.raises(SystemExit) as exit_:
+        main([*args, "--config", str(SMOKE), "--out", str(tmp_path / "c.json")])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1 and "not allowed" in err
+
+
+def test_by_algorithm_asks_every_rate_claim_of_every_private_algorithm(tmp_path):
+    agg = _agg_dir(
+        tmp_path,
+        {
+            "rps": lambda K, g, e, T, lb: 20 * lb(K, g, e, T),
+            "rnm_ftnl": lambda K, g, e, T, lb: 300 * np.log2(K) * lb(K, g, e, T),
+        },
+    )
+    cfg = write_config(
+        tmp_path,
+        {
+            "experiments": [
+                {
+                    "name": "grid",
+                    "algorithms": ["rps", "rnm_ftnl"],
+                    "K": [2, 8],
+                    "gap": [0.5],
+                    "epsilon": [1.0],
+                    "horizon": [1023],
+                }
+            ]
+        },
+    )
+    out = tmp_path / "by.json"
+    assert (
+        main(
+            [
+                "check",
+                "--by-algorithm",
+                "--config",
+                str(cfg),
+                "--agg-dir",
+                str(agg),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    rows = {(r["claim"], r["algorithm"]): r["verdict"] for r in json.loads(out.read_text())["rows"]}
+    assert rows[("C7", "rps")] == "PASS"
+    assert rows[("C7", "rnm_ftnl")] == "FAIL"
+    assert {c for c, _ in rows} == {"C3", "C4", "C7"}  # the rate claims that read the grid

@@ -27,7 +27,9 @@ def test_schema_fills_documented_defaults():
         "rate_form_factor": 1.5,
         "exponent_range": [0.8, 1.2],
         "plateau_octaves": 4,
-        "optimality_exponent_max": 0,
+        "optimality_ratio_max": 256,
+        "optimality_growth_max": 0.25,
+        "battery_replicates": 3,
         "confidence": 0.95,
         "agreement_z_max": 4,
         "agreement_min_events": 10,
@@ -41,7 +43,8 @@ def test_schema_fills_documented_defaults():
             "plateau_octaves": [3, 4, 5],
             "rate_form_factor": [1.25, 1.5, 2.0],
             "exponent_range": [[0.9, 1.1], [0.8, 1.2], [0.7, 1.3]],
-            "optimality_exponent_max": [0, 0.1, 0.25],
+            "optimality_ratio_max": [64, 256, 1024],
+            "optimality_growth_max": [0.1, 0.25, 0.5],
         },
     }
     exp = cfg["experiments"][0]

@@ -4,7 +4,7 @@ verdict (C3: FAIL at horizon_free_c = 8 in the default run)."""
 
 from __future__ import annotations
 
-from privdtol.report.verdict_flags import changed_claims, design_change_cell, flips
+from privdtol.report.verdict_flags import changed_claims, design_change_cell, flips, out_of_sample
 
 
 def _row(claim, threshold, value, verdict, base="PASS"):
@@ -30,7 +30,7 @@ MULTIVERSE = {
 def test_the_changed_claims_are_those_disclosed():
     # the disclosures of privdtol.analysis.diagnosis.DEVIATIONS (literals: a change is added
     # there, and this list with it)
-    assert changed_claims() == {"C0", "C1", "C3", "C4a", "C5", "C7"}
+    assert changed_claims() == {"C0", "C1", "C3", "C4a", "C5", "C6", "C7"}
 
 
 def test_a_changed_claim_names_the_variants_that_change_its_verdict():
@@ -46,3 +46,18 @@ def test_a_changed_claim_names_the_variants_that_change_its_verdict():
 def test_an_unchanged_claim_has_an_empty_cell_even_when_a_variant_flips_it():
     assert flips("C2", MULTIVERSE)  # C2 moves at confidence 0.99 ...
     assert design_change_cell("C2", MULTIVERSE) == ""  # ... but was never changed
+
+
+def test_out_of_sample_is_not_run_on_the_config_a_change_was_tuned_on():
+    # C7's changes were made on the default config (config/config.yaml); C4a's last one on the
+    # paper config: a default run confirms that one and not C7's
+    assert out_of_sample("C7", True, ("config",)) == "not run"
+    assert out_of_sample("C7", True, ("paper",)) == "yes"
+    assert out_of_sample("C7", False, ("paper",)) == "no"
+    assert out_of_sample("C4a", True, ("config",)) == "not run"  # two of its three: default
+    assert out_of_sample("C2", True, ("paper",)) == ""  # never changed
+
+
+def test_the_design_change_cell_says_whether_it_is_confirmed():
+    cell = design_change_cell("C7", None, "yes")
+    assert cell == r"\hyperref[sec:deviations]{yes}; out of sample: yes"

@@ -23,7 +23,10 @@ from privdtol.analysis.verdict import FAIL, INCONCLUSIVE, PASS
 
 #: changes to the checks' design or grids made after results were seen (thresholds are fixed
 #: before the run; anything changed afterwards is disclosed here and in the report); the report
-#: prints them (mathify: ASCII mathematics typeset), so they cite no issue tracker
+#: prints them (mathify: ASCII mathematics typeset), so they cite no issue tracker.
+#: ``tuned_on``: the configs (file stems under config/) whose results the change was made on;
+#: a run of any other config confirms it out of sample
+#: (:func:`privdtol.report.verdict_flags.out_of_sample`)
 DEVIATIONS: tuple[dict, ...] = (
     {
         "claim": "C7",
@@ -39,6 +42,7 @@ DEVIATIONS: tuple[dict, ...] = (
         "RPS's in every cell; RPS's PASS depended on the capped-eta cells",
         "first_result": "RPS PASS (largest upper limit -0.0325), rnm_ftnl FAIL, rps_uniform_mix "
         "PASS, control rps_eta_logk FAIL only with the threshold below 0.215",
+        "tuned_on": ("config",),
     },
     {
         "claim": "C6",
@@ -51,6 +55,7 @@ DEVIATIONS: tuple[dict, ...] = (
         "own",
         "first_result": "the same verdicts (PASS; controls FAIL); counted among the 6 "
         "independent statements of page 1",
+        "tuned_on": ("config",),
     },
     {
         "claim": "C7",
@@ -62,6 +67,7 @@ DEVIATIONS: tuple[dict, ...] = (
         "reached 860 at K = 2, gap 2^(-7), eps >= 1/4 (lower bound 0.155, the first round only)",
         "first_result": "PASS with the exponent threshold 0.5 (RPS: log K -0.988 [-1.17, "
         "-0.846]); control rps_eta_logk not caught (PASS, log K -0.177 [-0.427, 0.0148])",
+        "tuned_on": ("config",),
     },
     {
         "claim": "C7",
@@ -72,6 +78,7 @@ DEVIATIONS: tuple[dict, ...] = (
         "shows an exponent of about 0.4 on this grid, not 1",
         "first_result": "control rps_eta_logk INCONCLUSIVE at 0.5 (log K exponent 0.376 "
         "[0.215, 0.5]); RPS PASS (largest upper limit -0.0325)",
+        "tuned_on": ("config",),
     },
     {
         "claim": "C0",
@@ -83,6 +90,7 @@ DEVIATIONS: tuple[dict, ...] = (
         "one block where 2.2 were expected (probability 0.11), and the se came from one event",
         "first_result": "FAIL on the paper run (5.49 se at rnm_ftnl, K = 1024, gap 1/8, eps 1, "
         "T = 7; every other pair within 3.39)",
+        "tuned_on": ("paper",),
     },
     {
         "claim": "C0",
@@ -96,6 +104,7 @@ DEVIATIONS: tuple[dict, ...] = (
         "first_result": "PASS on the default run (48 pairs with s.e. 0, all at T = 1, all "
         "equal to the exact value); the new K = 2^14 cell (eps 2^(-5)) FAILs under both rules "
         "(regret 1.5 at T = 3 in every run, exact 0.5: a defect of the exact Laplace law)",
+        "tuned_on": ("config",),
     },
     {
         "claim": "C3",
@@ -103,6 +112,7 @@ DEVIATIONS: tuple[dict, ...] = (
         "why": "log K vanishes as K approaches 1: at K = 2, T0 fell before identification and "
         "the exact regret still grew by 7% after it",
         "first_result": "FAIL (1.074 > 1.05 at K = 2, gap 2^(-7), eps 2^(-6))",
+        "tuned_on": ("config",),
     },
     {
         "claim": "C3",
@@ -116,6 +126,7 @@ DEVIATIONS: tuple[dict, ...] = (
         "first_result": "the same verdicts (C3 PASS, its control FAIL through its large-gap "
         "cells); the control's small-gap cells pass (default run: K = 2, gap 2^(-5), ratio "
         "1.041, upper limit 1.054)",
+        "tuned_on": ("config",),
     },
     {
         "claim": "C4a",
@@ -124,12 +135,14 @@ DEVIATIONS: tuple[dict, ...] = (
         "increments per halving of the gap were 2.38, 2.32, 2.17, then tend to 2 (p = 1); a "
         "biased estimate, not a wide interval",
         "first_result": "INCONCLUSIVE (p = 1.19 [1.14, 1.24])",
+        "tuned_on": ("config",),
     },
     {
         "claim": "C4a",
         "change": "negative control rps_short_prefix instead of ftl_egreedy",
         "why": "ftl_egreedy's regret is U-shaped in the gap, so no exponent of 1/gap describes it",
         "first_result": "control not caught (INCONCLUSIVE)",
+        "tuned_on": ("config",),
     },
     {
         "claim": "C4a",
@@ -141,6 +154,7 @@ DEVIATIONS: tuple[dict, ...] = (
         "first_result": "control caught in 0 of 40 synthetic tables of an earlier paper grid "
         "(p = 1.35 [1.09, 1.62]); on the paper run, its K = 16 series (gaps to 2^(-16)) gave "
         "p = 1.31 [1.09, 1.53], INCONCLUSIVE, and only its K = 256 series (to 2^(-12)) FAILed",
+        "tuned_on": ("paper",),
     },
     {
         "claim": "C1",
@@ -150,6 +164,7 @@ DEVIATIONS: tuple[dict, ...] = (
         "so it is no negative control there; every private algorithm was within its bound",
         "first_result": "FAIL (the control not caught in 1 of its 5 eps cells, eps = 8; "
         "largest loss of a private algorithm 1.00 eps)",
+        "tuned_on": ("config",),
     },
     {
         "claim": "C5",
@@ -158,6 +173,7 @@ DEVIATIONS: tuple[dict, ...] = (
         "the product model; with a shared shock (rho = 1) the exponent of 1/gap is about 0 "
         "(its value on this run: the finding on dependent losses)",
         "first_result": "FAIL (pooled form 19 times outside at rho = 1)",
+        "tuned_on": ("config",),
     },
 )
 

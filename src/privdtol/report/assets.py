@@ -288,12 +288,14 @@ def build_assets(
         c["diagnostic_of"] = first_quote.setdefault(("diagnostic", c["diagnostic"]), c["id"])
     sections = sections_context(results, claims, found)
     multiverse = load_multiverse(results)
+    # the stems of the config files this run was merged from (config.merged.yaml names none)
+    run_configs = tuple(Path(f["path"]).stem for f in (sources or {}).get("files", []))
     main = [s for s in sections if s["name"] not in APPENDIX_SECTIONS]
     failures = failure_items(rows, controls, records)
     files = {
         "numbers.tex": numbers_tex(rows, agg, controls),
-        "verdicts.tex": verdict_table(split_claims(rows)[0], multiverse),
-        "diagnostics.tex": verdict_table(split_claims(rows)[1], multiverse),
+        "verdicts.tex": verdict_table(split_claims(rows)[0], multiverse, run_configs),
+        "diagnostics.tex": verdict_table(split_claims(rows)[1], multiverse, run_configs),
         "claims.tex": fill_template("claims.tex.j2", claims=rows),
         "summary-findings.tex": page_one_tex(found, checks),
         "power.tex": power_tex(load_power(results)),

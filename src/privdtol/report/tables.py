@@ -308,15 +308,18 @@ WIDE_LONGTABLE = 11
 # ----------------------------------------------------------------------------- verdicts
 
 
-def verdict_table(rows: list[dict], multiverse: dict | None = None) -> TeX:
+def verdict_table(
+    rows: list[dict], multiverse: dict | None = None, run_configs: tuple[str, ...] = ()
+) -> TeX:
     """The verdict table: one row per claim; cells are the claim's macros (numbers.tex); the
     claim links to its statement (where its controls' estimates and its figure are);
     "Controls" counts the negative controls caught (each must FAIL), linking the failures
     section (which names them) when one is not.  A claim whose check was changed after its
     first results were seen says so in its last column, with the thresholds at which the
     sensitivity analysis (``multiverse``) finds another verdict
-    (:mod:`privdtol.report.verdict_flags`)."""
-    from privdtol.report.verdict_flags import changed_claims, design_change_cell
+    (:mod:`privdtol.report.verdict_flags`), and whether this run, of ``run_configs`` (the
+    stems of its config files), confirms the change out of sample."""
+    from privdtol.report.verdict_flags import changed_claims, design_change_cell, out_of_sample
 
     def controls_cell(r: dict) -> str:
         ks = r.get("controls") or []
@@ -338,7 +341,11 @@ def verdict_table(rows: list[dict], multiverse: dict | None = None) -> TeX:
         if implied:
             out["Implied by"] = implied_by(r)
         if changed:
-            out["Changed"] = design_change_cell(r["id"], multiverse)
+            expected = r.get("verdict_word") == "PASS" and all(
+                k["caught"] for k in r.get("controls") or []
+            )
+            confirmed = out_of_sample(r["id"], expected, run_configs)
+            out["Changed"] = design_change_cell(r["id"], multiverse, confirmed)
         return out
 
     implied = any(r.get("implied_by") or r.get("identity") for r in rows)

@@ -34,9 +34,23 @@ def flips(claim: str, multiverse: dict | None) -> list[TeX]:
     ]
 
 
-def design_change_cell(claim: str, multiverse: dict | None) -> TeX:
+def out_of_sample(claim: str, as_expected: bool, run_configs) -> str:
+    """Whether this run confirms ``claim``'s changes on data they were not tuned on: "not run"
+    when one of its changes was made on this run's config (``run_configs``: the stems of the
+    config files merged, e.g. ``config``), else "yes" when the claim PASSes and its controls
+    FAIL (``as_expected``), "no" otherwise; "" for a claim without changes."""
+    tuned = {c for d in DEVIATIONS if d["claim"] == claim for c in d["tuned_on"]}
+    if not tuned:
+        return ""
+    if tuned & set(run_configs):
+        return "not run"
+    return "yes" if as_expected else "no"
+
+
+def design_change_cell(claim: str, multiverse: dict | None, confirmed: str = "") -> TeX:
     """The verdict table's cell: empty for a claim as first registered; else a link to the
-    disclosure and the variants that change its verdict (or that none does)."""
+    disclosure, whether this run confirms it out of sample (:func:`out_of_sample`), and the
+    variants that change its verdict (or that none does)."""
     if claim not in changed_claims():
         return TeX("")
     found = flips(claim, multiverse)
@@ -46,4 +60,5 @@ def design_change_cell(claim: str, multiverse: dict | None) -> TeX:
         tail = "; " + "; ".join(found)
     else:
         tail = "; robust"
-    return TeX(rf"\hyperref[sec:deviations]{{yes}}{tail}")
+    sample = f"; out of sample: {confirmed}" if confirmed else ""
+    return TeX(rf"\hyperref[sec:deviations]{{yes}}{sample}{tail}")

@@ -43,8 +43,9 @@ def _tables(ratio, algorithm="rps"):
         columns=(*CORE, *INTERVAL),
         estimator="exact",
         rel_se=0.0,
-        mean=lambda c, h: _lb(c["K"], c["gap"], c["epsilon"], h)
-        * ratio(c["K"], c["gap"], c["epsilon"], h),
+        mean=lambda c, h: (
+            _lb(c["K"], c["gap"], c["epsilon"], h) * ratio(c["K"], c["gap"], c["epsilon"], h)
+        ),
     )
     return {"grid": table, "lower_bound": BOUNDS}
 
