@@ -139,6 +139,12 @@ def check_lower(
         f"{final.at[i, 'algorithm']}, K={fmt(final.at[i, 'K'])}, gap={fmt(final.at[i, 'gap'])}, "
         f"eps={fmt(final.at[i, 'epsilon'])}."
     )
+    if algorithm is None:
+        summary += (
+            " Held only against symmetric algorithms (LB_T's scope), C6 is implied by C1; it "
+            "sees a privacy violation only when it lowers the regret below LB_T, by more than "
+            f"a factor {fmt(final['ratio'].min())} at the closest cell."
+        )
     return make_check(
         head,
         float(final["ratio"].min()),
