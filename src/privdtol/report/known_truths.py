@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from privdtol.report.latex import TeX, fmt_num, tex_escape
+from privdtol.report.latex import TeX, fmt_num, mathify, tex_escape
 from privdtol.report.robustness import _load_record
 from privdtol.report.tables import styler_table
 
@@ -24,9 +24,18 @@ def _verdicts(counts: dict) -> str:
     return ", ".join(f"{n} {tex_escape(v)}" for v, n in sorted(counts.items()))
 
 
+def _case_list(rows: list[dict]) -> str:
+    """``case: verdicts`` for each row, ``$\times$`` where not as expected."""
+    return "; ".join(
+        rf"\texttt{{{tex_escape(r['case'])}}}: {_verdicts(r['verdicts'])}"
+        + ("" if r["as_expected"] else r"\,$\times$")
+        for r in rows
+    )
+
+
 def battery_tex(results: Path) -> TeX:
-    """The battery table: one row per case, one column per claim (the verdicts over the
-    replicates, the expected answer in brackets), then each claim's size and power."""
+    """The battery table: one row per claim, the cases where it is true and where it is false
+    with the verdicts over the replicates, then its size and power."""
     data = _load_record(results, "battery")
     if data is None or not data["rows"]:
         return TeX(
@@ -34,52 +43,37 @@ def battery_tex(results: Path) -> TeX:
             r"(results/checks/battery.json absent or empty)}" + "\n"
         )
     rows = data["rows"]
-    claims = list(dict.fromkeys(r["claim"] for r in sorted(rows, key=lambda r: r["claim"])))
-    cases = list(dict.fromkeys(r["case"] for r in rows))
-    by = {(r["case"], r["claim"]): r for r in rows}
-    table = []
-    for case in cases:
-        line = {"Case": tex_escape(case)}
-        for c in claims:
-            r = by.get((case, c))
-            if r is None:
-                line[_claim(c)] = "--"
-                continue
-            mark = "" if r["as_expected"] else r"\,$\times$"
-            line[_claim(c)] = (
-                ("true" if r["truth"] else r"\textbf{false}")
-                + r": {\footnotesize "
-                + _verdicts(r["verdicts"])
-                + "}"
-                + mark
-            )
-        table.append(line)
     sizes = data.get("claims") or {}
-    table.append(
-        {
-            "Case": r"\emph{size}",
-            **{_claim(c): fmt_num(sizes.get(c, {}).get("size")) for c in claims},
-        }
-    )
-    table.append(
-        {
-            "Case": r"\emph{power}",
-            **{_claim(c): fmt_num(sizes.get(c, {}).get("power")) for c in claims},
-        }
-    )
+    table = []
+    for c in sorted(dict.fromkeys(r["claim"] for r in rows)):
+        mine = [r for r in rows if r["claim"] == c]
+        true = [r for r in mine if r["truth"]]
+        false = [r for r in mine if not r["truth"] and r["required"]]
+        only = [r for r in mine if not r["required"]]
+        table.append(
+            {
+                "Claim": _claim(c),
+                "Where true (must not FAIL)": _case_list(true),
+                "Where false (must FAIL)": _case_list(false)
+                + (r"; \emph{power only:} " + _case_list(only) if only else ""),
+                "Size": fmt_num(sizes.get(c, {}).get("size")),
+                "Power": fmt_num(sizes.get(c, {}).get("power")),
+            }
+        )
     words = {r["case"]: r["description"] for r in rows}
     described = "; ".join(
-        rf"\texttt{{{tex_escape(case)}}}: {tex_escape(words[case])}" for case in cases
+        rf"\texttt{{{tex_escape(case)}}}: {mathify(words[case])}" for case in words
     )
     missed = sum(not r["as_expected"] for r in rows)
     intro = (
-        rf"Each claim's own rule on {len(cases)} regret tables whose answer is known by "
+        rf"Each claim's own rule on {len(words)} regret tables whose answer is known by "
         rf"construction ({int(data['replicates'])} replicates each, a new per-cell lack of fit "
-        r"each; \texttt{privdtol.analysis.battery}), on this configuration's cells. A cell "
-        r"gives whether the claim is true of the case and the verdicts; size is the largest "
-        r"FAIL rate where the claim is true, power the smallest where it is false. "
+        r"each; \texttt{privdtol.analysis.battery}), on this configuration's cells. Size is the "
+        r"largest FAIL rate where the claim is true, power the smallest over the false cases it "
+        r"must FAIL; a \emph{power only} case is false but beyond what the rule states it "
+        r"catches (C7: a growth that stays below its ceiling on the grid). "
         + (
-            "Every rule FAILs every false case it speaks to and no true one."
+            "Every rule FAILs every false case it must and no true one."
             if missed == 0
             else rf"{missed} (case, claim) pairs are not as expected (marked $\times$)."
         )
@@ -87,7 +81,8 @@ def battery_tex(results: Path) -> TeX:
         + described
         + ".\n\n"
     )
-    body = styler_table(pd.DataFrame(table), "@{}l" + "c" * len(claims) + "@{}")
+    spec = r"@{}l>{\raggedright\arraybackslash}p{5.2cm}>{\raggedright\arraybackslash}p{6.2cm}rr@{}"
+    body = styler_table(pd.DataFrame(table), spec)
     return TeX(intro + r"\begin{center}\scriptsize" + "\n" + body + r"\end{center}" + "\n")
 
 
@@ -117,7 +112,7 @@ def by_algorithm_tex(results: Path) -> TeX:
         table.append(line)
     intro = (
         r"The rate claims asked of every private algorithm of the run (each claim's own rule, "
-        r"its statistic in brackets; \texttt{privdtol check --claim ID --algorithm NAME} for "
+        r"its statistic in brackets; \texttt{privdtol check -{}-claim ID -{}-algorithm NAME} for "
         r"one). The paper proves them for RPS only." + "\n\n"
     )
     body = styler_table(pd.DataFrame(table), "@{}l" + "c" * len(algs) + "@{}")
