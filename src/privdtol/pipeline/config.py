@@ -143,7 +143,7 @@ def derive_multiverse(schema: dict) -> dict:
 
 
 #: the ``checks`` keys that are not thresholds of a verdict (no multiverse range)
-MULTIVERSE_EXCLUDED = ("multiverse", "power_replicates")
+MULTIVERSE_EXCLUDED = ("multiverse", "power_replicates", "battery_replicates")
 #: the schema keyword of a two-number range that must be ordered (low < high)
 ORDERED = "x-ordered"
 

@@ -33,6 +33,17 @@ def _case_list(rows: list[dict]) -> str:
     )
 
 
+def _elsewhere(covered: set) -> str:
+    """Why the checks out of both size/power tables have none (:data:`privdtol.analysis.power.
+    EXCLUDED`)."""
+    from privdtol.analysis.power import EXCLUDED
+
+    parts = [
+        f"{tex_escape(c)}: {tex_escape(why)}" for c, why in EXCLUDED.items() if c not in covered
+    ]
+    return ("No size or power for " + "; ".join(parts) + ".") if parts else ""
+
+
 def battery_tex(results: Path) -> TeX:
     """The battery table: one row per claim, the cases where it is true and where it is false
     with the verdicts over the replicates, then its size and power."""
@@ -79,7 +90,9 @@ def battery_tex(results: Path) -> TeX:
         )
         + " Cases: "
         + described
-        + ".\n\n"
+        + ". "
+        + _elsewhere(set(sizes))
+        + "\n\n"
     )
     spec = r"@{}l>{\raggedright\arraybackslash}p{5.2cm}>{\raggedright\arraybackslash}p{6.2cm}rr@{}"
     body = styler_table(pd.DataFrame(table), spec)
