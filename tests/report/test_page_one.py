@@ -38,6 +38,11 @@ FOUND = {
         "searches": 6,
         "evaluations": {"total": 1200},
         "theorem1": {"beaten": 0, "value": 0.00355216},
+        "beaten": {
+            "theorem1": {"searches": 6, "beaten": 0},
+            "lower_max": {"searches": 6, "beaten": 6},
+            "lower_min": {"searches": 6, "beaten": 4},
+        },
     },
     "competitors": {
         "regimes": {
@@ -73,8 +78,13 @@ def test_each_line_states_its_numbers_in_one_sentence():
     assert "eq. (5)" in proof and r"\num{171}" in proof and "96 RPS cells" in proof
     assert r"\num{172}$\times$" in proof
     worst = worst_case_line(FOUND["worst_case"])
-    assert "Of 6 worst-instance searches (1200 exact evaluations), none beat" in worst
-    assert r"\num{0.00355}" in worst
+    assert worst == (
+        "Of 6 worst-instance searches (1200 exact evaluations), the number that found an "
+        "instance beyond the standard one (by more than the tolerance): 0 on "
+        r"$\mathrm{Reg}_T$ over Theorem~1's bound (largest found: \num{0.00355} of the bound), "
+        r"6 on the largest $\mathrm{Reg}_T/\mathrm{LB}_T$ and 4 on the smallest "
+        r"$\mathrm{Reg}_T/\mathrm{LB}_T$."
+    )
     comp = competitors_line(FOUND["competitors"])
     assert "in 112 of 112 cells" in comp and r"\num{1.66}" in comp and r"\num{1.42}" in comp
     abl = ablations_line(FOUND["prefix_cost"], FOUND["cap_cost"])
@@ -86,9 +96,13 @@ def test_each_line_states_its_numbers_in_one_sentence():
         assert _one_sentence(str(line)), line
 
 
-def test_a_search_that_beat_the_standard_instance_says_so():
-    beaten = {**FOUND["worst_case"], "theorem1": {"beaten": 2, "value": 0.5}}
-    assert "2 beat the standard instance" in worst_case_line(beaten)
+def test_a_record_without_counts_per_objective_states_theorem1_alone():
+    """A findings record written before the per-objective counts: Theorem 1's alone."""
+    old = {k: v for k, v in FOUND["worst_case"].items() if k != "beaten"}
+    old["theorem1"] = {"beaten": 2, "value": 0.5}
+    line = worst_case_line(old)
+    assert r"tolerance): 2 on $\mathrm{Reg}_T$ over Theorem~1's bound" in line
+    assert "LB" not in line
 
 
 def test_the_list_links_each_finding_to_its_section_and_skips_what_is_missing():
