@@ -70,6 +70,11 @@ OBJECTIVE_TEX = {
 }
 
 
+def _objective_rank(objective: str) -> tuple:
+    names = list(OBJECTIVE_TEX)
+    return (names.index(objective) if objective in names else len(names), objective)
+
+
 def worst_case_line(item: dict) -> TeX | None:
     """Per objective, how many searches beat the standard instance (the finding's ``beaten``,
     counted on the rows of Table ``worst``), and the largest Reg_T over Theorem 1's bound."""
@@ -81,7 +86,7 @@ def worst_case_line(item: dict) -> TeX | None:
     counts = [
         rf"{b['beaten']} on {OBJECTIVE_TEX.get(o, texttt(o))}"
         + (rf" (largest found: {fmt_num(t1['value'])} of the bound)" if o == "theorem1" else "")
-        for o, b in beaten.items()
+        for o, b in sorted(beaten.items(), key=lambda ob: _objective_rank(ob[0]))
     ]
     listed = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " and " + counts[-1]
     return TeX(
