@@ -70,7 +70,13 @@ Markdown(checks_note(NAME, checks_dir))
 present = set(cells["regime"]) if not cells.empty else {"statistical", "privacy"}
 panels = [(k, rf"{k} regime ({v})") for k, v in REGIME_TEX.items() if k in present]
 fig, axes = plt.subplots(
-    1, len(panels), figsize=(style.WIDTH, 3.3), layout="constrained", sharey=True, squeeze=False
+    1,
+    len(panels),
+    figsize=(style.WIDTH, 3.3),
+    layout="constrained",
+    sharex=True,
+    sharey=True,
+    squeeze=False,
 )
 axes = axes[0]
 for ax, (name, title) in zip(axes, panels, strict=True):

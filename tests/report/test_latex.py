@@ -170,6 +170,7 @@ def test_a_threshold_value_is_a_number_or_a_range():
             r"$\log K$ $-$\num{0.988} [$-$\num{1.17}, $-$\num{0.846}]; ratios "
             r"(\num{1.01}-\num{1.04}); C4a-C4c",
         ),
+        ("(correlated, rho=-1, 4 cells)", r"(correlated, $\rho$=$-$1, 4 cells)"),
     ],
 )
 def test_mathify_typesets_formulas_and_minus_signs(text, wanted):

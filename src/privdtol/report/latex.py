@@ -298,7 +298,7 @@ _WORDS = [
     (r"(?<= )<(?= )", r"$<$"),
     # a minus: between spaces ("log K - 1"), or a sign before a number or a bracket ("-0.988",
     # "exp(-(t"); a hyphen inside a word or a range ("C4a-C4c", "1.01-1.04") stays one
-    (r"(?<= )-(?= )|(?:(?<=^)|(?<=[\s(\[]))-(?=\x00|\()", r"$-$"),
+    (r"(?<= )-(?= )|(?:(?<=^)|(?<=[\s(\[=]))-(?=\x00|\()", r"$-$"),
     (r"(?<= )>(?= )", r"$>$"),
     (r"\b2\^\{?([\w+-]+)\}?", lambda m: rf"$2^{{{m.group(1)}}}$"),
 ]
