@@ -98,6 +98,7 @@ def test_each_line_states_its_numbers_in_one_sentence():
     )
     comp = competitors_line(FOUND["competitors"])
     assert "in 112 of 112 cells" in comp and r"\num{1.66}" in comp and r"\num{1.42}" in comp
+    assert r"\num{2.74}$\times$ in the balanced regime, \num{1.42}" in comp  # large to small eps
     abl = ablations_line(FOUND["prefix_cost"], FOUND["cap_cost"])
     assert r"\num{1.38}" in abl and r"\num{2.51}" in abl
     audit = privacy_line(AUDIT)
@@ -231,7 +232,7 @@ def test_competitor_counts_and_ratios_follow_from_the_rate_tables():
     """rps and rnm_ftnl (the only competitor) at three K = 2 cells of the grid experiment:
     statistical (gap 1/4, eps 1) 10 against 20, balanced (1/4, 1/4) 12 against 12, privacy
     (1/2, 1/4) 16 against 10: RPS has more regret in 1 of 3 cells (the balanced one is a tie),
-    median ratio 0.5 (statistical) and 1.6 (privacy)."""
+    median ratio 0.5 (statistical), 1 (balanced) and 1.6 (privacy), in that order."""
     cells = [
         (alg, 2, gap, eps, mean)
         for alg, means in (("rnm_ftnl", (20.0, 12.0, 10.0)), ("rps", (10.0, 12.0, 16.0)))
@@ -241,6 +242,6 @@ def test_competitor_counts_and_ratios_follow_from_the_rate_tables():
     line = competitors_line(found)
     assert line == (
         r"RPS has more regret than its best private competitor in 1 of 3 cells compared "
-        r"(median ratio \num{0.5}$\times$ in the statistical regime, \num{1.6}$\times$ in the "
-        r"privacy regime)."
+        r"(median ratio \num{0.5}$\times$ in the statistical regime, \num{1}$\times$ in the "
+        r"balanced regime, \num{1.6}$\times$ in the privacy regime)."
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from privdtol.analysis.registry import CLAIMS
 from privdtol.report.findings_prose import competitor_counts
 from privdtol.report.latex import TeX, fmt_num, tex_escape, texttt
+from privdtol.report.layout import REGIME_TEX
 
 
 def _x(value) -> str:
@@ -97,15 +98,16 @@ def worst_case_line(item: dict) -> TeX | None:
 
 
 def competitors_line(item: dict) -> TeX | None:
-    """RPS over its best private competitor, per regime."""
+    """RPS over its best private competitor, per regime (every regime of the competitor table,
+    in :data:`~privdtol.report.layout.REGIME_TEX` order)."""
     regimes = item.get("regimes") or {}
     if not regimes:
         return None
     n, worse = competitor_counts(regimes)
     medians = ", ".join(
         rf"{_x(regimes[k]['median'])} in the {k} regime"
-        for k in ("statistical", "privacy")
-        if k in regimes
+        for k in REGIME_TEX
+        if k in regimes and regimes[k].get("median") is not None
     )
     return TeX(
         rf"RPS has more regret than its best private competitor in {worse} of {n} cells "
