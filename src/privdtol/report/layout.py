@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from privdtol.analysis.claims.c3_horizon_free import PLATEAU_MARGIN
 from privdtol.analysis.registry import CLAIMS
 from privdtol.plotting.style import EXPERIMENT_NAMES
 
@@ -173,7 +174,9 @@ TABLES: dict[str, TableSpec] = {
     ),
     "horizon": TableSpec(
         r"Regret at the plateau horizon $T_0$ and at $T_{\max}$ (C3), largest ratio first; "
-        r"cells whose $T_0$ exceeds $T_{\max}/2^8$ are not reached.",
+        r"cells whose $T_0$ exceeds $T_{\max}/2^{"
+        + str(PLATEAU_MARGIN.bit_length() - 1)
+        + r"}$ are not reached.",
         sort=("ratio_high", "algorithm", "K", "gap", "epsilon"),
         descending=("ratio_high",),
     ),
