@@ -162,7 +162,7 @@ def test_a_threshold_value_is_a_number_or_a_range():
         (
             "empty at K = 2 (log 2 < log 2 + information); grow like log K - 1 and log(K/2)",
             r"empty at $K = 2$ ($\log$ 2 $<$ $\log$ 2 + information); grow like $\log K$ $-$ 1 "
-            r"and $\log$(K/2)",
+            r"and $\log$($K$/2)",
         ),
         # a sign is a minus; a hyphen in a word or a range is not
         (
@@ -171,6 +171,11 @@ def test_a_threshold_value_is_a_number_or_a_range():
             r"(\num{1.01}-\num{1.04}); C4a-C4c",
         ),
         ("(correlated, rho=-1, 4 cells)", r"(correlated, $\rho$=$-$1, 4 cells)"),
+        # a lone capital is a variable; A and I are words, C3 an id, K-ary a compound
+        (
+            "A check: K-ary terms of C3 for small K (T times the mean). I",
+            r"A check: K-ary terms of C3 for small $K$ ($T$ times the mean). I",
+        ),
     ],
 )
 def test_mathify_typesets_formulas_and_minus_signs(text, wanted):

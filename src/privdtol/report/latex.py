@@ -301,6 +301,9 @@ _WORDS = [
     (r"(?<= )-(?= )|(?:(?<=^)|(?<=[\s(\[=]))-(?=\x00|\()", r"$-$"),
     (r"(?<= )>(?= )", r"$>$"),
     (r"\b2\^\{?([\w+-]+)\}?", lambda m: rf"$2^{{{m.group(1)}}}$"),
+    # a lone capital is a variable ("for small K", "(K/2)", "T times"); not A nor I (words),
+    # nor a letter of a word, an id or a compound ("C3", "K-ary", "T's")
+    (r"(?<![\w$\\\x01'-])([B-HJ-Z])(?![\w\x00'-])", lambda m: rf"${m.group(1)}$"),
 ]
 #: a number of a sentence (not an identifier's digits, an exponent, nor an arXiv identifier:
 #: 2102.07929)
