@@ -183,7 +183,8 @@ def _theorem1_sentences(t1: dict, total: int, families: list[str]) -> list[str]:
     )
     out.append(
         f"None beat its standard instance on it by more than the tolerance {tol} (relative; "
-        f"at most by {most}): the standard instance was, to that tolerance, the worst of the "
+        f"at most by {most}): on this ratio the standard instance was, to that tolerance, the "
+        f"worst of the "
         f"{total} instances evaluated across the families "
         f"{', '.join(families) if families else 'searched'}{every}."
     )
