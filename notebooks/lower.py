@@ -47,6 +47,7 @@ from privdtol.analysis.records import read_check
 from privdtol.analysis.registry import notebook_claims
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
+from privdtol.report.layout import REGIME_TEX
 from privdtol.report.narrative import checks_note
 
 NAME = "lower"
@@ -65,11 +66,21 @@ if not cells.empty:
 Markdown(checks_note(NAME, checks_dir))
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.3), layout="constrained", sharey=True)
-panels = (("statistical", r"statistical regime ($\varepsilon > \Delta_{\min}$)"),)
-panels += (("privacy", r"privacy regime ($\varepsilon \leq \Delta_{\min}$)"),)
+# one panel per regime present (privdtol.analysis.cells.regime, the table's definition)
+present = set(cells["regime"]) if not cells.empty else {"statistical", "privacy"}
+panels = [(k, rf"{k} regime ({v})") for k, v in REGIME_TEX.items() if k in present]
+fig, axes = plt.subplots(
+    1,
+    len(panels),
+    figsize=(style.WIDTH, 3.3),
+    layout="constrained",
+    sharex=True,
+    sharey=True,
+    squeeze=False,
+)
+axes = axes[0]
 for ax, (name, title) in zip(axes, panels, strict=True):
-    sub = cells[(cells["regime"] == name) | ((name == "privacy") & (cells["regime"] == "balanced"))]
+    sub = cells[cells["regime"] == name] if not cells.empty else pd.DataFrame(columns=["algorithm"])
     for alg in style.order(sub["algorithm"].unique()):
         pts = sub[sub["algorithm"] == alg]
         kw = style.style(alg)

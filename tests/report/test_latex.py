@@ -148,3 +148,35 @@ def test_a_threshold_value_is_a_number_or_a_range():
 
     assert fmt_value(8) == r"\num{8}"
     assert fmt_value([0.8, 1.2]) == r"[\num{0.8}, \num{1.2}]"
+
+
+@pytest.mark.parametrize(
+    "text, wanted",
+    [
+        # the two-point term of the lower bound, as the deviations list states it
+        (
+            "b_t = exp(-(t - 1)(kl(mu - gap || mu) + kl(mu || mu - gap)))/4",
+            r"$b_t$ = $\exp$($-$(t $-$ 1)($\mathrm{kl}$($\mu$ $-$ $\Delta_{\min}$ $\|$ $\mu$) + "
+            r"$\mathrm{kl}$($\mu$ $\|$ $\mu$ $-$ $\Delta_{\min}$)))/4",
+        ),
+        (
+            "empty at K = 2 (log 2 < log 2 + information); grow like log K - 1 and log(K/2)",
+            r"empty at $K = 2$ ($\log$ 2 $<$ $\log$ 2 + information); grow like $\log K$ $-$ 1 "
+            r"and $\log$($K$/2)",
+        ),
+        # a sign is a minus; a hyphen in a word or a range is not
+        (
+            "log K -0.988 [-1.17, -0.846]; ratios (1.01-1.04); C4a-C4c",
+            r"$\log K$ $-$\num{0.988} [$-$\num{1.17}, $-$\num{0.846}]; ratios "
+            r"(\num{1.01}-\num{1.04}); C4a-C4c",
+        ),
+        ("(correlated, rho=-1, 4 cells)", r"(correlated, $\rho$=$-$1, 4 cells)"),
+        # a lone capital is a variable; A and I are words, C3 an id, K-ary a compound
+        (
+            "A check: K-ary terms of C3 for small K (T times the mean). I",
+            r"A check: K-ary terms of C3 for small $K$ ($T$ times the mean). I",
+        ),
+    ],
+)
+def test_mathify_typesets_formulas_and_minus_signs(text, wanted):
+    assert mathify(text) == wanted

@@ -33,13 +33,15 @@ def test_estimator_counts_name_block_cells_simulated_by_monte_carlo():
 
 
 def test_total_runs_counts_each_cell_once_at_its_largest_runs():
-    """Two experiments: a cell's rows (one per checkpoint) count once, with its runs."""
+    """Two experiments: a cell's rows (one per checkpoint) count once, with its runs, and a
+    cell two experiments share (``a``) counts once: 200 + 0 + 1000, not 1400."""
     agg = {
         "gap": pd.DataFrame({"cell_id": ["a", "a", "b"], "runs": [200, 200, 0]}),
-        "grid": pd.DataFrame({"cell_id": ["c"], "runs": [1000]}),
+        "grid": pd.DataFrame({"cell_id": ["c", "a"], "runs": [1000, 200]}),
         "empty": pd.DataFrame({"cell_id": [], "runs": []}),
     }
     assert total_runs(agg) == 1200
+    assert total_runs({}) == 0
 
 
 def test_runs_tex_names_exact_cells_and_ranges():

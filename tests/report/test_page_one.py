@@ -1,8 +1,18 @@
 """Tests of :mod:`privdtol.report.page_one`: each page-1 finding is one sentence, from the
-numbers of the findings record (the default run's, as literals), linking its section."""
+numbers of the findings record (the default run's, as literals), linking its section; and page
+1's numbers (runs, cells, searches beaten per objective, ratios to the competitor) recomputed
+by hand from small tables through the functions that write them."""
 
 from __future__ import annotations
 
+import re
+
+import pandas as pd
+from support.tables import agg_table, final_rows_table
+
+from privdtol.analysis.findings.competitors import competitors
+from privdtol.analysis.findings.worst_case import worst_case
+from privdtol.report.numbers import numbers_tex
 from privdtol.report.page_one import (
     ablations_line,
     competitors_line,
@@ -38,6 +48,12 @@ FOUND = {
         "searches": 6,
         "evaluations": {"total": 1200},
         "theorem1": {"beaten": 0, "value": 0.00355216},
+        # as results/findings.json holds it (keys sorted): page 1 puts Theorem 1's first
+        "beaten": {
+            "lower_max": {"searches": 6, "beaten": 6},
+            "lower_min": {"searches": 6, "beaten": 4},
+            "theorem1": {"searches": 6, "beaten": 0},
+        },
     },
     "competitors": {
         "regimes": {
@@ -73,10 +89,16 @@ def test_each_line_states_its_numbers_in_one_sentence():
     assert "eq. (5)" in proof and r"\num{171}" in proof and "96 RPS cells" in proof
     assert r"\num{172}$\times$" in proof
     worst = worst_case_line(FOUND["worst_case"])
-    assert "Of 6 worst-instance searches (1200 exact evaluations), none beat" in worst
-    assert r"\num{0.00355}" in worst
+    assert worst == (
+        "Of 6 worst-instance searches (1200 exact evaluations), the number that found an "
+        "instance beyond the standard one (by more than the tolerance): 0 on "
+        r"$\mathrm{Reg}_T$ over Theorem~1's bound (largest found: \num{0.00355} of the bound), "
+        r"6 on the largest $\mathrm{Reg}_T/\mathrm{LB}_T$ and 4 on the smallest "
+        r"$\mathrm{Reg}_T/\mathrm{LB}_T$."
+    )
     comp = competitors_line(FOUND["competitors"])
     assert "in 112 of 112 cells" in comp and r"\num{1.66}" in comp and r"\num{1.42}" in comp
+    assert r"\num{2.74}$\times$ in the balanced regime, \num{1.42}" in comp  # large to small eps
     abl = ablations_line(FOUND["prefix_cost"], FOUND["cap_cost"])
     assert r"\num{1.38}" in abl and r"\num{2.51}" in abl
     audit = privacy_line(AUDIT)
@@ -86,9 +108,13 @@ def test_each_line_states_its_numbers_in_one_sentence():
         assert _one_sentence(str(line)), line
 
 
-def test_a_search_that_beat_the_standard_instance_says_so():
-    beaten = {**FOUND["worst_case"], "theorem1": {"beaten": 2, "value": 0.5}}
-    assert "2 beat the standard instance" in worst_case_line(beaten)
+def test_a_record_without_counts_per_objective_states_theorem1_alone():
+    """A findings record written before the per-objective counts: Theorem 1's alone."""
+    old = {k: v for k, v in FOUND["worst_case"].items() if k != "beaten"}
+    old["theorem1"] = {"beaten": 2, "value": 0.5}
+    line = worst_case_line(old)
+    assert r"tolerance): 2 on $\mathrm{Reg}_T$ over Theorem~1's bound" in line
+    assert "LB" not in line
 
 
 def test_the_list_links_each_finding_to_its_section_and_skips_what_is_missing():
@@ -106,3 +132,116 @@ def test_the_list_links_each_finding_to_its_section_and_skips_what_is_missing():
     assert tex.count(r"\item ") == 6 and r"(\S\ref{sec:lower})" in tex
     assert [label for _, label in page_one_findings({"worst_case": {}}, {})] == []
     assert page_one_tex(None, {}) == "No findings are available in this run.\n"
+
+
+# ------------------------------------------------ page 1's numbers recomputed from the tables
+
+
+def _macro(tex: str, name: str) -> str:
+    """The body of ``\\newcommand{\\<name>}{...}`` in ``numbers.tex``."""
+    return re.search(rf"\\newcommand{{\\{name}}}{{(.*)}}\n", tex).group(1)
+
+
+def test_runs_and_cells_count_each_distinct_cell_once():
+    """Two experiments sharing cell ``a`` (exact, 0 runs), two checkpoints per cell: the
+    cells are a, b (200 runs), c (1000 runs): 3 cells, 1 exact, 1200 simulated runs, 2
+    experiments; summing per experiment would count ``a`` twice."""
+    grid = agg_table(
+        [{"cell_id": "a", "runs": 0, "estimator": "exact"}, {"cell_id": "b", "runs": 200}],
+        (511, 1023),
+        experiment="grid",
+        mean=1.0,
+        bound_thm1=10.0,
+    )
+    gap = agg_table(
+        [{"cell_id": "a", "runs": 0, "estimator": "exact"}, {"cell_id": "c", "runs": 1000}],
+        (511, 1023),
+        experiment="gap",
+        mean=1.0,
+        bound_thm1=10.0,
+    )
+    tex = numbers_tex([], {"grid": grid, "gap": gap})
+    assert _macro(tex, "TotalRuns") == r"\num{1200}"
+    assert _macro(tex, "AllCells") == r"\num{3}"
+    assert _macro(tex, "ExactCells") == r"\num{1}"
+    assert _macro(tex, "ExperimentsRun") == "2"
+
+
+def _search_rows(search_id, algorithm, values):
+    """One search (K = 4, gap 1/4, eps 1, 100 evaluations), its three objectives as
+    ``objective: (value, standard)``."""
+    return [
+        {
+            "search_id": search_id,
+            "algorithm": algorithm,
+            "K": 4,
+            "gap": 0.25,
+            "epsilon": 1.0,
+            "objective": objective,
+            "value": value,
+            "standard_value": standard,
+            "family": "standard",
+            "description": "mu_1 0.25, gaps/Delta_min 1 x3",
+            "means": "0.25 0.5 0.5 0.5",
+            "evaluations": 100,
+            "unseen": 0,
+            "unseen_margin": -1.0,
+            "unseen_beaten": False,
+            "tolerance": 1e-3,
+        }
+        for objective, (value, standard) in values.items()
+    ]
+
+
+def test_searches_beaten_per_objective_follow_from_the_searches_table():
+    """Three searches: on Theorem 1's ratio none beats its standard instance (0.01 = 0.01;
+    0.0200001 is 5e-6 above 0.02, within the tolerance 1e-3); on the largest Reg_T/LB_T two
+    of three (115 > 21.9, 30 > 20; 8 = 8); on the smallest one of three (5 < 20; 9 = 9, 21.9 =
+    21.9).  Page 1 says 0, 2 and 1 of 3 searches (300 evaluations), the largest Theorem 1
+    ratio 0.0200001."""
+    rows = [
+        *_search_rows(
+            "s1",
+            "rps",
+            {"theorem1": (0.01, 0.01), "lower_max": (115.0, 21.9), "lower_min": (21.9, 21.9)},
+        ),
+        *_search_rows(
+            "s2",
+            "rps",
+            {"theorem1": (0.0200001, 0.02), "lower_max": (30.0, 20.0), "lower_min": (5.0, 20.0)},
+        ),
+        *_search_rows(
+            "s3",
+            "rnm_ftnl",
+            {"theorem1": (0.001, 0.001), "lower_max": (8.0, 8.0), "lower_min": (9.0, 9.0)},
+        ),
+    ]
+    found = worst_case({"searches": pd.DataFrame(rows)})
+    assert {o: b["beaten"] for o, b in found["beaten"].items()} == {
+        "theorem1": 0,
+        "lower_max": 2,
+        "lower_min": 1,
+    }
+    line = worst_case_line(found)
+    assert line.startswith("Of 3 worst-instance searches (300 exact evaluations)")
+    assert r"0 on $\mathrm{Reg}_T$ over Theorem~1's bound (largest found: \num{0.0200} of" in line
+    assert r"2 on the largest $\mathrm{Reg}_T/\mathrm{LB}_T$ and 1 on the smallest" in line
+
+
+def test_competitor_counts_and_ratios_follow_from_the_rate_tables():
+    """rps and rnm_ftnl (the only competitor) at three K = 2 cells of the grid experiment:
+    statistical (gap 1/4, eps 1) 10 against 20, balanced (1/4, 1/4) 12 against 12, privacy
+    (1/2, 1/4) 16 against 10: RPS has more regret in 1 of 3 cells (the balanced one is a tie),
+    median ratio 0.5 (statistical), 1 (balanced) and 1.6 (privacy), in that order."""
+    cells = [
+        (alg, 2, gap, eps, mean)
+        for alg, means in (("rnm_ftnl", (20.0, 12.0, 10.0)), ("rps", (10.0, 12.0, 16.0)))
+        for (gap, eps), mean in zip(((0.25, 1.0), (0.25, 0.25), (0.5, 0.25)), means, strict=True)
+    ]
+    found = competitors({"grid": final_rows_table("grid", cells)})
+    line = competitors_line(found)
+    assert line == (
+        r"RPS has more regret than its best private competitor in 1 of 3 cells compared "
+        r"(median ratio \num{0.5}$\times$ in the statistical regime, \num{1}$\times$ in the "
+        r"balanced regime, \num{1.6}$\times$ in the privacy regime)."
+    )

@@ -65,7 +65,7 @@ def test_identifier_and_mathematics_columns_are_typeset():
         }
     )
     tex = result_table(df)
-    assert r"the groups $H_l$" in tex and r"entropy $Z_0$ to K" in tex
+    assert r"the groups $H_l$" in tex and r"entropy $Z_0$ to $K$" in tex
     assert r"\texttt{rate\_min}" in tex and r"\texttt{ratio\_max}" in tex
     assert r"H\_l" not in tex and r"Z\_0" not in tex
 

@@ -89,3 +89,64 @@ def test_every_figure_table_and_executed_notebook_exists(smoke_run):
         notebook = json.loads((res / "notebooks" / f"{name}.ipynb").read_text())
         assert "start_time" not in json.dumps(notebook.get("metadata", {}).get("papermill", {}))
         assert (res / "notebooks" / f"{name}.html").exists()
+
+
+#: the direction of each worst-instance objective (+1 maximised, -1 minimised), by hand
+OBJECTIVE_SIGN = {"theorem1": 1, "lower_max": 1, "lower_min": -1}
+#: page 1's worst-instance sentence's wording of each objective
+OBJECTIVE_WORDS = {
+    "theorem1": r"over Theorem~1's bound",
+    "lower_max": r"the largest $\mathrm{Reg}_T/\mathrm{LB}_T$",
+    "lower_min": r"the smallest $\mathrm{Reg}_T/\mathrm{LB}_T$",
+}
+
+
+def page_one_disagreements(results) -> list[str]:
+    """Page 1's run counts (``numbers.tex``) and its searches beaten per objective
+    (``summary-findings.tex``) against the same numbers recomputed with pandas from the
+    aggregated tables a build wrote: distinct cells over the regret experiments, their runs,
+    and per objective the searches whose value beats the standard instance's by more than the
+    search's tolerance.  Returns what disagrees (nothing on a sound build)."""
+    import pandas as pd
+
+    from privdtol.report.numbers import regret_experiments
+
+    gen = results / "report" / "generated"
+    numbers = (gen / "numbers.tex").read_text()
+    page = (gen / "summary-findings.tex").read_text()
+    frames = [
+        pd.read_parquet(results / "agg" / f"{e}.parquet")
+        for e in regret_experiments()
+        if (results / "agg" / f"{e}.parquet").exists()
+    ]
+    cells = pd.concat([f[["cell_id", "runs", "estimator"]] for f in frames])
+    per_cell = cells.groupby("cell_id").agg(runs=("runs", "max"), est=("estimator", "first"))
+    want = {
+        "AllCells": len(per_cell),
+        "ExactCells": int((per_cell["est"] == "exact").sum()),
+        "TotalRuns": int(per_cell["runs"].sum()),
+    }
+    wrong = []
+    for name, value in want.items():
+        got = re.search(rf"\\newcommand{{\\{name}}}{{\\num{{(\d+)}}}}", numbers)
+        if not got or int(got.group(1)) != value:
+            wrong.append(f"{name}: page 1 {got and got.group(1)}, tables {value}")
+    searches = results / "agg" / "searches.parquet"
+    if searches.exists():
+        df = pd.read_parquet(searches)
+        for objective, rows in df.groupby("objective"):
+            gain = (rows["value"] / rows["standard_value"] - 1) * OBJECTIVE_SIGN[objective]
+            beaten = int((gain > rows["tolerance"]).sum())
+            said = f"{beaten} on {OBJECTIVE_WORDS[objective]}"
+            if objective == "theorem1":
+                said = f"{beaten} on $\\mathrm{{Reg}}_T$ {OBJECTIVE_WORDS[objective]}"
+            if said not in " ".join(page.split()):
+                wrong.append(f"{objective}: page 1 lacks '{said}'")
+    return wrong
+
+
+@pytest.mark.slow
+def test_page_one_numbers_agree_with_the_tables(smoke_run):
+    """No number of page 1 (runs, cells, searches beaten per objective) disagrees with the
+    aggregated tables of the build, recomputed independently of the report's code."""
+    assert page_one_disagreements(smoke_run / "results") == []

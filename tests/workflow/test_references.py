@@ -153,3 +153,29 @@ def test_entries_match_the_publishers_records():
     # no DOI where none was confirmed (papermill's JOSS DOI, a version number of Hu et al.)
     assert "doi" not in e["papermill"] and "doi" not in e["jupytext"] and "doi" not in e["hu2021"]
     assert e["papermill"]["author"] == "{nteract team}"
+
+
+#: a repository file the report's static text names in code font (``\texttt{tests/...py}``)
+REPO_PATH = re.compile(r"\\texttt\{((?:tests|src|notebooks|workflow|config|scripts)/[^}]*)\}")
+
+
+def repo_paths(text: str) -> list[str]:
+    """The repository paths ``text`` (LaTeX) prints, unescaped."""
+    return [m.replace(r"\_", "_").replace(r"\allowbreak{}", "") for m in REPO_PATH.findall(text)]
+
+
+def test_every_repository_file_the_report_names_exists():
+    """A path the static text prints (a test, a module) is one a reader can open."""
+    named = {
+        path: tex.relative_to(ROOT)
+        for tex in sorted((ROOT / "paper").rglob("*.tex"))
+        for path in repo_paths(tex.read_text(encoding="utf-8"))
+    }
+    assert "tests/engine/exact/test_laplace.py" in named
+    assert [p for p in named if not (ROOT / p).exists()] == []
+
+
+def test_repo_paths_reads_escaped_underscores():
+    assert repo_paths(r"(\texttt{tests/a\_b/test\_c.py}) and \texttt{results/x}") == [
+        "tests/a_b/test_c.py"
+    ]

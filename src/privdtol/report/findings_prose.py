@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from privdtol.analysis.registry import CLAIMS, FINDINGS
 from privdtol.report.latex import TeX, fmt_num, mathify, tex_escape, tex_unicode
+from privdtol.report.layout import REGIME_TEX
 
 
 def finding_sentences(found: dict | None, experiments=None) -> list[TeX]:
@@ -42,14 +43,6 @@ def verdict_pointer(notebook: str) -> TeX:
 
 def _n(x) -> TeX:
     return fmt_num(x)
-
-
-#: the regimes of the competitor comparison, defined (LaTeX; as analysis.findings.REGIMES)
-REGIME_TEX = {
-    "statistical": r"$\varepsilon > \Delta_{\min}$",
-    "balanced": r"$\varepsilon = \Delta_{\min}$",
-    "privacy": r"$\varepsilon < \Delta_{\min}$",
-}
 
 
 def identical_sentence(item: dict) -> str:

@@ -269,11 +269,17 @@ _WORDS = [
     (r"\bLB_T\b", r"$\mathrm{LB}_T$"),
     (r"\bDelta_min\b", r"$\Delta_{\min}$"),
     (r"\bgap(?:\^2|²)", r"$\Delta_{\min}^2$"),
-    (r"(?<=/)gap\b|\bgap(?=\s*(?:=|<|>|\)|,\s*eps))", r"$\Delta_{\min}$"),
+    (r"(?<=/)gap\b|\bgap(?=\s*(?:=|<|>|\)|\|\||,\s*eps))", r"$\Delta_{\min}$"),
     (r"\beps\b", r"$\varepsilon$"),
     (r"\beta\b", r"$\eta$"),
     (r"\bmu_j\b|\bmu_(?=\{)", r"$\mu_j$"),
     (r"\bmu_1\b", r"$\mu_1$"),
+    (r"\bmu\b", r"$\mu$"),
+    (r"\bexp(?=\()", r"$\exp$"),
+    (r"\bkl(?=\()", r"$\mathrm{kl}$"),
+    (r"\blog(?=\()", r"$\log$"),
+    (r"\blog (?=\x00)", r"$\log$ "),
+    (r"(?<= )\|\|(?= )", r"$\|$"),
     (r"\bkappa\b", r"$\kappa$"),
     (r"\brho\b", r"$\rho$"),
     (r"\blog(?:\^2|²) K\b", r"$\log^2 K$"),
@@ -290,8 +296,14 @@ _WORDS = [
     (r">=|≥", r"$\ge$"),
     (r"(?<= )~(?= )", r"$\sim$"),
     (r"(?<= )<(?= )", r"$<$"),
+    # a minus: between spaces ("log K - 1"), or a sign before a number or a bracket ("-0.988",
+    # "exp(-(t"); a hyphen inside a word or a range ("C4a-C4c", "1.01-1.04") stays one
+    (r"(?<= )-(?= )|(?:(?<=^)|(?<=[\s(\[=]))-(?=\x00|\()", r"$-$"),
     (r"(?<= )>(?= )", r"$>$"),
     (r"\b2\^\{?([\w+-]+)\}?", lambda m: rf"$2^{{{m.group(1)}}}$"),
+    # a lone capital is a variable ("for small K", "(K/2)", "T times"); not A nor I (words),
+    # nor a letter of a word, an id or a compound ("C3", "K-ary", "T's")
+    (r"(?<![\w$\\\x01'-])([B-HJ-Z])(?![\w\x00'-])", lambda m: rf"${m.group(1)}$"),
 ]
 #: a number of a sentence (not an identifier's digits, an exponent, nor an arXiv identifier:
 #: 2102.07929)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from privdtol.analysis.claims.c3_horizon_free import PLATEAU_MARGIN
+from privdtol.analysis.registry import CLAIMS
 from privdtol.plotting.style import EXPERIMENT_NAMES
 
 
@@ -45,6 +47,16 @@ class TableSpec:
 #: diagnostics' fits (C4a-C4c), engine agreement (C0) and the ablations, none a claim of the
 #: paper; the main text keeps the claims' evidence (and fits in 14 pages)
 APPENDIX_SECTIONS = ("rates", "actions", "ablations", "agreement")
+
+#: the regimes of a cell (:func:`privdtol.analysis.cells.regime`, the one definition), typeset:
+#: the figures' panels, the tables and the findings name them so
+REGIME_TEX = {
+    "statistical": r"$\varepsilon > \Delta_{\min}$",
+    "balanced": r"$\varepsilon = \Delta_{\min}$",
+    "privacy": r"$\varepsilon < \Delta_{\min}$",
+}
+#: the regimes defined in one phrase (captions)
+REGIMES_DEFINED = "; ".join(f"{k} {v}" for k, v in REGIME_TEX.items())
 
 SECTIONS: dict[str, Section] = {
     "horizon": Section(
@@ -82,12 +94,13 @@ SECTIONS: dict[str, Section] = {
     "lower": Section(
         "The lower side of Corollary 1",
         r"Each algorithm's regret over the explicit lower bound $\mathrm{LB}_T$ that every "
-        r"$\varepsilon$-DP algorithm must meet (Fano's inequality and group privacy, "
+        r"$\varepsilon$-DP algorithm must meet (round by round the best of Fano's "
+        r"inequality, group privacy under a coupling and a two-point term, "
         r"\texttt{privdtol lower-bound}), one point per standard-instance cell at its largest "
-        r"horizon, against $\mathrm{LB}_T$ itself, in the statistical regime "
-        r"($\varepsilon > \Delta_{\min}$, left) and the privacy regime (right). Filled: "
-        r"private algorithms, which must lie above the dashed line; hollow: non-private ones, "
-        r"held against the bound at the $\varepsilon$ of their experiment.",
+        r"horizon, against $\mathrm{LB}_T$ itself, one panel per regime present ("
+        + REGIMES_DEFINED
+        + r"). Filled: private algorithms, which must lie above the dashed line; hollow: "
+        r"non-private ones, held against the bound at the $\varepsilon$ of their experiment.",
     ),
     "dependent": Section(
         "Dependent coordinates",
@@ -121,8 +134,9 @@ SECTIONS: dict[str, Section] = {
         r"Left: per RPS cell and step of the proof of Theorem~1, the factor by which the "
         r"step's bound exceeds its exact value (1: tight; bold: Lemma~4, eqs.~(5) and (6), "
         r"Lemma~5, Theorem~1; the steps after eq.~(5) and eq.~(6) are their factors); "
-        r"bars: medians. Right: exact left side over bound of the four checked inequalities, "
-        r"RPS (dots) and negative controls (crosses); dashed: the bound.",
+        r"bars: medians. Right: exact left side over bound of each checked inequality ("
+        + ", ".join(c.id for c in CLAIMS.values() if c.notebook == "proof")
+        + r"), RPS (dots) and negative controls (crosses); dashed: the bound.",
     ),
     "worst": Section(
         "The worst instance a search finds",
@@ -137,9 +151,10 @@ SECTIONS: dict[str, Section] = {
 
 TABLES: dict[str, TableSpec] = {
     "lower": TableSpec(
-        r"Regret over the lower bound $\mathrm{LB}_T$ per algorithm and regime, at each "
-        r"standard-instance cell's largest horizon (min, median, max), and the smallest over "
-        r"every checkpoint.",
+        r"Regret over the lower bound $\mathrm{LB}_T$ per algorithm and regime ("
+        + REGIMES_DEFINED
+        + r"), at each standard-instance cell's largest horizon (min, median, max), and the "
+        r"smallest over every checkpoint.",
         sort=("private", "median"),
         descending=("private",),
     ),
@@ -159,7 +174,9 @@ TABLES: dict[str, TableSpec] = {
     ),
     "horizon": TableSpec(
         r"Regret at the plateau horizon $T_0$ and at $T_{\max}$ (C3), largest ratio first; "
-        r"cells whose $T_0$ exceeds $T_{\max}/2^8$ are not reached.",
+        r"cells whose $T_0$ exceeds $T_{\max}/2^{"
+        + str(PLATEAU_MARGIN.bit_length() - 1)
+        + r"}$ are not reached.",
         sort=("ratio_high", "algorithm", "K", "gap", "epsilon"),
         descending=("ratio_high",),
     ),

@@ -9,7 +9,7 @@ import pandas as pd
 
 from privdtol.analysis.claim_types import BOUNDS_TABLE
 from privdtol.analysis.registry import CLAIMS, NOTEBOOKS
-from privdtol.report.claims import counts, split_claims
+from privdtol.report.claims import claim_prefix, counts, split_claims
 from privdtol.report.latex import TeX, fmt_int_or_pow2, fmt_num, macro_name, texttt
 from privdtol.report.templating import fill_template
 
@@ -67,12 +67,12 @@ def experiment_stats(df: pd.DataFrame | None) -> dict[str, TeX]:
 
 
 def total_runs(agg: dict[str, pd.DataFrame]) -> int:
-    """Simulated runs over all aggregated cells (each cell counted once)."""
-    total = 0
-    for df in agg.values():
-        if len(df):
-            total += int(df.groupby("cell_id")["runs"].max().sum())
-    return total
+    """Simulated runs over the distinct aggregated cells: a cell counts once, at its largest
+    ``runs``, also when two experiments share it (the cells :func:`estimator_counts` counts)."""
+    frames = [df[["cell_id", "runs"]] for df in agg.values() if df is not None and len(df)]
+    if not frames:
+        return 0
+    return int(pd.concat(frames).groupby("cell_id")["runs"].max().sum())
 
 
 def estimator_counts(agg: dict[str, pd.DataFrame]) -> dict[str, object]:
@@ -101,6 +101,18 @@ def estimator_counts(agg: dict[str, pd.DataFrame]) -> dict[str, object]:
     }
 
 
+def control_names() -> list[dict]:
+    """Per claim of the registry its negative controls in code font (``\\LfiveControls``:
+    \\texttt{rps\\_uniform\\_mix}), so that the prose names the controls the checks run."""
+    return [
+        {
+            "prefix": claim_prefix(c.id),
+            "names": TeX(", ".join(texttt(a) for a in c.controls) or "none"),
+        }
+        for c in CLAIMS.values()
+    ]
+
+
 def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame], controls=()) -> str:
     from privdtol.analysis.diagnosis import DEVIATIONS
 
@@ -112,6 +124,7 @@ def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame], controls=()) -
     return fill_template(
         "numbers.tex.j2",
         claims=[*claims, *controls],
+        control_names=control_names(),
         experiments=experiments,
         counts={
             **counts(paper),

@@ -97,14 +97,43 @@ def test_no_search_beats_its_standard_instance_beyond_the_tolerance():
         "2 worst-instance searches (150 to 200 exact evaluations each) found Reg_T at most "
         "0.003 of Theorem 1's bound (rps, K=4, gap=0.0156, eps=1: mu_1 0.492, gaps/Delta_min "
         "1 x3). None beat its standard instance on it by more than the tolerance 0.001 "
-        "(relative; at most by 0.0002): the standard instance was, to that tolerance, the "
-        "worst of the 350 instances evaluated across the families searched, and every "
-        "instance found has every gap at Delta_min. Reg_T / LB_T over the instances found: "
+        "(relative; at most by 0.0002): on this ratio the standard instance was, to that "
+        "tolerance, the worst of the 350 instances evaluated across the families searched, "
+        "and every instance found on this objective has every gap at Delta_min. Searches that "
+        "beat their "
+        "standard instance by more than the tolerance: 2 of 2 on the largest Reg_T / LB_T "
+        "(lower_max); 2 of 2 on the smallest Reg_T / LB_T (lower_min). "
+        "Reg_T / LB_T over the instances found: "
         "rps 5 to 40 (standard instance 20); rnm_ftnl 4 to 12 (standard instances 7 to 8). "
         "None of the 20 unseen random instances per search beat the search's best by more "
         "than the tolerance 0.001. These are the most extreme values found, not the extremes "
         "over instances."
     )
+
+
+def test_each_objective_counts_the_searches_that_beat_their_standard_instance():
+    """Per objective, from the rows of the table ``worst``: Theorem 1's ratio 0 of 2; the
+    largest Reg_T / LB_T 2 of 2 (40 > 20, 12 > 8); the smallest 1 of 2 (5 < 20; search b's
+    7.0006 is above its standard 7, less extreme).  Search a's lower_max instance has a second
+    level: every theorem1 instance has every gap at Delta_min, not every lower_max one."""
+    df = _two_searches()
+    df.loc[(df["search_id"] == "b") & (df["objective"] == "lower_min"), "value"] = 7.0006
+    at = (df["search_id"] == "a") & (df["objective"] == "lower_max")
+    df.loc[at, ["means", "description"]] = TWO_LEVEL
+    found = worst.worst_case({"searches": df})
+    assert found["beaten"] == {
+        "theorem1": {"searches": 2, "beaten": 0, "every_gap_minimal": True},
+        "lower_max": {"searches": 2, "beaten": 2, "every_gap_minimal": False},
+        "lower_min": {"searches": 2, "beaten": 1, "every_gap_minimal": True},
+    }
+    assert found["theorem1"]["every_gap_minimal"]
+    assert (
+        "Searches that beat their standard instance by more than the tolerance: 2 of 2 on the "
+        "largest Reg_T / LB_T (lower_max); 1 of 2 on the smallest Reg_T / LB_T (lower_min)."
+    ) in found["text"]
+    # the table's found_over_standard says the same: beyond 1 + 0.001, below 1 - 0.001
+    ratio = worst.table(df).set_index("objective")["found_over_standard"]
+    assert (ratio["lower_max"] > 1.001).sum() == 2 and (ratio["lower_min"] < 0.999).sum() == 1
 
 
 def test_a_search_that_beats_its_standard_instance_is_named():
