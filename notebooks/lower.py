@@ -22,8 +22,8 @@
 # under a coupling for the privacy term; `privdtol lower-bound`, docs page "The lower bound").
 # Each point is one algorithm on one standard-instance cell at its largest horizon, where both
 # its regret and $\mathrm{LB}_T$ have stopped growing: the factor it pays above the unavoidable.
-# A private algorithm below 1 would not be $\varepsilon$-DP (claim C6); RPS's ratio must show
-# no upward trend in $\log K$, $1/\Delta_{\min}$, $1/\varepsilon$ (claim C7). Non-private
+# A private algorithm below 1 would not be $\varepsilon$-DP (claim C6); RPS's ratio must stay
+# bounded over $\log K$, $1/\Delta_{\min}$, $1/\varepsilon$ and $T$ (claim C7). Non-private
 # algorithms are held against the bound at the $\varepsilon$ of their experiment: what being
 # $\varepsilon$-DP would cost them. The points come from C6's check record.
 
