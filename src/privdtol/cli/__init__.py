@@ -19,6 +19,7 @@ COMMANDS = {
     "lemmas": "lemmas",
     "lower-bound": "lower_bound",
     "lower-bound-table": "lower_bound",
+    "optimal": "optimal",
     "worst-case": "worst_case",
     "searches-table": "worst_case",
     "list": "listing",
