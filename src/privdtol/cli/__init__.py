@@ -20,6 +20,7 @@ COMMANDS = {
     "lower-bound": "lower_bound",
     "lower-bound-table": "lower_bound",
     "optimal": "optimal",
+    "floor-table": "optimal",
     "worst-case": "worst_case",
     "searches-table": "worst_case",
     "list": "listing",

@@ -44,6 +44,7 @@ def add_parser(sub):
     p.add_argument("--horizon", type=int, required=True, help="horizon T >= 1")
     p.add_argument("--out", help="output JSON file; default: print it")
     p.set_defaults(handler=run)
+    add_table_parser(sub)
 
 
 def run(args) -> int:
@@ -68,3 +69,42 @@ def run(args) -> int:
             tmp.write_text(text, encoding="utf-8")
         print(f"OPT_T {record['optimal']} ({record['status']}) -> {out}", file=sys.stderr)
     return 0 if record["status"] == "optimal" else 1
+
+
+def add_table_parser(sub):
+    t = sub.add_parser(
+        "floor-table",
+        help="the floor experiment: OPT_T, LB_T and every private algorithm's exact Reg_T",
+        description="At every cell (K, gap, epsilon) of the config's floor: block (the "
+        "standard two-level instance) and every horizon up to the largest its budget solves: "
+        "OPT_T (the exact linear program of `privdtol optimal`), the lower bound LB_T and its "
+        "terms, and the exact Reg_T of every registered private algorithm, of follow-the-leader "
+        "and of rps_hot (the controls); one row per (cell, horizon, algorithm).",
+    )
+    t.add_argument("--grid-json", required=True, help="the floor: block as JSON")
+    t.add_argument("--out", required=True, action="append", help=".parquet or .csv (repeatable)")
+    t.set_defaults(handler=run_table)
+
+
+def run_table(args) -> int:
+    from privdtol.errors import InputError
+    from privdtol.pipeline.floor import check_floor_block, floor_table
+    from privdtol.pipeline.io import write_table
+
+    outs = [Path(o) for o in args.out]
+    for out in outs:
+        if out.suffix not in (".parquet", ".csv"):
+            raise InputError("out", f"unknown extension {out.suffix!r} in {out}", ".parquet, .csv")
+    try:
+        block = json.loads(args.grid_json)
+    except json.JSONDecodeError as err:
+        raise InputError("grid-json", f"not JSON: {err.msg}", "a JSON object") from None
+    table = floor_table(check_floor_block(block))
+    for out in outs:
+        write_table(table, out)
+    cells = table[["K", "gap", "epsilon"]].drop_duplicates()
+    print(
+        f"floor: {len(cells)} cells, {len(table)} rows -> {', '.join(map(str, outs))}",
+        file=sys.stderr,
+    )
+    return 0
