@@ -106,3 +106,20 @@ def test_the_list_links_each_finding_to_its_section_and_skips_what_is_missing():
     assert tex.count(r"\item ") == 6 and r"(\S\ref{sec:lower})" in tex
     assert [label for _, label in page_one_findings({"worst_case": {}}, {})] == []
     assert page_one_tex(None, {}) == "No findings are available in this run.\n"
+
+
+def test_floor_line_from_the_records():
+    from privdtol.report.page_one import floor_line
+
+    def cell(T, ratio, **kw):
+        return {"K": 2, "gap": 0.5, "epsilon": 1.0, "horizon": T, "ratio": ratio} | kw
+
+    bound = {"cells": [cell(1, 1.0), cell(3, 2.5), cell(2, 1.5)]}
+    bound["cells"] += [cell(3, 1.2) | {"epsilon": 0.1}]
+    algs = {"cells": [cell(3, 1.3, algorithm="rps"), cell(2, 9.0, algorithm="rps")]}
+    text = floor_line(bound, algs)
+    # the largest horizon of each cell: 2.5 and 1.2; RPS at T = 3 only
+    assert r"$\mathrm{LB}_T$ is \num{1.2}$\times$ to \num{2.5}$\times$ below it" in text
+    assert r"RPS pays \num{1.3}$\times$ $\mathrm{OPT}_T$ there." in text
+    assert "$K = 2$" in text and r"$T \le 3$" in text
+    assert floor_line(None, None) is None

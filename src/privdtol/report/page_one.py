@@ -67,9 +67,12 @@ def floor_line(bound: dict | None, algorithms: dict | None) -> TeX | None:
         and (c["K"], c["gap"], c["epsilon"]) in last
         and c["horizon"] == last[(c["K"], c["gap"], c["epsilon"])]["horizon"]
     ]
-    rps_part = (
-        rf"; RPS pays {_x(min(rps))} to {_x(max(rps))} $\mathrm{{OPT}}_T$ there" if rps else ""
+    span = (
+        _x(min(rps))
+        if rps and min(rps) == max(rps)
+        else f"{_x(min(rps or [0]))} to {_x(max(rps or [0]))}"
     )
+    rps_part = rf"; RPS pays {span} $\mathrm{{OPT}}_T$ there" if rps else ""
     return TeX(
         rf"Where the true floor $\mathrm{{OPT}}_T$ (the best regret of any $\varepsilon$-DP "
         rf"algorithm, an exact linear program) is known ($K = {', '.join(map(str, Ks))}$, "
