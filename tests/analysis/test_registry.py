@@ -116,8 +116,8 @@ def test_registry_reads_slices_and_a_config_without_experiments():
 def test_paper_claims_and_diagnostics_split_the_registry():
     paper = ["C1", "C2", "C2b", "C3", "C5", "C6", "C7", "L4", "L5", "L5a", "L5b"]
     assert registry.paper_claims() == paper
-    assert registry.diagnostics() == ["C0", "C4", "C4a", "C4b", "C4c"]
-    assert len(registry.CLAIMS) == 16
+    assert registry.diagnostics() == ["C0", "C4", "C4a", "C4b", "C4c", "C8a", "C8b"]
+    assert len(registry.CLAIMS) == 18
     # the independent statements: the others follow from tested ones or are an identity
     independent = [c for c in paper if registry.CLAIMS[c].independent]
     assert independent == ["C1", "C5", "C6", "C7", "L5a", "L5b"]
