@@ -148,7 +148,7 @@ def test_controls_for_finds_the_blocked_loss_model_of_a_slice():
 def test_each_notebook_draws_the_thresholds_of_its_claims():
     """From the claim list: horizon shows C3, rates C4a and C4b, actions C4c, heatmap C4,
     bounds C2 and C2b, dependent C5, agreement C0; privacy (C1) and proof (L4, L5, ...) use
-    no threshold, ablations and worst show no claim."""
+    no threshold, nor does floor (C8a, C8b); ablations and worst show no claim."""
     rate = ["confidence", "exponent_range", "plateau_octaves", "horizon_free_ratio_max"]
     expected = {
         "horizon": ["confidence", "horizon_free_ratio_max", "horizon_free_c"],
@@ -163,6 +163,7 @@ def test_each_notebook_draws_the_thresholds_of_its_claims():
         "agreement": ["agreement_z_max", "agreement_min_events"],
         "proof": [],
         "worst": [],
+        "floor": [],
     }
     assert {name: registry.notebook_thresholds(name) for name in registry.NOTEBOOKS} == expected
     assert {k for keys in expected.values() for k in keys} <= set(check_defaults())
