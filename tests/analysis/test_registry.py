@@ -89,12 +89,13 @@ def test_rules_are_generated_from_the_registry(tmp_path):
         f"check_{c}__{a}" for c, a in controls_for(load_config(cfg))
     }
     assert {j for j in jobs if j.startswith("check_")} == expected_checks
-    assert "check_C1" not in jobs and len(claims_for(exps)) == len(CLAIMS) - 1
+    # C1 left out with the privacy block; C8a and C8b: the smoke config has no floor block
+    assert "check_C1" not in jobs and len(claims_for(exps)) == len(CLAIMS) - 3
     expected_nbs = {
         f"notebook_{n}" for n, nb in NOTEBOOKS.items() if set(nb.experiments) & set(exps)
     }
     assert {j for j in jobs if j.startswith("notebook_")} == expected_nbs
-    assert "notebook_privacy" not in jobs and len(expected_nbs) == len(NOTEBOOKS) - 1
+    assert "notebook_privacy" not in jobs and len(expected_nbs) == len(NOTEBOOKS) - 2
 
 
 def test_registry_reads_slices_and_a_config_without_experiments():
@@ -116,8 +117,8 @@ def test_registry_reads_slices_and_a_config_without_experiments():
 def test_paper_claims_and_diagnostics_split_the_registry():
     paper = ["C1", "C2", "C2b", "C3", "C5", "C6", "C7", "L4", "L5", "L5a", "L5b"]
     assert registry.paper_claims() == paper
-    assert registry.diagnostics() == ["C0", "C4", "C4a", "C4b", "C4c"]
-    assert len(registry.CLAIMS) == 16
+    assert registry.diagnostics() == ["C0", "C4", "C4a", "C4b", "C4c", "C8a", "C8b"]
+    assert len(registry.CLAIMS) == 18
     # the independent statements: the others follow from tested ones or are an identity
     independent = [c for c in paper if registry.CLAIMS[c].independent]
     # C6 is implied by C1 (LB_T is a theorem for every eps-DP algorithm)
@@ -155,7 +156,7 @@ def test_controls_for_finds_the_blocked_loss_model_of_a_slice():
 def test_each_notebook_draws_the_thresholds_of_its_claims():
     """From the claim list: horizon shows C3, rates C4a and C4b, actions C4c, heatmap C4,
     bounds C2 and C2b, dependent C5, agreement C0; privacy (C1) and proof (L4, L5, ...) use
-    no threshold, ablations and worst show no claim."""
+    no threshold, nor does floor (C8a, C8b); ablations and worst show no claim."""
     rate = ["confidence", "exponent_range", "plateau_octaves", "horizon_free_ratio_max"]
     expected = {
         "horizon": ["confidence", "horizon_free_ratio_max", "horizon_free_c"],
@@ -170,6 +171,7 @@ def test_each_notebook_draws_the_thresholds_of_its_claims():
         "agreement": ["agreement_z_max", "agreement_min_events"],
         "proof": [],
         "worst": [],
+        "floor": [],
     }
     assert {name: registry.notebook_thresholds(name) for name in registry.NOTEBOOKS} == expected
     assert {k for keys in expected.values() for k in keys} <= set(check_defaults())

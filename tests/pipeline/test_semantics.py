@@ -27,7 +27,7 @@ PROPS = {"exponent_range": {"ordered": True}, "confidence": {}}
 
 
 def test_the_pipeline_tables_are_the_five_it_writes():
-    assert PIPELINE_TABLES == ("privacy", "proof", "worst_case", "searches", "lower_bound")
+    assert PIPELINE_TABLES == ("privacy", "proof", "worst_case", "searches", "lower_bound", "floor")
 
 
 @pytest.mark.parametrize("name", PIPELINE_TABLES)

@@ -77,13 +77,13 @@ def test_assets_written(built):
     assert r"\newcommand{\AblationsCells}{\NotRunText}" in numbers
     # the paper's claims only (C0 and the exponent fits C4a-C4c are diagnostics)
     assert paper_claims() == ["C1", "C2", "C2b", "C3", "C5", "C6", "C7", "L4", "L5", "L5a", "L5b"]
-    assert diagnostics() == ["C0", "C4", "C4a", "C4b", "C4c"]
+    assert diagnostics() == ["C0", "C4", "C4a", "C4b", "C4c", "C8a", "C8b"]
     assert r"\newcommand{\ClaimsTotal}{11}" in numbers and r"\newcommand{\ClaimsRun}{3}" in numbers
     assert r"\newcommand{\ClaimsFail}{0}" in numbers
     # independent: neither implied by another tested claim nor an identity
     assert r"\newcommand{\IndependentTotal}{5}" in numbers
     assert r"\newcommand{\IndependentList}{C1, C5, C7, L5a, L5b}" in numbers
-    assert r"\newcommand{\DiagnosticsTotal}{5}" in numbers
+    assert r"\newcommand{\DiagnosticsTotal}{7}" in numbers
     assert r"\newcommand{\DiagnosticsFail}{2}" in numbers
     assert r"\newcommand{\DeviationsTotal}{" + str(len(DEVIATIONS)) + "}" in numbers
     verdicts = (gen / "verdicts.tex").read_text()
@@ -126,7 +126,7 @@ def test_claims_are_shown_in_their_notebook_section(built):
     # the main text keeps the claims' notebooks, the appendix the diagnostics' and ablations'
     assert list(appendix) == [n for n in notebooks_in_order() if n in APPENDIX_SECTIONS]
     assert list(main) == [n for n in notebooks_in_order() if n not in APPENDIX_SECTIONS]
-    assert set(APPENDIX_SECTIONS) == {"rates", "actions", "ablations", "agreement"}
+    assert set(APPENDIX_SECTIONS) == {"rates", "actions", "ablations", "agreement", "floor"}
     sections = {**main, **appendix}
     for claim in CLAIMS.values():
         ref = rf"\ClaimRef{{{claim.id}}}{{{claim_prefix(claim.id)}}}"

@@ -245,3 +245,20 @@ def test_competitor_counts_and_ratios_follow_from_the_rate_tables():
         r"(median ratio \num{0.5}$\times$ in the statistical regime, \num{1}$\times$ in the "
         r"balanced regime, \num{1.6}$\times$ in the privacy regime)."
     )
+
+
+def test_floor_line_from_the_records():
+    from privdtol.report.page_one import floor_line
+
+    def cell(T, ratio, **kw):
+        return {"K": 2, "gap": 0.5, "epsilon": 1.0, "horizon": T, "ratio": ratio} | kw
+
+    bound = {"cells": [cell(1, 1.0), cell(3, 2.5), cell(2, 1.5)]}
+    bound["cells"] += [cell(3, 1.2) | {"epsilon": 0.1}]
+    algs = {"cells": [cell(3, 1.3, algorithm="rps"), cell(2, 9.0, algorithm="rps")]}
+    text = floor_line(bound, algs)
+    # the largest horizon of each cell: 2.5 and 1.2; RPS at T = 3 only
+    assert r"$\mathrm{LB}_T$ is \num{1.2}$\times$ to \num{2.5}$\times$ below it" in text
+    assert r"RPS pays \num{1.3}$\times$ $\mathrm{OPT}_T$ there." in text
+    assert "$K = 2$" in text and r"$T \le 3$" in text
+    assert floor_line(None, None) is None

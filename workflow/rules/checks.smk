@@ -28,10 +28,11 @@ from privdtol.analysis.registry import (
 )
 
 #: experiments whose aggregated table this config produces ("privacy": the audit's table;
-#: "proof": the proof terms, proof.smk; "worst_case", "searches": the searches, worst_case.smk)
+#: "floor": the floor's, floor.smk; "proof": the proof terms, proof.smk; "worst_case", "searches": the searches, worst_case.smk)
 CHECK_EXPERIMENTS = (
     EXPERIMENTS
     + (["privacy"] if config.get("privacy") else [])
+    + (["floor"] if config.get("floor") else [])  # the floor's table (floor.smk)
     + (["proof"] if PROOF_HOMES else [])
     + (["worst_case", "searches"] if WORST_SEARCHES else [])
     # the lower bound's table (lower_bound.smk) when a regret experiment has standard cells

@@ -58,6 +58,8 @@ EXCLUDED = {
     "L5b": "exact proof terms with numerical error bounds",
     "C6": "on the battery of known truths (it holds the regret against LB_T)",
     "C7": "on the battery of known truths (it holds the regret against LB_T)",
+    "C8a": "it compares exact values (the floor's linear program, exact regrets)",
+    "C8b": "it compares exact values (the floor's linear program, exact regrets)",
 }
 #: checks with per-cell verdicts whose control's power is also reported per (K, gap) cell
 BY_GAP = ("C3",)

@@ -104,6 +104,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         Notebook("agreement", ("agreement",), ("agreement",)),
         Notebook("proof", ("proof",), ("proof",)),
         Notebook("worst", ("searches",), ("worst",)),
+        Notebook("floor", ("floor",), ("floor",)),
     )
 }
 
@@ -173,6 +174,9 @@ def controls_for(config: dict) -> list[tuple[str, str]]:
     for c in CLAIMS.values():
         if c.id == "C1":  # the audit's own controls, run whenever the config audits privacy
             out += [(c.id, ctrl) for ctrl in c.controls if config.get("privacy")]
+            continue
+        if "floor" in c.experiments:  # the floor table computes its own controls
+            out += [(c.id, ctrl) for ctrl in c.controls if config.get("floor")]
             continue
         present = set().union(*(algs.get(e, set()) for e in source_experiments(c)))
         present |= {

@@ -19,6 +19,8 @@ COMMANDS = {
     "lemmas": "lemmas",
     "lower-bound": "lower_bound",
     "lower-bound-table": "lower_bound",
+    "optimal": "optimal",
+    "floor-table": "optimal",
     "worst-case": "worst_case",
     "searches-table": "worst_case",
     "list": "listing",

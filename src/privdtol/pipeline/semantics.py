@@ -15,7 +15,7 @@ from privdtol.errors import InputError
 
 #: the aggregated tables the pipeline writes beside the experiments' (``{agg_dir}/<name>``):
 #: no experiment may take one of these names
-PIPELINE_TABLES = ("privacy", "proof", "worst_case", "searches", "lower_bound")
+PIPELINE_TABLES = ("privacy", "proof", "worst_case", "searches", "lower_bound", "floor")
 
 
 def check_name(name: str, key: str) -> None:

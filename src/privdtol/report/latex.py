@@ -267,6 +267,7 @@ _WORDS = [
     (r"(?<= )\+-(?= )", r"$\pm$"),
     (r"\bReg_T\b", r"$\mathrm{Reg}_T$"),
     (r"\bLB_T\b", r"$\mathrm{LB}_T$"),
+    (r"\bOPT_T\b", r"$\mathrm{OPT}_T$"),
     (r"\bDelta_min\b", r"$\Delta_{\min}$"),
     (r"\bgap(?:\^2|²)", r"$\Delta_{\min}^2$"),
     (r"(?<=/)gap\b|\bgap(?=\s*(?:=|<|>|\)|\|\||,\s*eps))", r"$\Delta_{\min}$"),

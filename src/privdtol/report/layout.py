@@ -44,9 +44,10 @@ class TableSpec:
 
 
 #: notebooks whose subsection is in the appendix ("Further evidence"), not the main text: the
-#: diagnostics' fits (C4a-C4c), engine agreement (C0) and the ablations, none a claim of the
-#: paper; the main text keeps the claims' evidence (and fits in 14 pages)
-APPENDIX_SECTIONS = ("rates", "actions", "ablations", "agreement")
+#: diagnostics' fits (C4a-C4c), engine agreement (C0), the ablations and the true floor (C8a,
+#: C8b), none a claim of the paper; the main text keeps the claims' evidence (and fits in 14
+#: pages)
+APPENDIX_SECTIONS = ("rates", "actions", "ablations", "agreement", "floor")
 
 #: the regimes of a cell (:func:`privdtol.analysis.cells.regime`, the one definition), typeset:
 #: the figures' panels, the tables and the findings name them so
@@ -147,9 +148,26 @@ SECTIONS: dict[str, Section] = {
         r"the standard instance's marked. (c) The means of the instances found for RPS, best "
         r"action first; dashed: the standard instance.",
     ),
+    "floor": Section(
+        "The true floor",
+        r"At each horizon $T$ of the small instances where it is computable, the true floor "
+        r"$\mathrm{OPT}_T$ (black: the best regret of any $\varepsilon$-DP algorithm, an exact "
+        r"linear program, \texttt{privdtol optimal}) beside the explicit lower bound "
+        r"$\mathrm{LB}_T$ (grey: its best term, dashed; its statistical, privacy and two-point "
+        r"terms, dotted) and every registered private algorithm's exact regret; one panel per "
+        r"cell (rows: $K$ and $\Delta$; columns: $\varepsilon$).",
+    ),
 }
 
 TABLES: dict[str, TableSpec] = {
+    "floor": TableSpec(
+        r"The true floor at each cell's largest horizon: $\mathrm{OPT}_T$, the lower bound "
+        r"$\mathrm{LB}_T$ (best term) and how loose it is ($\mathrm{OPT}_T/\mathrm{LB}_T$, also "
+        r"for the \texttt{combined} term), and how far RPS and the best registered private "
+        r"algorithm are from optimal ($\mathrm{Reg}_T/\mathrm{OPT}_T$).",
+        digits=4,
+        sort=("K", "gap", "epsilon"),
+    ),
     "lower": TableSpec(
         r"Regret over the lower bound $\mathrm{LB}_T$ per algorithm and regime ("
         + REGIMES_DEFINED

@@ -15,7 +15,7 @@ from privdtol.report.templating import fill_template
 
 #: the aggregated tables that are not regret tables (their own sections): the privacy audit
 #: the proof terms (privdtol.pipeline.proof), the worst-instance searches and the lower bound
-AUDIT_EXPERIMENTS = ("privacy", "proof", "searches", BOUNDS_TABLE)
+AUDIT_EXPERIMENTS = ("privacy", "proof", "searches", BOUNDS_TABLE, "floor")
 
 
 def regret_experiments() -> list[str]:
