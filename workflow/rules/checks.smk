@@ -3,8 +3,10 @@
 # experiments and writes results/checks/<ID>.json (deterministic JSON: statistic, interval,
 # threshold from the config's `checks:` block, verdict).  Inputs are the tables, the run's merged
 # config (results/config.merged.yaml: the config files and --config overrides, validated once,
-# common.smk) and the sources of the analysis and core layers: editing the analysis layer reruns the checks (and what reads them), never a
-# simulation.
+# common.smk; ancient: read, not a trigger), the stamp of the thresholds the claim's record
+# declares (the only ones `privdtol check` passes to its check: editing one reruns the checks
+# that read it, and what reads them) and the sources of the analysis and core layers: editing
+# the analysis layer reruns the checks (and what reads them), never a simulation.
 #
 # Negative controls: check_<ID>__<ALG> runs the claim's check on a control algorithm the config
 # simulates (`privdtol check --claim ID --control ALG`, results/checks/<ID>--<ALG>.json, which
@@ -22,6 +24,7 @@ from privdtol.analysis.claim_types import BOUNDS_TABLE, LOWER_EXPERIMENTS
 from privdtol.analysis.registry import (
     CLAIMS,
     FINDINGS_EXPERIMENTS,
+    claim_thresholds,
     claims_for,
     control_id,
     controls_for,
@@ -57,7 +60,8 @@ for _claim in claims_for(CHECK_EXPERIMENTS):
             f"check_{_claim}"
         input:
             agg=claim_tables(_claim),
-            configs=[RUN_CONFIG],
+            configs=[ancient(RUN_CONFIG)],
+            piece=config_piece(f"check-{_claim}", claim_thresholds(_claim, CONFIG["checks"])),
             code=code_stamp("analysis", "algorithms", "core"),
         output:
             report(
@@ -86,7 +90,8 @@ for _claim, _control in CHECK_CONTROLS:
             f"check_{_claim}__{_control}"
         input:
             agg=claim_tables(_claim),
-            configs=[RUN_CONFIG],
+            configs=[ancient(RUN_CONFIG)],
+            piece=config_piece(f"check-{_claim}", claim_thresholds(_claim, CONFIG["checks"])),
             code=code_stamp("analysis", "algorithms", "core"),
         output:
             f"{CHECKS_DIR}/{control_id(_claim, _control)}.json",
@@ -107,7 +112,7 @@ for _claim, _control in CHECK_CONTROLS:
 rule findings:
     input:
         agg=[agg_table(e) for e in FINDINGS_EXPERIMENTS if e in CHECK_EXPERIMENTS],
-        configs=[RUN_CONFIG],
+        configs=[ancient(RUN_CONFIG)],
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         FINDINGS_JSON,
@@ -126,7 +131,9 @@ rule findings:
 rule power:
     input:
         agg=[agg_table(e) for e in ("grid",) if e in CHECK_EXPERIMENTS],
-        configs=[RUN_CONFIG],
+        configs=[ancient(RUN_CONFIG)],
+        # every check with the whole checks: block, on the cells of the config's experiments
+        piece=config_piece("power", config_stamps.without_descriptions(CONFIG)),
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         POWER_JSON,
@@ -154,7 +161,9 @@ rule multiverse:
                 for t in claim_tables(c)
             }
         ),
-        configs=[RUN_CONFIG],
+        configs=[ancient(RUN_CONFIG)],
+        # every check with the whole checks: block, on the cells of the config's experiments
+        piece=config_piece("multiverse", config_stamps.without_descriptions(CONFIG)),
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         MULTIVERSE_JSON,

@@ -13,7 +13,7 @@ except InputError as err:
     raise SystemExit(2)
 
 from privdtol.pipeline import plan as grid
-from privdtol.pipeline import run_config, staleness, tools
+from privdtol.pipeline import config_stamps, run_config, staleness, tools
 from privdtol.analysis.registry import CLAIMS
 from privdtol.pipeline.config import load_config, read_config_files
 from privdtol.pipeline.semantics import check_out_dirs
@@ -71,6 +71,24 @@ def code_stamp(*layers):
     simulations below it, whichever installation of the same code runs (docs/pipeline.md,
     the staleness rule)."""
     return staleness.code_stamp(CODE_DIR, layers)
+
+
+#: the content-addressed stamps of the config's pieces of config_piece()
+#: (privdtol.pipeline.config_stamps)
+CONFIG_STAMP_DIR = "results/config"
+
+
+def config_piece(name, value):
+    """The stamp of the piece ``value`` of the config that the rule ``name`` reads (e.g. a
+    check's thresholds): a rule lists it as an input, and the run's merged config as
+    ``ancient(RUN_CONFIG)``, so that editing a value reruns exactly the rules that read it
+    (docs/pipeline.md, the staleness rule)."""
+    return config_stamps.config_stamp(CONFIG_STAMP_DIR, name, value)
+
+
+#: the run's whole config (description included): the stamp of the rules that read all of it
+#: (write_config, the report's assets)
+MERGED_PIECE = config_piece("merged", run_config.canonical(CONFIG))
 
 
 def agg_table(experiment):

@@ -11,12 +11,16 @@
 
 import shlex
 
+from privdtol.pipeline.proof import proof_rows
+
 
 rule aggregate_proof:
     input:
         terms=[proof_path(PROOF_DIR, c) for ids in PROOF_HOMES.values() for c in sorted(ids)],
         worst=[f"{WORST_DIR}/{s.search_id}.proof.json" for s in PROOF_SEARCHES],
-        configs=[RUN_CONFIG],
+        configs=[ancient(RUN_CONFIG)],
+        # what it reads of the config: the proof cells of the plan, by experiment
+        piece=config_piece("proof", proof_rows(PLAN, proof_algorithms())),
         code=code_stamp("pipeline"),
     output:
         parquet=f"{AGG_DIR}/proof.parquet",

@@ -22,7 +22,9 @@ ARXIV_TAR = "results/arxiv/replication_report-arxiv.tar.gz"
 
 rule build_report_assets:
     input:
-        configs=[RUN_CONFIG],
+        # the whole config (its description and provenance included)
+        configs=[ancient(RUN_CONFIG)],
+        piece=MERGED_PIECE,
         sources=RUN_SOURCES,
         checks=[f"results/checks/{c}.json" for c in report_claims()],
         findings=FINDINGS_JSON,
@@ -50,7 +52,9 @@ rule build_report_assets:
 
 rule draw_rulegraph:
     input:
-        config=RUN_CONFIG,
+        config=ancient(RUN_CONFIG),
+        # what the graph draws: the rules of this config (known once every rule is parsed)
+        piece=lambda wildcards: config_piece("rulegraph", sorted(r.name for r in workflow.rules)),
     output:
         f"{REPORT_GEN}/rulegraph.pdf",
     log:
