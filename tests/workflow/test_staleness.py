@@ -264,3 +264,26 @@ def test_a_threshold_edit_reaches_its_check_and_the_report(built, tmp_path):
     row = next(line for line in table.splitlines() if "optimality" in line)
     assert "0.05" in row, row
     assert planned_jobs(copy) == {}
+
+
+@pytest.mark.pipeline
+@pytest.mark.slow
+def test_check_config_counts_every_job_of_the_build(built, tmp_path):
+    """``privdtol check-config --cores 2`` counts the jobs Snakemake plans on an empty results
+    directory (every rule, not the simulations only) and says the wall time."""
+    _, empty = built
+    fresh = tmp_path / "fresh"
+    shutil.copytree(ROOT, fresh, symlinks=True, ignore=_ignore)
+    proc = subprocess.run(
+        ["privdtol", "check-config", CONFIG, "--cores", "2"],
+        cwd=fresh,
+        env=snakemake_env(PYTHONPATH=str(fresh / "src")),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    total = re.search(r"^  total +(\d+) +\d+$", proc.stdout, re.M)
+    assert total and int(total.group(1)) == sum(empty.values()), proc.stdout
+    assert re.search(r"wall time on 2 cores: about \d+", proc.stdout), proc.stdout
+    assert max(map(len, proc.stdout.splitlines())) < 100
