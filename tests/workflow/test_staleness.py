@@ -287,3 +287,24 @@ def test_check_config_counts_every_job_of_the_build(built, tmp_path):
     assert total and int(total.group(1)) == sum(empty.values()), proc.stdout
     assert re.search(r"wall time on 2 cores: about \d+", proc.stdout), proc.stdout
     assert max(map(len, proc.stdout.splitlines())) < 100
+
+
+@pytest.mark.pipeline
+@pytest.mark.slow
+def test_a_build_of_other_config_files_is_refused_and_leaves_the_run(built, tmp_path):
+    """A second config built over the results of the first would replace its checks,
+    notebooks and report: refused before the first job, in one line naming both."""
+    repo, _ = built
+    copy = copy_build(repo, tmp_path / "repo")
+    (copy / "config" / "other.yaml").write_text((copy / CONFIG).read_text())
+    record = copy / "results" / "config.sources.json"
+    before = record.read_bytes()
+    env = snakemake_env(PYTHONPATH=str(copy / "src"))
+    args = ("--cores", "1", "--configfile", "config/other.yaml")
+    proc = run_snakemake(copy, *args, check=False, env=env)
+    refusal = [line for line in proc.stderr.splitlines() if line.startswith("invalid config:")]
+    assert proc.returncode != 0 and len(refusal) == 1, proc.stderr[-3000:]
+    assert "the build of config/config.yaml + config/smoke.yaml" in refusal[0], refusal
+    assert "this build is of config/config.yaml + config/other.yaml" in refusal[0], refusal
+    assert record.read_bytes() == before
+    assert planned_jobs(copy) == {}, "the first run is left as it was"

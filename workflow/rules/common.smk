@@ -107,8 +107,14 @@ def cell_files(experiment):
 
 
 onstart:
-    # before the first job (never in a dry run): the commands the jobs to run need, present and
-    # importing this package (privdtol.pipeline.tools), or one line saying what to install
+    # before the first job (never in a dry run): a build of other config files over this
+    # results/ is refused in one line naming both (it would replace that run's outputs)
+    try:
+        run_config.check_same_run(RUN_SOURCES, report_configfiles())
+    except InputError as err:
+        refuse_config(err)
+    # the commands the jobs to run need, present and importing this package
+    # (privdtol.pipeline.tools), or one line saying what to install
     tools.check_jobs(
         {job.rule.name: job.rule.shellcmd for job in workflow.dag.needrun_jobs()},
         staleness.package_root(),
