@@ -261,8 +261,8 @@ def test_a_threshold_edit_reaches_its_check_and_the_report(built, tmp_path):
     merged = yaml.safe_load((copy / "results" / "config.merged.yaml").read_text())
     assert merged["checks"]["optimality_exponent_max"] == 0.05
     table = (copy / "results" / "report" / "generated" / "thresholds.tex").read_text()
-    row = next(line for line in table.splitlines() if "optimality" in line)
-    assert "0.05" in row, row
+    row = next(line for line in table.splitlines() if line.startswith(r"\texttt{optimality"))
+    assert row.endswith(r"& \num{0.05} \\"), row
     assert planned_jobs(copy) == {}
 
 

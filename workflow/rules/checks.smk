@@ -2,11 +2,12 @@
 # can check, check_<ID>: `privdtol check --claim ID` reads the aggregated tables of the claim's
 # experiments and writes results/checks/<ID>.json (deterministic JSON: statistic, interval,
 # threshold from the config's `checks:` block, verdict).  Inputs are the tables, the run's merged
-# config (results/config.merged.yaml: the config files and --config overrides, validated once,
-# common.smk; ancient: read, not a trigger), the stamp of the thresholds the claim's record
-# declares (the only ones `privdtol check` passes to its check: editing one reruns the checks
-# that read it, and what reads them) and the sources of the analysis and core layers: editing
-# the analysis layer reruns the checks (and what reads them), never a simulation.
+# config (its content-addressed copy MERGED_PIECE, a param: the config files and --config
+# overrides, validated once, common.smk; read, not a trigger), the stamp of the thresholds the
+# claim's record declares (the only ones `privdtol check` passes to its check: editing one
+# reruns the checks that read it, and what reads them) and the sources of the analysis and
+# core layers: editing the analysis layer reruns the checks (and what reads them), never a
+# simulation.
 #
 # Negative controls: check_<ID>__<ALG> runs the claim's check on a control algorithm the config
 # simulates (`privdtol check --claim ID --control ALG`, results/checks/<ID>--<ALG>.json, which
@@ -60,7 +61,6 @@ for _claim in claims_for(CHECK_EXPERIMENTS):
             f"check_{_claim}"
         input:
             agg=claim_tables(_claim),
-            configs=[ancient(RUN_CONFIG)],
             piece=config_piece(f"check-{_claim}", claim_thresholds(_claim, CONFIG["checks"])),
             code=code_stamp("analysis", "algorithms", "core"),
         output:
@@ -76,7 +76,7 @@ for _claim in claims_for(CHECK_EXPERIMENTS):
             "../envs/privdtol.yaml"
         params:
             claim=_claim,
-            configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+            configs=MERGED_ARG,
             agg_dir=lambda wc, input: os.path.dirname(input.agg[0]),
         shell:
             "privdtol check --claim {params.claim:q} {params.configs}"
@@ -90,7 +90,6 @@ for _claim, _control in CHECK_CONTROLS:
             f"check_{_claim}__{_control}"
         input:
             agg=claim_tables(_claim),
-            configs=[ancient(RUN_CONFIG)],
             piece=config_piece(f"check-{_claim}", claim_thresholds(_claim, CONFIG["checks"])),
             code=code_stamp("analysis", "algorithms", "core"),
         output:
@@ -102,7 +101,7 @@ for _claim, _control in CHECK_CONTROLS:
         params:
             claim=_claim,
             control=_control,
-            configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+            configs=MERGED_ARG,
             agg_dir=lambda wc, input: os.path.dirname(input.agg[0]),
         shell:
             "privdtol check --claim {params.claim:q} --control {params.control:q}"
@@ -112,7 +111,6 @@ for _claim, _control in CHECK_CONTROLS:
 rule findings:
     input:
         agg=[agg_table(e) for e in FINDINGS_EXPERIMENTS if e in CHECK_EXPERIMENTS],
-        configs=[ancient(RUN_CONFIG)],
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         FINDINGS_JSON,
@@ -121,7 +119,7 @@ rule findings:
     conda:
         "../envs/privdtol.yaml"
     params:
-        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        configs=MERGED_ARG,
         agg_dir=lambda wc, input: os.path.dirname(input.agg[0]),
     shell:
         "privdtol check --findings {params.configs}"
@@ -131,7 +129,6 @@ rule findings:
 rule power:
     input:
         agg=[agg_table(e) for e in ("grid",) if e in CHECK_EXPERIMENTS],
-        configs=[ancient(RUN_CONFIG)],
         # every check with the whole checks: block, on the cells of the config's experiments
         piece=config_piece("power", config_stamps.without_descriptions(CONFIG)),
         code=code_stamp("analysis", "algorithms", "core"),
@@ -142,7 +139,7 @@ rule power:
     conda:
         "../envs/privdtol.yaml"
     params:
-        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        configs=MERGED_ARG,
         agg_dir=lambda wc, input: (
             os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
         ),
@@ -161,7 +158,6 @@ rule multiverse:
                 for t in claim_tables(c)
             }
         ),
-        configs=[ancient(RUN_CONFIG)],
         # every check with the whole checks: block, on the cells of the config's experiments
         piece=config_piece("multiverse", config_stamps.without_descriptions(CONFIG)),
         code=code_stamp("analysis", "algorithms", "core"),
@@ -172,7 +168,7 @@ rule multiverse:
     conda:
         "../envs/privdtol.yaml"
     params:
-        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        configs=MERGED_ARG,
         agg_dir=lambda wc, input: (
             os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
         ),

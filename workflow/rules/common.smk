@@ -1,5 +1,6 @@
 # Shared set-up: configuration checks and the simulation plan (privdtol.pipeline.plan).
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -80,15 +81,20 @@ CONFIG_STAMP_DIR = "results/config"
 
 def config_piece(name, value):
     """The stamp of the piece ``value`` of the config that the rule ``name`` reads (e.g. a
-    check's thresholds): a rule lists it as an input, and the run's merged config as
-    ``ancient(RUN_CONFIG)``, so that editing a value reruns exactly the rules that read it
-    (docs/pipeline.md, the staleness rule)."""
+    check's thresholds): a rule lists it as an input (and reads the config from MERGED_PIECE,
+    a param), so that editing a value reruns exactly the rules that read it (docs/pipeline.md,
+    the staleness rule)."""
     return config_stamps.config_stamp(CONFIG_STAMP_DIR, name, value)
 
 
 #: the run's whole config (description included): the stamp of the rules that read all of it
-#: (write_config, the report's assets)
+#: (write_config, the report's assets).  It is also the config file the jobs read (`--config`,
+#: a param, not an input): written at parse time and never rewritten (a new content is a new
+#: file), it exists before any job and cannot change under one.  An input RUN_CONFIG would
+#: make every job that reads it downstream of write_config, which reruns on every edit: Snakemake
+#: then reruns them all (or, flagged ancient, skips the ones whose own stamp changed)
 MERGED_PIECE = config_piece("merged", run_config.canonical(CONFIG))
+MERGED_ARG = f"--config {shlex.quote(MERGED_PIECE)}"
 
 
 def agg_table(experiment):

@@ -9,9 +9,9 @@ from privdtol.pipeline.run_config import canonical, file_sha256, sources_json
 
 # Both rerun when what they write changes: the merged config when a file or an override
 # changes a value (the stamp of the whole config, MERGED_PIECE), the sources also when a file
-# changes without changing a value (a comment: the stamp of the files' bytes).  The jobs that
-# read the merged config list it as ancient(RUN_CONFIG) and rerun on the stamps of the pieces
-# they read (config_piece, common.smk), not on every rewrite of the file.
+# changes without changing a value (a comment: the stamp of the files' bytes).  The other jobs
+# read the config from its stamp (MERGED_PIECE, a param) and rerun on the stamps of the pieces
+# they read (config_piece, common.smk), not on every rewrite of this file.
 rule write_config:
     input:
         piece=MERGED_PIECE,
