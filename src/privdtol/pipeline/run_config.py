@@ -123,8 +123,9 @@ def check_same_run(path: str | Path, files) -> None:
     """Refuse, in one line naming both, a build of the config ``files`` over the results of a
     build of other config files (the record of :data:`SOURCES` at ``path``): its outputs would
     replace the other run's checks, notebooks and report without a word.  The same files with
-    other values (an edit, a ``--config`` override) are the same run; a build that re-reads
-    this run's own merged config (the rule graph) too.  Nothing recorded, nothing to refuse."""
+    other values (an edit, a ``--config`` override) are the same run; so is a build given
+    this run's own merged config.  Nothing recorded, nothing to refuse.  The workflow calls it
+    before the first job (``onstart``: never in a dry run or for ``--rulegraph``)."""
     path = Path(path)
     files = [str(f) for f in files]
     if not path.is_file() or any(Path(f).as_posix().endswith(MERGED) for f in files):
