@@ -306,5 +306,4 @@ def test_a_build_of_other_config_files_is_refused_and_leaves_the_run(built, tmp_
     assert proc.returncode != 0 and len(refusal) == 1, proc.stderr[-3000:]
     assert "the build of config/config.yaml + config/smoke.yaml" in refusal[0], refusal
     assert "this build is of config/config.yaml + config/other.yaml" in refusal[0], refusal
-    assert record.read_bytes() == before
-    assert planned_jobs(copy) == {}, "the first run is left as it was"
+    assert record.read_bytes() == before, "the first run's record is left as it was"
