@@ -1,6 +1,7 @@
 # Two entry points that install whatever is missing first (idempotent; quick when all is there):
 #   make report   the whole pipeline: snakemake --cores 8 (ends in the replication report PDF)
-#   make test     the test suite (what CI runs, through .ci/run), on TEST_WORKERS=2 workers
+#   make test     lint, the documentation (make docs) and the test suite (what CI runs, through
+#                 .ci/run), on TEST_WORKERS=2 workers
 #   make test-fast  the unit tests only: no pipeline, SLURM, notebook or install tests
 #                 (pytest -m "not slow"; run times: docs/performance.md)
 #   make docs     the documentation (Sphinx, warnings are errors) in docs/_build/html
@@ -83,7 +84,8 @@ lock:
 # the workers share one smoke build (tests/conftest.py, smoke_run)
 TEST_WORKERS ?= 2
 
-test: setup lint
+# the docs first: a docstring that breaks Sphinx fails CI in a minute, not after the suite
+test: setup lint docs
 	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 lint: setup

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
+import re
+
 import pytest
+from support.plugins import fake_plugin, run_privdtol
 
 from privdtol.cli import COMMANDS, build_parser, main
 
@@ -29,3 +33,64 @@ def test_an_argparse_error_is_one_line_and_exit_2(capsys):
         main(["nosuchcommand"])
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and err.count("\n") == 1 and "invalid choice" in err, err
+
+
+def _subparsers(parser):
+    return parser._subparsers._group_actions[0].choices
+
+
+def test_no_arguments_is_the_help_with_user_commands_apart_from_pipeline_steps(capsys):
+    from privdtol.cli import PIPELINE_STEPS
+
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    head, _, steps = out.partition("pipeline steps")
+    assert "commands:" in head and steps, out
+    for name in COMMANDS:
+        listed = re.search(
+            rf"^  {re.escape(name)} ", steps if name in PIPELINE_STEPS else head, re.M
+        )
+        assert listed, f"{name} not listed in its group"
+    assert max(map(len, out.splitlines())) < 100, "a help line runs past 99 columns"
+    assert set(COMMANDS) > PIPELINE_STEPS
+
+
+def test_version(capsys):
+    import privdtol
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out == f"privdtol {privdtol.__version__}\n"
+
+
+def test_every_option_is_documented_and_its_default_said_once():
+    for name, sub in _subparsers(build_parser()).items():
+        for action in sub._actions:
+            if action.option_strings and action.help != argparse.SUPPRESS:
+                assert action.help, f"privdtol {name} {action.option_strings[0]}: no help"
+        text = sub.format_help()
+        assert "(default: None)" not in text, name
+        for line in text.splitlines():
+            assert line.lower().count("default") <= 1, f"privdtol {name}: {line.strip()}"
+
+
+BROKEN = "raise RuntimeError('boom')\n"
+
+
+def test_a_broken_plugin_is_refused_by_the_commands_that_use_it_not_by_help(tmp_path):
+    where = fake_plugin(
+        tmp_path / "p",
+        "bad-dist",
+        "bad_plugin",
+        BROKEN,
+        {"privdtol.algorithms": {"toy": "bad_plugin:Toy"}},
+    )
+    named = "plugin privdtol.algorithms 'toy' (bad_plugin:Toy, from bad-dist)"
+    listing = run_privdtol("--help", paths=[where])
+    assert listing.returncode == 0 and not listing.stderr, listing.stderr
+    assert re.search(rf"^  simulate +unavailable: {re.escape(named)}", listing.stdout, re.M)
+    assert run_privdtol("run-config", "--help", paths=[where]).returncode == 0
+    out = run_privdtol("simulate", "--help", paths=[where])
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert named in out.stderr and "boom" in out.stderr, out.stderr

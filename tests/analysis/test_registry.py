@@ -255,3 +255,14 @@ def test_notebooks_draw_their_claims_thresholds():
     assert check_defaults() == load_config(minimal)["checks"]
     for name in NOTEBOOKS:
         assert set(notebook_thresholds(name)) <= set(check_defaults())
+
+
+def test_a_check_is_given_only_the_thresholds_its_record_declares():
+    from privdtol.analysis.registry import claim_thresholds
+
+    checks = {"confidence": 0.9, "optimality_exponent_max": 0.05, "rate_form_factor": 1.5}
+    got = claim_thresholds("C7", checks)
+    assert dict(got) == {"confidence": 0.9, "optimality_exponent_max": 0.05}
+    with pytest.raises(KeyError, match=r"claim C7 reads checks\.rate_form_factor"):
+        got["rate_form_factor"]
+    assert dict(claim_thresholds("C1", checks)) == {}

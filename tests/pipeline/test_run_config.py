@@ -82,3 +82,25 @@ def test_write_merged_refuses_a_config_that_does_not_read_back(tmp_path, monkeyp
     with pytest.raises(InputError, match="does not read back"):
         write_merged(config, tmp_path / "m.yaml")
     assert not (tmp_path / "m.yaml").exists()
+
+
+def test_a_build_of_other_config_files_over_a_run_is_refused_naming_both(tmp_path):
+    from privdtol.errors import InputError
+    from privdtol.pipeline.run_config import check_same_run
+
+    record = tmp_path / "results" / "config.sources.json"
+    check_same_run(record, ["config/config.yaml"])  # nothing recorded: nothing to refuse
+    record.parent.mkdir()
+    record.write_text(
+        '{"files": [{"path": "config/config.yaml", "sha256": "0"}], "overrides": {}}\n'
+    )
+    check_same_run(record, ["config/config.yaml"])  # the same files (values may differ)
+    check_same_run(record, ["config/config.yaml", "results/config.merged.yaml"])  # its own
+    with pytest.raises(InputError) as err:
+        check_same_run(record, ["config/config.yaml", "config/smoke.yaml"])
+    text = str(err.value)
+    assert text.startswith("configfile: ") and "\n" not in text, text
+    both = "holds the build of config/config.yaml; this build is of config/config.yaml + "
+    assert both + "config/smoke.yaml" in text and "move" in text, text
+    record.write_text("not json")
+    check_same_run(record, ["other.yaml"])  # an unreadable record: rewritten by the build

@@ -120,3 +120,19 @@ def test_long_dyadic_axes_label_every_other_power():
         texts = [t.get_text() for t in ax.get_xticklabels()]
         assert len(texts) == n and sum(bool(t) for t in texts) == labelled
     plt.close(fig)
+
+
+def test_a_pale_colour_is_darkened_to_a_legible_one_and_the_built_in_ones_kept():
+    from privdtol.plotting.style import contrast_with_white, legible
+
+    # WCAG: white on white 1:1, black on white 21:1
+    assert contrast_with_white((1.0, 1.0, 1.0)) == pytest.approx(1.0)
+    assert contrast_with_white((0.0, 0.0, 0.0)) == pytest.approx(21.0)
+    # seaborn colorblind's 9th colour (#ece133, a plugin's), about 1.37:1 on white
+    yellow = (236 / 255, 225 / 255, 51 / 255)
+    assert contrast_with_white(yellow) == pytest.approx(1.37, abs=0.01)
+    darker = legible(yellow)
+    assert 3.0 <= contrast_with_white(darker) < 3.2
+    assert darker[0] / darker[2] == pytest.approx(yellow[0] / yellow[2])  # the same hue
+    orange = (222 / 255, 143 / 255, 5 / 255)  # rnm_ftnl's, 2.6:1: kept as it is
+    assert legible(orange) == orange

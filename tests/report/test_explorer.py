@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -167,3 +168,21 @@ def test_the_page_scripts_build_text_nodes_not_markup():
         sets = [line for line in sets if not line.startswith("//")]
         assert sets == (["title.innerHTML = c.title;"] if name == "explorer_views.js" else [])
         assert "insertAdjacentHTML" not in text and "outerHTML" not in text
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's script")
+def test_the_views_show_a_cells_parameters_in_full():
+    """2^-6 is "0.015625" in the search selector and the cell labels, not a ratio's 4 digits
+    ("0.01563"): the page's own formatters, run by node."""
+    import subprocess
+
+    from privdtol.report.explorer import TEMPLATES
+
+    text = (TEMPLATES / "explorer_views.js").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if "const fmt = " in line)
+    end = next(i for i, line in enumerate(lines) if "const param = " in line)
+    script = "\n".join(lines[start : end + 1])
+    script += "\nconsole.log([param(0.015625), param(0.0009765625), fmt(0.015625)].join(' '));"
+    out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0.015625", "0.000976563", "0.01563"]

@@ -57,7 +57,10 @@ def test_citation_cff_is_valid_and_its_validation_can_fail():
     cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
     assert cff_errors(cff) == []
     assert cff["cff-version"] == "1.2.0"
-    assert "arXiv:2605.29148" in json.dumps(cff["preferred-citation"])
+    # "cite this repository" gives the replication itself (no preferred-citation), at its
+    # version; the replicated paper is its first reference
+    assert "preferred-citation" not in cff and cff["type"] == "software" and cff["version"]
+    assert "arXiv:2605.29148" in json.dumps(cff["references"][0])
     # negative controls: the same file with a required key missing, a bad date, an unknown key
     for broken in (
         {k: v for k, v in cff.items() if k != "authors"},

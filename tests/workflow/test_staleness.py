@@ -4,6 +4,7 @@ and another installation of the same code nothing (the code stamps are by conten
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -14,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import yaml
 from support.paths import ROOT
 from support.workflow import copy_build, job_stats, run_snakemake, snakemake_env
 
@@ -175,3 +177,133 @@ def test_another_installation_of_the_same_code_sees_nothing_to_do(built, tmp_pat
     assert planned_jobs(repo) == {}, "the first installation has nothing to do after the undo"
     stamps = "".join(p.read_text() for p in (repo / "results" / "code").glob("*.sha256"))
     assert str(tmp_path) not in stamps and str(repo) not in stamps, "a stamp names a location"
+
+
+def _replace(old: str, new: str):
+    """An edit of a config file: ``old`` (found exactly once) -> ``new``."""
+
+    def edit(text: str) -> str:
+        assert text.count(old) == 1, f"{old!r} found {text.count(old)} times"
+        return text.replace(old, new)
+
+    return edit
+
+
+#: what every value edit reruns besides the rules that read the value: the run's merged config
+#: and its sources, and the report's assets and PDF (with the default target `all`)
+CONFIG_JOBS = {
+    "write_config",
+    "write_config_sources",
+    "build_report_assets",
+    "compile_report",
+    "all",
+}
+#: what reads every check record (a threshold edit reruns them with its checks)
+CHECK_READERS = {"index_notebooks", "power", "multiverse", "build_explorer"}
+#: a threshold of one claim (C7, whose record declares it, and whose notebook is `lower`)
+THRESHOLD = ("optimality_exponent_max: 0\n", "optimality_exponent_max: 0.05\n")
+
+
+@pytest.mark.pipeline
+@pytest.mark.slow
+def test_a_config_edit_plans_exactly_the_rules_that_read_the_edited_value(built):
+    """The jobs that read the config depend on the stamps of the pieces they read
+    (privdtol.pipeline.config_stamps), not on the merged config's time: each kind of edit plans
+    its readers only, and undoing it plans nothing."""
+    repo, _ = built
+    config = repo / CONFIG
+    plans = {}
+    edits = {
+        "description": _replace('description: "the smoke', 'description: "the edited smoke'),
+        "comment": lambda text: text + "\n# a comment changes no value\n",
+        "threshold": _replace(*THRESHOLD),
+        "privacy": _replace("block: 4, runs: 20000", "block: 4, runs: 20001"),
+        "runs": _replace("runs: 20\n", "runs: 21\n"),
+        "grid": _replace("epsilon: [4.0, 0.25]\n", "epsilon: [4.0, 0.25, 0.125]\n"),
+    }
+    for kind, edit in edits.items():
+        with edited(config, edit):
+            plans[kind] = planned_jobs(repo)
+    assert set(plans["description"]) == CONFIG_JOBS, plans["description"]
+    assert set(plans["comment"]) == CONFIG_JOBS - {"write_config"}, plans["comment"]
+    threshold = plans["threshold"]
+    assert set(threshold) == CONFIG_JOBS | CHECK_READERS | {
+        "check_C7",
+        "check_C7__rps_eta_logk",
+        "notebook_lower",
+    }, threshold
+    assert sum(threshold.values()) <= 12, threshold
+    privacy = plans["privacy"]
+    assert {"audit_privacy", "check_C1", "notebook_privacy"} <= set(privacy), privacy
+    assert not _simulate_jobs(privacy) and "check_C2" not in privacy, privacy
+    runs = plans["runs"]
+    assert _simulate_jobs(runs) and "aggregate" in runs and "check_C2" in runs, runs
+    assert "audit_privacy" not in runs and not any(n.startswith("search_") for n in runs), runs
+    grid = plans["grid"]
+    assert _simulate_jobs(grid) and grid["aggregate"] == 1, grid
+    assert all(n.startswith("simulate_ablations_") for n in _simulate_jobs(grid)), grid
+    assert "check_C2" not in grid and "audit_privacy" not in grid, grid
+    assert planned_jobs(repo) == {}, "undoing every edit leaves nothing to do"
+
+
+@pytest.mark.pipeline
+@pytest.mark.slow
+def test_a_threshold_edit_reaches_its_check_and_the_report(built, tmp_path):
+    """The rerun of a threshold edit on a copy of the build: the check record, the merged
+    config and the report's table of check settings hold the new value; then nothing to do."""
+    repo, _ = built
+    copy = copy_build(repo, tmp_path / "repo")
+    config = copy / CONFIG
+    config.write_text(_replace(*THRESHOLD)(config.read_text()))
+    _snakemake(copy, "--cores", "2")
+    record = json.loads((copy / "results" / "checks" / "C7.json").read_text())
+    assert "0.05" in json.dumps(record), record
+    merged = yaml.safe_load((copy / "results" / "config.merged.yaml").read_text())
+    assert merged["checks"]["optimality_exponent_max"] == 0.05
+    table = (copy / "results" / "report" / "generated" / "thresholds.tex").read_text()
+    row = next(line for line in table.splitlines() if line.startswith(r"\texttt{optimality"))
+    assert row.endswith(r"& \num{0.05} \\"), row
+    assert planned_jobs(copy) == {}
+
+
+@pytest.mark.pipeline
+@pytest.mark.slow
+def test_check_config_counts_every_job_of_the_build(built, tmp_path):
+    """``privdtol check-config --cores 2`` counts the jobs Snakemake plans on an empty results
+    directory (every rule, not the simulations only) and says the wall time."""
+    _, empty = built
+    fresh = tmp_path / "fresh"
+    shutil.copytree(ROOT, fresh, symlinks=True, ignore=_ignore)
+    proc = subprocess.run(
+        ["privdtol", "check-config", CONFIG, "--cores", "2"],
+        cwd=fresh,
+        env=snakemake_env(PYTHONPATH=str(fresh / "src")),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    total = re.search(r"^  total +(\d+) +\d+$", proc.stdout, re.M)
+    assert total and int(total.group(1)) == sum(empty.values()), proc.stdout
+    assert re.search(r"wall time on 2 cores: about \d+", proc.stdout), proc.stdout
+    assert max(map(len, proc.stdout.splitlines())) < 100
+
+
+@pytest.mark.pipeline
+@pytest.mark.slow
+def test_a_build_of_other_config_files_is_refused_and_leaves_the_run(built, tmp_path):
+    """A second config built over the results of the first would replace its checks,
+    notebooks and report: refused before the first job, in one line naming both."""
+    repo, _ = built
+    copy = copy_build(repo, tmp_path / "repo")
+    (copy / "config" / "other.yaml").write_text((copy / CONFIG).read_text())
+    record = copy / "results" / "config.sources.json"
+    before = record.read_bytes()
+    env = snakemake_env(PYTHONPATH=str(copy / "src"))
+    args = ("--cores", "1", "--configfile", "config/other.yaml")
+    proc = run_snakemake(copy, *args, check=False, env=env)
+    refusal = [line for line in proc.stderr.splitlines() if line.startswith("invalid config:")]
+    assert proc.returncode != 0 and len(refusal) == 1, proc.stderr[-3000:]
+    assert "the build of config/config.yaml + config/smoke.yaml" in refusal[0], refusal
+    assert "this build is of config/config.yaml + config/other.yaml" in refusal[0], refusal
+    assert record.read_bytes() == before, "the first run's record is left as it was"

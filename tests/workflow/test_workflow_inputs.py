@@ -34,10 +34,15 @@ def test_workflow_config_path_with_spaces_and_a_semicolon(tmp_path):
     assert len(sources) == 1, shell
     words = shlex.split(sources[0])
     assert cfg.name in json.loads(words[words.index("--sources") + 1])["files"]
-    # ... and every job that reads the config reads the run's merged copy
+    # ... and every job that reads the config reads the run's merged copy (the report
+    # results/config.merged.yaml, the others its content-addressed stamp, written at parse time)
     commands = [c for c in shell if c.startswith("privdtol ") and " --config " in c]
     assert len(commands) >= 2, shell  # report-assets, check C3
-    assert all("results/config.merged.yaml" in shlex.split(c) for c in commands), commands
+    merged = re.compile(r"results/config\.merged\.yaml|results/config/merged-[0-9a-f]{16}\.json")
+    for c in commands:
+        words = shlex.split(c)
+        given = [words[i + 1] for i, w in enumerate(words) if w == "--config"]
+        assert given and all(merged.fullmatch(g) for g in given), c
     proc = snakemake(wd, "--cores", "1", "draw_rulegraph", "--configfile", cfg.name)
     assert proc.returncode == 0, proc.stderr
     assert (wd / "results/report/generated/rulegraph.pdf").stat().st_size > 0

@@ -2,8 +2,11 @@
 # can check, check_<ID>: `privdtol check --claim ID` reads the aggregated tables of the claim's
 # experiments and writes results/checks/<ID>.json (deterministic JSON: statistic, interval,
 # threshold from the config's `checks:` block, verdict).  Inputs are the tables, the run's merged
-# config (results/config.merged.yaml: the config files and --config overrides, validated once,
-# common.smk) and the sources of the analysis and core layers: editing the analysis layer reruns the checks (and what reads them), never a
+# config (its content-addressed copy MERGED_PIECE, a param: the config files and --config
+# overrides, validated once, common.smk; read, not a trigger), the stamp of the thresholds the
+# claim's record declares (the only ones `privdtol check` passes to its check: editing one
+# reruns the checks that read it, and what reads them) and the sources of the analysis and
+# core layers: editing the analysis layer reruns the checks (and what reads them), never a
 # simulation.
 #
 # Negative controls: check_<ID>__<ALG> runs the claim's check on a control algorithm the config
@@ -22,6 +25,7 @@ from privdtol.analysis.claim_types import BOUNDS_TABLE, LOWER_EXPERIMENTS
 from privdtol.analysis.registry import (
     CLAIMS,
     FINDINGS_EXPERIMENTS,
+    claim_thresholds,
     claims_for,
     control_id,
     controls_for,
@@ -62,7 +66,7 @@ for _claim in claims_for(CHECK_EXPERIMENTS):
             f"check_{_claim}"
         input:
             agg=claim_tables(_claim),
-            configs=[RUN_CONFIG],
+            piece=config_piece(f"check-{_claim}", claim_thresholds(_claim, CONFIG["checks"])),
             code=code_stamp("analysis", "algorithms", "core"),
         output:
             report(
@@ -77,7 +81,7 @@ for _claim in claims_for(CHECK_EXPERIMENTS):
             "../envs/privdtol.yaml"
         params:
             claim=_claim,
-            configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+            configs=MERGED_ARG,
             agg_dir=lambda wc, input: os.path.dirname(input.agg[0]),
         shell:
             "privdtol check --claim {params.claim:q} {params.configs}"
@@ -91,7 +95,7 @@ for _claim, _control in CHECK_CONTROLS:
             f"check_{_claim}__{_control}"
         input:
             agg=claim_tables(_claim),
-            configs=[RUN_CONFIG],
+            piece=config_piece(f"check-{_claim}", claim_thresholds(_claim, CONFIG["checks"])),
             code=code_stamp("analysis", "algorithms", "core"),
         output:
             f"{CHECKS_DIR}/{control_id(_claim, _control)}.json",
@@ -102,7 +106,7 @@ for _claim, _control in CHECK_CONTROLS:
         params:
             claim=_claim,
             control=_control,
-            configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+            configs=MERGED_ARG,
             agg_dir=lambda wc, input: os.path.dirname(input.agg[0]),
         shell:
             "privdtol check --claim {params.claim:q} --control {params.control:q}"
@@ -112,7 +116,6 @@ for _claim, _control in CHECK_CONTROLS:
 rule findings:
     input:
         agg=[agg_table(e) for e in FINDINGS_EXPERIMENTS if e in CHECK_EXPERIMENTS],
-        configs=[RUN_CONFIG],
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         FINDINGS_JSON,
@@ -121,7 +124,7 @@ rule findings:
     conda:
         "../envs/privdtol.yaml"
     params:
-        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        configs=MERGED_ARG,
         agg_dir=lambda wc, input: os.path.dirname(input.agg[0]),
     shell:
         "privdtol check --findings {params.configs}"
@@ -131,7 +134,8 @@ rule findings:
 rule power:
     input:
         agg=[agg_table(e) for e in ("grid",) if e in CHECK_EXPERIMENTS],
-        configs=[RUN_CONFIG],
+        # every check with the whole checks: block, on the cells of the config's experiments
+        piece=config_piece("power", config_stamps.without_descriptions(CONFIG)),
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         POWER_JSON,
@@ -140,7 +144,7 @@ rule power:
     conda:
         "../envs/privdtol.yaml"
     params:
-        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        configs=MERGED_ARG,
         agg_dir=lambda wc, input: (
             os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
         ),
@@ -159,7 +163,8 @@ rule multiverse:
                 for t in claim_tables(c)
             }
         ),
-        configs=[RUN_CONFIG],
+        # every check with the whole checks: block, on the cells of the config's experiments
+        piece=config_piece("multiverse", config_stamps.without_descriptions(CONFIG)),
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         MULTIVERSE_JSON,
@@ -168,7 +173,7 @@ rule multiverse:
     conda:
         "../envs/privdtol.yaml"
     params:
-        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        configs=MERGED_ARG,
         agg_dir=lambda wc, input: (
             os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
         ),
@@ -180,7 +185,8 @@ rule multiverse:
 rule battery:
     input:
         agg=[agg_table(e) for e in ("grid", BOUNDS_TABLE) if e in CHECK_EXPERIMENTS],
-        configs=[RUN_CONFIG],
+        # every check with the whole checks: block, on the cells of the config's experiments
+        piece=config_piece("battery", config_stamps.without_descriptions(CONFIG)),
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         BATTERY_JSON,
@@ -189,7 +195,7 @@ rule battery:
     conda:
         "../envs/privdtol.yaml"
     params:
-        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        configs=MERGED_ARG,
         agg_dir=lambda wc, input: (
             os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
         ),
@@ -203,7 +209,8 @@ rule by_algorithm:
         agg=sorted(
             {t for c in claims_for(CHECK_EXPERIMENTS) if CLAIMS[c].rate for t in claim_tables(c)}
         ),
-        configs=[RUN_CONFIG],
+        # the rate claims' thresholds, on the algorithms of the config's experiments
+        piece=config_piece("by_algorithm", config_stamps.without_descriptions(CONFIG)),
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         BY_ALGORITHM_JSON,
@@ -212,7 +219,7 @@ rule by_algorithm:
     conda:
         "../envs/privdtol.yaml"
     params:
-        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        configs=MERGED_ARG,
         agg_dir=lambda wc, input: (
             os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
         ),

@@ -1,5 +1,6 @@
 # Shared set-up: configuration checks and the simulation plan (privdtol.pipeline.plan).
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -13,7 +14,7 @@ except InputError as err:
     raise SystemExit(2)
 
 from privdtol.pipeline import plan as grid
-from privdtol.pipeline import run_config, staleness, tools
+from privdtol.pipeline import config_stamps, run_config, staleness, tools
 from privdtol.analysis.registry import CLAIMS
 from privdtol.pipeline.config import load_config, read_config_files
 from privdtol.pipeline.semantics import check_out_dirs
@@ -73,6 +74,29 @@ def code_stamp(*layers):
     return staleness.code_stamp(CODE_DIR, layers)
 
 
+#: the content-addressed stamps of the config's pieces of config_piece()
+#: (privdtol.pipeline.config_stamps)
+CONFIG_STAMP_DIR = "results/config"
+
+
+def config_piece(name, value):
+    """The stamp of the piece ``value`` of the config that the rule ``name`` reads (e.g. a
+    check's thresholds): a rule lists it as an input (and reads the config from MERGED_PIECE,
+    a param), so that editing a value reruns exactly the rules that read it (docs/pipeline.md,
+    the staleness rule)."""
+    return config_stamps.config_stamp(CONFIG_STAMP_DIR, name, value)
+
+
+#: the run's whole config (description included): the stamp of the rules that read all of it
+#: (write_config, the report's assets).  It is also the config file the jobs read (`--config`,
+#: a param, not an input): written at parse time and never rewritten (a new content is a new
+#: file), it exists before any job and cannot change under one.  An input RUN_CONFIG would
+#: make every job that reads it downstream of write_config, which reruns on every edit: Snakemake
+#: then reruns them all (or, flagged ancient, skips the ones whose own stamp changed)
+MERGED_PIECE = config_piece("merged", run_config.canonical(CONFIG))
+MERGED_ARG = f"--config {shlex.quote(MERGED_PIECE)}"
+
+
 def agg_table(experiment):
     """The aggregated table of an experiment (the privacy audit's included)."""
     return f"{AGG_DIR}/{experiment}.parquet"
@@ -89,8 +113,14 @@ def cell_files(experiment):
 
 
 onstart:
-    # before the first job (never in a dry run): the commands the jobs to run need, present and
-    # importing this package (privdtol.pipeline.tools), or one line saying what to install
+    # before the first job (never in a dry run): a build of other config files over this
+    # results/ is refused in one line naming both (it would replace that run's outputs)
+    try:
+        run_config.check_same_run(RUN_SOURCES, report_configfiles())
+    except InputError as err:
+        refuse_config(err)
+    # the commands the jobs to run need, present and importing this package
+    # (privdtol.pipeline.tools), or one line saying what to install
     tools.check_jobs(
         {job.rule.name: job.rule.shellcmd for job in workflow.dag.needrun_jobs()},
         staleness.package_root(),

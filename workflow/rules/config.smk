@@ -1,4 +1,4 @@
-# The run's config, written once into the run (issue 39): results/config.merged.yaml (the
+# The run's config, written into the run: results/config.merged.yaml (the
 # validated, merged config every job reads: files and --config overrides) and
 # results/config.sources.json (the files with their sha256, and the overrides), from
 # privdtol.pipeline.run_config.  RUN_CONFIG and RUN_SOURCES are named in common.smk.
@@ -7,10 +7,14 @@ import json
 from privdtol.pipeline.run_config import canonical, file_sha256, sources_json
 
 
-# Both rerun when what they write changes (Snakemake's params trigger): the merged config when
-# a file or an override changes a value (and then every check and the report, which read it),
-# the sources also when a file changes without changing a value (a comment: the report only).
+# Both rerun when what they write changes: the merged config when a file or an override
+# changes a value (the stamp of the whole config, MERGED_PIECE), the sources also when a file
+# changes without changing a value (a comment: the stamp of the files' bytes).  The other jobs
+# read the config from its stamp (MERGED_PIECE, a param) and rerun on the stamps of the pieces
+# they read (config_piece, common.smk), not on every rewrite of this file.
 rule write_config:
+    input:
+        piece=MERGED_PIECE,
     output:
         RUN_CONFIG,
     log:
@@ -25,6 +29,15 @@ rule write_config:
 
 
 rule write_config_sources:
+    input:
+        # the files (with their bytes' sha256) and the overrides
+        piece=config_piece(
+            "sources",
+            [
+                sources_json(report_configfiles(), workflow.config_settings.config),
+                [file_sha256(f) for f in report_configfiles()],
+            ],
+        ),
     output:
         RUN_SOURCES,
     log:
@@ -34,7 +47,5 @@ rule write_config_sources:
         "../envs/privdtol.yaml"
     params:
         sources=sources_json(report_configfiles(), workflow.config_settings.config),
-        # the files' bytes (their sha256 is recorded): an edit reruns this rule
-        digests=[file_sha256(f) for f in report_configfiles()],
     shell:
         "privdtol run-config --sources {params.sources:q} --out {output:q} > {log:q} 2>&1"

@@ -17,6 +17,8 @@ if config.get("floor"):  # the block's checks at parse time, before any job
 
 rule floor_table:
     input:
+        # the floor: block, so that editing it reruns the table (the params are not a trigger)
+        piece=config_piece("floor", config.get("floor", {})),
         code=code_stamp("core", "engine", "algorithms", "pipeline"),
     output:
         parquet=agg_table("floor"),

@@ -25,6 +25,13 @@ NB_OUT = "results"
 #: the notebooks of this config: those reading an experiment it produces (so the privacy
 #: notebook only when the config has a `privacy:` block)
 NB_NAMES = [n for n, nb in NOTEBOOKS.items() if set(nb.experiments) & set(CHECK_EXPERIMENTS)]
+#: each notebook's papermill parameters (all it reads of the config)
+NB_PARAMETERS = {
+    n: notebook_parameters(
+        n, CONFIG["checks"], agg_dir=AGG_DIR, checks_dir=CHECKS_DIR, out_dir=NB_OUT
+    )
+    for n in NB_NAMES
+}
 
 
 for _nb in NB_NAMES:
@@ -43,6 +50,8 @@ for _nb in NB_NAMES:
             # table shapes and number style (a notebook without a check, e.g. ablations, must
             # rerun too when they change)
             code=code_stamp("plotting", "analysis", "report"),
+            # its parameters (the thresholds its claims declare, the directories)
+            piece=config_piece(f"notebook-{_nb}", NB_PARAMETERS[_nb]),
         output:
             ipynb=f"{NB_OUT}/notebooks/{_nb}.ipynb",
             html=report(
@@ -66,15 +75,7 @@ for _nb in NB_NAMES:
         conda:
             "../envs/privdtol.yaml"
         params:
-            parameters=papermill_parameters(
-                notebook_parameters(
-                    _nb,
-                    CONFIG["checks"],
-                    agg_dir=AGG_DIR,
-                    checks_dir=CHECKS_DIR,
-                    out_dir=NB_OUT,
-                )
-            ),
+            parameters=papermill_parameters(NB_PARAMETERS[_nb]),
         shell:
             "privdtol notebook {input.notebook:q} --parameters={params.parameters:q}"
             " --converted {log.source:q} --executed {log.executed:q}"

@@ -16,6 +16,9 @@ if config.get("privacy"):  # semantic checks of the privacy block at parse time,
 
 
 rule audit_privacy:
+    input:
+        # the privacy block (the audits' grid): editing it reruns the audit, nothing else does
+        piece=config_piece("privacy", config.get("privacy", {})),
     output:
         parquet=f"{AGG_DIR}/privacy.parquet",
         csv=f"{AGG_DIR}/privacy.csv",

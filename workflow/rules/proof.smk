@@ -11,12 +11,15 @@
 
 import shlex
 
+from privdtol.pipeline.proof import proof_rows
+
 
 rule aggregate_proof:
     input:
         terms=[proof_path(PROOF_DIR, c) for ids in PROOF_HOMES.values() for c in sorted(ids)],
         worst=[f"{WORST_DIR}/{s.search_id}.proof.json" for s in PROOF_SEARCHES],
-        configs=[RUN_CONFIG],
+        # what it reads of the config: the proof cells of the plan, by experiment
+        piece=config_piece("proof", proof_rows(PLAN, proof_algorithms())),
         code=code_stamp("pipeline"),
     output:
         parquet=f"{AGG_DIR}/proof.parquet",
@@ -26,7 +29,7 @@ rule aggregate_proof:
     conda:
         "../envs/privdtol.yaml"
     params:
-        configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
+        configs=MERGED_ARG,
         proof_dir=lambda wildcards, input: (
             Path(input.terms[0]).parent if input.terms else PROOF_DIR
         ),

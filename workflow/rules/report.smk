@@ -22,7 +22,9 @@ ARXIV_TAR = "results/arxiv/replication_report-arxiv.tar.gz"
 
 rule build_report_assets:
     input:
+        # the whole config (its description and provenance included)
         configs=[RUN_CONFIG],
+        piece=MERGED_PIECE,
         sources=RUN_SOURCES,
         checks=[f"results/checks/{c}.json" for c in report_claims()],
         findings=FINDINGS_JSON,
@@ -52,7 +54,8 @@ rule build_report_assets:
 
 rule draw_rulegraph:
     input:
-        config=RUN_CONFIG,
+        # what the graph draws: the rules of this config (known once every rule is parsed)
+        piece=lambda wildcards: config_piece("rulegraph", sorted(r.name for r in workflow.rules)),
     output:
         f"{REPORT_GEN}/rulegraph.pdf",
     log:
@@ -61,10 +64,11 @@ rule draw_rulegraph:
         "../envs/privdtol.yaml"
     params:
         snakefile=workflow.main_snakefile,
+        config=MERGED_PIECE,
     shell:
         # one node per family of generated rules (privdtol.report.rulegraph): legible on a page
         "snakemake --snakefile {params.snakefile:q} --nolock --rulegraph"
-        " --configfile {input.config:q}"
+        " --configfile {params.config:q}"
         " 2> {log:q} | python -m privdtol.report.rulegraph"
         " | dot -Grankdir=TB -Nfontsize=20 -Tpdf -o {output:q} 2>> {log:q}"
 

@@ -9,9 +9,10 @@ A claim is one module of :mod:`privdtol.analysis.claims`: its records (``RECORDS
 :data:`CLAIMS` is every module's ``RECORDS``, in the order of the modules' names.  A claim's
 check is a function ``check(tables, thresholds, inputs) -> dict`` where ``tables`` maps each
 experiment of :attr:`Claim.experiments` to its aggregated table (experiments absent from the
-config are missing from the mapping), ``thresholds`` is the config's ``checks:`` block (schema
-defaults filled; the schema is the only place defaults live) and ``inputs`` the files read.  It
-returns a check record (:mod:`privdtol.analysis.records`).
+config are missing from the mapping), ``thresholds`` holds the values of the config's
+``checks:`` block that its record declares (:func:`claim_thresholds`; schema defaults filled,
+the schema is the only place defaults live) and ``inputs`` the files read.  It returns a check
+record (:mod:`privdtol.analysis.records`).
 
 The findings (numbers shown beside the verdicts, not claims of the paper) are declared the same
 way by the modules of :mod:`privdtol.analysis.findings` (:data:`FINDINGS`, in report order).
@@ -119,6 +120,30 @@ def notebook_thresholds(name: str) -> list[str]:
     draws them: the notebook rule passes their values as the parameter ``thresholds``)."""
     keys = [k for c in notebook_claims(name) for k in CLAIMS[c].thresholds]
     return list(dict.fromkeys(keys))
+
+
+class DeclaredThresholds(dict):
+    """The thresholds a claim's record declares (:attr:`Claim.thresholds`), and only those: what
+    the workflow's check rule depends on (a content-addressed piece of the config,
+    :mod:`privdtol.pipeline.config_stamps`).  A check reading a key its record does not declare
+    is a bug of the record (its result would go stale when that key changes): it raises a
+    KeyError naming the claim and the key."""
+
+    def __init__(self, claim: str, values: dict):
+        super().__init__(values)
+        self.claim = claim
+
+    def __missing__(self, key):
+        raise KeyError(
+            f"claim {self.claim} reads checks.{key}, which its record's thresholds do not "
+            f"declare ({', '.join(self) or 'none'})"
+        )
+
+
+def claim_thresholds(claim: str, checks: dict) -> DeclaredThresholds:
+    """The values of the config's ``checks:`` block that claim ``claim`` declares it uses (the
+    schema's defaults filled in ``checks``): what ``privdtol check`` passes to its check."""
+    return DeclaredThresholds(claim, {k: checks[k] for k in CLAIMS[claim].thresholds})
 
 
 def paper_claims() -> list[str]:

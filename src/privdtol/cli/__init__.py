@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import textwrap
 
 from privdtol.errors import InputError, printable
 
@@ -41,6 +42,23 @@ COMMANDS = {
     "archive-name": "archive",
     "archive-compare": "archive",
 }
+#: the subcommands the workflow's rules run (one pipeline step each): listed apart from the
+#: user's commands in ``privdtol --help``; a command not named here is a user command
+PIPELINE_STEPS = frozenset(
+    {
+        "simulate-batch",
+        "aggregate",
+        "proof-table",
+        "lower-bound-table",
+        "searches-table",
+        "audit-grid",
+        "run-config",
+        "notebook",
+        "report-assets",
+        "report-compile",
+        "archive-name",
+    }
+)
 #: subcommand modules, in the order ``privdtol --help`` lists them
 SUBCOMMANDS = list(dict.fromkeys(COMMANDS.values()))
 
@@ -53,28 +71,109 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Every option's help with its default once: ``(default: X)`` appended when the help does
+    not state a default itself and there is one (not None, False or a suppressed value)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        default = action.default
+        if (
+            "default" in text.lower()
+            or default in (None, False, argparse.SUPPRESS)
+            or not action.option_strings
+        ):
+            return text
+        return f"{text} (default: %(default)s)" if text else "(default: %(default)s)"
+
+
+def _commands_epilog(helps: dict[str, str], unavailable: dict[str, str]) -> str:
+    """The subcommands grouped: the user's, then the pipeline's steps (each with its help),
+    then those a broken plugin made unavailable (with the one-line refusal)."""
+    width = max(map(len, COMMANDS)) + 2
+    user = [c for c in COMMANDS if c not in PIPELINE_STEPS]
+    steps = [c for c in COMMANDS if c in PIPELINE_STEPS]
+
+    def lines(names):  # each wrapped under 100 columns, continued under its help
+        out = []
+        for n in names:
+            text = f"unavailable: {unavailable[n]}" if n in unavailable else helps[n]
+            out += textwrap.wrap(
+                text,
+                width=99,
+                initial_indent=f"  {n:<{width}}",
+                subsequent_indent=" " * (width + 2),
+            ) or [f"  {n}"]
+        return out
+
+    return "\n".join(
+        [
+            "commands:",
+            *lines(user),
+            "",
+            "pipeline steps (run by the workflow's rules; usable by hand):",
+            *lines(steps),
+            "",
+            "privdtol COMMAND --help: the command's options.",
+        ]
+    )
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every subcommand, or of ``command``'s module only."""
+    """The parser of every subcommand, or of ``command``'s module only.  Building every
+    subcommand never fails on a broken plugin: a module whose import refuses one is listed
+    as unavailable, with the refusal (``privdtol COMMAND`` of that module refuses it)."""
+    from privdtol import __version__
+
     parser = OneLineParser(
         prog="privdtol",
         description="Simulate and check the private DTOL algorithms of Cesari & Colomboni "
         "(arXiv 2605.29148).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"privdtol {__version__}")
     sub = parser.add_subparsers(
-        dest="command", required=True, metavar="COMMAND", parser_class=OneLineParser
+        dest="command",
+        required=True,
+        metavar="COMMAND",
+        parser_class=OneLineParser,
+        help=argparse.SUPPRESS,  # listed, grouped, by the epilog
     )
+    helps: dict[str, str] = {}
+    add = sub.add_parser
+
+    def add_parser(name, **kwargs):
+        helps[name] = kwargs.get("help") or ""
+        kwargs["formatter_class"] = HelpFormatter  # every option documented once
+        return add(name, **kwargs)
+
+    sub.add_parser = add_parser
+    unavailable: dict[str, str] = {}
     for name in [COMMANDS[command]] if command in COMMANDS else SUBCOMMANDS:
-        importlib.import_module(f"{__name__}.{name}").add_parser(sub)
+        try:
+            importlib.import_module(f"{__name__}.{name}").add_parser(sub)
+        except InputError as err:  # a broken plugin, refused when the registries are built
+            if command in COMMANDS:
+                raise
+            for cmd in (c for c, m in COMMANDS.items() if m == name and c not in helps):
+                unavailable[cmd] = str(err)
+                add_parser(cmd, help=f"unavailable: {err}")
+    if command not in COMMANDS:
+        parser.epilog = _commands_epilog(helps, unavailable)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    command = argv[0] if argv and argv[0] in COMMANDS else None
     try:  # importing a subcommand builds the registries: a broken plugin is refused here
-        parser = build_parser(argv[0] if argv else None)
+        parser = build_parser(command)
     except InputError as err:
-        print(f"privdtol: error: {err}", file=sys.stderr)
+        print(f"privdtol {command}: error: {err}", file=sys.stderr)
         return 2
+    if not argv:  # help, not an error
+        parser.print_help()
+        return 0
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)

@@ -32,7 +32,7 @@ def add_parser(sub):
         required=True,
         help="a private algorithm or a negative control (rps_eta_eps, rps_data_prefix)",
     )
-    p.add_argument("--epsilon", type=float, required=True)
+    p.add_argument("--epsilon", type=float, required=True, help="privacy level audited")
     p.add_argument("--K", type=int, default=2, help="number of actions")
     p.add_argument("--block", type=int, default=16, help="block length 2^r (exact, statistical)")
     p.add_argument("--method", default="auto", help="one of " + ", ".join(METHODS))
@@ -40,7 +40,7 @@ def add_parser(sub):
     p.add_argument("--runs", type=int, default=200000, help="runs per dataset (statistical)")
     p.add_argument("--alpha", type=float, default=0.05, help="1 - confidence (statistical)")
     p.add_argument("--random", type=int, default=4000, help="random pairs searched (exact)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the audit's random searches")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=run)
 

@@ -27,14 +27,24 @@ def add_cell_arguments(
     ``exact`` alike; required unless a default ``horizon`` is given)."""
     from privdtol.environments import INSTANCES
 
-    parser.add_argument("--algorithm", required=True, metavar="|".join(algorithms))
+    parser.add_argument(
+        "--algorithm",
+        required=True,
+        metavar="NAME",
+        help=f"the algorithm (privdtol list): {', '.join(algorithms)}",
+    )
     parser.add_argument("--epsilon", type=float, help="privacy level (required for private ones)")
     inst = parser.add_argument_group("instance: --means, or --K and --gap")
     inst.add_argument("--means", help="comma-separated mean losses, e.g. 0.4,0.6")
     inst.add_argument("--K", type=int, help="number of actions of a generated instance")
     inst.add_argument("--gap", type=float, help="Delta_min of a generated instance")
     inst.add_argument("--mu-best", type=float, help="best mean (default 1/2 - gap/2)")
-    inst.add_argument("--instance", choices=INSTANCES, default="standard")
+    inst.add_argument(
+        "--instance",
+        choices=INSTANCES,
+        default="standard",
+        help="the family of the generated instance's means",
+    )
     parser.add_argument("--env", choices=list(envs), default="bernoulli", help="loss model")
     if "correlated" in envs:
         parser.add_argument(
@@ -49,7 +59,7 @@ def add_cell_arguments(
         parser.add_argument("--losses", help="CSV loss matrix, T rows x K columns (replay)")
     parser.set_defaults(algorithms=tuple(algorithms))
     if horizon is None:
-        parser.add_argument("--horizon", type=int, required=True)
+        parser.add_argument("--horizon", type=int, required=True, help="horizon T of Reg_T")
     else:
         parser.add_argument("--horizon", type=int, default=horizon, help="horizon T of Reg_T")
 

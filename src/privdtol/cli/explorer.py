@@ -42,7 +42,9 @@ def add_parser(sub):
             metavar="PARQUET",
             help=f"{table} (results/agg/{name}.parquet); omitted: the view says not run",
         )
-    p.add_argument("--out", default="results/explorer/index.html", type=Path)
+    p.add_argument(
+        "--out", default="results/explorer/index.html", type=Path, help="the HTML page written"
+    )
     p.set_defaults(handler=run_explorer)
 
 

@@ -41,10 +41,14 @@ def add_parser(sub):
         help="compile the replication report with latexmk (pdflatex)",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    c.add_argument("--tex", default="paper/replication_report.tex")
-    c.add_argument("--generated", default="results/report/generated")
-    c.add_argument("--results", default="results")
-    c.add_argument("--out", default="results/report/replication_report.pdf")
+    c.add_argument("--tex", default="paper/replication_report.tex", help="the report's main file")
+    c.add_argument(
+        "--generated",
+        default="results/report/generated",
+        help="the generated pieces (privdtol report-assets)",
+    )
+    c.add_argument("--results", default="results", help="results directory")
+    c.add_argument("--out", default="results/report/replication_report.pdf", help="the PDF")
     c.add_argument(
         "--repo",
         default=".",
@@ -60,13 +64,21 @@ def add_parser(sub):
         "recorder file): the sources, the generated pieces, the figures and the .bbl.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    a.add_argument("--tex", default="paper/replication_report.tex")
-    a.add_argument("--generated", default="results/report/generated")
-    a.add_argument("--results", default="results")
+    a.add_argument("--tex", default="paper/replication_report.tex", help="the report's main file")
+    a.add_argument(
+        "--generated",
+        default="results/report/generated",
+        help="the generated pieces (privdtol report-assets)",
+    )
+    a.add_argument("--results", default="results", help="results directory")
     a.add_argument(
         "--pdf", default="results/report/replication_report.pdf", help="the compiled report"
     )
-    a.add_argument("--out", default="results/arxiv/replication_report-arxiv.tar.gz")
+    a.add_argument(
+        "--out",
+        default="results/arxiv/replication_report-arxiv.tar.gz",
+        help="the tar.gz written",
+    )
     a.add_argument("--repo", default=".", help="git checkout whose commit time dates the files")
     a.set_defaults(handler=run_arxiv)
 

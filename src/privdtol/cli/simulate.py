@@ -23,8 +23,10 @@ def add_parser(sub):
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     add_cell_arguments(p, list(ALGORITHMS), list(MODELS))
-    p.add_argument("--runs", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--runs", type=int, default=1000, help="independent runs (Monte Carlo)")
+    p.add_argument(
+        "--seed", type=int, default=0, help="base seed (each run's stream derives from it)"
+    )
     p.add_argument(
         "--mode",
         choices=MODES,

@@ -68,6 +68,22 @@ def proof_homes(plan: dict, algorithms) -> dict[str, frozenset[str]]:
     }
 
 
+def proof_rows(plan: dict, algorithms) -> list[tuple[str, str]]:
+    """``[experiment, cell id]`` of every row :func:`proof_table` writes for the plan's cells,
+    sorted: the part of the config the proof table depends on (the workflow's stamp of it,
+    :mod:`privdtol.pipeline.config_stamps`)."""
+    ids = {cid for cells in proof_homes(plan, algorithms).values() for cid in cells}
+    return sorted(
+        {
+            (name, c.cell_id)
+            for name, (cells, _) in plan.items()
+            if name in PROOF_EXPERIMENTS
+            for c in cells
+            if c.cell_id in ids
+        }
+    )
+
+
 def proof_path(proof_dir, cell) -> str:
     cid = cell if isinstance(cell, str) else cell.cell_id
     return f"{proof_dir}/{cid}.json"

@@ -119,6 +119,32 @@ def read_sources(path: str | Path) -> dict:
     return data
 
 
+def check_same_run(path: str | Path, files) -> None:
+    """Refuse, in one line naming both, a build of the config ``files`` over the results of a
+    build of other config files (the record of :data:`SOURCES` at ``path``): its outputs would
+    replace the other run's checks, notebooks and report without a word.  The same files with
+    other values (an edit, a ``--config`` override) are the same run; so is a build given
+    this run's own merged config.  Nothing recorded, nothing to refuse.  The workflow calls it
+    before the first job (``onstart``: never in a dry run or for ``--rulegraph``)."""
+    path = Path(path)
+    files = [str(f) for f in files]
+    if not path.is_file() or any(Path(f).as_posix().endswith(MERGED) for f in files):
+        return
+    try:
+        recorded = [f["path"] for f in read_sources(path)["files"]]
+    except InputError:  # an unreadable record: the build rewrites it
+        return
+    if recorded != files:
+        results = path.parent
+        raise InputError(
+            "configfile",
+            f"{results}/ holds the build of {' + '.join(recorded) or 'no file'}; this build is "
+            f"of {' + '.join(files) or 'no file'}",
+            f"the same config files, or move {results}/ and logs/ aside first "
+            "(make clean-results deletes them)",
+        )
+
+
 def flat_overrides(overrides: dict, prefix: str = "") -> list[tuple[str, object]]:
     """``{"checks": {"confidence": 0.9}, "runs": 7}`` as ``[("checks.confidence", 0.9),
     ("runs", 7)]`` (sorted), as the provenance lists them."""

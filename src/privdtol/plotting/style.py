@@ -65,11 +65,41 @@ def palette(controls: bool = False) -> dict[str, tuple]:
     import seaborn as sns
 
     colours = sns.color_palette("colorblind", len(ALGORITHM_ORDER))
-    out = dict(zip(ALGORITHM_ORDER, colours, strict=True))
+    out = {a: legible(c) for a, c in zip(ALGORITHM_ORDER, colours, strict=True)}
     if controls:
         greys = (mcolors.to_rgb(g) for g in _CONTROL_GREYS)
         out.update(zip(CONTROL_ORDER, greys, strict=False))
     return out
+
+
+#: a colour whose contrast with the white page is below this is darkened (the palette's pale
+#: yellow, the 9th colour, which a first plugin algorithm gets); every built-in colour is above
+MIN_CONTRAST = 1.5
+#: the contrast a darkened colour is given (WCAG's for graphics)
+TARGET_CONTRAST = 3.0
+
+
+def contrast_with_white(rgb) -> float:
+    """WCAG 2 contrast ratio of ``rgb`` (components in [0, 1]) against white."""
+
+    def linear(c):
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in rgb)
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return 1.05 / (luminance + 0.05)
+
+
+def legible(rgb) -> tuple:
+    """``rgb`` unchanged, or darkened (scaled towards black, hue kept) to
+    :data:`TARGET_CONTRAST` when its contrast with white is below :data:`MIN_CONTRAST`."""
+    rgb = tuple(float(c) for c in rgb)
+    if contrast_with_white(rgb) >= MIN_CONTRAST:
+        return rgb
+    scale = 1.0
+    while contrast_with_white(tuple(c * scale for c in rgb)) < TARGET_CONTRAST:
+        scale -= 0.01
+    return tuple(c * scale for c in rgb)
 
 
 def env_palette() -> dict[str, tuple]:

@@ -20,7 +20,7 @@ e^-C_TAIL of it (no cancellation).
 Rounding (all terms nonnegative, first order in U; :func:`tail_terms`): a term of the tail
 window (u >= -A) has passed at most e_c recursion steps, each of two roundings and alpha_k's own
 error (its argument k eta p rounded twice, then exp: (2 k eta p + 1) U); it entered as a p-term
-dot product (p U) with a weight exp(arg), arg = k eta (index) rounded twice (2 |arg| + 1) U;
+dot product (p U) with a weight exp(arg), arg = k eta (index) rounded twice (2 abs(arg) + 1) U;
 the series' three terms (4 U) and their truncation (< U/2, counted as 1) follow, and three
 additions into the outputs.
 Terms beyond the window (u < -A, dropped by the direct sums) are kept: their larger relative
@@ -46,8 +46,8 @@ def tail_start(eta: float, dl: int, p: int) -> int:
 
 def tail_terms(p: int, ec: int, eta: float, dl: int) -> int:
     """Rounding constant (in units of U) of a tail sum of :func:`tail_sums` once added into the
-    softmax outputs, by the module docstring's count with k = 3: p + (2 |arg| + 1) + e_c
-    (2 + 6 eta p + 1) + 4 + 1 + 3, |arg| = 3 eta |dl + p (e_c - 1) - (p - 1)| the largest
+    softmax outputs, by the module docstring's count with k = 3: p + (2 abs(arg) + 1) + e_c
+    (2 + 6 eta p + 1) + 4 + 1 + 3, abs(arg) = 3 eta abs(dl + p (e_c - 1) - (p - 1)) the largest
     weight's argument."""
     arg = 3 * eta * abs(dl + p * (ec - 1) - (p - 1))
     return math.ceil(p + 2 * arg + 1 + ec * (3 + 6 * eta * p) + 8)

@@ -8,6 +8,9 @@
   const $ = (id) => document.getElementById(id);
   const fmt = (v) => (v === null || v === undefined ? "–"
     : typeof v === "number" ? String(+v.toPrecision(4)) : String(v));
+  // a cell's parameters (gap, eps: powers of two such as 2^-6 = 0.015625) in full, not to
+  // the 4 digits of a ratio ("0.01563")
+  const param = (v) => (typeof v === "number" ? String(+v.toPrecision(6)) : fmt(v));
   const name = (a) => (DATA.algorithms[a] ? DATA.algorithms[a].name : a);
   const colour = (a) => (DATA.algorithms[a] ? DATA.algorithms[a].colour : "#777");
   const CONFIG = { displaylogo: false, responsive: true };
@@ -122,7 +125,7 @@
       for (const s of steps) for (const c of cells) {
         if (c.factors[s.key] === null) continue;
         x.push(label(s)); y.push(c.factors[s.key]);
-        text.push(esc(`K = ${c.K}, Δmin = ${fmt(c.gap)}, ε = ${fmt(c.epsilon)}`) + `<br>cell ${esc(c.id)}`);
+        text.push(esc(`K = ${c.K}, Δmin = ${param(c.gap)}, ε = ${param(c.epsilon)}`) + `<br>cell ${esc(c.id)}`);
       }
       return { type: "box", boxpoints: "all", jitter: 0.5, pointpos: 0, name: `${regime} regime`,
         x, y, text, marker: { color: col, size: 5 }, line: { color: col, width: 1 },
@@ -197,7 +200,7 @@
     v.searches.forEach((s, i) => {
       const o = document.createElement("option");
       o.value = JSON.stringify(i);
-      o.textContent = `${name(s.algorithm)}, K = ${s.K}, Δmin = ${fmt(s.gap)}, ε = ${fmt(s.epsilon)}`;
+      o.textContent = `${name(s.algorithm)}, K = ${s.K}, Δmin = ${param(s.gap)}, ε = ${param(s.epsilon)}`;
       sel.appendChild(o);
     });
     sel.addEventListener("change", drawSearch);
