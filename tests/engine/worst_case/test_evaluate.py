@@ -33,6 +33,7 @@ def test_constants():
         "theorem1": ("theorem1", 1),
         "lower_max": ("lower", 1),
         "lower_min": ("lower", -1),
+        "eq6": ("eq6", 1),
     }
 
 

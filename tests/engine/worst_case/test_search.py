@@ -14,8 +14,11 @@ from support.dense_grid import GridRatios, grid_extreme
 
 from privdtol.engine import exact
 from privdtol.engine.worst_case import FAMILIES, OBJECTIVES, SEARCH_TOL
+from privdtol.engine.worst_case.evaluate import DEFAULT_OBJECTIVES
 from privdtol.engine.worst_case.search import search
 
+#: the objectives a search computes by default
+DEFAULT = {o: OBJECTIVES[o] for o in DEFAULT_OBJECTIVES}
 T = 1023  # 2^10 - 1: an exact evaluation costs milliseconds
 #: one cheap search, K = 3 (rnm_ftnl: a few ms an evaluation)
 ARGS = ("rnm_ftnl", 3, 0.25, 1.0)
@@ -62,7 +65,7 @@ def test_search_record():
     std = r["standard"]
     assert std["means"] == [0.375, 0.625, 0.625] and std["gaps"] == [0.25, 0.25]
     assert std["description"] == "mu_1 0.375; gaps/Delta_min: 2 at 1"
-    for objective, (ratio, sign) in OBJECTIVES.items():
+    for objective, (ratio, sign) in DEFAULT.items():
         found = r["objectives"][objective]
         (reg,), (err,) = exact.expected_regret("rnm_ftnl", found["means"], 1.0, [T])
         assert (found["regret"], found["error_bound"]) == (reg, err)
@@ -128,7 +131,7 @@ def test_unseen_check(tolerance):
     r, trace = search(*ARGS, budget=20, seed=1, horizon=T, unseen=8, tolerance=tolerance)
     unseen = [row for row in trace if row["phase"] == "unseen"]
     assert len(unseen) == 8 == r["unseen"]["count"]
-    for objective, (ratio, sign) in OBJECTIVES.items():
+    for objective, (ratio, sign) in DEFAULT.items():
         check = r["unseen"]["objectives"][objective]
         extreme = max(unseen, key=lambda row: sign * row[ratio])
         assert check["means"] == [float(m) for m in extreme["means"].split()]
@@ -238,7 +241,7 @@ def test_a_dense_grid_finds_each_extreme_where_the_search_does(algorithm, K, gap
     r, _ = search(algorithm, K, gap, epsilon, budget=CERT_BUDGET, horizon=horizon, unseen=0)
     grid = GridRatios(algorithm, K, gap, epsilon, horizon)
     assert grid.theorem1_bound == pytest.approx(r["theorem1_bound"], rel=1e-15)
-    for objective, (ratio, sign) in OBJECTIVES.items():
+    for objective, (ratio, sign) in DEFAULT.items():
         found = r["objectives"][objective]
         value = found["value"]
         again = grid(_point(found["means"], gap))[ratio]
@@ -248,3 +251,27 @@ def test_a_dense_grid_finds_each_extreme_where_the_search_does(algorithm, K, gap
         rtol = CERT_RTOL_KINK.get((algorithm, K, objective), CERT_RTOL)
         assert sign * (best / value - 1) <= rtol, why
         assert sign * (value / best - 1) <= CERT_RTOL, why
+
+
+# ----------------------------------------------------------------------- the eq. (6) objective
+def test_the_eq6_objective_is_the_large_gap_part_over_its_bound():
+    """rps, K = 4, gap 1/8, eps = 1/8 (eta = 1/16, 4 eta = 1/4: gaps above it are large): the
+    eq6 value of the instance found is sum_terms' large-gap part over 4 log 4 / eta."""
+    from privdtol.engine.exact.proof import sum_terms
+
+    r, trace = search("rps", 4, 0.125, 0.125, budget=14, horizon=T, unseen=0,
+                      objectives=("theorem1", "eq6"))  # fmt: skip
+    assert list(r["objectives"]) == ["theorem1", "eq6"]
+    assert r["eq6_bound"] == pytest.approx(4 * math.log(4) * 16, rel=1e-15)
+    found = r["objectives"]["eq6"]
+    terms = sum_terms("rps", found["means"], 0.125)
+    assert found["large_gap"] == pytest.approx(terms["large_gap"], rel=1e-9)
+    assert found["value"] == pytest.approx(terms["large_gap"] / r["eq6_bound"], rel=1e-9)
+    assert 0 < found["value"] < 1 and all("eq6" in row for row in trace)
+
+
+def test_eq6_is_refused_for_a_rule_that_is_no_softmax():
+    with pytest.raises(ValueError, match="objective eq6"):
+        search("rnm_ftnl", 3, 0.25, 1.0, budget=12, horizon=T, objectives=("eq6",))
+    with pytest.raises(ValueError, match="objectives"):
+        search("rps", 3, 0.25, 1.0, budget=12, horizon=T, objectives=("nope",))

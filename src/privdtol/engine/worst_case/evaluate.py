@@ -13,6 +13,8 @@ and so has LB_T: both ratios are horizon-free.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from privdtol.core import bounds
@@ -22,8 +24,16 @@ from privdtol.core import bounds
 SEARCH_TOL = 1e-5
 #: the engine's largest checkpoint, the default horizon
 DEFAULT_HORIZON = (1 << 40) - 1
-#: objective -> (the ratio it reads, +1 to maximise or -1 to minimise)
-OBJECTIVES = {"theorem1": ("theorem1", 1), "lower_max": ("lower", 1), "lower_min": ("lower", -1)}
+#: objective -> (the ratio it reads, +1 to maximise or -1 to minimise); ``eq6``: the large-gap
+#: part of sum_m F_m over eq. (6)'s bound 4 log K/eta (Lemma 5's proof), softmax rules only
+OBJECTIVES = {
+    "theorem1": ("theorem1", 1),
+    "lower_max": ("lower", 1),
+    "lower_min": ("lower", -1),
+    "eq6": ("eq6", 1),
+}
+#: the objectives a search computes unless told otherwise
+DEFAULT_OBJECTIVES = ("theorem1", "lower_max", "lower_min")
 
 
 class BudgetSpent(Exception):
@@ -38,10 +48,21 @@ class Evaluator:
     """Every instance's regret, bounds and ratios, each computed once (by :attr:`count`,
     the number of distinct instances computed for the search) and written to :attr:`trace`."""
 
-    def __init__(self, algorithm, K, gap, epsilon, horizon=DEFAULT_HORIZON, env="bernoulli"):
+    def __init__(
+        self,
+        algorithm,
+        K,
+        gap,
+        epsilon,
+        horizon=DEFAULT_HORIZON,
+        env="bernoulli",
+        objectives=DEFAULT_OBJECTIVES,
+    ):
         self.algorithm, self.K, self.gap, self.epsilon = algorithm, int(K), float(gap), epsilon
         self.horizon, self.env = int(horizon), env
+        self.objectives = tuple(objectives)
         self.theorem1 = float(bounds.theorem1(self.K, self.gap, epsilon))
+        self.eq6 = float(bounds.eq6(self.K, bounds.eta(epsilon)))
         self.budget: int | None = None
         self.count = 0
         self.cache: dict[tuple, dict] = {}
@@ -68,7 +89,7 @@ class Evaluator:
         )
         lb, lb_err = self.lower(means)
         regret = float(reg[0])
-        return {
+        entry = {
             "means": np.asarray(means, dtype=float),
             "regret": regret,
             "error_bound": float(err[0]),
@@ -77,6 +98,15 @@ class Evaluator:
             "ratios": {"theorem1": regret / self.theorem1, "lower": regret / lb},
             "tol": tol,
         }
+        if "eq6" in self.objectives:
+            from privdtol.engine.exact.proof import REL_TOL, large_gap_part
+
+            big, big_err = large_gap_part(
+                self.algorithm, means, self.epsilon, self.env, REL_TOL if tol is None else tol
+            )
+            entry |= {"large_gap": big, "large_gap_error": big_err}
+            entry["ratios"]["eq6"] = big / self.eq6
+        return entry
 
     def evaluate(self, means, phase: str, label: str, counted: bool = True) -> dict:
         """The instance ``means`` at the ranking tolerance; a new instance counts against the
@@ -102,6 +132,7 @@ class Evaluator:
                 "theorem1": entry["ratios"]["theorem1"],
                 "lower": entry["ratios"]["lower"],
                 "means": " ".join(f"{m:.17g}" for m in entry["means"]),
+                **({"eq6": entry["ratios"]["eq6"]} if "eq6" in entry["ratios"] else {}),
             }
         )
         return entry
@@ -127,5 +158,8 @@ def gain(a, b, objective: str):
     """How much ratio ``a`` is more extreme than ``b`` for ``objective``, relative:
     ``(a/b - 1)`` times +1 (maximised) or -1 (minimised); negative when less extreme.  A
     search beats its standard instance, and an unseen instance beats a search, when this
-    exceeds the search's ``tolerance``."""
+    exceeds the search's ``tolerance``.  From b = 0 (an eq6 value where no action is
+    large-gap) any larger a is an infinite gain."""
+    if b == 0:
+        return 0.0 if a == b else math.copysign(math.inf, (a - b) * OBJECTIVES[objective][1])
     return (a / b - 1) * OBJECTIVES[objective][1]
