@@ -47,6 +47,7 @@ _FINDING_MODULES = (
     "worst_case",
     "competitors",
     "lower_bound",
+    "separation",
 )
 
 
@@ -104,6 +105,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         Notebook("agreement", ("agreement",), ("agreement",)),
         Notebook("proof", ("proof",), ("proof",)),
         Notebook("worst", ("searches",), ("worst",)),
+        Notebook("separation", ("separation",), ("separation",)),
     )
 }
 

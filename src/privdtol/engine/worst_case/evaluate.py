@@ -160,6 +160,6 @@ def gain(a, b, objective: str):
     search beats its standard instance, and an unseen instance beats a search, when this
     exceeds the search's ``tolerance``.  From b = 0 (an eq6 value where no action is
     large-gap) any larger a is an infinite gain."""
-    if b == 0:
+    if np.ndim(a) == np.ndim(b) == 0 and b == 0:  # (tables of values: pandas' own division)
         return 0.0 if a == b else math.copysign(math.inf, (a - b) * OBJECTIVES[objective][1])
     return (a / b - 1) * OBJECTIVES[objective][1]
