@@ -94,8 +94,7 @@ def test_rules_are_generated_from_the_registry(tmp_path):
         f"notebook_{n}" for n, nb in NOTEBOOKS.items() if set(nb.experiments) & set(exps)
     }
     assert {j for j in jobs if j.startswith("notebook_")} == expected_nbs
-    # every notebook but privacy's and separation's (the smoke config runs no separation)
-    assert "notebook_privacy" not in jobs and len(expected_nbs) == len(NOTEBOOKS) - 2
+    assert "notebook_privacy" not in jobs and len(expected_nbs) == len(NOTEBOOKS) - 1
 
 
 def test_registry_reads_slices_and_a_config_without_experiments():

@@ -135,11 +135,11 @@ SECTIONS: dict[str, Section] = {
     ),
     "separation": Section(
         "The separation from the prior bounds",
-        r"Regret over the paper's rate $\log K/\Delta_{\min} + \log K/arepsilon$ in the "
-        r"privacy regime (experiment 	exttt{separation}, exact engine): (a) along the "
-        r"horizon $T$ at the largest $K$ and smallest $arepsilon$, (b) along $K$, (c) along "
-        r"$1/arepsilon$. Dotted: the shape of the algorithm's own prior bound (Hu et al.'s "
-        r"$\log K \log T/arepsilon$ in (a), Wu \& Wang's $\log^2 K/arepsilon$ in (b) and "
+        r"Regret over the paper's rate $\log K/\Delta_{\min} + \log K/\varepsilon$ in the "
+        r"privacy regime (experiment \texttt{separation}, exact engine): (a) along the "
+        r"horizon $T$ at the largest $K$ and smallest $\varepsilon$, (b) along $K$, (c) along "
+        r"$1/\varepsilon$. Dotted: the shape of the algorithm's own prior bound (Hu et al.'s "
+        r"$\log K \log T/\varepsilon$ in (a), Wu \& Wang's $\log^2 K/\varepsilon$ in (b) and "
         r"(c)) from the same first point; a curve along it would show the bound's extra factor.",
     ),
 }
@@ -226,11 +226,11 @@ TABLES: dict[str, TableSpec] = {
     ),
     "separation": TableSpec(
         r"The separation: per algorithm and cell, the growth of regret from "
-        r"$T_{\mathrm{mid}} pprox \sqrt{T_{\max}}$ to $T_{\max}$ (along $\log T$; a binding "
+        r"$T_{\mathrm{mid}} \approx \sqrt{T_{\max}}$ to $T_{\max}$ (along $\log T$; a binding "
         r"$\log T$ factor predicts $\log T_{\max}/\log T_{\mathrm{mid}}$) and, in the privacy "
-        r"regime, of regret over $\log K/arepsilon$ from the smallest $K \ge 8$ to the largest "
+        r"regime, of regret over $\log K/\varepsilon$ from the smallest $K \ge 8$ to the largest "
         r"(along $\log K$; a $\log^2 K$ regret predicts $\log K_{\max}/\log K_{\min}$); "
-        r"	exttt{shows}: the growth reaches the square root of the predicted factor.",
+        r"\texttt{shows}: the growth reaches the square root of the predicted factor.",
         sort=("along", "algorithm", "K", "gap", "epsilon"),
     ),
 }
