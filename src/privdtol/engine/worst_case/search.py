@@ -22,6 +22,8 @@ value it evaluated, a bound on the extreme over instances, not the extreme itsel
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from privdtol.core import bounds
@@ -223,7 +225,8 @@ def search(
             **_public(best, gap),
             "value": v,
             "standard_value": s,
-            "gain": gain(v, s, objective),
+            # None where the standard instance's value is 0 (an eq6 value without large gaps)
+            "gain": g if math.isfinite(g := gain(v, s, objective)) else None,
             "beats_standard": gain(v, s, objective) > tolerance,
         }
         if fresh:
