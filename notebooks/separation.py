@@ -101,7 +101,7 @@ Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"
 
 # %% [markdown]
 # ## Table `separation`
-# Per algorithm and cell: the growth of its regret from $T_{\mathrm{mid}} \approx \sqrt{T_{\max}}$
+# Per algorithm and cell: the growth of its regret from $T_{\mathrm{mid}} \approx T_{\max}^{3/4}$
 # to $T_{\max}$ (a binding $\log T$ factor predicts $\log T_{\max}/\log T_{\mathrm{mid}}$), and,
 # in the privacy regime, of regret over $\log K/\varepsilon$ from the smallest $K \ge 8$ to the
 # largest (a $\log^2 K$ regret predicts $\log K_{\max}/\log K_{\min}$); `shows`: the growth

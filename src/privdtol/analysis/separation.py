@@ -10,8 +10,10 @@ asks whether it does:
 - :func:`separation_table`: every standard-instance row of the experiment with its regret over
   each shape;
 - :func:`growth_in_T`: per cell, Reg at the largest checkpoint over Reg at the checkpoint
-  nearest its square root: a log T factor that binds makes this ratio log T_max/log T_mid
-  (2 at T = 2^40 - 1 against 2^20 - 1), a horizon-free regret 1;
+  nearest T_max^(3/4) (the last quarter of log T, past every identification time of the grid,
+  where a horizon-free regret has stopped rising: earlier, a regret still rising towards its
+  limit would pass for a log T factor): a log T factor that binds makes this ratio
+  log T_max/log T_mid (4/3 at T = 2^40 - 1 against 2^30 - 1), a horizon-free regret 1;
 - :func:`growth_in_K`: per (algorithm, Delta_min, eps) of the privacy regime (eps < Delta_min,
   where the eps term dominates), Reg/(log K/eps) at the largest K over at the smallest K >= 8:
   a log^2 K regret grows by log K_max/log K_min, the paper's rate not at all.
@@ -40,6 +42,8 @@ PRIOR = {
 K_MIN = 8
 #: a factor shows when its growth reaches this power of the predicted factor
 SHOWS = 0.5
+#: where along log T the growth in T starts: T_mid = T_max^LATE (the last quarter of log T)
+LATE = 0.75
 #: relative error bound of a growth (two exact regrets, each within 1e-9)
 GROWTH_ERROR = 2e-9
 
@@ -69,15 +73,15 @@ def separation_table(tables) -> pd.DataFrame:
 
 
 def growth_in_T(table: pd.DataFrame) -> pd.DataFrame:
-    """Per cell: Reg(T_max)/Reg(T_mid), T_mid the checkpoint nearest sqrt(T_max), and the
-    factor a binding log T would predict, log T_max/log T_mid."""
+    """Per cell: Reg(T_max)/Reg(T_mid), T_mid the checkpoint nearest T_max^:data:`LATE`, and
+    the factor a binding log T would predict, log T_max/log T_mid."""
     rows = []
     for (alg, K, gap, eps), g in table.groupby(["algorithm", "K", "gap", "epsilon"]):
         g = g[g["mean"] > 0]
         if len(g) < 2:
             continue
         last = g.iloc[-1]
-        mid = g.iloc[int(np.argmin(np.abs(np.log(g["horizon"]) - np.log(last["horizon"]) / 2)))]
+        mid = g.iloc[int(np.argmin(np.abs(np.log(g["horizon"]) - LATE * np.log(last["horizon"]))))]
         if mid["horizon"] >= last["horizon"]:
             continue
         rows.append(

@@ -226,7 +226,7 @@ TABLES: dict[str, TableSpec] = {
     ),
     "separation": TableSpec(
         r"The separation: per algorithm and cell, the growth of regret from "
-        r"$T_{\mathrm{mid}} \approx \sqrt{T_{\max}}$ to $T_{\max}$ (along $\log T$; a binding "
+        r"$T_{\mathrm{mid}} \approx T_{\max}^{3/4}$ to $T_{\max}$ (along $\log T$; a binding "
         r"$\log T$ factor predicts $\log T_{\max}/\log T_{\mathrm{mid}}$) and, in the privacy "
         r"regime, of regret over $\log K/\varepsilon$ from the smallest $K \ge 8$ to the largest "
         r"(along $\log K$; a $\log^2 K$ regret predicts $\log K_{\max}/\log K_{\min}$); "

@@ -88,17 +88,19 @@ def separation(tables: Mapping[str, pd.DataFrame]) -> dict:
             f"No algorithm's regret shows the extra log T or log K factor of its bound up to "
             f"K = {grid['K_max']}, T = {grid['T_max']}, eps = {fmt(grid['epsilon_min'])}"
         )
-    largest = {
-        a: max(
-            (v[x]["growth"] / v[x]["predicted"], x) for x in ("log_T", "log_K") if v[x] is not None
-        )
-        for a, v in per.items()
-        if v["log_T"] is not None or v["log_K"] is not None
-    }
-    if largest:
+    growths = []
+    for a, v in per.items():
+        parts = [
+            f"{fmt(v[x]['growth'])} in {x[4:]} ({fmt(v[x]['predicted'])} predicted)"
+            for x in ("log_T", "log_K")
+            if v[x] is not None
+        ]
+        if parts:
+            growths.append(f"{a} {' and '.join(parts)}")
+    if growths:
         text += (
-            " (largest growth over the predicted factor: "
-            + ", ".join(f"{a} {fmt(r)} in {x[4:]}" for a, (r, x) in sorted(largest.items()))
+            " (largest growth: "
+            + "; ".join(growths)
             + f"; relative error below {GROWTH_ERROR:.0e})"
         )
     return {
