@@ -61,9 +61,9 @@ if not table.empty:
     panels = (
         ("horizon", table[(table["K"] == K_max) & (table["gap"] == gap)
                           & (table["epsilon"] == eps_min)], "hu",
-         rf"(a) along $T$: $K = {K_max}$, $\varepsilon = {style.pow2_label(eps_min)}$"),
+         rf"(a) along $T$: $K = {K_max}$, $\varepsilon$ = {style.pow2_label(eps_min)}"),
         ("K", last[(last["gap"] == gap) & (last["epsilon"] == eps_min)], "wu_wang",
-         rf"(b) along $K$: $\varepsilon = {style.pow2_label(eps_min)}$"),
+         rf"(b) along $K$: $\varepsilon$ = {style.pow2_label(eps_min)}"),
         ("epsilon", last[(last["gap"] == gap) & (last["K"] == K_max)], "wu_wang",
          rf"(c) along $1/\varepsilon$: $K = {K_max}$"),
     )  # fmt: skip
