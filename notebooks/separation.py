@@ -23,7 +23,8 @@
 # panel shows regret over the paper's rate (experiment `separation`, exact engine), along
 # $\log T$ (the checkpoints), $\log K$ and $1/\varepsilon$, in the privacy regime
 # ($\varepsilon < \Delta_{\min}$, where the $\varepsilon$ term dominates); dotted: what the
-# prior bound's shape would look like from the same start (its extra factor binding). A flat
+# prior bound's shape would look like through one of the algorithm's points (along $T$ the one
+# nearest $T_{\max}^{3/4}$, past the rise; elsewhere the first): its extra factor binding. A flat
 # line is the paper's rate; a line along the dotted one shows the extra factor.
 
 # %% tags=["parameters"]
@@ -37,6 +38,7 @@ thresholds = {}
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 from IPython.display import Markdown
 
@@ -60,7 +62,7 @@ if not table.empty:
     last = table.loc[table.groupby(["algorithm", "K", "gap", "epsilon"])["horizon"].idxmax()]
     panels = (
         ("horizon", table[(table["K"] == K_max) & (table["gap"] == gap)
-                          & (table["epsilon"] == eps_min)], "hu",
+                          & (table["epsilon"] == eps_min) & (table["horizon"] >= 1023)], "hu",
          rf"(a) along $T$: $K = {K_max}$, $\varepsilon$ = {style.pow2_label(eps_min)}"),
         ("K", last[(last["gap"] == gap) & (last["epsilon"] == eps_min)], "wu_wang",
          rf"(b) along $K$: $\varepsilon$ = {style.pow2_label(eps_min)}"),
@@ -77,9 +79,15 @@ if not table.empty:
             ax.plot(xs, pts["over_rate"], marker=kw["marker"], markersize=3,
                     color=kw["color"], label=kw["label"])  # fmt: skip
             own = sep.PRIOR.get(alg, (None,))[0]
-            if own == prior:  # the prior bound's shape from this algorithm's first point
-                start = pts["over_rate"].iloc[0] / pts[prior].iloc[0] * pts["rate"].iloc[0]
-                ax.plot(xs, start * pts[prior] / pts["rate"], linestyle=":", color=kw["color"])
+            if own == prior:  # the prior bound's shape through one of this algorithm's points:
+                # along T the one nearest T_max^(3/4) (past the rise), else the first
+                i = 0
+                if x == "horizon":
+                    logs = np.log(pts["horizon"].to_numpy(float))
+                    i = int(np.argmin(np.abs(logs - sep.LATE * logs[-1])))
+                shape = pts[prior] / pts["rate"]
+                scale = pts["over_rate"].iloc[i] / shape.iloc[i]
+                ax.plot(xs, scale * shape, linestyle=":", color=kw["color"])
         ax.set(xscale="log", yscale="log", title=title)
         style.plain_log_ticks(ax, "y")
     axes[0].set(xlabel=r"$T$")

@@ -140,7 +140,9 @@ SECTIONS: dict[str, Section] = {
         r"horizon $T$ at the largest $K$ and smallest $\varepsilon$, (b) along $K$, (c) along "
         r"$1/\varepsilon$. Dotted: the shape of the algorithm's own prior bound (Hu et al.'s "
         r"$\log K \log T/\varepsilon$ in (a), Wu \& Wang's $\log^2 K/\varepsilon$ in (b) and "
-        r"(c)) from the same first point; a curve along it would show the bound's extra factor.",
+        r"(c)) through one of the algorithm's points (in (a) the one nearest "
+        r"$T_{\max}^{3/4}$, past the rise; else the first); a curve along it would show the "
+        r"bound's extra factor.",
     ),
 }
 
