@@ -172,6 +172,7 @@ def test_each_notebook_draws_the_thresholds_of_its_claims():
         "proof": [],
         "worst": [],
         "floor": [],
+        "separation": [],
     }
     assert {name: registry.notebook_thresholds(name) for name in registry.NOTEBOOKS} == expected
     assert {k for keys in expected.values() for k in keys} <= set(check_defaults())

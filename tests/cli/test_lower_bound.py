@@ -118,3 +118,49 @@ def test_the_table_of_an_agg_dir(tmp_path, capsys):
     assert "1 instances at 2 (instance, horizon) pairs" in capsys.readouterr().err
     code = run_cli("lower-bound-table", "--agg-dir", str(agg), "--out", str(tmp_path / "x.txt"))
     assert code.returncode == 2 and not (tmp_path / "x.txt").exists()
+
+
+# ------------------------------------------------------------------------ any mean vector
+#: an instance seen nowhere else: three levels, gaps 1/16, 3/16, 1/2 above mu_1 = 1/8
+MEANS = "0.1875,0.125,0.3125,0.3125,0.625"
+
+
+def test_means_gives_the_instances_own_bound(capsys):
+    from support import lower_bound_means_reference as mref
+
+    assert main(["lower-bound", "--means", MEANS, "--epsilon", "0.5", "--horizon", "250"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert list(got)[:4] == ["means", "K", "model", "gap"]
+    assert got["K"] == 5 and got["model"] == "bernoulli" and got["gap"] == 0.0625
+    assert got["means"] == [0.1875, 0.125, 0.3125, 0.3125, 0.625] and got["exact"] is True
+    means = [Fraction(3, 16), Fraction(1, 8), Fraction(5, 16), Fraction(5, 16), Fraction(5, 8)]
+    want = mref.sums(means, 0.5, 250)
+    for part in ("statistical", "privacy", "combined", "two_point", "best"):
+        assert got[part] == pytest.approx(want[part], rel=1e-6), part
+
+
+def test_means_of_a_two_level_instance_equal_the_two_level_flags(capsys, want):
+    means = ",".join(["0.46875"] + ["0.53125"] * 15)  # K = 16, mu = 17/32, gap = 1/16
+    assert main(["lower-bound", "--means", means, "--epsilon", "0.25", "--horizon", "300"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    for part in ("statistical", "privacy", "combined", "two_point", "best"):
+        assert got[part] == pytest.approx(want[part], rel=1e-12), part
+
+
+@pytest.mark.parametrize(
+    "extra, flag",
+    [
+        (["--means", "0.5,0.5,0.7"], "--means"),  # no single best action
+        (["--means", "0.2,x"], "--means"),
+        (["--means", "0.2,1.2"], "--means"),
+        (["--means", "0.2"], "--means"),
+        (["--means", "0.2,0.4", "--model", "gauss"], "--model"),
+        (["--means", "0.2,0.4", "--K", "2"], "--K"),
+        (["--K", "4", "--mu", "0.5"], "--gap"),
+    ],
+)
+def test_bad_means_are_one_line(capsys, tmp_path, extra, flag):
+    args = ["lower-bound", *extra, "--epsilon", "1", "--horizon", "10"]
+    line = one_line_error(capsys, [*args, "--out", str(tmp_path / "lb.json")], flag)
+    assert line.startswith(f"privdtol lower-bound: error: {flag}"), line
+    assert list(tmp_path.iterdir()) == []

@@ -45,6 +45,7 @@ def test_cli_is_deterministic_and_writes_its_files(tmp_path, capsys):
         "seed": 5,
         "unseen": 2,
         "tolerance": 0.01,
+        "objectives": ["theorem1", "lower_max", "lower_min"],
     }
     assert result["evaluations"] == 12 and result["unseen"]["count"] == 2
     assert len(pd.read_csv(tmp_path / "a.trace.csv")) == 14
@@ -102,6 +103,9 @@ def test_searches_table_command(tmp_path, capsys):
         (["--table", "x.txt"], "--table"),
         (["--proof", "x.txt"], "--proof"),
         (["--proof", "x.json"], "--proof"),  # rnm_ftnl is not a softmax rule
+        (["--objectives", "theorem1,nope"], "--objectives"),
+        (["--objectives", "theorem1,theorem1"], "--objectives"),
+        (["--objectives", "eq6"], "--objectives"),  # rnm_ftnl is not a softmax rule
     ],
 )
 def test_cli_refuses_bad_input_in_one_line(tmp_path, monkeypatch, capsys, extra, field):

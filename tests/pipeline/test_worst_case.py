@@ -30,7 +30,7 @@ def test_smoke_config_gives_its_one_search_with_the_schema_defaults():
 def test_config_block_gives_one_search_per_algorithm_k_gap_and_epsilon():
     cfg = load_config(CONFIG / "config.yaml")
     block = cfg["worst_case"]
-    got = searches(cfg)
+    got = [s for s in searches(cfg) if s.objectives == Search.objectives and s.K == 4]
     n = len(block["algorithms"]) * len(block["K"]) * len(block["gap"]) * len(block["epsilon"])
     assert len(got) == n and len({s.search_id for s in got}) == n
     assert {(s.algorithm, s.K, s.gap, s.epsilon) for s in got} == {
@@ -49,6 +49,37 @@ def test_config_block_gives_one_search_per_algorithm_k_gap_and_epsilon():
             block["tolerance"],
         )
     assert searches(load_config({"experiments": cfg["experiments"][:1]})) == []
+
+
+def test_cells_add_searches_with_their_own_budget_and_objectives():
+    cfg = load_config(CONFIG / "config.yaml")
+    block = dict(cfg["worst_case"], K=[4], algorithms=["rps"], epsilon=[1.0])
+    block["cells"] = [
+        {"algorithms": ["rps", "rnm_ftnl"], "K": 64, "gap": 0.5, "epsilon": 0.015625,
+         "budget": 20, "unseen": 0},
+        {"algorithms": ["rps"], "K": 16, "gap": 0.0625, "epsilon": 0.25,
+         "objectives": ["theorem1", "eq6"]},
+    ]  # fmt: skip
+    got = searches({"worst_case": block})
+    assert [(s.algorithm, s.K, s.budget, s.unseen, s.objectives) for s in got] == [
+        ("rnm_ftnl", 64, 20, 0, ("theorem1", "lower_max", "lower_min")),
+        ("rps", 4, block["budget"], block["unseen"], ("theorem1", "lower_max", "lower_min")),
+        ("rps", 16, block["budget"], block["unseen"], ("theorem1", "eq6")),
+        ("rps", 64, 20, 0, ("theorem1", "lower_max", "lower_min")),
+    ]
+    block["cells"][1]["algorithms"] = ["rnm_ftnl"]  # eq6 of a rule that is no softmax
+    with pytest.raises(InputError, match=r"worst_case\.cells\.objectives"):
+        searches({"worst_case": block})
+
+
+def test_the_default_objectives_keep_the_search_id():
+    """A search of the three default objectives has the id it had before objectives were a
+    field (a digest of the other fields), read back with a list or given as a tuple."""
+    s = Search("rnm_ftnl", 3, 0.25, 1.0, T, 12, 0, 2, 0.001)
+    assert s.search_id == "590c21110b56a707"  # computed before the field existed
+    again = Search(**{**vars(s), "objectives": ["theorem1", "lower_max", "lower_min"]})
+    assert again == s and again.search_id == s.search_id
+    assert replace(s, objectives=("theorem1", "eq6")).search_id != s.search_id
 
 
 def test_search_id_names_every_field():
@@ -105,6 +136,7 @@ def test_write_search_writes_the_result_and_its_trace(written):
             "seed": 0,
             "unseen": 2,
             "tolerance": 0.001,
+            "objectives": OBJECTIVES,
         }
         assert on_disk == result  # what write_search returned, as written
         trace = pd.read_csv(files["trace"])

@@ -126,7 +126,14 @@ def test_claims_are_shown_in_their_notebook_section(built):
     # the main text keeps the claims' notebooks, the appendix the diagnostics' and ablations'
     assert list(appendix) == [n for n in notebooks_in_order() if n in APPENDIX_SECTIONS]
     assert list(main) == [n for n in notebooks_in_order() if n not in APPENDIX_SECTIONS]
-    assert set(APPENDIX_SECTIONS) == {"rates", "actions", "ablations", "agreement", "floor"}
+    assert set(APPENDIX_SECTIONS) == {
+        "rates",
+        "actions",
+        "ablations",
+        "agreement",
+        "floor",
+        "separation",
+    }
     sections = {**main, **appendix}
     for claim in CLAIMS.values():
         ref = rf"\ClaimRef{{{claim.id}}}{{{claim_prefix(claim.id)}}}"

@@ -99,7 +99,7 @@ def test_proof_view_without_rps_cells_is_none():
 # ----------------------------------------------------------------------------- searches
 def test_searches_view_gives_each_search_s_trace_and_instances():
     view = ev.searches_view(searches_table())
-    assert view["order"] == ["theorem1", "lower_max", "lower_min"]
+    assert view["order"] == ["theorem1", "lower_max", "lower_min", "eq6"]
     assert [s["id"] for s in view["searches"]] == ["s0", "s1"]  # by algorithm, K, gap, eps
     s1 = view["searches"][1]
     assert (s1["algorithm"], s1["K"], s1["evaluations"]) == ("rps", 3, 3)

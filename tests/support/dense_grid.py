@@ -10,13 +10,13 @@ K = 3 actions its best mean and its third mean; both are points of [0, 1]^(K - 1
 The three ratios at a point are the exact regret at the horizon
 (:func:`privdtol.engine.exact.expected_regret`, its default tolerance) over Theorem 1's bound
 1 + 800 log K / gap + 16 log K / eta, eta = min(eps/2, 1/8) (eq. (1), written out here) and
-over LB_T (:func:`privdtol.core.lower_bound.lower_bound`, its ``best`` column) on the two-level
-instance of the same K, mu_1 and gap.
+over LB_T of the instance itself (:func:`privdtol.core.lower_bound_means.lower_bound_means`, its
+``best`` column).
 
 :func:`grid_extreme` evaluates ``coarse`` points per parameter over [0, 1]^d, then zooms until
 the step is below ``min_step``: each zoom a grid of ``fine`` points per parameter over the box
 of one step of the previous grid on each side of the best point so far (clipped to [0, 1]),
-which divides the step by (fine - 1) / 2.  LB_T has kinks in mu_1 (a sum over rounds of
+which divides the step by (fine - 1) / 2.  LB_T has kinks (a sum over rounds of
 max(0, s_t, p_t, b_t)), so a ratio's extreme may sit on a kink, where a grid
 is off by up to a slope times half its step: hence the small default ``min_step``.  Every point
 is computed once (a cache shared by the objectives).
@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from privdtol.core.lower_bound import lower_bound
+from privdtol.core.lower_bound_means import lower_bound_means
 from privdtol.engine.exact import expected_regret
 
 #: objective -> (the ratio it reads, +1 to maximise or -1 to minimise)
@@ -62,17 +62,18 @@ class GridRatios:
         eta = min(epsilon / 2, 1 / 8)
         self.theorem1_bound = 1 + 800 * math.log(K) / gap + 16 * math.log(K) / eta
         self._points: dict[tuple, dict] = {}
-        self._lower: dict[float, float] = {}
+        self._lower: dict[tuple, float] = {}
 
     @property
     def evaluations(self) -> int:
         return len(self._points)
 
-    def lower(self, mu1: float) -> float:
-        if mu1 not in self._lower:
-            table = lower_bound(self.K, mu1 + self.gap, self.gap, self.epsilon, [self.horizon])
-            self._lower[mu1] = float(table["best"].iloc[0])
-        return self._lower[mu1]
+    def lower(self, means) -> float:
+        key = tuple(means)
+        if key not in self._lower:
+            table = lower_bound_means(means, self.epsilon, [self.horizon])
+            self._lower[key] = float(table["best"].iloc[0])
+        return self._lower[key]
 
     def __call__(self, point) -> dict:
         key = tuple(float(v) for v in point)
@@ -82,7 +83,7 @@ class GridRatios:
             self._points[key] = {
                 "means": means,
                 "theorem1": regret / self.theorem1_bound,
-                "lower": regret / self.lower(means[0]),
+                "lower": regret / self.lower(means),
             }
         return self._points[key]
 

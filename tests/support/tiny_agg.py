@@ -63,6 +63,13 @@ def _designs(scale: str) -> dict[str, list[dict]]:
             for a in ("rps", "rps_full_prefix", "rps_uncapped")
             for e in (2.0, 0.5, 0.125)
         ],
+        # the separation from the prior bounds, exact (K up to 64, a privacy-regime eps)
+        "separation": [
+            dict(algorithm=a, K=k, gap=0.5, epsilon=e, mode="exact")
+            for a in ("rps", "rnm_ftnl")
+            for k in (2, 8, 64)
+            for e in (1.0, 0.125)
+        ],
         # claim C0: the same cells exactly and by Monte Carlo (built only when asked for)
         "agreement": [
             dict(algorithm=a, K=8, gap=0.125, epsilon=1.0, mode=m)

@@ -48,7 +48,9 @@ for _search in WORST_SEARCHES:
                     *("unseen", "tolerance", "horizon"),
                 )
                 for v in (f"--{k}", getattr(_search, k))
-            ),
+            )
+            + " --objectives "
+            + ",".join(_search.objectives),
             proof=lambda wildcards, output: (
                 f"--proof {shlex.quote(output.proof)}" if "proof" in output.keys() else ""
             ),

@@ -48,6 +48,7 @@ _FINDING_MODULES = (
     "worst_case",
     "competitors",
     "lower_bound",
+    "separation",
 )
 
 
@@ -106,6 +107,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         Notebook("proof", ("proof",), ("proof",)),
         Notebook("worst", ("searches",), ("worst",)),
         Notebook("floor", ("floor",), ("floor",)),
+        Notebook("separation", ("separation",), ("separation",)),
     )
 }
 

@@ -1,5 +1,7 @@
 """``privdtol lower-bound``: the explicit lower bound on the pseudo-regret of every ε-DP
-algorithm on the two-level instance (:func:`privdtol.core.lower_bound.lower_bound`) at one
+algorithm on the two-level instance (``--K --mu --gap``,
+:func:`privdtol.core.lower_bound.lower_bound`) or on any mean vector (``--means``, Bernoulli or
+deterministic losses, :func:`privdtol.core.lower_bound_means.lower_bound_means`) at one
 horizon, as one JSON object: the statistical (Fano) and privacy (group privacy) parts, their
 maximum round by round (``combined``), the two-point (Bretagnolle-Huber) part and the best of
 the three round by round (``best``, the bound the pipeline's checks use), each a certified lower
@@ -31,6 +33,8 @@ KEYS = (
     "best_error",
     "exact",
 )
+#: the keys for an instance given by ``--means`` (``gap`` is Delta_min = mu_2 - mu_1)
+MEANS_KEYS = ("means", "K", "model", "gap", *KEYS[3:])
 
 
 def add_parser(sub):
@@ -41,12 +45,24 @@ def add_parser(sub):
         "pseudo-regret of every ε-DP algorithm on the instance with one action at mu - gap and "
         "K - 1 at mu (Bernoulli losses): s_t from Fano's inequality, p_t from group privacy; "
         "and with the two-point (Bretagnolle-Huber) term b_t, best = gap * sum max(0, s_t, p_t, "
-        "b_t). Each value is certified from below, with the width of its sandwich as the error.",
+        "b_t). Each value is certified from below, with the width of its sandwich as the error. "
+        "--means gives any instance instead (its own bound: the best action's placement against "
+        "each other action's, docs/lower-bound.md).",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    p.add_argument("--K", type=int, required=True, help="number of actions (>= 2)")
-    p.add_argument("--mu", type=float, required=True, help="mean loss of the K - 1 others")
-    p.add_argument("--gap", type=float, required=True, help="gap Δ, in (0, 1], <= mu")
+    p.add_argument("--K", type=int, help="number of actions (>= 2), with --mu and --gap")
+    p.add_argument("--mu", type=float, help="mean loss of the K - 1 others")
+    p.add_argument("--gap", type=float, help="gap Δ, in (0, 1], <= mu")
+    p.add_argument(
+        "--means",
+        help="instead of --K --mu --gap: every action's mean loss, comma-separated, in [0, 1] "
+        "with a single smallest (e.g. 0.25,0.375,0.5,0.5)",
+    )
+    p.add_argument(
+        "--model",
+        default="bernoulli",
+        help="with --means: the losses, bernoulli (independent coordinates) or deterministic",
+    )
     p.add_argument("--epsilon", type=float, required=True, help="privacy ε > 0")
     p.add_argument("--horizon", type=int, required=True, help="horizon T, 1 to 2^40 - 1")
     p.add_argument("--out", help="output JSON file; default: print it")
@@ -72,12 +88,23 @@ def run(args) -> int:
     out = Path(args.out) if args.out else None
     if out is not None and out.suffix != ".json":
         raise InputError("out", f"unknown extension {out.suffix!r} in {out}", ".json")
-    row = lower_bound(args.K, args.mu, args.gap, args.epsilon, [args.horizon]).iloc[0]
-    record = {"K": args.K, "mu": args.mu, "gap": args.gap, "epsilon": args.epsilon}
-    record |= {"horizon": int(row["horizon"]), "exact": bool(row["exact"])}
-    for name in KEYS[5:-1]:
-        record[name] = float(row[name])
-    text = json.dumps({k: record[k] for k in KEYS}, indent=2, allow_nan=False) + "\n"
+    two = {"K": args.K, "mu": args.mu, "gap": args.gap}
+    if args.means is not None:
+        given = [k for k, v in two.items() if v is not None]
+        if given:
+            raise InputError(given[0], "given with --means", "either --means or --K --mu --gap")
+        record, keys = _means_record(args), MEANS_KEYS
+    else:
+        missing = [k for k, v in two.items() if v is None]
+        if missing:
+            raise InputError(missing[0], "missing", "--K, --mu and --gap together, or --means")
+        if args.model != "bernoulli":
+            raise InputError("model", f"got {args.model!r} without --means", "bernoulli")
+        row = lower_bound(args.K, args.mu, args.gap, args.epsilon, [args.horizon]).iloc[0]
+        record = two | {"epsilon": args.epsilon, "horizon": int(row["horizon"])}
+        record |= {name: float(row[name]) for name in KEYS[5:-1]} | {"exact": bool(row["exact"])}
+        keys = KEYS
+    text = json.dumps({k: record[k] for k in keys}, indent=2, allow_nan=False) + "\n"
     if out is None:
         sys.stdout.write(text)
         return 0
@@ -90,6 +117,23 @@ def run(args) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _means_record(args) -> dict:
+    """The JSON record of the instance ``--means`` (validated before any work)."""
+    from privdtol.core.lower_bound_means import check_means, lower_bound_means
+    from privdtol.errors import InputError
+
+    try:
+        values = [float(v) for v in args.means.split(",")]
+    except ValueError:
+        raise InputError("means", f"got {args.means!r}", "comma-separated numbers") from None
+    mu = check_means(values, args.model)
+    row = lower_bound_means(values, args.epsilon, [args.horizon], args.model).iloc[0]
+    record = {"means": values, "K": len(values), "model": args.model}
+    record |= {"gap": float(mu[1] - mu[0]), "epsilon": args.epsilon}
+    record |= {"horizon": int(row["horizon"]), "exact": bool(row["exact"])}
+    return record | {name: float(row[name]) for name in KEYS[5:-1]}
 
 
 def run_table(args) -> int:

@@ -24,7 +24,7 @@ def add_parser(sub):
         "mean free; one action at exactly Delta_min) for the extreme ratios "
         f"({', '.join(OBJECTIVES)}): the largest Reg_T / Theorem 1's bound, and the largest "
         "and smallest Reg_T / LB_T, the explicit lower bound of every eps-DP algorithm on the "
-        "two-level instance of the same K, mu_1 and Delta_min; every candidate computed "
+        "instance itself (privdtol lower-bound --means); every candidate computed "
         "exactly, at the horizon T (default: the engine's largest, where Reg_T has reached "
         "its limit over T).  Deterministic for a seed.  The values found bound the extremes "
         "over instances; they are not the extremes.",
@@ -44,6 +44,12 @@ def add_parser(sub):
         help="relative margin an unseen instance must exceed to beat the search",
     )
     p.add_argument("--horizon", type=int, default=DEFAULT_HORIZON, help="T of Reg_T")
+    p.add_argument(
+        "--objectives",
+        default="theorem1,lower_max,lower_min",
+        help=f"comma-separated, of {', '.join(OBJECTIVES)} (eq6: the large-gap part of "
+        "Lemma 5 over eq. (6)'s bound, softmax rules only)",
+    )
     p.add_argument("--out", help="result JSON (default: print it)")
     p.add_argument("--trace", help="CSV of every evaluated instance and its ratios")
     p.add_argument("--table", help="the instances' exact regret tables (.parquet/.csv)")
@@ -60,6 +66,7 @@ def _check(args):
     from privdtol.core import clock
     from privdtol.engine.exact import EXACT_ALGORITHMS
     from privdtol.engine.exact.proof import PROOF_ALGORITHMS
+    from privdtol.engine.worst_case import OBJECTIVES
     from privdtol.pipeline.io import check_table_path
 
     if args.algorithm not in EXACT_ALGORITHMS:
@@ -71,6 +78,17 @@ def _check(args):
     if not (args.epsilon > 0 and math.isfinite(args.epsilon)):
         raise InputError("epsilon", f"got {args.epsilon}", "a finite number > 0")
     _check_ranges(args)
+    objectives = [o for o in args.objectives.split(",") if o]
+    bad = [o for o in objectives if o not in OBJECTIVES] or ([] if objectives else [""])
+    if bad or len(set(objectives)) != len(objectives):
+        got = f"got {bad[0]!r}" if bad else f"got {args.objectives!r} (a repeat)"
+        raise InputError("objectives", got, ", ".join(OBJECTIVES))
+    if "eq6" in objectives and args.algorithm not in PROOF_ALGORITHMS:
+        raise InputError(
+            "objectives",
+            f"eq6 of {args.algorithm!r}, not a softmax rule",
+            ", ".join(PROOF_ALGORITHMS),
+        )
     if not (args.tolerance >= 0 and math.isfinite(args.tolerance)):
         raise InputError("tolerance", f"got {args.tolerance}", "a finite number >= 0")
     clock.check_horizon(args.horizon)
@@ -119,6 +137,7 @@ def run(args) -> int:
         args.seed,
         args.unseen,
         args.tolerance,
+        tuple(args.objectives.split(",")),
     )
     try:
         if args.out is None:

@@ -333,23 +333,47 @@ def lower_bound_columns(K, mu, gap, epsilon, horizons, exact_limit: int = EXACT_
     DataFrame (a few milliseconds: the worst-instance search reads one row per instance)."""
     K, mu, gap, epsilon = _check(K, mu, gap, epsilon)
     H = np.unique(_rounds(horizons, "horizon", MAX_HORIZON))
-    limit = _integer(exact_limit)
-    if limit is None or limit < 1:
-        raise InputError("exact_limit", f"got {exact_limit!r}", "integers >= 1")
+    limit = _exact_limit(exact_limit)
     top = int(H[-1])
     kl, klp = kl_gap(mu, gap), kl_pair(mu, gap)
     t0_s = _first_zero_s(K, kl, top)
     t0_p = _first_zero_p(K, gap, epsilon, top)
     # b_t > 0 for every t unless klp is infinite; below 1e-300 it no longer counts in float
-    t0_b = 2 if math.isinf(klp) else min(top + 1, 2 + math.ceil(700 / max(klp, 1e-300)))
+    t0_b = _first_zero_b(klp, top)
+    return sandwich_columns(
+        H,
+        limit,
+        (t0_s, t0_p, t0_b),
+        lambda t: _per_round(t, K, kl, gap, epsilon, t0_p, klp),
+        gap,
+    )
+
+
+def _exact_limit(exact_limit) -> int:
+    limit = _integer(exact_limit)
+    if limit is None or limit < 1:
+        raise InputError("exact_limit", f"got {exact_limit!r}", "integers >= 1")
+    return limit
+
+
+def _first_zero_b(klp: float, top: int) -> int:
+    """The first round from which b_t no longer counts (below 1e-300; 2 when klp is inf)."""
+    return 2 if math.isinf(klp) else min(top + 1, 2 + math.ceil(700 / max(klp, 1e-300)))
+
+
+def sandwich_columns(H: np.ndarray, limit: int, zeros: tuple, per_round, scale: float) -> dict:
+    """``scale`` times the sums over rounds t <= T (for each horizon T of the sorted array
+    ``H``) of the five non-increasing per-round terms ``per_round(t)`` returns (in the order of
+    :data:`NAMES`), with ``zeros`` = (t0_s, t0_p, t0_b) the rounds from which the statistical,
+    privacy and two-point terms are 0: rounds 1..``limit`` summed one by one, the rest by the
+    monotone sandwich over geometric ranges (certified lower value and width, ``_error``)."""
+    top = int(H[-1])
+    t0_s, t0_p, t0_b = zeros
     end = max(t0_s, t0_p, t0_b)  # f(t) = 0 from round `end` on (when end <= top)
     last = min(end, top + 1) - 1  # the last round that may count
     E = min(limit, last)
     rounds = np.arange(1, E + 1, dtype=np.int64)
-    exact_cum = [
-        np.concatenate([[0.0], np.cumsum(f)])
-        for f in _per_round(rounds, K, kl, gap, epsilon, t0_p, klp)
-    ]
+    exact_cum = [np.concatenate([[0.0], np.cumsum(f)]) for f in per_round(rounds)]
 
     # ranges [starts[i], ends[i]] covering rounds E + 1 .. last; f is evaluated at their starts
     # and at the last round before each zero crossing, and each range's lower value is f at
@@ -363,7 +387,7 @@ def lower_bound_columns(K, mu, gap, epsilon, horizons, exact_limit: int = EXACT_
     else:
         starts = ends = np.zeros(0, dtype=np.int64)
     points = np.union1d(starts, [t for t in (t0_s - 1, t0_p - 1, last) if E < t <= last])
-    f_points = _per_round(points.astype(np.int64), K, kl, gap, epsilon, t0_p, klp)
+    f_points = per_round(points.astype(np.int64))
     first, low = np.searchsorted(points, starts), np.searchsorted(points, ends)
     size = (ends - starts + 1).astype(float)
     low_cum = [np.concatenate([[0.0], np.cumsum(size * f[low])]) for f in f_points]
@@ -376,8 +400,8 @@ def lower_bound_columns(K, mu, gap, epsilon, horizons, exact_limit: int = EXACT_
     used = np.minimum(H, E)  # rounds summed exactly for each horizon
     ranges = np.searchsorted(ends, H, side="right")  # ranges inside [1, T]
     for i, name in enumerate(NAMES):
-        cols[name] = (gap * (exact_cum[i][used] + low_cum[i][ranges])).tolist()
-        cols[f"{name}_error"] = (gap * err_cum[i][ranges]).tolist()
+        cols[name] = (scale * (exact_cum[i][used] + low_cum[i][ranges])).tolist()
+        cols[f"{name}_error"] = (scale * err_cum[i][ranges]).tolist()
     cols["exact"] = (np.minimum(H, last) <= E).tolist()
     order = ["horizon", *NAMES]
     order += [f"{c}_error" for c in order[1:]] + ["exact"]

@@ -116,7 +116,9 @@ def registry_enums(schema: dict) -> dict:
     searched = [
         n for n in EXACT_ALGORITHMS if ALGORITHMS[n].private and ALGORITHMS[n].role != "control"
     ]
-    schema["properties"]["worst_case"]["properties"]["algorithms"]["items"]["enum"] = searched
+    worst = schema["properties"]["worst_case"]["properties"]
+    worst["algorithms"]["items"]["enum"] = searched
+    worst["cells"]["items"]["properties"]["algorithms"]["items"]["enum"] = searched
     return schema
 
 

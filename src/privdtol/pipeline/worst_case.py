@@ -41,10 +41,22 @@ class Search:
     seed: int
     unseen: int
     tolerance: float
+    #: the objectives computed (:data:`privdtol.engine.worst_case.evaluate.OBJECTIVES`)
+    objectives: tuple[str, ...] = ("theorem1", "lower_max", "lower_min")
+
+    def __post_init__(self):
+        object.__setattr__(self, "objectives", tuple(self.objectives))  # a list read back
 
     @property
     def search_id(self) -> str:
-        return stable_digest(asdict(self))[:16]
+        """A digest of the parameters (the default objectives left out of it, so that a
+        search of the three default objectives keeps its id)."""
+        params = asdict(self)
+        if self.objectives == Search.objectives:
+            del params["objectives"]
+        else:
+            params["objectives"] = list(self.objectives)
+        return stable_digest(params)[:16]
 
     @property
     def has_proof(self) -> bool:
@@ -66,15 +78,53 @@ class Search:
             horizon=self.horizon,
             unseen=self.unseen,
             tolerance=self.tolerance,
+            objectives=self.objectives,
         )
 
 
+def _cell_searches(block: dict) -> list[Search]:
+    """The searches of the block's ``cells`` (each its algorithms, K, gap and epsilon, and
+    optionally its own budget, unseen count and objectives; the rest from the block)."""
+    out = []
+    for cell in block.get("cells") or []:
+        objectives = tuple(cell.get("objectives") or Search.objectives)
+        for a in cell["algorithms"]:
+            if "eq6" in objectives and a not in _softmax():
+                raise InputError(
+                    "worst_case.cells.objectives",
+                    f"eq6 asked of {a!r}",
+                    f"eq6 for the softmax rules only ({', '.join(_softmax())})",
+                )
+            out.append(
+                Search(
+                    a,
+                    int(cell["K"]),
+                    float(cell["gap"]),
+                    float(cell["epsilon"]),
+                    int(block["horizon"]),
+                    int(cell.get("budget", block["budget"])),
+                    int(block["seed"]),
+                    int(cell.get("unseen", block["unseen"])),
+                    float(block["tolerance"]),
+                    objectives,
+                )
+            )
+    return out
+
+
+def _softmax() -> tuple[str, ...]:
+    from privdtol.engine.exact.proof import PROOF_ALGORITHMS
+
+    return PROOF_ALGORITHMS
+
+
 def searches(config: dict) -> list[Search]:
-    """The searches of a validated config's ``worst_case:`` block (none without one)."""
+    """The searches of a validated config's ``worst_case:`` block (none without one): the grid
+    of its algorithms, K, gap and epsilon, and its ``cells``."""
     block = config.get("worst_case")
     if not block:
         return []
-    out = [
+    out = _cell_searches(block) + [
         Search(
             a,
             int(K),
@@ -91,7 +141,8 @@ def searches(config: dict) -> list[Search]:
         for g in block["gap"]
         for e in block["epsilon"]
     ]
-    return sorted(out, key=lambda s: (s.algorithm, s.K, s.gap, s.epsilon))
+    unique = {s.search_id: s for s in out}
+    return sorted(unique.values(), key=lambda s: (s.algorithm, s.K, s.gap, s.epsilon))
 
 
 def worst_tables(result: dict, search: Search):
@@ -155,7 +206,8 @@ def write_search(search: Search, out, trace_out=None, table_out=None, proof_out=
     from privdtol.pipeline.io import write_table
 
     result, trace = search.run()
-    result = {"search_id": search.search_id, "search": asdict(search), **result}
+    params = asdict(search) | {"objectives": list(search.objectives)}  # as JSON reads it
+    result = {"search_id": search.search_id, "search": params, **result}
     if trace_out is not None:
         write_table(pd.DataFrame(trace), trace_out)
     table, avg = worst_tables(result, search) if table_out or proof_out else (None, None)
@@ -177,8 +229,8 @@ def search_rows(r: dict, trace: pd.DataFrame) -> list[dict]:
 
     counted = trace[trace["phase"] != "unseen"]
     rows = []
-    for objective, (ratio, _) in OBJECTIVES.items():
-        f = r["objectives"][objective]
+    for objective, f in r["objectives"].items():
+        ratio = OBJECTIVES[objective][0]
         u = r["unseen"]["objectives"].get(objective, {})
         rows.append(
             {

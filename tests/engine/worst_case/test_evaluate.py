@@ -33,6 +33,7 @@ def test_constants():
         "theorem1": ("theorem1", 1),
         "lower_max": ("lower", 1),
         "lower_min": ("lower", -1),
+        "eq6": ("eq6", 1),
     }
 
 
@@ -52,12 +53,16 @@ def test_theorem1_bound_at_a_small_epsilon_by_hand():
     assert ev.theorem1 == pytest.approx(1 + 6912 * math.log(3), rel=1e-15)
 
 
-def test_lower_ratio_is_the_regret_over_lb_of_the_two_level_instance_of_the_same_mu1():
-    """The lower ratio's denominator is LB_T (best) of K actions with best mean mu_1 and the
-    others at mu_1 + gap, whatever the instance's other gaps."""
+def test_lower_ratio_is_the_regret_over_the_instances_own_lb():
+    """The lower ratio's denominator is LB_T (best) of the instance itself, not of the
+    two-level instance of the same mu_1 and Delta_min (which is larger: the spread actions
+    are easier to rule out)."""
+    from privdtol.core.lower_bound_means import lower_bound_means
+
     ev = Evaluator("rnm_ftnl", 4, 0.25, 1.0, T)
     means = [0.2, 0.45, 0.7, 0.95]
-    lb = lower_bound(4, 0.45, 0.25, 1.0, [T])
+    lb = lower_bound_means(means, 1.0, [T])
+    assert lb["best"].iloc[0] < lower_bound(4, 0.45, 0.25, 1.0, [T])["best"].iloc[0]
     e = ev.evaluate(means, "x", "free")
     assert e["lower"] == lb["best"].iloc[0] and e["lower_error"] == lb["best_error"].iloc[0]
     assert e["ratios"]["lower"] == pytest.approx(e["regret"] / e["lower"], rel=1e-15)
@@ -111,24 +116,27 @@ def test_each_instance_is_computed_once(monkeypatch):
     assert calls == [SEARCH_TOL] * 2 and ev.count == 2 and len(ev.trace) == 2
 
 
-def test_lb_is_computed_once_per_best_mean(monkeypatch):
-    import privdtol.core.lower_bound as lb_module
+def test_lb_is_the_instances_own_bound_computed_once(monkeypatch):
+    import privdtol.core.lower_bound_means as lbm
 
-    mus, real = [], lb_module.lower_bound_columns
+    seen, real = [], lbm.lower_bound_means_columns
 
-    def spy(K, mu, *args, **kw):
-        mus.append(mu)
-        return real(K, mu, *args, **kw)
+    def spy(means, *args, **kw):
+        seen.append(tuple(means))
+        return real(means, *args, **kw)
 
-    monkeypatch.setattr(lb_module, "lower_bound_columns", spy)
+    monkeypatch.setattr(lbm, "lower_bound_means_columns", spy)
     ev = Evaluator("rnm_ftnl", 3, 0.25, 1.0, T)
-    for top in (0.625, 0.7, 0.9):
+    for top in (0.625, 0.9, 0.625):
         ev.evaluate([0.375, 0.625, top], "x", "free")
-    ev.evaluate([0.125, 0.375, 0.5], "x", "free")
-    assert mus == [0.625, 0.375]
-    # the columns are lower_bound's table, without the DataFrame
-    table = lb_module.lower_bound(3, 0.625, 0.25, 1.0, [T])
-    assert ev.lower(0.375) == (table["best"].iloc[0], table["best_error"].iloc[0])
+    assert seen == [(0.375, 0.625, 0.625), (0.375, 0.625, 0.9)]
+    # a two-level instance: the two-level bound, the columns without the DataFrame
+    table = lower_bound(3, 0.625, 0.25, 1.0, [T])
+    two = ev.lower([0.375, 0.625, 0.625])
+    assert two == pytest.approx((table["best"].iloc[0], table["best_error"].iloc[0]), rel=1e-12)
+    # a spread instance: its own bound, smaller (the third action is easier to rule out)
+    spread = lbm.lower_bound_means([0.375, 0.625, 0.9], 1.0, [T])
+    assert ev.lower([0.375, 0.625, 0.9])[0] == spread["best"].iloc[0] < two[0]
 
 
 def test_the_budget_counts_new_instances_only():

@@ -14,8 +14,11 @@ from support.dense_grid import GridRatios, grid_extreme
 
 from privdtol.engine import exact
 from privdtol.engine.worst_case import FAMILIES, OBJECTIVES, SEARCH_TOL
+from privdtol.engine.worst_case.evaluate import DEFAULT_OBJECTIVES
 from privdtol.engine.worst_case.search import search
 
+#: the objectives a search computes by default
+DEFAULT = {o: OBJECTIVES[o] for o in DEFAULT_OBJECTIVES}
 T = 1023  # 2^10 - 1: an exact evaluation costs milliseconds
 #: one cheap search, K = 3 (rnm_ftnl: a few ms an evaluation)
 ARGS = ("rnm_ftnl", 3, 0.25, 1.0)
@@ -62,7 +65,7 @@ def test_search_record():
     std = r["standard"]
     assert std["means"] == [0.375, 0.625, 0.625] and std["gaps"] == [0.25, 0.25]
     assert std["description"] == "mu_1 0.375; gaps/Delta_min: 2 at 1"
-    for objective, (ratio, sign) in OBJECTIVES.items():
+    for objective, (ratio, sign) in DEFAULT.items():
         found = r["objectives"][objective]
         (reg,), (err,) = exact.expected_regret("rnm_ftnl", found["means"], 1.0, [T])
         assert (found["regret"], found["error_bound"]) == (reg, err)
@@ -78,12 +81,13 @@ def test_search_record():
 
 
 def test_search_beats_the_standard_instance_where_it_is_not_extreme():
-    """K = 3: the standard instance (every gap 1/4) is not the largest Reg/LB_T (a best mean
-    near 0 is: 21.1 > 19.8) nor the smallest (the third mean at 1 is: 17.3)."""
+    """K = 3, each instance against its own LB_T: the standard instance (every gap 1/4) is not
+    the largest Reg/LB_T (a best mean at 0 with the third mean near 0.35 is: 29.7 > 19.8); the
+    smallest stays within the tolerance of the standard's (19.74 against 19.76)."""
     r, _ = search(*ARGS, budget=60, horizon=T, unseen=0)
     hi, lo = r["objectives"]["lower_max"], r["objectives"]["lower_min"]
-    assert hi["beats_standard"] and hi["value"] > 21.1 > 19.8 > hi["standard_value"]
-    assert lo["beats_standard"] and lo["value"] < 17.36 < 19.7 < lo["standard_value"]
+    assert hi["beats_standard"] and hi["value"] > 29.7 > 19.8 > hi["standard_value"]
+    assert not lo["beats_standard"] and 19.7 < lo["value"] <= lo["standard_value"] < 19.8
 
 
 def test_the_search_ranks_at_its_tolerance_and_recomputes_what_it_reports(monkeypatch):
@@ -127,7 +131,7 @@ def test_unseen_check(tolerance):
     r, trace = search(*ARGS, budget=20, seed=1, horizon=T, unseen=8, tolerance=tolerance)
     unseen = [row for row in trace if row["phase"] == "unseen"]
     assert len(unseen) == 8 == r["unseen"]["count"]
-    for objective, (ratio, sign) in OBJECTIVES.items():
+    for objective, (ratio, sign) in DEFAULT.items():
         check = r["unseen"]["objectives"][objective]
         extreme = max(unseen, key=lambda row: sign * row[ratio])
         assert check["means"] == [float(m) for m in extreme["means"].split()]
@@ -198,15 +202,14 @@ def test_search_refuses_bad_arguments_in_one_sentence(kw):
 
 # ------------------------------------------------------------------------------ certificates
 #: the searches certified: at K = 2 the best mean x_0 is the only parameter, at K = 3 also the
-#: third mean (t); each objective's extreme (by the dense grid) is none of the search's fixed
-#: points (sweep, scan):
+#: third mean (t); each objective's extreme (by the dense grid; Reg/LB_T against each
+#: instance's own LB_T) is none of the search's fixed points (sweep, scan):
 #: - rnm_ftnl, K = 2, gap 1/8, eps 1/4, T = 4095: the largest Reg/LB_T at x_0 = 0.0063,
 #:   next to the bound;
 #: - rps, K = 2, gap 1/8, eps 1/4, T = 255: the largest Reg/LB_T at x_0 = 0.9997;
 #: - rnm_ftnl, K = 3, gap 1/4, eps 1, T = 1023: (x_0, t) = (0.4815, 0) for Theorem 1,
-#:   (0.0267, 0) and (0.4674, 1) for the largest and smallest Reg/LB_T;
-#: - rps, K = 3, gap 1/8, eps 1, T = 127: (0, 0.9804) for Theorem 1 and the largest Reg/LB_T,
-#:   (0.4971, 0) for the smallest.
+#:   (0, 0.1348) for the largest Reg/LB_T (29.784);
+#: - rps, K = 3, gap 1/8, eps 1, T = 127: (0, 0.9804) for Theorem 1.
 CERTIFIED = [
     ("rnm_ftnl", 2, 0.125, 0.25, 4095),
     ("rps", 2, 0.125, 0.25, 255),
@@ -217,6 +220,10 @@ CERTIFIED = [
 CERT_BUDGET = 120
 #: the agreement asked of the search and the grid, relative
 CERT_RTOL = 1e-6
+#: where the extreme sits on a kink of LB_T (the maximum over the placement families of
+#: :mod:`privdtol.core.lower_bound_means` switches there), the search at CERT_BUDGET stops
+#: short of it: rnm_ftnl, K = 3: 29.774 against the grid's 29.784 (3.4e-4; 6e-6 at budget 200)
+CERT_RTOL_KINK = {("rnm_ftnl", 3, "lower_max"): 5e-4}
 
 
 def _point(means, gap):
@@ -234,12 +241,37 @@ def test_a_dense_grid_finds_each_extreme_where_the_search_does(algorithm, K, gap
     r, _ = search(algorithm, K, gap, epsilon, budget=CERT_BUDGET, horizon=horizon, unseen=0)
     grid = GridRatios(algorithm, K, gap, epsilon, horizon)
     assert grid.theorem1_bound == pytest.approx(r["theorem1_bound"], rel=1e-15)
-    for objective, (ratio, sign) in OBJECTIVES.items():
+    for objective, (ratio, sign) in DEFAULT.items():
         found = r["objectives"][objective]
         value = found["value"]
         again = grid(_point(found["means"], gap))[ratio]
         assert again == pytest.approx(value, rel=1e-9), objective
         best, where = grid_extreme(grid, objective)
         why = f"{objective}: search {value!r} at {found['means']}, grid {best!r} at {where}"
-        assert sign * (best / value - 1) <= CERT_RTOL, why
+        rtol = CERT_RTOL_KINK.get((algorithm, K, objective), CERT_RTOL)
+        assert sign * (best / value - 1) <= rtol, why
         assert sign * (value / best - 1) <= CERT_RTOL, why
+
+
+# ----------------------------------------------------------------------- the eq. (6) objective
+def test_the_eq6_objective_is_the_large_gap_part_over_its_bound():
+    """rps, K = 4, gap 1/8, eps = 1/8 (eta = 1/16, 4 eta = 1/4: gaps above it are large): the
+    eq6 value of the instance found is sum_terms' large-gap part over 4 log 4 / eta."""
+    from privdtol.engine.exact.proof import sum_terms
+
+    r, trace = search("rps", 4, 0.125, 0.125, budget=14, horizon=T, unseen=0,
+                      objectives=("theorem1", "eq6"))  # fmt: skip
+    assert list(r["objectives"]) == ["theorem1", "eq6"]
+    assert r["eq6_bound"] == pytest.approx(4 * math.log(4) * 16, rel=1e-15)
+    found = r["objectives"]["eq6"]
+    terms = sum_terms("rps", found["means"], 0.125)
+    assert found["large_gap"] == pytest.approx(terms["large_gap"], rel=1e-9)
+    assert found["value"] == pytest.approx(terms["large_gap"] / r["eq6_bound"], rel=1e-9)
+    assert 0 < found["value"] < 1 and all("eq6" in row for row in trace)
+
+
+def test_eq6_is_refused_for_a_rule_that_is_no_softmax():
+    with pytest.raises(ValueError, match="objective eq6"):
+        search("rnm_ftnl", 3, 0.25, 1.0, budget=12, horizon=T, objectives=("eq6",))
+    with pytest.raises(ValueError, match="objectives"):
+        search("rps", 3, 0.25, 1.0, budget=12, horizon=T, objectives=("nope",))

@@ -112,12 +112,14 @@ def _weighted_laws(spec, ms, mixed=False):
     return P @ w, E @ w + 4 * U * (P @ w)
 
 
-def dyadic_sums(spec, base=None):
+def dyadic_sums(spec, base=None, rel_tol=REL_TOL):
     """Per range r (r = 0: m = 1; r >= 1: 2^(r-1)+1..2^r): (S, E) per group, S[r, g] = sum of
     P(A = a member of g | m rounds) over the range, E its error bound; and (tail, averager):
     tail[g] bounds the sum over the m beyond the last range (zero if it ends the sum).
     ``base``: the averager of the instance's exact regret (:func:`~privdtol.engine.exact.
-    regret_and_averager`, the same laws), whose panels sum the m it covers; its laws are shared."""
+    regret_and_averager`, the same laws), whose panels sum the m it covers; its laws are shared.
+    ``rel_tol``: the error wanted of each range, relative to the sum so far (the error bounds
+    returned are rigorous whatever it is)."""
     w = spec.ns * spec.delta
     avg = _Averager(spec, 1 << R_MAX, w)
     if base is not None:
@@ -132,7 +134,7 @@ def dyadic_sums(spec, base=None):
             P, err = avg.laws([1])
             s, e = P[0], err[0]
         else:
-            avg.tol = REL_TOL * cum / (hi - lo + 1)
+            avg.tol = rel_tol * cum / (hi - lo + 1)
             s, e = _range_sum(avg, base, lo, hi)
         S.append(s)
         E.append(e)
@@ -314,6 +316,21 @@ def sum_terms(algorithm, means, epsilon, env="bernoulli", base=None) -> dict:
         ],
         "tail_bound": float(w @ tail),
     }
+
+
+def large_gap_part(algorithm, means, epsilon, env="bernoulli", rel_tol=REL_TOL):
+    """(the large-gap part of sum_m F_m, error bound): the left side of eq. (6),
+    sum_(m>=1) E[sum_(j: Delta_j > 4 eta) Delta_j P_(m,j)] (:func:`sum_terms`' ``large_gap``
+    alone, without the restricted softmax and the drift: the worst-instance search's ``eq6``
+    objective reads it for every instance, at its ranking tolerance ``rel_tol``); (0, 0) when
+    no action is large-gap."""
+    spec = _spec(algorithm, means, epsilon, env)
+    big = large_gap(spec, epsilon)
+    if not big.any():
+        return 0.0, 0.0
+    S, E, tail, _ = dyadic_sums(spec, rel_tol=rel_tol)
+    S, E, tail = mixed_sums(spec, S, E, tail)
+    return _weighted(S, E, tail, spec.ns * spec.delta * big)
 
 
 def regret_limit(sums: dict) -> tuple[float, float]:

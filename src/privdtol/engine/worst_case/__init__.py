@@ -6,8 +6,8 @@ bounds, with three objectives computed at every evaluation:
 
 - ``theorem1``: the largest Reg_T / (1 + 800 log K/Delta_min + 16 log K/eta) (eq. (1));
 - ``lower_max`` and ``lower_min``: the largest and the smallest Reg_T / LB_T, LB_T the explicit
-  lower bound every eps-DP algorithm must pay on the two-level instance of the same K, mu_1 and
-  Delta_min (:mod:`privdtol.core.lower_bound`): the band of Theta's constants over instances.
+  lower bound every eps-DP algorithm must pay on the instance itself
+  (:mod:`privdtol.core.lower_bound_means`): the band of Theta's constants over instances.
 
 The search itself is :func:`.search.search`; the instance families :mod:`.families`; an
 evaluation :mod:`.evaluate`.

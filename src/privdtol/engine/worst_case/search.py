@@ -22,6 +22,8 @@ value it evaluated, a bound on the extreme over instances, not the extreme itsel
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from privdtol.core import bounds
@@ -29,6 +31,7 @@ from privdtol.core.seeding import generator
 from privdtol.engine.worst_case import families as fam
 from privdtol.engine.worst_case.evaluate import (
     DEFAULT_HORIZON,
+    DEFAULT_OBJECTIVES,
     OBJECTIVES,
     BudgetSpent,
     Evaluator,
@@ -118,16 +121,16 @@ def _run(ev, K, gap, eta, budget, free_max_k, rng):
 
     standard = add(fam.standard(K), "standard")
     sweep = [add(fam.Candidate("standard", (), (x,)), "sweep") for x in SWEEP_X0]
-    x0s = [fam.STANDARD_X0] + [_extreme(sweep, o)["candidate"].x[0] for o in OBJECTIVES]
+    x0s = [fam.STANDARD_X0] + [_extreme(sweep, o)["candidate"].x[0] for o in ev.objectives]
     x0s = list(dict.fromkeys(x0s))
     scan = fam.scan(K, gap, eta, x0s, free_max_k)
     room = max(0, int(SCAN_SHARE * budget) - ev.count)
     for c in scan[:room]:
         add(c, "scan")
-    starts: dict[str, set] = {o: set() for o in OBJECTIVES}
+    starts: dict[str, set] = {o: set() for o in ev.objectives}
     runs, idle = 0, 0
     while ev.count < budget:
-        objective = tuple(OBJECTIVES)[runs % len(OBJECTIVES)]
+        objective = ev.objectives[runs % len(ev.objectives)]
         before = ev.count
         start = next(
             (
@@ -138,7 +141,7 @@ def _run(ev, K, gap, eta, budget, free_max_k, rng):
             None,
         )
         try:
-            if start is None or idle >= len(OBJECTIVES):  # nothing new near the starts
+            if start is None or idle >= len(ev.objectives):  # nothing new near the starts
                 add(fam.random_candidate(rng, K, free_max_k), "explore")
                 idle = 0
             else:
@@ -154,7 +157,8 @@ def _run(ev, K, gap, eta, budget, free_max_k, rng):
 
 def _public(entry: dict, gap: float) -> dict:
     means = [float(m) for m in entry["means"]]
-    return {
+    extra = {k: entry[k] for k in ("large_gap", "large_gap_error") if k in entry}
+    return extra | {
         "means": means,
         "gaps": [m - means[0] for m in means[1:]],
         "family": entry["family"],
@@ -181,14 +185,23 @@ def search(
     unseen=40,
     tolerance=1e-3,
     free_max_k=FREE_MAX_K,
+    objectives=DEFAULT_OBJECTIVES,
 ) -> tuple[dict, list[dict]]:
-    """The most extreme instances found for each objective and the trace of every evaluation
-    (see the module docstring)."""
+    """The most extreme instances found for each of ``objectives`` (of :data:`OBJECTIVES`;
+    ``eq6`` for softmax rules only) and the trace of every evaluation (module docstring)."""
     K, gap, budget, unseen = int(K), float(gap), int(budget), int(unseen)
     if K < 2 or not 0 < gap < 1 or budget < 12 or unseen < 0 or not tolerance >= 0:
         raise ValueError("need K >= 2, 0 < gap < 1, budget >= 12, unseen >= 0, tolerance >= 0")
+    objectives = tuple(objectives)
+    if not objectives or not set(objectives) <= set(OBJECTIVES):
+        raise ValueError(f"objectives: some of {', '.join(OBJECTIVES)}")
+    if "eq6" in objectives:
+        from privdtol.engine.exact.proof import PROOF_ALGORITHMS
+
+        if algorithm not in PROOF_ALGORITHMS:
+            raise ValueError(f"objective eq6: a softmax rule ({', '.join(PROOF_ALGORITHMS)})")
     eta = float(bounds.eta(epsilon))
-    ev = Evaluator(algorithm, K, gap, epsilon, horizon, env)
+    ev = Evaluator(algorithm, K, gap, epsilon, horizon, env, objectives)
     ev.budget = budget
     params = {"algorithm": algorithm, "K": K, "gap": gap, "epsilon": float(epsilon)}
     rng = generator({**params, "seed": int(seed), "stream": "explore"})
@@ -203,16 +216,17 @@ def search(
     ]
     fresh = [e for e in fresh if e["phase"] == "unseen"]
     std = ev.accurate(standard)
-    objectives, checks = {}, {}
-    for objective in OBJECTIVES:
+    found, checks = {}, {}
+    for objective in objectives:
         top = [ev.accurate(e) for e in _ranked(searched, objective)[:3]]
         best = _extreme([std, *top], objective)
         v, s = value(best, objective), value(std, objective)
-        objectives[objective] = {
+        found[objective] = {
             **_public(best, gap),
             "value": v,
             "standard_value": s,
-            "gain": gain(v, s, objective),
+            # None where the standard instance's value is 0 (an eq6 value without large gaps)
+            "gain": g if math.isfinite(g := gain(v, s, objective)) else None,
             "beats_standard": gain(v, s, objective) > tolerance,
         }
         if fresh:
@@ -243,8 +257,9 @@ def search(
         "evaluations": evaluations,
         "families": dict(sorted(counts.items())),
         "theorem1_bound": ev.theorem1,
+        "eq6_bound": ev.eq6,
         "standard": _public(std, gap),
-        "objectives": objectives,
+        "objectives": found,
         "unseen": {"count": len(fresh), "objectives": checks},
         "note": "the most extreme value found by the search, not the extreme over instances",
     }

@@ -151,7 +151,8 @@
 
   // ------------------------------------------------------------------------ searches
   const OBJECTIVES = { theorem1: ["Reg / Theorem 1's bound (max)", "#0173b2"],
-    lower_max: ["Reg / LB_T (max)", "#de8f05"], lower_min: ["Reg / LB_T (min)", "#029e73"] };
+    lower_max: ["Reg / LB_T (max)", "#de8f05"], lower_min: ["Reg / LB_T (min)", "#029e73"],
+    eq6: ["large-gap part / eq. (6)'s bound (max)", "#cc78bc"] };
   function drawSearch() {
     const s = DATA.views.searches.searches[JSON.parse($("search").value)];
     const trace = [], means = [], table = [];
