@@ -261,9 +261,14 @@ def test_notebooks_draw_their_claims_thresholds():
 def test_a_check_is_given_only_the_thresholds_its_record_declares():
     from privdtol.analysis.registry import claim_thresholds
 
-    checks = {"confidence": 0.9, "optimality_exponent_max": 0.05, "rate_form_factor": 1.5}
+    checks = {
+        "confidence": 0.9,
+        "optimality_ratio_max": 100,
+        "optimality_growth_max": 0.05,
+        "rate_form_factor": 1.5,
+    }
     got = claim_thresholds("C7", checks)
-    assert dict(got) == {"confidence": 0.9, "optimality_exponent_max": 0.05}
+    assert dict(got) == {"optimality_ratio_max": 100, "optimality_growth_max": 0.05}
     with pytest.raises(KeyError, match=r"claim C7 reads checks\.rate_form_factor"):
         got["rate_form_factor"]
     assert dict(claim_thresholds("C1", checks)) == {}

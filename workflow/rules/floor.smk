@@ -21,7 +21,7 @@ rule floor_table:
         piece=config_piece("floor", config.get("floor", {})),
         code=code_stamp("core", "engine", "algorithms", "pipeline"),
     output:
-        parquet=agg_table("floor"),
+        parquet=f"{AGG_DIR}/floor.parquet",
         csv=f"{AGG_DIR}/floor.csv",
     log:
         "logs/aggregate/floor.log",
