@@ -29,3 +29,35 @@ def test_an_argparse_error_is_one_line_and_exit_2(capsys):
         main(["nosuchcommand"])
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and err.count("\n") == 1 and "invalid choice" in err, err
+
+
+def test_a_full_disk_is_one_line_naming_the_file(capsys, monkeypatch, tmp_path):
+    """ENOSPC while writing ``simulate --out`` was an OSError traceback."""
+    import errno
+
+    import privdtol.cli.simulate as simulate
+
+    out = tmp_path / "cell.csv"
+
+    def full(table, path):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(simulate, "write_table", full)
+    args = ["--algorithm", "rps", "--K", "2", "--gap", "0.25", "--epsilon", "1"]
+    code = main(["simulate", *args, "--horizon", "7", "--runs", "2", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1, err
+    assert err == f"privdtol simulate: error: No space left on device: {out}\n"
+
+
+def test_a_closed_pipe_is_one_line():
+    """``privdtol audit ... | head -1`` ended in a BrokenPipeError traceback."""
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "privdtol.cli", "audit", "--algorithm", "rps", "--epsilon", "1"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()  # the reader is gone before the command writes: EPIPE, every time
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 1
+    assert err == "privdtol audit: error: output pipe closed by its reader\n", err
