@@ -120,3 +120,18 @@ def test_long_dyadic_axes_label_every_other_power():
         texts = [t.get_text() for t in ax.get_xticklabels()]
         assert len(texts) == n and sum(bool(t) for t in texts) == labelled
     plt.close(fig)
+
+
+def test_a_long_display_name_is_shortened_for_figures():
+    """A plugin's ~130-character display name widened the privacy figure past the text width,
+    and its texts fell below the size floor: figures show at most MAX_LABEL characters, never
+    cutting mathematics open."""
+    from privdtol.plotting.style import MAX_LABEL, display_label
+
+    assert MAX_LABEL == 32
+    assert display_label("RPS (Section 4)") == "RPS (Section 4)"
+    assert display_label("x" * 130) == "x" * 31 + "…"
+    assert display_label("a long name with math $\\eta = \\varepsilon/2$ inside it") == (
+        "a long name with math…"
+    )
+    assert display_label("name\n  with   breaks") == "name with breaks"
