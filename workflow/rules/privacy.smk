@@ -16,6 +16,8 @@ if config.get("privacy"):  # semantic checks of the privacy block at parse time,
 
 
 rule audit_privacy:
+    input:
+        code=code_stamp("privacy", *SIM_CODE),  # an edit of the audits or a plugin reruns it
     output:
         parquet=f"{AGG_DIR}/privacy.parquet",
         csv=f"{AGG_DIR}/privacy.csv",

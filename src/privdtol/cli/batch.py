@@ -70,13 +70,16 @@ def batch_cells(args):
 def is_complete(path: Path, cell) -> bool:
     """A cell file is trusted when its reader accepts it
     (:func:`privdtol.pipeline.aggregate.read_cell`: the cell's parameters, id, rows and finite
-    values); anything else is computed again."""
+    values) and it was computed by the code that runs now (the digest of
+    :func:`privdtol.pipeline.staleness.cell_code`: the simulation layers and the cell's plugin
+    modules); anything else is computed again."""
     from privdtol.pipeline.aggregate import read_cell
+    from privdtol.pipeline.staleness import cell_code
 
     if not path.exists():
         return False
     try:
-        read_cell(path, cell)
+        read_cell(path, cell, code=cell_code(cell.algorithm, cell.env))
     except InputError:
         return False
     return True
@@ -100,9 +103,11 @@ def cell_table(cell, proof_path=None):
     table["instance"] = cell.instance
     table["rho"] = float("nan") if cell.rho is None else cell.rho
     table["kappa"] = float("nan") if cell.kappa is None else cell.kappa
-    from privdtol.pipeline.plan import CELL_ATTR
+    from privdtol.pipeline.plan import CELL_ATTR, CODE_ATTR
+    from privdtol.pipeline.staleness import cell_code
 
     table.attrs[CELL_ATTR] = cell.params()  # the promise read_cell holds the file to
+    table.attrs[CODE_ATTR] = cell_code(cell.algorithm, cell.env)  # and the code that kept it
     return table
 
 

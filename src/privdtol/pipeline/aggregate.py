@@ -249,7 +249,7 @@ def _cell_problem(path, problem: str, allowed: str | None = None) -> InputError:
     return InputError("cells", f"{path}: {problem}", allowed)
 
 
-def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
+def read_cell(path: str | Path, cell=None, code: str | None = None) -> pd.DataFrame:
     """A cell file (``results/sim/<experiment>/<cell_id>.parquet``), validated -- the one
     reader of cell files (``privdtol aggregate``; ``simulate-batch`` trusts a file only if this
     accepts it): the cell's parameters in its metadata (:data:`~privdtol.pipeline.plan.CELL_ATTR`,
@@ -258,8 +258,10 @@ def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
     types; the parameters the cell promises on every row; exactly one row per run (``runs``, or
     one exact row set) and checkpoint horizon of the cell's T; regret finite, in [0, T] (beyond
     the exact error bound), realized regret finite in [-T, T] (or NaN, exact).  A defect is one
-    InputError line naming the file and what is wrong."""
-    from privdtol.pipeline.plan import CELL_ATTR, Cell
+    InputError line naming the file and what is wrong.  With ``code``, the file must also
+    record that digest of the code that computed it (:data:`~privdtol.pipeline.plan.CODE_ATTR`):
+    ``simulate-batch`` recomputes a cell whose code changed."""
+    from privdtol.pipeline.plan import CELL_ATTR, CODE_ATTR, Cell
     from privdtol.pipeline.worst_case import SEARCH_ATTR
 
     path = Path(path)
@@ -281,6 +283,8 @@ def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
         raise _cell_problem(path, f"cell parameters {params!r} are not a cell's")
     if cell is not None and promised != cell:
         raise _cell_problem(path, f"holds cell {promised.cell_id}, not {cell.cell_id}")
+    if code is not None and meta.get(CODE_ATTR) != code:
+        raise _cell_problem(path, "was computed by other code (or a plugin since edited)")
     if path.stem != promised.cell_id:
         raise _cell_problem(
             path, f"holds the data of cell {promised.cell_id} (another cell's bytes?)"

@@ -16,9 +16,9 @@ ablation, a plugin) whose cell fails is that algorithm's failure, named in the s
 its cells, never Proposition 1's: a plugin that violates its declared privacy leaves RPS's
 verdict as RPS's audits give it.  The statistic is the largest loss/eps ratio of RPS's exact
 audits (the paper's algorithm; exact numbers, so no confidence interval), the other private
-algorithms' largest beside it in the summary.  C1 has no thresholds.  Each negative control also gets its own
-record (``C1--<control>.json``, :func:`check` with ``algorithm``): the claim "ε-DP" checked on
-the control alone, FAIL when an exact audit exhibits a loss above ε.
+algorithms' largest beside it in the summary.  C1 has no thresholds.  Each negative control
+also gets its own record (``C1--<control>.json``, :func:`check` with ``algorithm``): the claim
+"ε-DP" checked on the control alone, FAIL when an exact audit exhibits a loss above ε.
 """
 
 from __future__ import annotations
