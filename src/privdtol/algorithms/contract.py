@@ -10,12 +10,16 @@ algorithm's prefix lengths lie in 1..2^r, and a declared exact law equals the ``
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from privdtol.algorithms.base import Algorithm, BlockAlgorithm, RoundAlgorithm
 from privdtol.algorithms.citation import parse_entry
 from privdtol.algorithms.declarations import PREFIX_RULES, ROLES, Privacy, SelectionLaw
 
+#: a bibliography key as the report may write it in ``\\citet{...}`` (no TeX in it)
+BIB_KEY = re.compile(r"[A-Za-z0-9_:.+/-]+")
 #: the probe: runs, actions, block index
 _N, _K, _R = 5, 4, 3
 
@@ -73,6 +77,11 @@ def check_algorithm(cls) -> None:
         raise ValueError(f"role {getattr(cls, 'role', None)!r} not one of {', '.join(ROLES)}")
     if cls.reference is not None and not isinstance(cls.reference, str):
         raise TypeError("reference must be a bibliography key (a string) or None")
+    if cls.reference is not None and not BIB_KEY.fullmatch(cls.reference):
+        # the report writes it in \citet{...}: a brace or a backslash would be TeX
+        raise ValueError(
+            f"reference {cls.reference!r}: letters, digits and _ : . - + / only (a BibTeX key)"
+        )
     _check_citation(cls)
     if cls.privacy is not None and not isinstance(cls.privacy, Privacy):
         raise TypeError("privacy must be a privdtol Privacy declaration or None")
