@@ -111,6 +111,29 @@ def cell_table(cell, proof_path=None):
     return table
 
 
+def _cell_or_failure(cell, proof):
+    """:func:`cell_table`; where the cell's plugin fails (a :class:`~privdtol.engine.guard.
+    RunFailure` of a plugin's algorithm or loss model), the cell's file with no rows and the
+    reason (:mod:`privdtol.pipeline.failures`): the plugin costs its own cells only.  A
+    built-in algorithm's failure is raised (a bug of this package)."""
+    from privdtol.engine.guard import RunFailure
+    from privdtol.pipeline import failures
+    from privdtol.pipeline.plan import CELL_ATTR, CODE_ATTR
+    from privdtol.pipeline.staleness import cell_code
+
+    try:
+        return cell_table(cell, proof)
+    except RunFailure as err:
+        plugin = failures.plugin_of(cell)
+        if plugin is None or proof is not None:
+            raise
+        print(f"cell {cell.cell_id}: plugin {plugin!r} failed, no rows: {err}", file=sys.stderr)
+        table = failures.failed_cell_table(cell, f"plugin {plugin!r}: {err}")
+        table.attrs[CELL_ATTR] = cell.params()
+        table.attrs[CODE_ATTR] = cell_code(cell.algorithm, cell.env)
+        return table
+
+
 def run(args) -> int:
     cells = batch_cells(args)
     proof_ids = {c for c in args.proof_cells.split(",") if c}
@@ -134,7 +157,7 @@ def run(args) -> int:
             print(f"skip {path} (exists)", file=sys.stderr)
             continue
         t0 = time.perf_counter()
-        write_table(cell_table(cell, proof), path)
+        write_table(_cell_or_failure(cell, proof), path)
         done += 1
         print(
             f"cell {cell.cell_id} {cell.algorithm} {cell.env} K={cell.K} gap={cell.gap:g} "

@@ -24,6 +24,7 @@ import pandas as pd
 
 from privdtol.core import bounds
 from privdtol.errors import InputError
+from privdtol.pipeline.failures import FAILURE_ATTR, FAILURES_ATTR, failure_of
 from privdtol.pipeline.io import read_table
 
 #: normal quantile of the two-sided 95% interval
@@ -155,10 +156,20 @@ def add_bounds(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def aggregate_tables(tables: Iterable[pd.DataFrame], experiment: str) -> pd.DataFrame:
-    """The aggregated table of an experiment from its cells' run tables."""
-    parts = [summarize_cell(t) for t in tables]
+    """The aggregated table of an experiment from its cells' run tables; a cell whose plugin
+    failed (no rows, :mod:`privdtol.pipeline.failures`) is left out, its id and reason in the
+    table's metadata (``FAILURES_ATTR``)."""
+    parts, failed = [], {}
+    for t in tables:
+        if failure_of(t) is not None:
+            failed[str(t.attrs.get("cell_id", len(failed)))] = failure_of(t)
+        else:
+            parts.append(summarize_cell(t))
     if not parts:
-        return pd.DataFrame({c: [] for c in COLUMNS})
+        empty = pd.DataFrame({c: [] for c in COLUMNS})
+        if failed:
+            empty.attrs[FAILURES_ATTR] = failed
+        return empty
     df = pd.concat(parts, ignore_index=True)
     df.insert(0, "experiment", experiment)
     df = add_bounds(df)
@@ -171,6 +182,8 @@ def aggregate_tables(tables: Iterable[pd.DataFrame], experiment: str) -> pd.Data
         df[col] = df[col].astype(float)
     for col in ("experiment", "cell_id", *TEXT_PARAMETERS, "estimator"):
         df[col] = df[col].astype(str)
+    if failed:
+        df.attrs[FAILURES_ATTR] = failed
     return df
 
 
@@ -290,6 +303,9 @@ def read_cell(path: str | Path, cell=None, code: str | None = None) -> pd.DataFr
             path, f"holds the data of cell {promised.cell_id} (another cell's bytes?)"
         )
     _check_cell_columns(path, df)
+    if FAILURE_ATTR in meta and len(df) == 0:  # its plugin failed: no rows, the reason
+        df.attrs.update({FAILURE_ATTR: str(meta[FAILURE_ATTR]), "cell_id": promised.cell_id})
+        return df
     ids = set(df["cell_id"].unique())
     if ids != {promised.cell_id}:
         raise _cell_problem(path, f"cell_id column holds {sorted(ids)[:3]}", promised.cell_id)
