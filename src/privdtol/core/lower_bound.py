@@ -359,6 +359,8 @@ def lower_bound_columns(K, mu, gap, epsilon, horizons, exact_limit: int = EXACT_
     if limit is None or limit < 1:
         raise InputError("exact_limit", f"got {exact_limit!r}", "integers >= 1")
     top = int(H[-1])
+    # before any work: a round's window of d is at most min(t - 1, the d cap) + 1 values
+    _check_cost(np.array([min(top - 1, _d_cap(K, epsilon)) + 1]), K, gap, epsilon)
     kl, klp = kl_gap(mu, gap), kl_pair(mu, gap)
     t0_s = _first_zero_s(K, kl, top)
     t0_p = _first_zero_p(K, gap, epsilon, top)
