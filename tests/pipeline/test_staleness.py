@@ -95,15 +95,17 @@ def test_the_plugins_pseudo_layer_adds_each_plugin_module_and_nothing_without_th
     assert staleness.cell_code("rps", "bernoulli") == staleness.cell_code("rps", "bernoulli")
 
 
-def test_missing_files_give_a_fresh_stamp_and_none_when_all_are_there(tmp_path):
-    """Deleting a cell folder left snakemake with nothing to do: the aggregation's input then
-    holds a stamp written now, naming the missing files."""
+def test_missing_files_give_a_fresh_stamp_and_an_old_one_when_all_are_there(tmp_path):
+    """Deleting a cell folder left snakemake with nothing to do: the aggregation's input holds
+    a stamp (always the same path) rewritten now whenever one of its cells is missing."""
     present, gone = tmp_path / "a.parquet", tmp_path / "sim" / "b.parquet"
     present.write_text("x")
-    assert staleness.missing_stamp(tmp_path / "code", "horizon", [present]) == []
-    (stamp,) = staleness.missing_stamp(tmp_path / "code", "horizon", [present, gone])
-    assert Path(stamp).name.startswith("missing-horizon-")
-    assert Path(stamp).read_text() == f"{gone}\n"
-    os.utime(stamp, (1, 1))
-    staleness.missing_stamp(tmp_path / "code", "horizon", [present, gone])
-    assert Path(stamp).stat().st_mtime > 1  # touched again: newer than the outputs
+    code = tmp_path / "code"
+    assert staleness.missing_stamp(code, "horizon", [present]) == [str(code / "cells-horizon")]
+    assert (code / "cells-horizon").stat().st_mtime == 0  # complete: never newer than outputs
+    (stamp,) = staleness.missing_stamp(code, "horizon", [present, gone])
+    assert stamp == str(code / "cells-horizon") and Path(stamp).read_text() == f"{gone}\n"
+    assert Path(stamp).stat().st_mtime > 1  # rewritten now: newer than the aggregated table
+    os.utime(stamp, (5, 5))
+    staleness.missing_stamp(code, "horizon", [present])
+    assert Path(stamp).stat().st_mtime == 5  # all there again: left as it is

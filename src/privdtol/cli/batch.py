@@ -118,6 +118,7 @@ def _cell_or_failure(cell, proof):
     built-in algorithm's failure is raised (a bug of this package)."""
     from privdtol.engine.guard import RunFailure
     from privdtol.pipeline import failures
+    from privdtol.pipeline.aggregate import CELL_FILE_COLUMNS
     from privdtol.pipeline.plan import CELL_ATTR, CODE_ATTR
     from privdtol.pipeline.staleness import cell_code
 
@@ -128,7 +129,7 @@ def _cell_or_failure(cell, proof):
         if plugin is None or proof is not None:
             raise
         print(f"cell {cell.cell_id}: plugin {plugin!r} failed, no rows: {err}", file=sys.stderr)
-        table = failures.failed_cell_table(cell, f"plugin {plugin!r}: {err}")
+        table = failures.failed_cell_table(f"plugin {plugin!r}: {err}", CELL_FILE_COLUMNS)
         table.attrs[CELL_ATTR] = cell.params()
         table.attrs[CODE_ATTR] = cell_code(cell.algorithm, cell.env)
         return table

@@ -33,15 +33,12 @@ def plugin_of(cell) -> str | None:
     return None
 
 
-def failed_cell_table(cell, reason: str) -> pd.DataFrame:
-    """The file of a cell whose plugin failed: the cell file's columns, no row, the reason in
-    its metadata beside the cell's parameters (written by the caller)."""
-    from privdtol.pipeline.aggregate import CELL_FILE_COLUMNS
-
+def failed_cell_table(reason: str, columns: dict[str, str]) -> pd.DataFrame:
+    """The file of a cell whose plugin failed: the cell file's ``columns`` ({name: "text",
+    "int" or "float"}: :data:`privdtol.pipeline.aggregate.CELL_FILE_COLUMNS`), no row, the
+    reason in its metadata beside the cell's parameters (written by the caller)."""
     dtypes = {"text": "str", "int": "int64", "float": "float64"}
-    table = pd.DataFrame(
-        {c: pd.Series([], dtype=dtypes[kind]) for c, kind in CELL_FILE_COLUMNS.items()}
-    )
+    table = pd.DataFrame({c: pd.Series([], dtype=dtypes[kind]) for c, kind in columns.items()})
     table.attrs[FAILURE_ATTR] = reason
     return table
 

@@ -146,17 +146,18 @@ def code_stamp(stamp_dir, layers, root: Path | None = None) -> str:
 
 
 def missing_stamp(stamp_dir, name: str, paths) -> list[str]:
-    """``[]`` when every file of ``paths`` exists; else a stamp file
-    ``<stamp_dir>/missing-<name>-<digest of the missing paths>`` touched now, as an input of
-    the rule that reads ``paths``: Snakemake does not recompute a deleted intermediate file
-    whose reader's outputs exist, so deleting cell files (or a folder of them) would leave
-    nothing to do; the fresh stamp makes the reader, and so the producers of the missing
-    files, run again."""
+    """``[<stamp_dir>/cells-<name>]``, an input of the rule that reads ``paths``: rewritten now
+    (naming the missing files) when one of ``paths`` is missing, else left as it is (created
+    with the epoch as its time if absent, so that it never makes the reader rerun).  Snakemake
+    does not recompute a deleted intermediate file whose reader's outputs exist, so deleting
+    cell files (or a folder of them) would leave nothing to do; the fresh stamp makes the
+    reader, and so the producers of the missing files, run again.  The path is always the
+    same: the reader's set of inputs never changes (Snakemake's ``input`` trigger)."""
+    path = Path(stamp_dir) / f"cells-{name}"
     missing = sorted(str(p) for p in paths if not Path(p).exists())
-    if not missing:
-        return []
-    digest = hashlib.sha256("\n".join(missing).encode()).hexdigest()[:16]
-    path = Path(stamp_dir) / f"missing-{name}-{digest}"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(f"{m}\n" for m in missing))  # (re)written: newer than the outputs
+    if missing or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(f"{m}\n" for m in missing))
+        if not missing:
+            os.utime(path, (0, 0))  # complete from the start: older than any output
     return [str(path)]
