@@ -63,3 +63,10 @@ def test_a_plugin_s_bibtex_reaches_tex_only_as_escaped_text(monkeypatch):
         "  year = {2020}\n}\n"
     ), bib
     assert "input" not in bib and "hostname" not in bib
+
+
+def test_page_ranges_keep_bibtex_s_dashes():
+    """pylatexenc reads "--" as an en dash; plainnat prints "pages" only for a "-" in them."""
+    from privdtol.report.config_tables import _bib_text
+
+    assert (_bib_text("193--203"), _bib_text("1---2")) == ("193--203", "1---2")

@@ -214,7 +214,8 @@ def _bib_text(value: str) -> str:
         text = LatexNodes2Text(math_mode="text").latex_to_text(value)
     except Exception:  # a parser of untrusted text: on any failure, the raw text, escaped
         text = value
-    braces = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
+    # braces as text symbols; dashes as BibTeX writes them (a style reads "--" in pages)
+    braces = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}", "–": "--", "—": "---"}
     return "".join(braces.get(c) or tex_escape(c) for c in " ".join(text.split()))
 
 
