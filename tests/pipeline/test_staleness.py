@@ -93,18 +93,3 @@ def test_the_plugins_pseudo_layer_adds_each_plugin_module_and_nothing_without_th
     module.write_text(module.read_text() + "# bibtex = '@misc{...}' edited\n")
     assert staleness.cell_code("edited", "bernoulli") != before
     assert staleness.cell_code("rps", "bernoulli") == staleness.cell_code("rps", "bernoulli")
-
-
-def test_missing_files_give_a_fresh_stamp_and_an_old_one_when_all_are_there(tmp_path):
-    """Deleting a cell folder left snakemake with nothing to do: the aggregation's input holds
-    a stamp (always the same path) rewritten now whenever one of its cells is missing."""
-    present, gone = tmp_path / "a.parquet", tmp_path / "sim" / "b.parquet"
-    present.write_text("x")
-    code = tmp_path / "code"
-    assert staleness.missing_stamp(code, "horizon", [present]) == [str(code / "cells-horizon")]
-    assert (code / "cells-horizon").stat().st_mtime == 0  # complete: never newer than outputs
-    (stamp,) = staleness.missing_stamp(code, "horizon", [present, gone])
-    assert stamp == str(code / "cells-horizon") and Path(stamp).read_text() == f"{gone}\n"
-    assert Path(stamp).stat().st_mtime > 1  # rewritten now: newer than the aggregated table
-    staleness.missing_stamp(code, "horizon", [present])  # all there again (or a plan undone)
-    assert Path(stamp).stat().st_mtime == 0 and Path(stamp).read_text() == ""

@@ -2,16 +2,9 @@
 # regret, se, 95% CI, quantiles and the bound shapes (privdtol.pipeline.aggregate).
 
 
-# deleted cell files (or their folder) rerun the aggregation, and so their simulations: each
-# experiment's stamp is rewritten here, at parse time (before Snakemake takes its inventory of
-# modification times), when one of its cells is missing
-CELLS_STAMPS = {e: staleness.missing_stamp(CODE_DIR, e, cell_files(e)) for e in EXPERIMENTS}
-
-
 rule aggregate:
     input:
         cells=lambda wildcards: cell_files(wildcards.experiment),
-        missing=lambda wildcards: CELLS_STAMPS[wildcards.experiment],
     output:
         parquet=f"{AGG_DIR}/{{experiment}}.parquet",
         csv=f"{AGG_DIR}/{{experiment}}.csv",

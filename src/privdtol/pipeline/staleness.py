@@ -143,24 +143,3 @@ def code_stamp(stamp_dir, layers, root: Path | None = None) -> str:
         tmp.write_text(text)
         os.replace(tmp, path)
     return str(path)
-
-
-def missing_stamp(stamp_dir, name: str, paths) -> list[str]:
-    """``[<stamp_dir>/cells-<name>]``, an input of the rule that reads ``paths``: rewritten now
-    (naming the missing files) when one of ``paths`` is missing, else empty with the epoch as
-    its time (so that it never makes the reader rerun once every file is there).  Snakemake
-    does not recompute a deleted intermediate file whose reader's outputs exist, so deleting
-    cell files (or a folder of them) would leave nothing to do; the fresh stamp makes the
-    reader, and so the producers of the missing files, run again.  The path is always the
-    same: the reader's set of inputs never changes (Snakemake's ``input`` trigger)."""
-    path = Path(stamp_dir) / f"cells-{name}"
-    missing = sorted(str(p) for p in paths if not Path(p).exists())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if missing:
-        path.write_text("".join(f"{m}\n" for m in missing))
-    elif not path.exists() or path.stat().st_size:
-        # complete (again): the epoch as its time, so that a plan seen with missing cells
-        # but never built (a dry run of another engine version, undone) leaves no work
-        path.write_text("")
-        os.utime(path, (0, 0))
-    return [str(path)]
