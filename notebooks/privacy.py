@@ -67,7 +67,10 @@ nr = -(-len(algs) // nc)
 fig, axes = plt.subplots(
     nr, nc, figsize=(style.WIDTH, 1.45 * nr + 0.7), squeeze=False, sharex=True, sharey=True
 )
-y_top = 1.6 * max(df.loss.max(), df.loss_upper.max(), df.epsilon.max())
+# the axes span the finite values; an infinite or NaN loss (a plugin far from its bound) is
+# written on its panel as such instead of breaking the axis limits
+finite = df[["loss", "loss_upper", "epsilon"]].to_numpy(float)
+y_top = 1.6 * np.max(finite[np.isfinite(finite)])
 eps_grid = np.geomspace(df.epsilon.min(), df.epsilon.max(), 100)
 CONTROL_NAMES = {
     "rps_eta_eps": r"control: $\eta = \varepsilon$",
@@ -97,6 +100,8 @@ for ax, alg in zip(axes.flat, algs, strict=False):
         .groupby("epsilon")
         .agg(lo=("loss_lower", "max"), up=("loss_upper", "max"), pt=("loss", "max"))
     )
+    if np.isinf(sub[["loss", "loss_upper"]].to_numpy(float)).any():  # off every axis
+        ax.text(0.04, 0.9, "a loss bound is infinite", transform=ax.transAxes, color="C3")
     st = st[(st.lo > 0) & np.isfinite(st.pt) & np.isfinite(st.up)]
     if len(st):
         ax.errorbar(

@@ -94,3 +94,35 @@ def test_a_broken_plugin_is_refused_by_the_commands_that_use_it_not_by_help(tmp_
     out = run_privdtol("simulate", "--help", paths=[where])
     assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
     assert named in out.stderr and "boom" in out.stderr, out.stderr
+
+
+def test_a_full_disk_is_one_line_naming_the_file(capsys, monkeypatch, tmp_path):
+    """ENOSPC while writing ``simulate --out`` was an OSError traceback."""
+    import errno
+
+    import privdtol.cli.simulate as simulate
+
+    out = tmp_path / "cell.csv"
+
+    def full(table, path):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(simulate, "write_table", full)
+    args = ["--algorithm", "rps", "--K", "2", "--gap", "0.25", "--epsilon", "1"]
+    code = main(["simulate", *args, "--horizon", "7", "--runs", "2", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1, err
+    assert err == f"privdtol simulate: error: No space left on device: {out}\n"
+
+
+def test_a_closed_pipe_is_one_line():
+    """``privdtol audit ... | head -1`` ended in a BrokenPipeError traceback."""
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "privdtol.cli", "audit", "--algorithm", "rps", "--epsilon", "1"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()  # the reader is gone before the command writes: EPIPE, every time
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 1
+    assert err == "privdtol audit: error: output pipe closed by its reader\n", err

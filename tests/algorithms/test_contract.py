@@ -35,10 +35,12 @@ def test_every_registered_algorithm_meets_it(name):
         (variant(reference="pf20", bibtex="@article{other, title={x}}"), "for reference 'pf20'"),
         (variant(reference=None, bibtex="@article{pf20, title={x}}"), "for reference None"),
         (variant(reference="pf20", bibtex="@article{pf20, a={x}} @misc{pf21, b={y}}"), "one entry"),
-        (variant(reference="pf20", bibtex="@article{pf20, title={x}"), "balanced braces"),
-        (variant(reference="pf20", bibtex="@article{pf20, title={x}}}{"), "balanced braces"),
+        (variant(reference="pf20", bibtex="@article{pf20, title={x}"), "cannot be parsed"),
+        (variant(reference="pf20", bibtex="@article{pf20, title={x}}}{"), "nothing else"),
         (variant(reference="pf20", bibtex="@article{pf20, t={x}} note={y}"), "one entry"),
         (variant(reference="pf20", bibtex=b"@article{pf20,}"), "bibtex must be"),
+        # the key is written in \citet{...}: no brace or backslash in it
+        (variant(reference=r"x}\input{/etc/hostname"), "a BibTeX key"),
         # the authors a display name cites are words of it, and something is cited
         (variant(reference="pf20", cite_as="McKenna & Sheldon"), "words of display_name"),
         (variant(display_name="PF (Ann & Bo)", reference=None, cite_as="Ann & Bo"), "needs a ref"),

@@ -9,7 +9,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from support.cli import archive_members, archive_run, committed_run, git
+from support.cli import archive_members, archive_run, committed_run, git, unpacked, write_crate
 
 
 def _members_raw(path: Path) -> list[tarfile.TarInfo]:
@@ -93,7 +93,57 @@ def test_compare_reads_the_tables_of_the_run_s_agg_dir(tmp_path):
         (base / "checks" / "power.json").write_text('{"rows": []}')  # no verdict: not listed
         (base / "aggX").mkdir()
         (base / "aggX" / "horizon.parquet").write_bytes(table)
+    write_crate(tmp_path)
     same, problems, verdicts = compare(run, results, "results/aggX")
     assert same == ["results/checks/C3.json", "results/checks/power.json"]
     assert verdicts == {"C3": "PASS"}
     assert len(problems) == 1 and problems[0].startswith("results/aggX/horizon.parquet: differs")
+
+
+def _replayed_copy(top, results):
+    """The replayed files of the unpacked archive ``top`` copied to ``results`` (a replay
+    that rebuilt them identically)."""
+    import shutil
+
+    for sub in ("agg", "checks"):
+        shutil.copytree(top / "run" / "results" / sub, results / sub)
+
+
+@pytest.mark.parametrize(
+    "damage, problem",
+    [
+        ("run/results/checks/C2.json", "results/checks/C2.json: missing from the archive"),
+        ("run/results/agg/horizon.csv", "results/agg/horizon.csv: missing from the archive"),
+        ("run/results/benchmarks/simulate/b.tsv", "listed in ro-crate-metadata.json, missing"),
+        ("ro-crate-metadata.json", "ro-crate-metadata.json: missing or unreadable"),
+    ],
+    ids=["check-record", "table", "benchmark", "crate"],
+)
+def test_compare_finds_a_file_deleted_from_the_unpacked_archive(tmp_path, damage, problem):
+    """Deleting run/results/checks/ (or one record, one table) gave "identical" and rc 0:
+    every file the RO-Crate lists must be there, and the replayed ones are compared."""
+    from privdtol.archive.build import compare
+
+    top = unpacked(archive_run(committed_run(tmp_path), tmp_path / "a"), tmp_path / "x")
+    results = tmp_path / "rebuilt"
+    _replayed_copy(top, results)
+    assert compare(top / "run", results)[1] == []  # intact: no problem
+    (top / damage).unlink()
+    problems = compare(top / "run", results)[1]
+    assert any(problem in p for p in problems), problems
+
+
+def test_compare_checks_every_listed_file_against_its_recorded_sha256(tmp_path):
+    """A file the replay does not rebuild (a benchmark, the PDF, a CSV table) changed after
+    the archive was built is a difference too."""
+    from privdtol.archive.build import compare
+
+    top = unpacked(archive_run(committed_run(tmp_path), tmp_path / "a"), tmp_path / "x")
+    results = tmp_path / "rebuilt"
+    _replayed_copy(top, results)
+    bench = top / "run" / "results" / "benchmarks" / "simulate" / "b.tsv"
+    bench.write_text(bench.read_text() + "1\t1\n")
+    assert compare(top / "run", results)[1] == [
+        "run/results/benchmarks/simulate/b.tsv: sha256 differs from the one "
+        "ro-crate-metadata.json records"
+    ]

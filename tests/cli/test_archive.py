@@ -10,7 +10,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from support.cli import archive_members, committed_run
+from support.cli import archive_members, committed_run, write_crate
 from support.paths import BIN, ROOT, SMOKE
 from support.workflow import snakemake_env
 
@@ -133,6 +133,7 @@ def test_archive_compare_takes_the_agg_dir_of_the_archived_config(tmp_path, caps
         (base / "aggX").mkdir()
         (base / "aggX" / "horizon.parquet").write_bytes(b"x")
     (results / "aggX" / "horizon.parquet").write_bytes(b"y")
+    write_crate(tmp_path)
     code = main(["archive-compare", "--run", str(run), "--results", str(results)])
     err = capsys.readouterr().err
     assert code == 1 and "results/aggX/horizon.parquet: differs" in err, err

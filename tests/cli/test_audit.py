@@ -182,3 +182,25 @@ def test_audit_refuses_a_negative_seed(capsys):
     one_line_error(
         capsys, ["audit", "--algorithm", "rps", "--epsilon", "1", "--seed", "-1"], "--seed"
     )
+
+
+def test_the_bound_is_described_by_the_algorithm_s_declared_mechanism(monkeypatch):
+    """Every algorithm without a softmax law was described as "Laplace(2/eps) noisy-min",
+    a plugin's permute-and-flip included."""
+    from privdtol.algorithms import ALGORITHMS, Privacy
+    from privdtol.algorithms.rps import RandomizedPrefixSoftmax
+    from privdtol.cli.audit import _text
+
+    plugin = type(
+        "PF", (RandomizedPrefixSoftmax,),
+        {"name": "pf", "privacy": Privacy("permute-and-flip, 2 eta-DP", lambda alg: 2 * alg.eta)},
+    )  # fmt: skip
+    monkeypatch.setitem(ALGORITHMS, "pf", plugin)
+    record = {
+        "algorithm": "pf", "negative_control": False, "block": 4, "epsilon": 1.0, "K": 2,
+        "audit": "exact_selection", "loss": 0.5, "pairs_evaluated": 3, "law": "exact",
+        "bound_selection": 1.0, "verdict": "PASS", "violation": False,
+    }  # fmt: skip
+    text = _text(record)
+    assert "bound: per-selection bound of permute-and-flip, 2 eta-DP = 1" in text, text
+    assert "Laplace" not in text

@@ -97,3 +97,27 @@ def test_cli_errors_name_the_argument(tmp_path, capsys):
     assert (
         "--experiment: unknown experiment 'nope' (allowed: horizon, gap" in capsys.readouterr().err
     )
+
+
+def test_a_cell_computed_by_other_code_is_computed_again(tmp_path, capsys, monkeypatch):
+    """Editing the simulator (a factor 2 on the regret) or a plugin reran nothing: a cell file
+    records the digest of the code that computed it, and simulate-batch recomputes a cell
+    whose digest is not the running code's."""
+    from privdtol.pipeline import staleness
+    from privdtol.pipeline.plan import CODE_ATTR
+
+    out = tmp_path / "sim"
+    args = ["simulate-batch", "--config", str(SMOKE), "--experiment", "horizon"]
+    args += ["--batch", "0", "--out-dir", str(out)]
+    assert main(args) == 0
+    files = sorted(out.glob("*.parquet"))
+    cell = grid.plan(load_config(SMOKE))["horizon"][1][0].cells[0]
+    assert pd.read_parquet(files[0]).attrs[CODE_ATTR] == staleness.cell_code(
+        cell.algorithm, cell.env
+    )
+    capsys.readouterr()
+    monkeypatch.setattr(staleness, "cell_code", lambda algorithm, env: "an edited engine")
+    assert main(args) == 0
+    assert f"{len(files)} cells computed, 0 skipped" in capsys.readouterr().err
+    assert main(args) == 0  # computed by the running code: trusted
+    assert f"0 cells computed, {len(files)} skipped" in capsys.readouterr().err

@@ -48,3 +48,15 @@ def test_exact_cli_bad_input_is_one_line_and_no_file(tmp_path, args, flag):
 def test_exact_eta_floor_is_one_line(capsys):
     args = ["exact", "--algorithm", "rps", "--epsilon", "1e-6", "--K", "2", "--gap", "0.25"]
     one_line_error(capsys, [*args, "--horizon", "1000"], "--epsilon")
+
+
+def test_a_cell_past_the_time_limit_is_refused_before_it_runs(capsys):
+    """A gap of 1e-12 at T = 2^40 - 1 ran past 120 s and 2.2 GB without a word; the cost model
+    puts it at about 107 s (--max-seconds 60 by default); a gap of 0.1 costs a second."""
+    args = ["exact", "--algorithm", "rps", "--epsilon", "1", "--K", "3", "--gap", "1e-12"]
+    line = one_line_error(capsys, [*args, "--horizon", str(2**40 - 1)], "--max-seconds")
+    assert "past the limit of 60 s" in line and "raise --max-seconds" in line
+    from privdtol.cli.exact import check_seconds
+    from privdtol.engine.runner import make_spec
+
+    check_seconds(make_spec("rps", 1.0, 2**40 - 1, 0, K=3, gap=0.1), 60.0)  # no error

@@ -36,6 +36,12 @@ class Toy(BlockAlgorithm):
 """
 
 
+#: a declared BibTeX entry with an @preamble that would run an input command in pdflatex
+HOSTILE_BIB = (
+    'reference = "x1"\n    bibtex = r"@preamble{\\input{/etc/hostname}} @misc{x1, title={t}}"\n    '
+)
+
+
 def toy(scale="1.0", shape="lambda a: a", name="toy"):
     src = GOOD.replace("SCALE", scale).replace("SHAPE", f"({shape})")
     return src.replace('name = "toy"', f'name = "{name}"')
@@ -70,8 +76,12 @@ def test_a_plugin_algorithm_is_listed_and_named_by_a_config(tmp_path):
         (toy(name="rps"), "rps", "already registered"),
         (toy(name="other"), "toy", "is not the entry point's"),
         ("raise RuntimeError('boom')\n", "toy", "cannot be loaded (RuntimeError: boom)"),
+        # an exception of the plugin's own code while the probe runs it: one line too
+        (toy(scale="(1 // 0)"), "toy", "raised ZeroDivisionError in the contract's probe"),
+        # a BibTeX entry that would run TeX is refused by the parse (an @preamble beside it)
+        (toy().replace("source = ", HOSTILE_BIB + "source = "), "toy", "and nothing else"),
     ],
-    ids=["law-not-one", "wrong-shape", "clash", "misnamed", "import-error"],
+    ids=["law-not-one", "wrong-shape", "clash", "misnamed", "import-error", "probe-raises", "bib"],
 )
 def test_a_contract_breaking_algorithm_is_refused_in_one_line_naming_it(
     tmp_path, source, ep, problem

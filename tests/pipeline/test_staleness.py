@@ -64,3 +64,32 @@ def test_a_stamp_is_written_once_and_names_no_absolute_path(copy, tmp_path):
 def test_an_unknown_layer_is_one_clear_error(copy):
     with pytest.raises(InputError, match="'analysiz' is not a subpackage"):
         staleness.layer_files(["analysiz"], copy)
+
+
+def test_the_plugins_pseudo_layer_adds_each_plugin_module_and_nothing_without_them(
+    tmp_path, monkeypatch
+):
+    """A cell's code digest covers its plugin's module (an edit of the plugin's code or of its
+    BibTeX recomputes its cells), and a run without plugins keeps its stamps."""
+    import importlib.util
+
+    from privdtol.algorithms import ALGORITHMS, PLUGINS
+
+    assert staleness.manifest(["core", staleness.PLUGINS]) == staleness.manifest(["core"])
+    module = tmp_path / "edited_plugin.py"
+    module.write_text(
+        "from privdtol.algorithms.rps import RandomizedPrefixSoftmax\n"
+        "class Edited(RandomizedPrefixSoftmax):\n    name = 'edited'\n"
+    )
+    spec = importlib.util.spec_from_file_location("edited_plugin", module)
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(__import__("sys").modules, "edited_plugin", mod)
+    spec.loader.exec_module(mod)
+    monkeypatch.setitem(ALGORITHMS, "edited", mod.Edited)
+    monkeypatch.setitem(PLUGINS, "edited", mod.Edited)
+    before = staleness.cell_code("edited", "bernoulli")
+    assert "plugins/edited_plugin.py" in staleness.manifest([staleness.PLUGINS])
+    assert staleness.cell_code("rps", "bernoulli") != before  # a built-in's cells: layers only
+    module.write_text(module.read_text() + "# bibtex = '@misc{...}' edited\n")
+    assert staleness.cell_code("edited", "bernoulli") != before
+    assert staleness.cell_code("rps", "bernoulli") == staleness.cell_code("rps", "bernoulli")

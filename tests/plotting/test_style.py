@@ -136,3 +136,18 @@ def test_a_pale_colour_is_darkened_to_a_legible_one_and_the_built_in_ones_kept()
     assert darker[0] / darker[2] == pytest.approx(yellow[0] / yellow[2])  # the same hue
     orange = (222 / 255, 143 / 255, 5 / 255)  # rnm_ftnl's, 2.6:1: kept as it is
     assert legible(orange) == orange
+
+
+def test_a_long_display_name_is_shortened_for_figures():
+    """A plugin's ~130-character display name widened the privacy figure past the text width,
+    and its texts fell below the size floor: figures show at most MAX_LABEL characters, never
+    cutting mathematics open."""
+    from privdtol.plotting.style import MAX_LABEL, display_label
+
+    assert MAX_LABEL == 32
+    assert display_label("RPS (Section 4)") == "RPS (Section 4)"
+    assert display_label("x" * 130) == "x" * 31 + "…"
+    assert display_label("a long name with math $\\eta = \\varepsilon/2$ inside it") == (
+        "a long name with math…"
+    )
+    assert display_label("name\n  with   breaks") == "name with breaks"

@@ -128,6 +128,29 @@ def archive_run(repo: Path, out_dir: Path) -> Path:
     return build_archive(cfg, ["config/smoke.yaml"], repo, repo, out_dir)
 
 
+def write_crate(top: Path) -> Path:
+    """A minimal RO-Crate in ``top`` listing every file under ``top/run`` with its sha256
+    (hashlib's: the manifest an unpacked archive carries), for compare's tests."""
+    import hashlib
+    import json
+
+    graph = [
+        {"@id": p.relative_to(top).as_posix(), "sha256": hashlib.sha256(p.read_bytes()).hexdigest()}
+        for p in sorted((top / "run").rglob("*"))
+        if p.is_file()
+    ]
+    path = top / "ro-crate-metadata.json"
+    path.write_text(json.dumps({"@graph": graph}))
+    return path
+
+
+def unpacked(archive: Path, where: Path) -> Path:
+    """The top directory of ``archive`` extracted into ``where``."""
+    with tarfile.open(archive) as tar:
+        tar.extractall(where, filter="data")
+    return where / archive.name.removesuffix(".tar.gz")
+
+
 def archive_members(path: Path) -> dict[str, tarfile.TarInfo]:
     """The members of a run archive by their path below its top directory."""
     with tarfile.open(path) as tar:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -254,3 +255,28 @@ def test_every_notebook_reads_its_checks_and_writes_its_registry_tables(tmp_path
             assert check_markdown(claim, read_check(checks_dir / f"{claim}.json")) in shown
         title = json.loads(nb.read_text())["cells"][0]["source"][0]
         assert title.startswith(f"# Figure {figure_number(name)} "), title
+
+
+@pytest.mark.notebook
+def test_the_privacy_figure_shows_an_infinite_loss_bound_instead_of_failing(tmp_path):
+    """A plugin in the statistical audit far from its bound gave loss_upper = inf, and the
+    privacy notebook failed ("Axis limits cannot be NaN or Inf"): every other result lost its
+    report.  Now the axes span the finite values and the panel says a bound is infinite."""
+    grid = {
+        **PRIVACY_GRID,
+        "blocks": [1],
+        "statistical": {**PRIVACY_GRID["statistical"], "runs": 50},
+    }
+    table = tmp_path / "privacy.parquet"
+    assert main(["audit-grid", "--grid-json", json.dumps(grid), "--out", str(table)]) == 0
+    from privdtol.pipeline.io import read_table, write_table
+
+    df = read_table(table)
+    df.loc[df.audit == "statistical", "loss_upper"] = float("inf")
+    write_table(df, table)
+    (tmp_path / "checks").mkdir()
+    params = {"agg_dir": str(tmp_path), "checks_dir": str(tmp_path / "checks")}
+    _execute("privacy", tmp_path, {**params, "out_dir": str(tmp_path)})
+    pdf = tmp_path / "figures" / "privacy.pdf"
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
+    assert "a loss bound is infinite" in text

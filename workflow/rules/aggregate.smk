@@ -4,7 +4,7 @@
 
 rule aggregate:
     input:
-        lambda wildcards: cell_files(wildcards.experiment),
+        cells=lambda wildcards: cell_files(wildcards.experiment),
     output:
         parquet=f"{AGG_DIR}/{{experiment}}.parquet",
         csv=f"{AGG_DIR}/{{experiment}}.csv",
@@ -19,7 +19,7 @@ rule aggregate:
         "../envs/privdtol.yaml"
     shell:
         "privdtol aggregate --experiment {wildcards.experiment:q} --out {output.parquet:q}"
-        " --out {output.csv:q} {input:q} > {log:q} 2>&1"
+        " --out {output.csv:q} {input.cells:q} > {log:q} 2>&1"
 
 
 rule aggregate_all:

@@ -66,6 +66,10 @@ EXPERIMENTS = list(PLAN)
 CODE_DIR = "results/code"
 
 
+#: what a simulation, an audit or a search runs: its layers and the installed plugins' modules
+SIM_CODE = (*staleness.SIM_LAYERS, staleness.PLUGINS)
+
+
 def code_stamp(*layers):
     """The stamp of the given subpackages of privdtol (e.g. "analysis", "report"): a rule lists
     it as an input, so that editing a layer reruns exactly the rules that run it, never the

@@ -19,6 +19,7 @@ rule audit_privacy:
     input:
         # the privacy block (the audits' grid): editing it reruns the audit, nothing else does
         piece=config_piece("privacy", config.get("privacy", {})),
+        code=code_stamp("privacy", *SIM_CODE),  # an edit of the audits or a plugin reruns it
     output:
         parquet=f"{AGG_DIR}/privacy.parquet",
         csv=f"{AGG_DIR}/privacy.csv",

@@ -13,6 +13,10 @@ for _experiment, (_cells, _batches) in PLAN.items():
         rule:
             name:
                 f"simulate_{_batch.name}"
+            input:
+                # the code that computes the cells (plugins included): an edit reruns the
+                # batch, and simulate-batch recomputes the cells whose code digest changed
+                code=code_stamp(*SIM_CODE),
             output:
                 cells=[update(grid.cell_path(SIM_DIR, _experiment, c)) for c in _batch.cells],
                 proof=[

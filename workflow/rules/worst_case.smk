@@ -33,7 +33,7 @@ for _search in WORST_SEARCHES:
         name:
             f"search_{_search.search_id}"
         input:
-            code=code_stamp("engine"),
+            code=code_stamp(*SIM_CODE),  # the engine, the algorithms, the plugins' modules
         output:
             **_outputs,
         log:

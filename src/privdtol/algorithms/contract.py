@@ -15,8 +15,11 @@ import re
 import numpy as np
 
 from privdtol.algorithms.base import Algorithm, BlockAlgorithm, RoundAlgorithm
+from privdtol.algorithms.citation import parse_entry
 from privdtol.algorithms.declarations import PREFIX_RULES, ROLES, Privacy, SelectionLaw
 
+#: a bibliography key as the report may write it in ``\\citet{...}`` (no TeX in it)
+BIB_KEY = re.compile(r"[A-Za-z0-9_:.+/-]+")
 #: the probe: runs, actions, block index
 _N, _K, _R = 5, 4, 3
 
@@ -45,39 +48,15 @@ def _check_law(p, shape, what):
         raise ValueError(f"{what}'s rows do not sum to one (sums {p.sum(axis=1).round(6)})")
 
 
-#: the head of a BibTeX entry, ``@type{key,``: its key is group 1
-BIBTEX_ENTRY_HEAD = re.compile(r"@\w+\s*\{\s*([^,\s]+)\s*,")
-
-
-def _one_entry(text: str) -> bool:
-    """Whether ``text`` is one BibTeX entry: its braces balanced, and the first brace (the
-    entry's own, after the head) closing at its last character -- an "@" inside a field, as in
-    a URL, is text."""
-    depth, first_close = 0, None
-    for i, char in enumerate(text):
-        depth += (char == "{") - (char == "}")
-        if depth < 0:
-            return False
-        if depth == 0 and char == "}" and first_close is None:
-            first_close = i
-    return depth == 0 and first_close == len(text) - 1
-
-
 def _check_citation(cls) -> None:
-    """``bibtex`` is empty or one BibTeX entry whose key is ``reference``; ``cite_as`` is None
+    """``bibtex`` is empty or one plain BibTeX entry whose key is ``reference``
+    (:func:`~privdtol.algorithms.citation.parse_entry`); ``cite_as`` is None
     or words of ``display_name``, with a ``reference`` to cite."""
     bibtex, cite_as = getattr(cls, "bibtex", ""), getattr(cls, "cite_as", None)
     if not isinstance(bibtex, str):
         raise TypeError("bibtex must be a BibTeX entry (a string) or empty")
     if bibtex:
-        head = BIBTEX_ENTRY_HEAD.match(bibtex.strip())
-        if cls.reference is None or head is None or head.group(1) != cls.reference:
-            raise ValueError(
-                f"bibtex must be one entry @type{{{cls.reference}, ...}} for reference "
-                f"{cls.reference!r}"
-            )
-        if not _one_entry(bibtex.strip()):
-            raise ValueError("bibtex must be one entry with balanced braces")
+        parse_entry(bibtex, cls.reference)  # a BibTeX library's parse: one plain entry
     if cite_as is not None:
         if not isinstance(cite_as, str) or cite_as not in cls.display_name:
             raise ValueError(f"cite_as {cite_as!r} must be words of display_name")
@@ -98,6 +77,11 @@ def check_algorithm(cls) -> None:
         raise ValueError(f"role {getattr(cls, 'role', None)!r} not one of {', '.join(ROLES)}")
     if cls.reference is not None and not isinstance(cls.reference, str):
         raise TypeError("reference must be a bibliography key (a string) or None")
+    if cls.reference is not None and not BIB_KEY.fullmatch(cls.reference):
+        # the report writes it in \citet{...}: a brace or a backslash would be TeX
+        raise ValueError(
+            f"reference {cls.reference!r}: letters, digits and _ : . - + / only (a BibTeX key)"
+        )
     _check_citation(cls)
     if cls.privacy is not None and not isinstance(cls.privacy, Privacy):
         raise TypeError("privacy must be a privdtol Privacy declaration or None")

@@ -247,22 +247,27 @@ def compare(
     """Compare the replayed files (:func:`.layout.replayed` of ``agg_dir``) of the archived run
     ``run`` (its working directory) with the rebuilt ones, ``run/results/<x>`` with
     ``results/<x>`` and any other ``run/<y>`` with ``<y>`` beside ``results``: (identical,
-    problems, verdict of each check record)."""
+    problems, verdict of each check record).  The replayed files are those under ``run`` and
+    those the archive's RO-Crate lists (one deleted from ``run`` is missing, not skipped); every
+    file the crate lists is checked against its sha256 (:func:`.verify.verify_crate`)."""
+    from privdtol.archive.verify import verify_crate
 
     run, results = Path(run), Path(results)
     prefixes = replayed(agg_dir)
-    recorded = sorted(
-        p
-        for p in run.rglob("*")
-        if p.is_file() and p.relative_to(run).as_posix().startswith(prefixes)
-    )
+    problems, listed = verify_crate(run.parent)
+    names = {p.relative_to(run).as_posix() for p in run.rglob("*") if p.is_file()} | {
+        name[4:] for name in listed if name.startswith("run/")
+    }
+    recorded = sorted(n for n in names if n.startswith(prefixes))
     if not recorded:
         raise InputError("run", f"no archived tables or checks under {run}", "run/")
-    same, problems, verdicts = [], [], {}
-    for path in recorded:
-        rel = path.relative_to(run).as_posix()
+    same, verdicts = [], {}
+    for rel in recorded:
+        path = run / rel
         new = results / rel[8:] if rel.startswith("results/") else results.parent / rel
-        if not new.is_file():
+        if not path.is_file():
+            problems.append(f"{rel}: missing from the archive")
+        elif not new.is_file():
             problems.append(f"{rel}: not rebuilt")
         elif new.read_bytes() != path.read_bytes():
             problems.append(
@@ -270,7 +275,9 @@ def compare(
             )
         else:
             same.append(rel)
-        if path.suffix == ".json" and rel.startswith("results/checks/") and new.is_file():
+        if path.suffix == ".json" and rel.startswith("results/checks/"):
+            if not (path.is_file() and new.is_file()):
+                continue
             old_v, new_v = (_verdict(p, f) for p, f in ((path, "run"), (new, "results")))
             if old_v is None and new_v is None:  # a record with no verdict (power, multiverse)
                 continue

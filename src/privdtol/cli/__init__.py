@@ -187,6 +187,27 @@ def main(argv: list[str] | None = None) -> int:
         message = printable(message)  # one line, whatever a config's keys hold
         print(f"privdtol {args.command}: error: {message}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # a reader closed our output (``| head``): one line, no traceback
+        _silence_stdout()
+        print(f"privdtol {args.command}: error: output pipe closed by its reader", file=sys.stderr)
+        return 1
+    except OSError as err:  # a full disk, a read-only or vanished directory: one line
+        where = f": {err.filename}" if err.filename else ""
+        reason = err.strerror or type(err).__name__
+        print(printable(f"privdtol {args.command}: error: {reason}{where}"), file=sys.stderr)
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's final flush of a closed pipe
+    raises nothing more (the Python documentation's advice for SIGPIPE)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover (no real stdout)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -33,6 +33,10 @@ def run(args) -> int:
     if not args.cells:
         raise InputError("cells", "no cell files given", "one or more cell Parquet files")
     table = aggregate_files(args.cells, args.experiment)
+    from privdtol.pipeline.failures import FAILURES_ATTR
+
+    for cell_id, reason in table.attrs.get(FAILURES_ATTR, {}).items():
+        print(f"aggregate {args.experiment}: cell {cell_id} left out: {reason}", file=sys.stderr)
     for out in outs:
         write_table(table, out)
     print(

@@ -39,7 +39,9 @@ def add_parser(sub):
         "archive-compare",
         help="compare rebuilt tables and checks with those of an unpacked archive",
         description="Exit 0 when every archived aggregated table, check record and findings "
-        "file under RUN/results equals the rebuilt one under --results byte for byte.",
+        "file under RUN/results equals the rebuilt one under --results byte for byte, and "
+        "every file the archive's RO-Crate (RUN/../ro-crate-metadata.json) lists is present "
+        "with the sha256 it records; a missing file is a difference.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     c.add_argument("--run", required=True, help="the run/ directory of an unpacked archive")

@@ -140,6 +140,15 @@ def _plain(value):
     return value
 
 
+def _mechanism(algorithm: str) -> str:
+    """The selection mechanism ``algorithm`` declares (``Privacy.mechanism``), in words."""
+    from privdtol.algorithms import ALGORITHMS
+
+    cls = ALGORITHMS.get(algorithm)
+    privacy = getattr(cls, "privacy", None)
+    return privacy.mechanism if privacy is not None else "its declared mechanism"
+
+
 def _text(d: dict) -> str:
     name = d["algorithm"] + (" [NEGATIVE CONTROL]" if d["negative_control"] else "")
     where = f"block={d['block']}" if "block" in d else f"T={d['horizon']}"
@@ -164,7 +173,7 @@ def _text(d: dict) -> str:
     label = (
         "2*eta (Lemma 3)"
         if d.get("law", "").startswith("softmax")
-        else "per-selection bound of Laplace(2/eps) noisy-min"
+        else f"per-selection bound of {_mechanism(d['algorithm'])}"
     )
     lines.append(f"  bound: {label} = {d['bound_selection']:.6g}   eps = {eps:.6g}")
     if "within_selection_bound" in d:

@@ -70,13 +70,16 @@ def batch_cells(args):
 def is_complete(path: Path, cell) -> bool:
     """A cell file is trusted when its reader accepts it
     (:func:`privdtol.pipeline.aggregate.read_cell`: the cell's parameters, id, rows and finite
-    values); anything else is computed again."""
+    values) and it was computed by the code that runs now (the digest of
+    :func:`privdtol.pipeline.staleness.cell_code`: the simulation layers and the cell's plugin
+    modules); anything else is computed again."""
     from privdtol.pipeline.aggregate import read_cell
+    from privdtol.pipeline.staleness import cell_code
 
     if not path.exists():
         return False
     try:
-        read_cell(path, cell)
+        read_cell(path, cell, code=cell_code(cell.algorithm, cell.env))
     except InputError:
         return False
     return True
@@ -100,10 +103,36 @@ def cell_table(cell, proof_path=None):
     table["instance"] = cell.instance
     table["rho"] = float("nan") if cell.rho is None else cell.rho
     table["kappa"] = float("nan") if cell.kappa is None else cell.kappa
-    from privdtol.pipeline.plan import CELL_ATTR
+    from privdtol.pipeline.plan import CELL_ATTR, CODE_ATTR
+    from privdtol.pipeline.staleness import cell_code
 
     table.attrs[CELL_ATTR] = cell.params()  # the promise read_cell holds the file to
+    table.attrs[CODE_ATTR] = cell_code(cell.algorithm, cell.env)  # and the code that kept it
     return table
+
+
+def _cell_or_failure(cell, proof):
+    """:func:`cell_table`; where the cell's plugin fails (a :class:`~privdtol.engine.guard.
+    RunFailure` of a plugin's algorithm or loss model), the cell's file with no rows and the
+    reason (:mod:`privdtol.pipeline.failures`): the plugin costs its own cells only.  A
+    built-in algorithm's failure is raised (a bug of this package)."""
+    from privdtol.engine.guard import RunFailure
+    from privdtol.pipeline import failures
+    from privdtol.pipeline.aggregate import CELL_FILE_COLUMNS
+    from privdtol.pipeline.plan import CELL_ATTR, CODE_ATTR
+    from privdtol.pipeline.staleness import cell_code
+
+    try:
+        return cell_table(cell, proof)
+    except RunFailure as err:
+        plugin = failures.plugin_of(cell)
+        if plugin is None or proof is not None:
+            raise
+        print(f"cell {cell.cell_id}: plugin {plugin!r} failed, no rows: {err}", file=sys.stderr)
+        table = failures.failed_cell_table(f"plugin {plugin!r}: {err}", CELL_FILE_COLUMNS)
+        table.attrs[CELL_ATTR] = cell.params()
+        table.attrs[CODE_ATTR] = cell_code(cell.algorithm, cell.env)
+        return table
 
 
 def run(args) -> int:
@@ -129,7 +158,7 @@ def run(args) -> int:
             print(f"skip {path} (exists)", file=sys.stderr)
             continue
         t0 = time.perf_counter()
-        write_table(cell_table(cell, proof), path)
+        write_table(_cell_or_failure(cell, proof), path)
         done += 1
         print(
             f"cell {cell.cell_id} {cell.algorithm} {cell.env} K={cell.K} gap={cell.gap:g} "

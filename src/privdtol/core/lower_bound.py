@@ -56,6 +56,11 @@ _Z = np.array([-1.0, 0, 0.5, 1, 1.5, 2, 2.5, 3, 4, 6])
 _FINE = np.array([-2.0, -1, 1, 2])
 #: at most this many (round, d) cells per numpy call
 _CELLS = 1 << 20
+#: cost limits of the privacy term, checked before its windows are allocated: values of d in
+#: one round's window (each takes ~64 bytes over the copies alive at once: 2^24 ~ 1 GB) and in
+#: one call's windows together (~2 million a second: 2^28 ~ 2 minutes); a tiny epsilon (1e-9)
+#: widens the window to ~log K / epsilon values
+MAX_WINDOW, MAX_WINDOW_CELLS = 1 << 24, 1 << 28
 
 
 # ------------------------------------------------------------------------------- validation
@@ -187,6 +192,7 @@ def _min_term(n: np.ndarray, K: int, gap: float, epsilon: float) -> np.ndarray:
         hi = np.floor((np.log(bound) + math.log(K)) / epsilon) + 1
     hi = np.maximum(np.minimum(hi, top[:, 0]), d0).astype(np.int64)
     width = hi - lo + 1
+    _check_cost(width, K, gap, epsilon)
     klass = np.ceil(np.log2(width)).astype(int)  # windows within a factor 2 of each other
     for c in np.unique(klass):
         group = np.flatnonzero(klass == c)
@@ -203,6 +209,22 @@ def _min_term(n: np.ndarray, K: int, gap: float, epsilon: float) -> np.ndarray:
             values = np.where(inside, _weight(d, K, epsilon) + tail, np.inf)
             out[idx] = values.min(axis=1)
     return out
+
+
+def _check_cost(width: np.ndarray, K: int, gap: float, epsilon: float) -> None:
+    """One InputError, before anything is allocated, when the windows of :func:`_min_term`
+    exceed :data:`MAX_WINDOW` values in one round or :data:`MAX_WINDOW_CELLS` in all."""
+    cells, widest = float(width.sum()), float(width.max())
+    if widest > MAX_WINDOW or cells > MAX_WINDOW_CELLS:
+        raise InputError(
+            "epsilon",
+            f"the privacy term at K={K}, gap={gap:g}, epsilon={epsilon:g} sums {cells:.3g} "
+            f"values of d (one round's window {widest:.3g}: about {64 * widest / 1e9:.3g} GB, "
+            f"{cells / 2e6:.3g} s), past the limits of {MAX_WINDOW:.3g} per round and "
+            f"{MAX_WINDOW_CELLS:.3g} in all",
+            "a larger epsilon or a smaller horizon; the limits are "
+            "privdtol.core.lower_bound.MAX_WINDOW and MAX_WINDOW_CELLS",
+        )
 
 
 #: :func:`_min_term`'s values already computed, per (K, gap, epsilon) and n: the privacy term
@@ -335,6 +357,8 @@ def lower_bound_columns(K, mu, gap, epsilon, horizons, exact_limit: int = EXACT_
     H = np.unique(_rounds(horizons, "horizon", MAX_HORIZON))
     limit = _exact_limit(exact_limit)
     top = int(H[-1])
+    # before any work: a round's window of d is at most min(t - 1, the d cap) + 1 values
+    _check_cost(np.array([min(top - 1, _d_cap(K, epsilon)) + 1]), K, gap, epsilon)
     kl, klp = kl_gap(mu, gap), kl_pair(mu, gap)
     t0_s = _first_zero_s(K, kl, top)
     t0_p = _first_zero_p(K, gap, epsilon, top)

@@ -26,7 +26,8 @@ class PluginError(InputError):
 
 def load_plugins(group: str, registry: dict, check: Callable[[type], None]) -> dict[str, type]:
     """The classes of the entry points of ``group``, sorted by name, each checked by ``check``
-    (which raises ValueError/TypeError/InputError with the problem) and refused if its name
+    (which raises ValueError/TypeError/InputError with the problem; any other exception, from
+    the plugin's own code that the probe runs, refuses it too) and refused if its name
     clashes with ``registry`` (the built-in ones) or with another plugin."""
     found: dict[str, type] = {}
     for ep in sorted(entry_points(group=group), key=lambda e: (e.name, e.value)):
@@ -46,6 +47,9 @@ def load_plugins(group: str, registry: dict, check: Callable[[type], None]) -> d
         except (ValueError, TypeError, AttributeError) as err:
             problem = err.problem if isinstance(err, InputError) else str(err)
             raise PluginError(group, ep, f"breaks the contract: {problem}") from None
+        except Exception as err:  # the contract's probe runs the plugin's code: anything
+            problem = f"raised {type(err).__name__} in the contract's probe: {err}"
+            raise PluginError(group, ep, problem) from None
         found[name] = cls
     return found
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from privdtol.algorithms import BlockAlgorithm, sample_from
 from privdtol.core import clock
+from privdtol.engine.guard import check_law, failure
 from privdtol.engine.selection import select_next
 
 #: runs x rounds x K elements drawn at once
@@ -51,6 +52,8 @@ def simulate_chunk_explicit(alg, env, horizon, n, rng, bar):
             sums = np.zeros((n, env.K))
         for offset, width in _round_chunks(n, env.K, int(lengths[r])):
             x = env.sample_rounds(rng, n, start + offset, width)  # (n, width, K)
+            if not (np.all(np.isfinite(x)) and x.min() >= 0 and x.max() <= 1):
+                raise failure(env, "sample_rounds gave losses outside [0, 1] (or NaN)")
             if block:
                 rb[:, r] += width * (probs @ gaps)
                 real[:, r] += width * gaps[act]
@@ -61,6 +64,7 @@ def simulate_chunk_explicit(alg, env, horizon, n, rng, bar):
                 before = cumulative[:, None, :] + np.cumsum(x, axis=1) - x  # L_(t-1)
                 t = start + offset + 1 + np.arange(width)  # 1-based times
                 law = alg.law(before.reshape(-1, env.K), np.tile(t, n))
+                check_law(alg, law, n * width, env.K, f"law in block {r}")
                 played = sample_from(rng, law)
                 rb[:, r] += (law @ gaps).reshape(n, width).sum(axis=1)
                 real[:, r] += gaps[played].reshape(n, width).sum(axis=1)

@@ -27,6 +27,7 @@ from privdtol.algorithms import Algorithm, BlockAlgorithm, RoundAlgorithm, sampl
 from privdtol.core import clock
 from privdtol.core.seeding import seed_sequence
 from privdtol.engine.explicit import simulate_chunk_explicit
+from privdtol.engine.guard import blame, check_law, check_regret, check_sums
 from privdtol.engine.selection import select_next
 from privdtol.environments import LossModel
 from privdtol.errors import InputError
@@ -106,13 +107,20 @@ def simulate(
     for n, ss in zip(sizes, streams, strict=False):
         rng = np.random.Generator(np.random.PCG64(ss))
         step = simulate_chunk_explicit if mode == "explicit" else simulate_chunk_fast
-        parts.append(step(alg, env, horizon, n, rng, bar))
+        try:
+            parts.append(step(alg, env, horizon, n, rng, bar))
+        except Exception as err:  # an algorithm's or loss model's code (a plugin's): one line
+            failure = blame(alg, env, err)
+            if failure is None:
+                raise
+            raise failure from None
     if bar is not None:
         bar.close()
     rb = np.vstack([p[0] for p in parts])
     real = np.vstack([p[1] for p in parts])
     acts = np.vstack([p[2] for p in parts]) if keep_actions else None
     horizons, covered = clock.checkpoints(horizon)
+    check_regret(alg, env, rb)
     return SimResult(
         checkpoints=horizons,
         regret=np.cumsum(rb, axis=1)[:, covered - 1],
@@ -160,7 +168,8 @@ def simulate_chunk_fast(alg, env, horizon, n, rng, bar):
                 m = alg.prefix_lengths(rng, r, n)
                 start = clock.block_start(r) - 1
                 draw = env.resampled_window_sums if alg.resampled else env.window_sums
-                act, probs, explicit = select_next(alg, rng, draw(rng, start, m), r)
+                sums = check_sums(env, draw(rng, start, m), m)
+                act, probs, explicit = select_next(alg, rng, sums, r)
                 explicit_law = explicit_law and explicit
             if bar is not None:
                 bar.update()
@@ -168,7 +177,8 @@ def simulate_chunk_fast(alg, env, horizon, n, rng, bar):
         for r in range(R):
             first = clock.block_start(r)
             t = first + rng.integers(0, lengths[r], size=n)  # uniform t in B_r ∩ [T]
-            law = alg.law(env.window_sums(rng, 0, t - 1), t)
+            law = alg.law(check_sums(env, env.window_sums(rng, 0, t - 1), t - 1), t)
+            check_law(alg, law, n, env.K, f"law in block {r}")
             rb[:, r] = lengths[r] * (law @ gaps)
             real[:, r] = lengths[r] * gaps[sample_from(rng, law)]
             actions[:, r] = -1

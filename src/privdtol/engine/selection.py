@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from privdtol.algorithms import BlockAlgorithm
+from privdtol.engine.guard import check_selection
 
 
 def select_next(
@@ -15,8 +16,12 @@ def select_next(
 ) -> tuple[np.ndarray, np.ndarray, bool]:
     """A_(r+1) for every run from the block sums ``sums`` (n, K), the law it was drawn from,
     and whether that law is explicit: where it is not (Laplace noise) the law charged is the
-    point mass at the action drawn (the ``block_realized`` estimator)."""
+    point mass at the action drawn (the ``block_realized`` estimator).  Actions out of range
+    and laws that are not probabilities are refused
+    (:func:`~privdtol.engine.guard.check_selection`)."""
     act, law = alg.select(rng, sums, r)
+    check_selection(alg, act, law, sums.shape[0], sums.shape[1], r)
+    act = np.asarray(act)
     if law is not None:
         return act, law, True
     point = np.zeros(sums.shape)

@@ -24,6 +24,7 @@ import pandas as pd
 
 from privdtol.core import bounds
 from privdtol.errors import InputError
+from privdtol.pipeline.failures import FAILURE_ATTR, FAILURES_ATTR, failure_of
 from privdtol.pipeline.io import read_table
 
 #: normal quantile of the two-sided 95% interval
@@ -155,10 +156,20 @@ def add_bounds(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def aggregate_tables(tables: Iterable[pd.DataFrame], experiment: str) -> pd.DataFrame:
-    """The aggregated table of an experiment from its cells' run tables."""
-    parts = [summarize_cell(t) for t in tables]
+    """The aggregated table of an experiment from its cells' run tables; a cell whose plugin
+    failed (no rows, :mod:`privdtol.pipeline.failures`) is left out, its id and reason in the
+    table's metadata (``FAILURES_ATTR``)."""
+    parts, failed = [], {}
+    for t in tables:
+        if failure_of(t) is not None:
+            failed[str(t.attrs.get("cell_id", len(failed)))] = failure_of(t)
+        else:
+            parts.append(summarize_cell(t))
     if not parts:
-        return pd.DataFrame({c: [] for c in COLUMNS})
+        empty = pd.DataFrame({c: [] for c in COLUMNS})
+        if failed:
+            empty.attrs[FAILURES_ATTR] = failed
+        return empty
     df = pd.concat(parts, ignore_index=True)
     df.insert(0, "experiment", experiment)
     df = add_bounds(df)
@@ -171,6 +182,8 @@ def aggregate_tables(tables: Iterable[pd.DataFrame], experiment: str) -> pd.Data
         df[col] = df[col].astype(float)
     for col in ("experiment", "cell_id", *TEXT_PARAMETERS, "estimator"):
         df[col] = df[col].astype(str)
+    if failed:
+        df.attrs[FAILURES_ATTR] = failed
     return df
 
 
@@ -249,7 +262,7 @@ def _cell_problem(path, problem: str, allowed: str | None = None) -> InputError:
     return InputError("cells", f"{path}: {problem}", allowed)
 
 
-def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
+def read_cell(path: str | Path, cell=None, code: str | None = None) -> pd.DataFrame:
     """A cell file (``results/sim/<experiment>/<cell_id>.parquet``), validated -- the one
     reader of cell files (``privdtol aggregate``; ``simulate-batch`` trusts a file only if this
     accepts it): the cell's parameters in its metadata (:data:`~privdtol.pipeline.plan.CELL_ATTR`,
@@ -258,8 +271,10 @@ def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
     types; the parameters the cell promises on every row; exactly one row per run (``runs``, or
     one exact row set) and checkpoint horizon of the cell's T; regret finite, in [0, T] (beyond
     the exact error bound), realized regret finite in [-T, T] (or NaN, exact).  A defect is one
-    InputError line naming the file and what is wrong."""
-    from privdtol.pipeline.plan import CELL_ATTR, Cell
+    InputError line naming the file and what is wrong.  With ``code``, the file must also
+    record that digest of the code that computed it (:data:`~privdtol.pipeline.plan.CODE_ATTR`):
+    ``simulate-batch`` recomputes a cell whose code changed."""
+    from privdtol.pipeline.plan import CELL_ATTR, CODE_ATTR, Cell
     from privdtol.pipeline.worst_case import SEARCH_ATTR
 
     path = Path(path)
@@ -281,11 +296,16 @@ def read_cell(path: str | Path, cell=None) -> pd.DataFrame:
         raise _cell_problem(path, f"cell parameters {params!r} are not a cell's")
     if cell is not None and promised != cell:
         raise _cell_problem(path, f"holds cell {promised.cell_id}, not {cell.cell_id}")
+    if code is not None and meta.get(CODE_ATTR) != code:
+        raise _cell_problem(path, "was computed by other code (or a plugin since edited)")
     if path.stem != promised.cell_id:
         raise _cell_problem(
             path, f"holds the data of cell {promised.cell_id} (another cell's bytes?)"
         )
     _check_cell_columns(path, df)
+    if FAILURE_ATTR in meta and len(df) == 0:  # its plugin failed: no rows, the reason
+        df.attrs.update({FAILURE_ATTR: str(meta[FAILURE_ATTR]), "cell_id": promised.cell_id})
+        return df
     ids = set(df["cell_id"].unique())
     if ids != {promised.cell_id}:
         raise _cell_problem(path, f"cell_id column holds {sorted(ids)[:3]}", promised.cell_id)

@@ -328,6 +328,9 @@ def _rows(planned) -> list[dict]:
 #: parameters (:meth:`Cell.params`): the promise its reader
 #: (:func:`privdtol.pipeline.aggregate.read_cell`) holds the file's rows and id to
 CELL_ATTR = "privdtol_cell"
+#: the key of a cell file's metadata that holds the digest of the code that computed it
+#: (:func:`privdtol.pipeline.staleness.cell_code`): a file of other code is computed again
+CODE_ATTR = "privdtol_code"
 
 
 def cell_path(sim_dir: str | Path, experiment_name: str, cell: Cell | str) -> str:

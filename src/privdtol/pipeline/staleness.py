@@ -36,15 +36,49 @@ def package_root() -> Path:
     return Path(privdtol.__file__).resolve().parent
 
 
+#: the pseudo-layer of the installed plugins: the module files of the classes that entry
+#: points add to the registries (a plugin's code and its declared BibTeX live there)
+PLUGINS = "plugins"
+#: what a simulated cell runs: its digest (:func:`cell_code`) is recorded in the cell's file,
+#: and a cell computed by other code is computed again (``privdtol simulate-batch``)
+SIM_LAYERS = ("core", "algorithms", "environments", "engine")
+
+
+def _module_file(cls) -> Path | None:
+    import sys
+
+    path = getattr(sys.modules.get(cls.__module__), "__file__", None)
+    return Path(path).resolve() if path else None
+
+
+def plugin_files() -> dict[str, Path]:
+    """``{"plugins/<module>.py": file}`` of every registered plugin class's module, by name."""
+    from privdtol.algorithms import PLUGINS as ALGORITHM_PLUGINS
+    from privdtol.environments import MODELS
+
+    root = package_root()
+    out = {}
+    for cls in [*ALGORITHM_PLUGINS.values(), *MODELS.values()]:
+        path = _module_file(cls)
+        if path is not None and root not in path.parents:
+            out[f"plugins/{cls.__module__}.py"] = path
+    return dict(sorted(out.items()))
+
+
 def layer_files(layers, root: Path | None = None) -> list[Path]:
     """The source and data files of the subpackages ``layers`` (e.g. "analysis"), sorted by
-    their path relative to the package."""
+    their path relative to the package (the pseudo-layer :data:`PLUGINS` is listed by
+    :func:`manifest`)."""
     root = Path(root) if root is not None else package_root()
     files = []
     for layer in layers:
+        if layer == PLUGINS:
+            continue
         base = root / layer
         if not base.is_dir():
-            raise InputError("layer", f"{layer!r} is not a subpackage of {root}", "subpackages")
+            raise InputError(
+                "layer", f"{layer!r} is not a subpackage of {root}", f"subpackages, {PLUGINS}"
+            )
         files += [
             p
             for p in base.rglob("*")
@@ -54,12 +88,41 @@ def layer_files(layers, root: Path | None = None) -> list[Path]:
 
 
 def manifest(layers, root: Path | None = None) -> str:
-    """One line per file, ``<sha256>  privdtol/<relative path>`` (``sha256sum`` format)."""
+    """One line per file, ``<sha256>  privdtol/<relative path>`` (``sha256sum`` format); with
+    the pseudo-layer :data:`PLUGINS`, a line ``<sha256>  plugins/<module>.py`` per plugin
+    module (none: no line, so a run without plugins keeps its stamps)."""
     root = Path(root) if root is not None else package_root()
-    return "".join(
+    text = "".join(
         f"{hashlib.sha256(p.read_bytes()).hexdigest()}  privdtol/{p.relative_to(root).as_posix()}\n"
         for p in layer_files(layers, root)
     )
+    if PLUGINS in layers:
+        text += "".join(
+            f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {name}\n"
+            for name, p in plugin_files().items()
+        )
+    return text
+
+
+_LAYER_DIGESTS: dict[tuple, str] = {}
+
+
+def cell_code(algorithm: str, env: str) -> str:
+    """The digest of the code a simulated cell runs: the layers :data:`SIM_LAYERS` and the
+    module files of its algorithm's and loss model's classes where they are plugins (so that
+    editing one plugin recomputes its own cells only)."""
+    from privdtol.algorithms import ALGORITHMS
+    from privdtol.environments import MODELS
+
+    if SIM_LAYERS not in _LAYER_DIGESTS:  # one process, one code: read once
+        _LAYER_DIGESTS[SIM_LAYERS] = layer_digest(SIM_LAYERS)
+    h = hashlib.sha256(_LAYER_DIGESTS[SIM_LAYERS].encode())
+    root = package_root()
+    for cls in (ALGORITHMS.get(algorithm), MODELS.get(env)):
+        path = _module_file(cls) if cls is not None else None
+        if path is not None and root not in path.parents:
+            h.update(hashlib.sha256(path.read_bytes()).hexdigest().encode())
+    return h.hexdigest()
 
 
 def layer_digest(layers, root: Path | None = None) -> str:

@@ -28,7 +28,24 @@ from privdtol.pipeline.io import atomic_path
 #: display order and names of the algorithms: the registry's (one definition), controls apart
 ALGORITHM_ORDER = tuple(n for n, c in ALGORITHMS.items() if c.role != "control")
 CONTROL_ORDER = tuple(n for n, c in ALGORITHMS.items() if c.role == "control")
-ALGORITHM_NAMES = {name: cls.display_name for name, cls in ALGORITHMS.items()}
+#: the longest algorithm name a figure shows (a plugin's may be longer: shortened, so that a
+#: legend or a panel title does not widen the figure and shrink every text below the floor)
+MAX_LABEL = 32
+
+
+def display_label(text: str, width: int = MAX_LABEL) -> str:
+    """``text`` as a figure shows it: at most ``width`` characters, else cut with an ellipsis
+    (before a ``$`` that would open mathematics it cannot close)."""
+    text = " ".join(str(text).split())
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1].rstrip()
+    if cut.count("$") % 2:
+        cut = cut[: cut.rfind("$")].rstrip()
+    return cut + "…"
+
+
+ALGORITHM_NAMES = {name: display_label(cls.display_name) for name, cls in ALGORITHMS.items()}
 #: the experiments of the configs as a reader names them (legends; never the config's keys)
 EXPERIMENT_NAMES = {
     "horizon": "horizon curves",

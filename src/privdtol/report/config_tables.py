@@ -204,31 +204,64 @@ def algorithms_tex() -> TeX:
     return styler_table(pd.DataFrame(rows), rf"@{{}}lll{_P}{{6.6cm}}l@{{}}")
 
 
+def _bib_text(value: str) -> str:
+    """A BibTeX field's value as escaped text: its LaTeX read as text by pylatexenc (accents
+    become letters, a macro such as ``\\input`` is dropped, never run), then escaped; braces
+    that remain are written as the text symbols, so BibTeX's brace count stays balanced."""
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    try:
+        text = LatexNodes2Text(math_mode="text").latex_to_text(value)
+    except Exception:  # a parser of untrusted text: on any failure, the raw text, escaped
+        text = value
+    # braces as text symbols; dashes as BibTeX writes them (a style reads "--" in pages)
+    braces = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}", "–": "--", "—": "---"}
+    return "".join(braces.get(c) or tex_escape(c) for c in " ".join(text.split()))
+
+
+def safe_bibtex_entry(bibtex: str, key: str) -> str:
+    """One declared entry rewritten from its parsed fields (bibtexparser, through
+    :func:`privdtol.algorithms.citation.parse_entry`): text fields escaped (:func:`_bib_text`;
+    a title in double braces, so a style keeps its capitals), verbatim fields (url, doi,
+    eprint: a plain address's characters, checked) as they are.  Nothing the plugin wrote
+    reaches pdflatex as TeX."""
+    from privdtol.algorithms.citation import VERBATIM_FIELDS, parse_entry
+
+    kind, fields = parse_entry(bibtex, key)
+    lines = []
+    for name, value in fields.items():
+        text = value if name in VERBATIM_FIELDS else _bib_text(value)
+        lines.append(f"  {name} = {{{{{text}}}}}" if name == "title" else f"  {name} = {{{text}}}")
+    return f"@{kind}{{{key},\n" + ",\n".join(lines) + "\n}"
+
+
 def algorithms_bib(own_keys=()) -> str:
     """``plugins.bib``: the BibTeX entries the algorithms declare (``bibtex``: a plugin's
-    source, which paper/references.bib cannot hold), in registry order, one each; an entry
-    whose key is one of ``own_keys`` (paper/references.bib's) is left to that file."""
+    source, which paper/references.bib cannot hold), in registry order, one each, rewritten as
+    escaped text (:func:`safe_bibtex_entry`); an entry whose key is one of ``own_keys``
+    (paper/references.bib's) is left to that file."""
     from privdtol.algorithms import ALGORITHMS
 
     entries = {}
     for cls in ALGORITHMS.values():
-        if cls.bibtex and cls.reference not in own_keys:
-            entries.setdefault(cls.reference, cls.bibtex.strip())
+        if cls.bibtex and cls.reference not in own_keys and cls.reference not in entries:
+            entries[cls.reference] = safe_bibtex_entry(cls.bibtex, cls.reference)
     head = "% BibTeX entries declared by the registered algorithms (privdtol report-assets)\n"
     return head + "".join(f"\n{entry}\n" for entry in entries.values())
 
 
 def bib_keys(path) -> set[str]:
-    """The entry keys of a BibTeX file (empty when it cannot be read)."""
+    """The entry keys of a BibTeX file, parsed by bibtexparser (empty when it cannot be
+    read)."""
     from pathlib import Path
 
-    from privdtol.algorithms.contract import BIBTEX_ENTRY_HEAD
+    import bibtexparser
 
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError:
         return set()
-    return set(BIBTEX_ENTRY_HEAD.findall(text))
+    return {entry.key for entry in bibtexparser.parse_string(text).entries}
 
 
 def first_sentence(doc: str) -> str:

@@ -176,6 +176,20 @@ def repository_url(repo: Path) -> str | None:
     return out.removesuffix(".git") if out.startswith("http") else None
 
 
+def failed_rows(config: dict, results: Path) -> list[tuple]:
+    """Provenance rows naming the cells left out because their plugin failed
+    (:func:`privdtol.pipeline.failures.failed_cells`): one row per experiment, each cell with
+    the plugin's one-line reason, escaped; none when every cell was computed."""
+    from privdtol.pipeline.failures import failed_cells
+
+    agg = Path(config.get("agg_dir") or Path(results) / "agg")
+    rows = []
+    for experiment, cells in failed_cells(agg).items():
+        text = "; ".join(f"{cell}: {why}" for cell, why in cells.items())
+        rows.append((TeX(f"Cells left out of {texttt(experiment)}"), tex_escape(text)))
+    return rows
+
+
 def provenance(
     config: dict,
     results: Path,
@@ -257,6 +271,7 @@ def provenance(
         for k, v in versions.items()
     ]
     rows.append(("Run archive", archive_row(git, config)))
+    rows += failed_rows(config, results)
     bench = read_benchmarks(results)
     return {
         "commit": texttt(commit, "any"),

@@ -43,7 +43,7 @@ def test_c1_record_by_hand_with_a_loss_at_its_bound():
     assert rec["inputs"] == ["agg/privacy.parquet"]
     assert rec["statistic"] == 0.25
     assert rec["summary"] == (
-        "Largest privacy loss found for rps over 1 values of eps is 0.250000 x eps (0 private "
+        "Largest privacy loss found for rps over 1 values of eps is 0.250000 x eps (0 rps "
         "cells over their bound); the negative controls were caught in 1/1 (algorithm, eps) "
         "cells."
     )
@@ -79,7 +79,7 @@ def test_c1_fails_on_a_loss_over_its_bound_and_an_uncaught_control():
     assert [c["verdict"] for c in rec["cells"]] == ["NOT caught", "FAIL"]
     assert rec["cells"][1]["worst_block"] is None
     assert (
-        "(1 private cells over their bound); the negative controls were caught in 0/1"
+        "(1 rps cells over their bound); the negative controls were caught in 0/1"
         in (rec["summary"])
     )
     empty = c1_privacy.check({"privacy": pd.DataFrame()}, {}, ["p"])
@@ -107,7 +107,7 @@ def test_c1_without_a_negative_control_fails():
     assert rec["statistic"] == 0.2
     assert rec["verdict"] == "FAIL"
     assert rec["summary"] == (
-        "Largest privacy loss found for rps over 1 values of eps is 0.200000 x eps (0 private "
+        "Largest privacy loss found for rps over 1 values of eps is 0.200000 x eps (0 rps "
         "cells over their bound); the negative controls were caught in 0/0 (algorithm, eps) "
         "cells."
     )
@@ -158,3 +158,26 @@ def test_c1_control_records_fail_when_caught():
     assert missed["verdict"] == "PASS"  # not caught: the report shows it as such
     absent = c1_privacy.check({"privacy": df}, {}, [], algorithm="other")
     assert absent["verdict"] == "INCONCLUSIVE"
+
+
+def test_a_plugin_over_its_declared_bound_is_its_own_failure_not_proposition_1_s():
+    """A plugin (softmax at 50 eta declared 2 eta-DP) caught by the audit turned C1 to FAIL
+    with RPS's own loss quoted; now C1 keeps RPS's verdict and names the plugin."""
+    df = pd.DataFrame(
+        [
+            _audit("private", "rps", "exact_selection", 0.24, False),
+            _audit("private", "hot_plugin", "exact_selection", 6.0, True),
+            _audit("negative_control", "leaky", "exact_selection", 3.0, True),
+        ]
+    )
+    rec = c1_privacy.check({"privacy": df}, {}, [])
+    assert rec["verdict"] == "PASS" and rec["statistic"] == 0.24
+    assert rec["summary"].endswith(
+        "Failing their own privacy audit (their failure, not Proposition 1's): "
+        "hot_plugin (1 cells)."
+    )
+    cell = next(c for c in rec["cells"] if c["algorithm"] == "hot_plugin")
+    assert cell["verdict"] == "FAIL"
+    # rps over its bound is still C1's failure
+    df.loc[df.algorithm == "rps", ["loss", "violation"]] = [1.5, True]
+    assert c1_privacy.check({"privacy": df}, {}, [])["verdict"] == "FAIL"

@@ -97,6 +97,7 @@ def test_competitors_count_each_distinct_standard_cell_once():
     one = {"n": 1, "min": 1.0, "median": 1.0, "max": 1.0}
     assert findings.competitors.competitors(_race_tables()) == {
         "available": True,
+        "excluded": {},
         "regimes": {
             "balanced": {**one, "rps_best": 1},
             "privacy": {"n": 1, "min": 2.0, "median": 2.0, "max": 2.0, "rps_best": 0},
@@ -211,3 +212,27 @@ def test_competitors_per_regime_and_per_competitor_by_hand():
         "privacy: rps / best competitor median 2 over 1 cells (rps best in 0); "
         "statistical: rps / best competitor median 1.25 over 2 cells (rps best in 1)."
     )
+
+
+def test_a_competitor_that_fails_its_privacy_audit_is_not_ranked():
+    """A plugin violating its declared privacy was ranked as rps's "best private competitor
+    (19.8x LB_T)": a competitor with a FAIL cell in the privacy audit is left out and named."""
+    import numpy as np
+
+    grid = final_rows_table("grid", COMPETITION)
+    audit = pd.DataFrame(
+        [
+            {"role": "private", "algorithm": alg, "epsilon": 1.0, "audit": "exact_selection",
+             "loss": loss, "bound_selection": 0.25, "loss_lower": np.nan, "loss_upper": np.nan,
+             "violation": loss > 1.0, "K": 2, "block": 3, "witness": "w"}
+            for alg, loss in (("rps", 0.24), ("wu_wang_gumbel", 6.0))
+        ]
+    )  # fmt: skip
+    found = findings.competitors.competitors({"grid": grid, "privacy": audit})
+    assert found["excluded"] == {"wu_wang_gumbel": "fails its own privacy audit (1 cells, C1)"}
+    assert {r["competitor"] for r in found["table"]} == {"rnm_ftnl", "wu_wang", "best"}
+    assert found["text"].endswith(
+        "; not ranked: wu_wang_gumbel (fails its own privacy audit (1 cells, C1))."
+    )
+    # without the audit's table nothing is excluded (a config without the privacy experiment)
+    assert findings.competitors.competitors({"grid": grid})["excluded"] == {}

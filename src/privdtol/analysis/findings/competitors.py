@@ -1,5 +1,11 @@
 """The finding ``competitors``: rps against each private competitor and the best of them, per
-regime (ratio of regrets per cell), over the standard-instance cells of the rate experiments."""
+regime (ratio of regrets per cell), over the standard-instance cells of the rate experiments.
+
+Only a private competitor is ranked: one that declares no privacy, or that fails its own
+privacy audit (a cell of the privacy experiment that C1 marks FAIL, where this config runs the
+audit: :func:`privdtol.analysis.claims.c1_privacy.c1_cells`), is left out of the ranking and
+named with the reason (``excluded``) -- a non-private algorithm is never "rps's best private
+competitor"."""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from privdtol.algorithms import COMPETITORS
+from privdtol.algorithms import ALGORITHMS, COMPETITORS
 from privdtol.analysis.cells import regime, select
 from privdtol.analysis.claim_types import RATE_EXPERIMENTS, Finding
 from privdtol.analysis.findings.common import final_cells, spread
@@ -18,7 +24,7 @@ RECORDS = (
     Finding(
         "competitors",
         "rps against the best private competitor, per regime",
-        RATE_EXPERIMENTS,
+        (*RATE_EXPERIMENTS, "privacy"),
         f"{__name__}:competitors",
     ),
 )
@@ -32,6 +38,22 @@ REGIMES = {
 }
 
 
+def excluded_competitors(tables: Mapping[str, pd.DataFrame]) -> dict[str, str]:
+    """The competitors left out of the ranking, with the reason: no privacy declared, or a
+    FAIL cell of their own privacy audit (where the privacy table is among ``tables``)."""
+    out = {n: "declares no privacy" for n in COMPETITORS if ALGORITHMS[n].privacy is None}
+    audit = tables.get("privacy")
+    if audit is not None and not audit.empty and "role" in audit.columns:
+        from privdtol.analysis.claims.c1_privacy import c1_cells
+
+        cells = c1_cells(audit)
+        failed = cells[(cells.role == "private") & (cells.verdict != "PASS")]
+        for name, sub in failed.groupby("algorithm", sort=True):
+            if name in COMPETITORS and name not in out:
+                out[str(name)] = f"fails its own privacy audit ({len(sub)} cells, C1)"
+    return out
+
+
 def competitors(tables: Mapping[str, pd.DataFrame]) -> dict:
     """rps against each private competitor and against the best of them, per regime
     (:data:`REGIMES`), over the distinct standard-instance cells of the rate experiments; with
@@ -42,7 +64,9 @@ def competitors(tables: Mapping[str, pd.DataFrame]) -> dict:
     df = select(df, None, "bernoulli", "standard")
     keys = ["K", "gap", "epsilon"]
     rps = select(df, "rps").drop_duplicates(keys).set_index(keys)["mean"]
-    comp = select(df, list(COMPETITORS)).drop_duplicates(["algorithm", *keys])
+    excluded = excluded_competitors(tables)
+    ranked = [n for n in COMPETITORS if n not in excluded]
+    comp = select(df, ranked).drop_duplicates(["algorithm", *keys]) if ranked else df.iloc[:0]
     if comp.empty or rps.empty:
         return {"available": False, "text": "No rps and competitor cells in common."}
     best = comp.groupby(keys)["mean"].min()
@@ -55,7 +79,7 @@ def competitors(tables: Mapping[str, pd.DataFrame]) -> dict:
         per[str(name)] = {**spread(g["ratio"]), "rps_best": int((g["ratio"] <= 1).sum())}
     rows = []
     wide = comp.pivot_table(index=keys, columns="algorithm", values="mean")
-    for alg in [*COMPETITORS, "best"]:
+    for alg in [*ranked, "best"]:
         other = best if alg == "best" else wide.get(alg)
         if other is None:
             continue
@@ -82,8 +106,11 @@ def competitors(tables: Mapping[str, pd.DataFrame]) -> dict:
         f"(rps best in {v['rps_best']})"
         for k, v in per.items()
     )
+    if excluded:
+        text += "; not ranked: " + ", ".join(f"{n} ({why})" for n, why in excluded.items())
     return {
         "available": True,
+        "excluded": excluded,
         "regimes": per,
         "regime_definitions": {k: v for k, v in REGIMES.items() if k in per},
         "table": rows,
