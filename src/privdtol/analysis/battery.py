@@ -11,7 +11,7 @@ references whose shape is known:
 
 Each case states, for the claims it speaks to, whether the claim is true of it (``truths``;
 a claim left out is not determined by the construction and is only reported).  Every cell gets
-an independent log-normal factor exp(σ |Z|), constant over its horizons (the lack of fit of the
+an independent log-normal factor exp(σ abs(Z)), constant over its horizons (the lack of fit of the
 run), and the ``noisy`` case a Monte Carlo standard error as well; each case is run
 ``replicates`` times.  A claim's *size* is its largest FAIL rate over the cases where it is
 true, its *power* its smallest FAIL rate over the cases where it is false.

@@ -20,7 +20,7 @@ For each m in a set of family sizes (the ends of the groups of equal means, at m
   e_t >= s^m_t = 1 - ((t - 1) A_m + log 2) / log m, A_m = (1/m) sum_(j<=m) kl_j.
 - Group privacy (any eps-DP algorithm): couple P_j and Q coordinate by coordinate (each pair of
   Bernoulli laws maximally); a round differs with probability
-  delta_j = 1 - (1 - |mu_j - mu_2|)(1 - (mu_j - mu_1)) (delta_1 = delta_2 = Delta_min), at most
+  delta_j = 1 - (1 - abs(mu_j - mu_2))(1 - (mu_j - mu_1)) (delta_1 = delta_2 = Delta_min), at most
   delta_m for j <= m; the number of differing rounds among t - 1 is then stochastically below
   Bin(t - 1, delta_m), and P_j(I_t = j) <= e^(eps d) Q(I_t = j) + P(Bin(t - 1, delta_m) > d)
   with sum_(j<=m) Q(I_t = j) <= 1 give
