@@ -218,5 +218,11 @@ VERDICT_ROW = re.compile(r"^\s*(C\d+[a-z]?|L\d+[a-z]?)\s+\S.*$", re.M)
 
 
 def verdict_rows(table: str) -> dict[str, str]:
-    """Claim id -> its row's text, for each row of a verdict table's text."""
-    return {m.group(1): m.group(0) for m in VERDICT_ROW.finditer(table)}
+    """Claim id -> its row's text, for each row of a verdict table's text: the line that starts
+    with the id and the lines after it up to the next row (a statement whose mathematics is set
+    on several lines, e.g. a sum with its index below, puts the verdict on a later line)."""
+    starts = list(VERDICT_ROW.finditer(table))
+    ends = [m.start() for m in starts[1:]] + [len(table)]
+    return {
+        m.group(1): table[m.start() : end].rstrip() for m, end in zip(starts, ends, strict=True)
+    }

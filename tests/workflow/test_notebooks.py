@@ -218,6 +218,9 @@ def test_every_notebook_reads_its_checks_and_writes_its_registry_tables(tmp_path
         )
         == 0
     )
+    floor = {"K": [2], "gap": [0.5], "epsilon": [0.5, 2.0], "max_rows": 200}
+    out = str(agg / "floor.parquet")
+    assert main(["floor-table", "--grid-json", json.dumps(floor), "--out", out]) == 0
     checks_dir = tmp_path / "checks"
     checks_dir.mkdir()  # privdtol check --out needs an existing directory
     for claim in CLAIMS:

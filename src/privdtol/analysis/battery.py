@@ -77,7 +77,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "log_k",
-        "the form times log2 K (a log^2 K rate)",
+        "the form times log2 K (a rate in log K squared)",
         lambda m, K, g, e, T, lb, u: _form(m, K, g, e, T, lb, u) * _log2k(K),
         {"C3": True, "C4": False, "C4c": False, "C7": False},
     ),
@@ -90,14 +90,14 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "gap_sqrt",
-        "the form with a log K/gap^(3/2) statistical term",
+        "the form with its statistical term times 1/sqrt(gap)",
         lambda m, K, g, e, T, lb, u: _form({**m, "a": m["a"] / np.sqrt(g)}, K, g, e, T, lb, u),
         {"C4a": False, "C7": False},
         power_only=("C7",),
     ),
     Case(
         "eps_sqrt",
-        "the form with a log K/eta^(3/2) privacy term",
+        "the form with its privacy term times 1/sqrt(eta)",
         lambda m, K, g, e, T, lb, u: _form(
             {**m, "b": m["b"] / np.sqrt(eta_of(e))}, K, g, e, T, lb, u
         ),
