@@ -98,6 +98,7 @@ OBJECTIVE_WORDS = {
     "theorem1": r"over Theorem~1's bound",
     "lower_max": r"the largest $\mathrm{Reg}_T/\mathrm{LB}_T$",
     "lower_min": r"the smallest $\mathrm{Reg}_T/\mathrm{LB}_T$",
+    "eq6": r"\texttt{eq6}",
 }
 
 
