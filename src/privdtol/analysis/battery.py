@@ -163,42 +163,56 @@ def case_table(
     """An aggregated table (the ``results/agg`` columns the checks read) of ``case`` on
     ``cells`` (K, gap, epsilon, horizon, mu_best), every checkpoint, one replicate (``seed``)."""
     rng = np.random.default_rng(seed)
-    lb_index = bounds.set_index(["K", "gap", "epsilon", "horizon"])["best"]
-    parts = []
+    lb_of = dict(
+        zip(
+            zip(bounds["K"], bounds["gap"], bounds["epsilon"], bounds["horizon"]),
+            bounds["best"].to_numpy(float),
+        )
+    )
+    cols: dict[str, list] = {k: [] for k in ("cell", "K", "gap", "eps", "mu", "h", "mean", "se")}
     for c in cells.itertuples(index=False):
         hs, _ = clock.checkpoints(int(c.horizon))
         K, gap, eps = int(c.K), float(c.gap), float(c.epsilon)
-        lb = lb_index.reindex([(K, gap, eps, int(h)) for h in hs]).to_numpy(float)
+        lb = np.array([lb_of.get((K, gap, eps, int(h)), np.nan) for h in hs], dtype=float)
         mean = case.regret(model, K, gap, eps, hs.astype(float), lb, _unit(K, gap, eps))
         # the lack of fit only raises a cell (a case on LB_T stays where its truth puts it)
         mean = np.asarray(mean, dtype=float) * np.exp(model["sigma"] * abs(rng.standard_normal()))
         se = np.maximum(case.se * mean, 1e-10 * mean)
         if case.se:
             mean = mean + se * rng.standard_normal(mean.size)
-        parts.append(
-            pd.DataFrame(
-                {
-                    "experiment": experiment,
-                    "cell_id": f"{case.name}-{K}-{gap:g}-{eps:g}",
-                    "algorithm": "battery",
-                    "env": "bernoulli",
-                    "instance": "standard",
-                    "K": K,
-                    "gap": gap,
-                    "epsilon": eps,
-                    "mu_best": 0.5 - gap / 2 if c.mu_best is None else float(c.mu_best),
-                    "rho": None,
-                    "kappa": None,
-                    "horizon": hs,
-                    "runs": 0 if not case.se else 100,
-                    "mean": mean,
-                    "se": se,
-                    "ci_low": mean - 1.96 * se,
-                    "ci_high": mean + 1.96 * se,
-                }
-            )
-        )
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+        n = len(hs)
+        cols["cell"] += [f"{case.name}-{K}-{gap:g}-{eps:g}"] * n
+        cols["K"] += [K] * n
+        cols["gap"] += [gap] * n
+        cols["eps"] += [eps] * n
+        cols["mu"] += [0.5 - gap / 2 if c.mu_best is None else float(c.mu_best)] * n
+        cols["h"].append(np.asarray(hs))
+        cols["mean"].append(mean)
+        cols["se"].append(se)
+    if not cols["cell"]:
+        return pd.DataFrame()
+    mean, se = np.concatenate(cols["mean"]), np.concatenate(cols["se"])
+    return pd.DataFrame(
+        {
+            "experiment": experiment,
+            "cell_id": cols["cell"],
+            "algorithm": "battery",
+            "env": "bernoulli",
+            "instance": "standard",
+            "K": np.array(cols["K"], dtype=np.int64),
+            "gap": np.array(cols["gap"], dtype=float),
+            "epsilon": np.array(cols["eps"], dtype=float),
+            "mu_best": np.array(cols["mu"], dtype=float),
+            "rho": None,
+            "kappa": None,
+            "horizon": np.concatenate(cols["h"]),
+            "runs": 0 if not case.se else 100,
+            "mean": mean,
+            "se": se,
+            "ci_low": mean - 1.96 * se,
+            "ci_high": mean + 1.96 * se,
+        }
+    )
 
 
 def run_battery(
@@ -216,6 +230,15 @@ def run_battery(
     from privdtol.analysis.registry import CLAIMS
 
     claims = CLAIMS if claims is None else claims
+    cache: dict[tuple, pd.DataFrame] = {}
+
+    def built(case, c, experiment, replicate_seed):
+        """One case's table, built once per experiment and replicate for all its claims."""
+        key = (case.name, experiment, replicate_seed)
+        if key not in cache:
+            cache[key] = case_table(case, c, bounds, model, experiment, replicate_seed)
+        return cache[key].copy()
+
     rows = []
     for case in CASES:
         for claim_id, truth in case.truths.items():
@@ -226,7 +249,7 @@ def run_battery(
             verdicts = []
             for i in range(replicates):
                 tables = {
-                    e: case_table(case, c, bounds, model, e, seed + i)
+                    e: built(case, c, e, seed + i)
                     for e, c in cells.items()
                     if e in claim.experiments
                 }
