@@ -163,12 +163,8 @@ def case_table(
     """An aggregated table (the ``results/agg`` columns the checks read) of ``case`` on
     ``cells`` (K, gap, epsilon, horizon, mu_best), every checkpoint, one replicate (``seed``)."""
     rng = np.random.default_rng(seed)
-    lb_of = dict(
-        zip(
-            zip(bounds["K"], bounds["gap"], bounds["epsilon"], bounds["horizon"]),
-            bounds["best"].to_numpy(float),
-        )
-    )
+    keys = zip(bounds["K"], bounds["gap"], bounds["epsilon"], bounds["horizon"], strict=True)
+    lb_of = dict(zip(keys, bounds["best"].to_numpy(float), strict=True))
     cols: dict[str, list] = {k: [] for k in ("cell", "K", "gap", "eps", "mu", "h", "mean", "se")}
     for c in cells.itertuples(index=False):
         hs, _ = clock.checkpoints(int(c.horizon))
