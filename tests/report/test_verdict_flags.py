@@ -48,14 +48,20 @@ def test_an_unchanged_claim_has_an_empty_cell_even_when_a_variant_flips_it():
     assert design_change_cell("C2", MULTIVERSE) == ""  # ... but was never changed
 
 
-def test_out_of_sample_is_not_run_on_the_config_a_change_was_tuned_on():
-    # C7's changes were made on the default config (config/config.yaml); C4a's last one on the
-    # paper config: a default run confirms that one and not C7's
-    assert out_of_sample("C7", True, ("config",)) == "not run"
-    assert out_of_sample("C7", True, ("paper",)) == "yes"
-    assert out_of_sample("C7", False, ("paper",)) == "no"
-    assert out_of_sample("C4a", True, ("config",)) == "not run"  # two of its three: default
-    assert out_of_sample("C2", True, ("paper",)) == ""  # never changed
+def test_out_of_sample_reads_the_held_out_table():
+    table = {
+        "rows": [
+            {"claim": "C7", "result": "yes"},
+            {"claim": "C6", "result": "no"},
+            {"claim": "C1", "result": "not run"},
+        ]
+    }
+    assert out_of_sample("C7", table) == "yes"
+    assert out_of_sample("C6", table) == "no"
+    assert out_of_sample("C1", table) == "not run"
+    assert out_of_sample("C3", table) == "not run"  # changed, but no row: not confirmed
+    assert out_of_sample("C7", None) == "not run"  # no table (a build without the job)
+    assert out_of_sample("C2", table) == ""  # never changed
 
 
 def test_the_design_change_cell_says_whether_it_is_confirmed():

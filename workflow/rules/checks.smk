@@ -57,6 +57,9 @@ MULTIVERSE_JSON = f"{CHECKS_DIR}/multiverse.json"
 BATTERY_JSON = f"{CHECKS_DIR}/battery.json"
 #: every rate claim on every private algorithm (privdtol.analysis.by_algorithm)
 BY_ALGORITHM_JSON = f"{CHECKS_DIR}/by_algorithm.json"
+#: the claims changed after results were seen, on cells they were not tuned on
+#: (privdtol.analysis.out_of_sample)
+OUT_OF_SAMPLE_JSON = f"{CHECKS_DIR}/out_of_sample.json"
 
 
 for _claim in claims_for(CHECK_EXPERIMENTS):
@@ -228,6 +231,36 @@ rule by_algorithm:
         " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
 
 
+rule out_of_sample:
+    input:
+        agg=sorted(
+            {
+                t
+                for c in claims_for(CHECK_EXPERIMENTS)
+                if c in OUT_OF_SAMPLE.changed_claims()
+                for t in claim_tables(c)
+            }
+        ),
+        # the configs the changes were tuned on: their cells are held out
+        tuned=[f for f in OUT_OF_SAMPLE.tuned_config_files("config") if os.path.exists(f)],
+        piece=config_piece("out_of_sample", config_stamps.without_descriptions(CONFIG)),
+        code=code_stamp("analysis", "algorithms", "core", "pipeline"),
+    output:
+        OUT_OF_SAMPLE_JSON,
+    log:
+        "logs/checks/out_of_sample.log",
+    conda:
+        "../envs/privdtol.yaml"
+    params:
+        configs=MERGED_ARG,
+        agg_dir=lambda wc, input: (
+            os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
+        ),
+    shell:
+        "privdtol check --out-of-sample {params.configs}"
+        " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
+
+
 rule checks_all:
     input:
         [f"{CHECKS_DIR}/{c}.json" for c in CHECK_CLAIMS],
@@ -236,4 +269,5 @@ rule checks_all:
         MULTIVERSE_JSON,
         BATTERY_JSON,
         BY_ALGORITHM_JSON,
+        OUT_OF_SAMPLE_JSON,
     localrule: True

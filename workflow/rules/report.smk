@@ -32,6 +32,7 @@ rule build_report_assets:
         multiverse=MULTIVERSE_JSON,
         battery=BATTERY_JSON,
         by_algorithm=BY_ALGORITHM_JSON,
+        out_of_sample=OUT_OF_SAMPLE_JSON,
         results=report_results(),
         agg=expand(
             f"{AGG_DIR}/{{experiment}}.parquet",

@@ -62,6 +62,13 @@ def add_parser(sub):
         help="write every claim's verdicts on the battery of known truths (tables whose "
         "answer is known by construction) to --out, e.g. results/checks/battery.json",
     )
+    what.add_argument(
+        "--out-of-sample",
+        action="store_true",
+        help="rerun each claim changed after results were seen (and its controls) on the "
+        "cells that none of the configs it was tuned on simulates (config/<stem>.yaml) and "
+        "write the results to --out, e.g. results/checks/out_of_sample.json",
+    )
     who = p.add_mutually_exclusive_group()
     who.add_argument(
         "--control",
@@ -105,6 +112,8 @@ def run(args) -> int:
         return run_table("by_algorithm", config, agg_dir, out)
     if args.battery:
         return run_table("battery", config, agg_dir, out)
+    if args.out_of_sample:
+        return run_table("out_of_sample", config, agg_dir, out)
     claim = lookup(CLAIMS, args.claim, "claim", "claim")
     algorithm = "rps"
     if args.algorithm is not None:
@@ -196,7 +205,8 @@ def run_multiverse(config: dict, agg_dir: Path, out: Path) -> int:
 
 
 def run_table(kind: str, config: dict, agg_dir: Path, out: Path) -> int:
-    """``--by-algorithm`` or ``--battery``: one JSON table, written atomically."""
+    """``--by-algorithm``, ``--battery`` or ``--out-of-sample``: one JSON table, written
+    atomically."""
     import json
 
     from privdtol.pipeline.io import atomic_path
@@ -205,6 +215,10 @@ def run_table(kind: str, config: dict, agg_dir: Path, out: Path) -> int:
         from privdtol.analysis.by_algorithm import by_algorithm_table
 
         table = by_algorithm_table(config, agg_dir)
+    elif kind == "out_of_sample":
+        from privdtol.analysis.out_of_sample import out_of_sample_table
+
+        table = out_of_sample_table(config, agg_dir)
     else:
         from privdtol.analysis.battery import config_battery
 

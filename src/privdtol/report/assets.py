@@ -75,7 +75,13 @@ from privdtol.report.layout import APPENDIX_SECTIONS, FINDING_LABELS, SECTIONS, 
 from privdtol.report.numbers import numbers_tex, regret_experiments, total_runs
 from privdtol.report.page_one import page_one_tex
 from privdtol.report.provenance import provenance
-from privdtol.report.robustness import load_multiverse, load_power, multiverse_tex, power_tex
+from privdtol.report.robustness import (
+    load_multiverse,
+    load_out_of_sample,
+    load_power,
+    multiverse_tex,
+    power_tex,
+)
 from privdtol.report.tables import (
     MAX_ROWS,
     WIDE_LONGTABLE,
@@ -288,14 +294,13 @@ def build_assets(
         c["diagnostic_of"] = first_quote.setdefault(("diagnostic", c["diagnostic"]), c["id"])
     sections = sections_context(results, claims, found)
     multiverse = load_multiverse(results)
-    # the stems of the config files this run was merged from (config.merged.yaml names none)
-    run_configs = tuple(Path(f["path"]).stem for f in (sources or {}).get("files", []))
+    held_out = load_out_of_sample(results)
     main = [s for s in sections if s["name"] not in APPENDIX_SECTIONS]
     failures = failure_items(rows, controls, records)
     files = {
         "numbers.tex": numbers_tex(rows, agg, controls),
-        "verdicts.tex": verdict_table(split_claims(rows)[0], multiverse, run_configs),
-        "diagnostics.tex": verdict_table(split_claims(rows)[1], multiverse, run_configs),
+        "verdicts.tex": verdict_table(split_claims(rows)[0], multiverse, held_out),
+        "diagnostics.tex": verdict_table(split_claims(rows)[1], multiverse, held_out),
         "claims.tex": fill_template("claims.tex.j2", claims=rows),
         "summary-findings.tex": page_one_tex(found, checks),
         "power.tex": power_tex(load_power(results)),

@@ -116,6 +116,12 @@ def load_multiverse(results: Path) -> dict | None:
     return _load_record(results, "multiverse")
 
 
+def load_out_of_sample(results: Path) -> dict | None:
+    """``results/checks/out_of_sample.json`` (the changed claims rerun on cells they were not
+    tuned on), or None."""
+    return _load_record(results, "out_of_sample")
+
+
 def multiverse_tex(data: dict | None) -> TeX:
     """The sensitivity table of the methods section: per claim and threshold, the verdict at
     each value of the pre-declared range (the configured value in bold) and the controls

@@ -309,7 +309,7 @@ WIDE_LONGTABLE = 11
 
 
 def verdict_table(
-    rows: list[dict], multiverse: dict | None = None, run_configs: tuple[str, ...] = ()
+    rows: list[dict], multiverse: dict | None = None, held_out: dict | None = None
 ) -> TeX:
     """The verdict table: one row per claim; cells are the claim's macros (numbers.tex); the
     claim links to its statement (where its controls' estimates and its figure are);
@@ -317,8 +317,8 @@ def verdict_table(
     section (which names them) when one is not.  A claim whose check was changed after its
     first results were seen says so in its last column, with the thresholds at which the
     sensitivity analysis (``multiverse``) finds another verdict
-    (:mod:`privdtol.report.verdict_flags`), and whether this run, of ``run_configs`` (the
-    stems of its config files), confirms the change out of sample."""
+    (:mod:`privdtol.report.verdict_flags`), and whether this run confirms the change out of
+    sample (``held_out``: ``results/checks/out_of_sample.json``)."""
     from privdtol.report.verdict_flags import changed_claims, design_change_cell, out_of_sample
 
     def controls_cell(r: dict) -> str:
@@ -341,10 +341,7 @@ def verdict_table(
         if implied:
             out["Implied by"] = implied_by(r)
         if changed:
-            expected = r.get("verdict_word") == "PASS" and all(
-                k["caught"] for k in r.get("controls") or []
-            )
-            confirmed = out_of_sample(r["id"], expected, run_configs)
+            confirmed = out_of_sample(r["id"], held_out)
             out["Changed"] = design_change_cell(r["id"], multiverse, confirmed)
         return out
 

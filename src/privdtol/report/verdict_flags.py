@@ -34,17 +34,15 @@ def flips(claim: str, multiverse: dict | None) -> list[TeX]:
     ]
 
 
-def out_of_sample(claim: str, as_expected: bool, run_configs) -> str:
-    """Whether this run confirms ``claim``'s changes on data they were not tuned on: "not run"
-    when one of its changes was made on this run's config (``run_configs``: the stems of the
-    config files merged, e.g. ``config``), else "yes" when the claim PASSes and its controls
-    FAIL (``as_expected``), "no" otherwise; "" for a claim without changes."""
-    tuned = {c for d in DEVIATIONS if d["claim"] == claim for c in d["tuned_on"]}
-    if not tuned:
+def out_of_sample(claim: str, table: dict | None) -> str:
+    """Whether this run confirms ``claim``'s changes on cells they were not tuned on, from
+    ``results/checks/out_of_sample.json`` (``table``; :mod:`privdtol.analysis.out_of_sample`):
+    "yes" (the claim PASSes and its controls FAIL there), "no", or "not run" (no such cell,
+    or no table); "" for a claim without changes."""
+    if claim not in changed_claims():
         return ""
-    if tuned & set(run_configs):
-        return "not run"
-    return "yes" if as_expected else "no"
+    rows = {r["claim"]: r for r in (table or {}).get("rows") or []}
+    return rows.get(claim, {}).get("result", "not run")
 
 
 def design_change_cell(claim: str, multiverse: dict | None, confirmed: str = "") -> TeX:
