@@ -243,7 +243,11 @@ rule out_of_sample:
         ),
         # the configs the changes were tuned on: their cells are held out
         tuned=[f for f in OUT_OF_SAMPLE.tuned_config_files("config") if os.path.exists(f)],
-        piece=config_piece("out_of_sample", config_stamps.without_descriptions(CONFIG)),
+        # the changed claims' thresholds (the held-out cells come from the tuned-on files)
+        piece=config_piece(
+            "out_of_sample",
+            {c: claim_thresholds(c, CONFIG["checks"]) for c in OUT_OF_SAMPLE.changed_claims()},
+        ),
         code=code_stamp("analysis", "algorithms", "core", "pipeline"),
     output:
         OUT_OF_SAMPLE_JSON,
