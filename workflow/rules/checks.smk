@@ -58,7 +58,7 @@ BATTERY_JSON = f"{CHECKS_DIR}/battery.json"
 #: every rate claim on every private algorithm (privdtol.analysis.by_algorithm)
 BY_ALGORITHM_JSON = f"{CHECKS_DIR}/by_algorithm.json"
 #: the claims changed after results were seen, on cells they were not tuned on
-#: (privdtol.analysis.out_of_sample)
+#: (privdtol.analysis.held_out)
 OUT_OF_SAMPLE_JSON = f"{CHECKS_DIR}/out_of_sample.json"
 
 

@@ -16,7 +16,7 @@ except InputError as err:
 from privdtol.pipeline import plan as grid
 from privdtol.pipeline import config_stamps, run_config, staleness, tools
 from privdtol.analysis.registry import CLAIMS
-from privdtol.analysis import out_of_sample as OUT_OF_SAMPLE
+from privdtol.analysis import held_out as OUT_OF_SAMPLE
 from privdtol.pipeline.config import load_config, read_config_files
 from privdtol.pipeline.semantics import check_out_dirs
 from privdtol.pipeline.overrides import coerce_overrides

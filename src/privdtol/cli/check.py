@@ -216,7 +216,7 @@ def run_table(kind: str, config: dict, agg_dir: Path, out: Path) -> int:
 
         table = by_algorithm_table(config, agg_dir)
     elif kind == "out_of_sample":
-        from privdtol.analysis.out_of_sample import out_of_sample_table
+        from privdtol.analysis.held_out import out_of_sample_table
 
         table = out_of_sample_table(config, agg_dir)
     else:

@@ -36,7 +36,7 @@ def flips(claim: str, multiverse: dict | None) -> list[TeX]:
 
 def out_of_sample(claim: str, table: dict | None) -> str:
     """Whether this run confirms ``claim``'s changes on cells they were not tuned on, from
-    ``results/checks/out_of_sample.json`` (``table``; :mod:`privdtol.analysis.out_of_sample`):
+    ``results/checks/out_of_sample.json`` (``table``; :mod:`privdtol.analysis.held_out`):
     "yes" (the claim PASSes and its controls FAIL there), "no", or "not run" (no such cell,
     or no table); "" for a claim without changes."""
     if claim not in changed_claims():

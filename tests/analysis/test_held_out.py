@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from support.paths import ROOT
 
-from privdtol.analysis import out_of_sample as oos
+from privdtol.analysis import held_out as oos
 
 
 def _table(rows):
@@ -46,12 +46,12 @@ def test_held_out_drops_the_tuned_cells_and_keeps_the_auxiliary_tables_whole():
     bounds = pd.DataFrame({"K": [2, 4], "gap": [0.5, 0.5], "best": [0.1, 0.2]})
     tuned = {oos.cell_key({"algorithm": "rps", "env": "bernoulli", "instance": "standard",
                            "K": 2, "gap": 0.5, "epsilon": 1.0})}  # fmt: skip
-    out = oos.held_out({"grid": grid, "lower_bound": bounds}, tuned)
+    out = oos.held_out_tables({"grid": grid, "lower_bound": bounds}, tuned)
     assert out["grid"]["K"].tolist() == [4]
     assert out["lower_bound"] is bounds
     # every simulated row tuned on: nothing is held out, the auxiliary table alone is no sample
     everything = tuned | {oos.cell_key(out["grid"].iloc[0].to_dict())}
-    assert oos.held_out({"grid": grid, "lower_bound": bounds}, everything) == {}
+    assert oos.held_out_tables({"grid": grid, "lower_bound": bounds}, everything) == {}
 
 
 def _claim(threshold):

@@ -82,7 +82,7 @@ def tuned_cells(stems, config_dir: str | Path) -> set[tuple]:
     return keys
 
 
-def held_out(tables: dict[str, pd.DataFrame], tuned: set[tuple]) -> dict[str, pd.DataFrame]:
+def held_out_tables(tables: dict[str, pd.DataFrame], tuned: set[tuple]) -> dict[str, pd.DataFrame]:
     """The simulated tables' rows of cells outside ``tuned`` (tables left empty dropped); the
     tables without cells (the lower bound's, the privacy audit's) kept whole beside them, and
     nothing when no simulated row is held out."""
@@ -131,7 +131,8 @@ def out_of_sample_table(config: dict, agg_dir: Path, config_dir: str | Path = "c
         if claim is None:
             continue
         stems = sorted({s for d in DEVIATIONS if d["claim"] == claim_id for s in d["tuned_on"]})
-        tables = held_out(load_agg(agg_dir, claim.experiments), tuned_cells(stems, config_dir))
+        tuned = tuned_cells(stems, config_dir)
+        tables = held_out_tables(load_agg(agg_dir, claim.experiments), tuned)
         row = {"claim": claim_id, "tuned_on": stems, "held_out_rows": 0, "result": NOT_RUN}
         if tables:
             row["held_out_rows"] = int(
@@ -147,7 +148,7 @@ __all__ = [
     "cell_key",
     "changed_claims",
     "confirm",
-    "held_out",
+    "held_out_tables",
     "out_of_sample_table",
     "tuned_cells",
     "tuned_config_files",
