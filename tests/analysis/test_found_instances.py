@@ -5,7 +5,7 @@ instance's LB_T at the search's horizon)."""
 import pandas as pd
 import pytest
 
-from privdtol.analysis.found_instances import found_cells
+from privdtol.analysis.found_instances import compact_means, found_cells
 from privdtol.core.lower_bound import lower_bound
 
 T = 2**20 - 1
@@ -55,6 +55,11 @@ def test_an_instance_above_the_standard_regret_enters_over_the_standard_bound():
     assert row["standard_regret"] == pytest.approx(20.0)
     assert row["ratio"] == pytest.approx(50.0 / lb, rel=1e-12)
     assert row["ratio_low"] <= row["ratio"] <= row["ratio_high"]
+    assert row["means"] == "0, 0.125, 0.5, 0.9"
+
+
+def test_the_means_are_recorded_with_repeats_counted():
+    assert compact_means("0.5625 0.4375 0.5625 0.5625") == "0.4375, 0.5625 x3"
 
 
 def test_instances_at_or_below_the_standard_regret_or_off_the_class_stay_out():

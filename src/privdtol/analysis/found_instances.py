@@ -67,6 +67,15 @@ def _means(text) -> np.ndarray:
     return np.sort(np.array([float(x) for x in str(text).split()], dtype=float))
 
 
+def compact_means(text) -> str:
+    """An instance's sorted means with repeats counted (``"0.0625, 0.5625 x1023"``): the
+    record's short form of a mean vector of up to thousands of entries."""
+    values, counts = np.unique(np.round(_means(text), 12), return_counts=True)
+    return ", ".join(
+        f"{v:.12g}" + (f" x{n}" if n > 1 else "") for v, n in zip(values, counts, strict=True)
+    )
+
+
 def _horizons(worst: pd.DataFrame | None) -> dict[str, int]:
     """The largest checkpoint of each search (cell ids ``<search_id>-<objective>``)."""
     if worst is None or worst.empty:
@@ -135,7 +144,7 @@ def found_cells(
                     "ratio": regret / lb,
                     "ratio_low": (regret - err) / (lb + lb_error),
                     "ratio_high": (regret + err) / lb,
-                    "means": r.means,
+                    "means": compact_means(r.means),
                 }
             )
     return pd.DataFrame(rows, columns=list(COLUMNS)) if rows else empty

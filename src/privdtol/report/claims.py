@@ -91,6 +91,7 @@ def claim_context(claim: str, check: dict | None) -> dict:
         "independent": CLAIMS[claim].independent,
         # the bibliography key of the cited work whose claim it is ("" for the paper's own)
         "cited": CLAIMS[claim].cited,
+        "cite": TeX(rf"\citep{{{CLAIMS[claim].cited}}}") if CLAIMS[claim].cited else "",
     }
     if check is None:
         na = TeX(r"\NotRunText")
