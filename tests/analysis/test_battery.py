@@ -21,6 +21,7 @@ CHECKS = {
     "plateau_octaves": 4,
     "optimality_ratio_max": 256,
     "optimality_growth_max": 0.25,
+    "cited_ratio_max": 256,
 }
 
 
@@ -110,6 +111,22 @@ def test_c7_fails_log_k_log_t_and_linear_regret_and_reports_its_power_beyond(bat
     # growth that stays below the ceiling on this grid: never FAIL is not required, and the
     # power is reported (here 0: a sqrt(log K) factor reaches 3 at K = 512)
     assert set(battery["claims"]["C7"]["power_only"]) == {"sqrt_log_k", "gap_sqrt", "eps_sqrt"}
+
+
+def test_the_cited_works_claims_fail_linear_regret_only_and_never_a_true_case(battery):
+    for cid in ("H1", "W1"):
+        rows = {r["case"]: r for r in battery["rows"] if r["claim"] == cid}
+        assert rows["linear_t"]["verdicts"] == {"FAIL": 1}, cid
+        for case in ("bounded", "better", "falling", "noisy", "lb_bounded", "below_lb"):
+            assert "FAIL" not in rows[case]["verdicts"], (cid, case)
+        assert battery["claims"][cid]["false_cases"] == ["linear_t"]
+        assert set(battery["claims"][cid]["power_only"]) == {
+            "log_k",
+            "sqrt_log_k",
+            "gap_sqrt",
+            "eps_sqrt",
+            "log_t",
+        }
 
 
 def test_the_uniform_case_is_t_gap_times_one_minus_one_over_k(bounds):

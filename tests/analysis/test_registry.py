@@ -118,7 +118,10 @@ def test_paper_claims_and_diagnostics_split_the_registry():
     paper = ["C1", "C2", "C2b", "C3", "C5", "C6", "C7", "L4", "L5", "L5a", "L5b"]
     assert registry.paper_claims() == paper
     assert registry.diagnostics() == ["C0", "C4", "C4a", "C4b", "C4c", "C8a", "C8b"]
-    assert len(registry.CLAIMS) == 18
+    assert registry.cited_claims() == ["H1", "W1"]
+    assert len(registry.CLAIMS) == 20
+    assert not any(registry.CLAIMS[c].independent for c in registry.cited_claims())
+    assert {registry.CLAIMS[c].subject for c in registry.cited_claims()} == {"rnm_ftnl", "wu_wang"}
     # the independent statements: the others follow from tested ones or are an identity
     independent = [c for c in paper if registry.CLAIMS[c].independent]
     # C6 is implied by C1 (LB_T is a theorem for every eps-DP algorithm)
@@ -156,7 +159,8 @@ def test_controls_for_finds_the_blocked_loss_model_of_a_slice():
 def test_each_notebook_draws_the_thresholds_of_its_claims():
     """From the claim list: horizon shows C3, rates C4a and C4b, actions C4c, heatmap C4,
     bounds C2 and C2b, dependent C5, agreement C0; privacy (C1) and proof (L4, L5, ...) use
-    no threshold, nor does floor (C8a, C8b); ablations and worst show no claim."""
+    no threshold, nor does floor (C8a, C8b); separation shows the cited works' claims (H1,
+    W1); ablations and worst show no claim."""
     rate = ["confidence", "exponent_range", "plateau_octaves", "horizon_free_ratio_max"]
     expected = {
         "horizon": ["confidence", "horizon_free_ratio_max", "horizon_free_c"],
@@ -172,7 +176,7 @@ def test_each_notebook_draws_the_thresholds_of_its_claims():
         "proof": [],
         "worst": [],
         "floor": [],
-        "separation": [],
+        "separation": ["cited_ratio_max", "optimality_growth_max", "confidence"],
     }
     assert {name: registry.notebook_thresholds(name) for name in registry.NOTEBOOKS} == expected
     assert {k for keys in expected.values() for k in keys} <= set(check_defaults())

@@ -29,6 +29,7 @@ def test_schema_fills_documented_defaults():
         "plateau_octaves": 4,
         "optimality_ratio_max": 256,
         "optimality_growth_max": 0.25,
+        "cited_ratio_max": 256,
         "battery_replicates": 3,
         "confidence": 0.95,
         "agreement_z_max": 4,
@@ -44,6 +45,7 @@ def test_schema_fills_documented_defaults():
             "rate_form_factor": [1.25, 1.5, 2.0],
             "exponent_range": [[0.9, 1.1], [0.8, 1.2], [0.7, 1.3]],
             "optimality_ratio_max": [64, 256, 1024],
+            "cited_ratio_max": [64, 256, 1024],
             "optimality_growth_max": [0.1, 0.25, 0.5],
         },
     }

@@ -27,7 +27,14 @@ from support.report_results import (
 )
 
 from privdtol.analysis.diagnosis import DEVIATIONS
-from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS, diagnostics, paper_claims
+from privdtol.analysis.registry import (
+    CLAIMS,
+    CLAIMS_TEX,
+    NOTEBOOKS,
+    cited_claims,
+    diagnostics,
+    paper_claims,
+)
 from privdtol.cli import main
 from privdtol.report.assets import claim_prefix, generated_files, result_tables, table_context
 from privdtol.report.compile import compile_pdf
@@ -85,10 +92,17 @@ def test_assets_written(built):
     assert r"\newcommand{\IndependentList}{C1, C5, C7, L5a, L5b}" in numbers
     assert r"\newcommand{\DiagnosticsTotal}{7}" in numbers
     assert r"\newcommand{\DiagnosticsFail}{2}" in numbers
+    # the claims of the cited works: their own table and count, out of the paper's
+    assert r"\newcommand{\CitedTotal}{2}" in numbers
     assert r"\newcommand{\DeviationsTotal}{" + str(len(DEVIATIONS)) + "}" in numbers
     verdicts = (gen / "verdicts.tex").read_text()
     assert "booktabs" not in verdicts and r"\toprule" in verdicts  # a fragment, not a document
-    for name, ids in (("verdicts.tex", paper_claims()), ("diagnostics.tex", diagnostics())):
+    tables = (
+        ("verdicts.tex", paper_claims()),
+        ("diagnostics.tex", diagnostics()),
+        ("cited.tex", cited_claims()),
+    )
+    for name, ids in tables:
         rows = [ln.split(" & ")[0] for ln in (gen / name).read_text().splitlines()[4:-2]]
         assert rows == [rf"\hyperref[claim:{c}]{{\textbf{{{c}}}}}" for c in ids]  # in order
     labels = list(CLAIMS)

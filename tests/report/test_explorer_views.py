@@ -25,7 +25,8 @@ def test_claims_are_labelled_paper_or_diagnostic_by_the_registry(tmp_path):
     rows = [r for r in ev.claims(tmp_path, LINKS) if r["control"] is None]
     assert [r["id"] for r in rows] == list(CLAIMS)
     assert [r["id"] for r in rows if r["diagnostic"]] == diagnostics()
-    assert [r["id"] for r in rows if not r["diagnostic"]] == paper_claims()
+    assert [r["id"] for r in rows if not r["diagnostic"] and not r["cited"]] == paper_claims()
+    assert [r["id"] for r in rows if r["cited"]] == ["H1", "W1"]
     by_id = {r["id"]: r for r in rows}
     # the registry's reason is carried (the page shows it on hover); C1 is the paper's
     assert by_id["C0"]["diagnostic"] == CLAIMS["C0"].diagnostic != ""

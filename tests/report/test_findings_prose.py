@@ -15,6 +15,8 @@ def test_a_caption_points_to_the_verdict_table_of_its_claims():
             assert f"claim:{claim}" in pointer
         if claims and all(CLAIMS[c].diagnostic for c in claims):
             assert r"\ref{tab:diagnostics}" in pointer
+        elif claims and all(CLAIMS[c].cited for c in claims):
+            assert r"\ref{tab:cited}" in pointer
         elif claims:
             assert r"\ref{tab:verdicts}" in pointer
         else:  # no claim: its numbers are findings
@@ -24,6 +26,7 @@ def test_a_caption_points_to_the_verdict_table_of_its_claims():
     assert r"Table~\ref{tab:verdicts}" in verdict_pointer("horizon")
     assert r"Table~\ref{tab:diagnostics}" in verdict_pointer("rates")
     assert r"\S\ref{sec:findings}" in verdict_pointer("worst")
+    assert r"Table~\ref{tab:cited}" in verdict_pointer("separation")
 
 
 def test_a_finding_sentence_comes_from_its_numbers():

@@ -16,7 +16,8 @@ each one targets.
 - ``rps_eta_sq`` (block, eps-DP): privacy term ~ log K / eps^2; C4b (q);
 - ``rps_short_prefix`` (block, eps-DP): statistical term ~ log^1.5 K / Delta^2; C4a (p);
 - ``rps_uniform_mix`` (block, eps-DP): selection (1 - 1/16) softmax + (1/16) uniform, so
-  F_m does not vanish and sum_m F_m = infinity; L5, L5a, L5b (the proof's Lemma 5);
+  F_m does not vanish and sum_m F_m = infinity; L5, L5a, L5b (the proof's Lemma 5); its
+  regret is linear in T: H1, W1 (the cited works' bounds);
 - ``rps_hot`` (block, private in name only: eta = 4 at every eps, 8-DP): below the lower
   bound every eps-DP algorithm must pay when eps < 1/4; C6.
 
@@ -231,14 +232,16 @@ class RPSUniformMix(RandomizedPrefixSoftmax):
     sum_m F_m = infinity, and so are the sums of its small-gap and of its large-gap parts on
     every instance that has such actions, so L5, L5a and L5b must FAIL on it (the exact engine
     reports a certified lower value of each sum: :mod:`privdtol.engine.exact.proof`).  Its
-    regret, (1 - gamma) Reg_T(rps) + gamma T sum_j Delta_j / K, is linear in T.
+    regret, (1 - gamma) Reg_T(rps) + gamma T sum_j Delta_j / K, is linear in T, so the claims
+    of the cited works H1 and W1 (a prior bound's shape, horizon-free or logarithmic in T) must
+    FAIL on it too.
     """
 
     name = "rps_uniform_mix"
     display_name = "control: RPS mixed with uniform, γ = 1/16"
     role = "control"
     reference = None
-    control_of = ("L5", "L5a", "L5b")
+    control_of = ("L5", "L5a", "L5b", "H1", "W1")
     source = (
         "negative control of a proof check: RPS whose selection is (1 - 1/16) softmax + "
         "(1/16) uniform (eps-DP)"

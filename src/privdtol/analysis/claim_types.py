@@ -81,11 +81,17 @@ class Claim:
     #: a statement of the rate (Corollary 1 and its parts), asked of every private algorithm in
     #: the report's claims-by-algorithm table (``privdtol check --by-algorithm``)
     rate: bool = False
+    #: the bibliography key of the cited work whose claim this is (empty: the paper's own);
+    #: a claim of a cited work is shown in its own table, out of the paper's count
+    cited: str = ""
+    #: the algorithm the claim is about, checked unless another is asked for (``privdtol
+    #: check --claim ID``; the paper's claims are about RPS)
+    subject: str = "rps"
 
     @property
     def independent(self) -> bool:
         """A claim of the paper that no other tested claim implies and that can fail."""
-        return not (self.diagnostic or self.implied_by or self.identity)
+        return not (self.diagnostic or self.implied_by or self.identity or self.cited)
 
     def check_function(self) -> Callable[..., dict]:
         module, _, name = self.check.partition(":")

@@ -100,13 +100,14 @@ def held_out_tables(tables: dict[str, pd.DataFrame], tuned: set[tuple]) -> dict[
 
 
 def confirm(claim, tables: dict[str, pd.DataFrame], thresholds) -> dict:
-    """The claim's rule and its controls' on ``tables`` (already held out): the verdicts and
-    the result (module docstring)."""
+    """The claim's rule on its subject (RPS for the paper's claims) and its controls' rules on
+    ``tables`` (already held out): the verdicts and the result (module docstring)."""
     fn = claim.check_function()
-    rec = fn(tables, thresholds, [], algorithm="rps")
+    subject = getattr(claim, "subject", "rps")  # the algorithm the claim is about
+    rec = fn(tables, thresholds, [], algorithm=subject)
     controls = {c: fn(tables, thresholds, [], algorithm=c)["verdict"] for c in claim.controls}
     simulated = [t for t in tables.values() if "algorithm" in t.columns]
-    if not any((t["algorithm"] == "rps").any() for t in simulated):
+    if not any((t["algorithm"] == subject).any() for t in simulated):
         result = NOT_RUN
     else:
         result = YES if rec["verdict"] == PASS and all(v == FAIL for v in controls.values()) else NO

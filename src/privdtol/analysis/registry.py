@@ -150,7 +150,13 @@ def claim_thresholds(claim: str, checks: dict) -> DeclaredThresholds:
 
 def paper_claims() -> list[str]:
     """The claims of the paper (the verdict table and its count), in registry order."""
-    return [c.id for c in CLAIMS.values() if not c.diagnostic]
+    return [c.id for c in CLAIMS.values() if not (c.diagnostic or c.cited)]
+
+
+def cited_claims() -> list[str]:
+    """The claims of the cited works (each prior algorithm's own bound, :attr:`Claim.cited`;
+    their own table, out of the paper's count), in registry order."""
+    return [c.id for c in CLAIMS.values() if c.cited and not c.diagnostic]
 
 
 def diagnostics() -> list[str]:

@@ -73,12 +73,13 @@ def add_parser(sub):
     who.add_argument(
         "--control",
         metavar="ALG",
-        help="check a negative control of the claim (one of its registry controls) instead of rps",
+        help="check a negative control of the claim (one of its registry controls) instead of its "
+        "subject (rps, or the cited work's algorithm)",
     )
     who.add_argument(
         "--algorithm",
         metavar="NAME",
-        help="ask the claim of any registered algorithm (plugins included) instead of rps",
+        help="ask the claim of any registered algorithm (plugins included) instead of its subject",
     )
     add_config_files_option(p)
     p.add_argument(
@@ -115,7 +116,7 @@ def run(args) -> int:
     if args.out_of_sample:
         return run_table("out_of_sample", config, agg_dir, out)
     claim = lookup(CLAIMS, args.claim, "claim", "claim")
-    algorithm = "rps"
+    algorithm = claim.subject  # rps, or the cited work's algorithm for a claim of a cited work
     if args.algorithm is not None:
         from privdtol.algorithms import ALGORITHMS
 

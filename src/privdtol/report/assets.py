@@ -11,6 +11,8 @@ jinja2 templates of :mod:`privdtol.report.templating` and the tables of
 - ``verdicts.tex``  the verdict table, one row per claim of the paper in the registry;
 - ``diagnostics.tex`` the diagnostics table: the pipeline's own checks and the exponent fits
   (:attr:`~privdtol.analysis.registry.Claim.diagnostic`), out of the claim count;
+- ``cited.tex`` the claims of the cited works: each prior algorithm's own bound
+  (:attr:`~privdtol.analysis.registry.Claim.cited`), out of the claim count;
 - ``experiment-sections.tex`` one main-text subsection per notebook of the registry not in
   :data:`~privdtol.report.layout.APPENDIX_SECTIONS`, in figure order: its lead, claims and
   figure; ``evidence-details.tex`` their prose and tables (appendix);
@@ -105,6 +107,7 @@ def generated_files() -> list[str]:
         "numbers.tex",
         "verdicts.tex",
         "diagnostics.tex",
+        "cited.tex",
         "claims.tex",
         "summary-findings.tex",
         "power.tex",
@@ -301,6 +304,7 @@ def build_assets(
         "numbers.tex": numbers_tex(rows, agg, controls),
         "verdicts.tex": verdict_table(split_claims(rows)[0], multiverse, held_out),
         "diagnostics.tex": verdict_table(split_claims(rows)[1], multiverse, held_out),
+        "cited.tex": verdict_table(split_claims(rows)[2], multiverse, held_out),
         "claims.tex": fill_template("claims.tex.j2", claims=rows),
         "summary-findings.tex": page_one_tex(found, checks),
         "power.tex": power_tex(load_power(results)),

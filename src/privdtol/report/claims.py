@@ -89,6 +89,9 @@ def claim_context(claim: str, check: dict | None) -> dict:
         "implied_by": list(CLAIMS[claim].implied_by),
         "identity": mathify(CLAIMS[claim].identity) if CLAIMS[claim].identity else "",
         "independent": CLAIMS[claim].independent,
+        # the bibliography key of the cited work whose claim it is ("" for the paper's own)
+        "cited": CLAIMS[claim].cited,
+        "cite": TeX(rf"\citep{{{CLAIMS[claim].cited}}}") if CLAIMS[claim].cited else "",
     }
     if check is None:
         na = TeX(r"\NotRunText")
@@ -144,8 +147,9 @@ def control_context(claim: str, control: str, check: dict) -> dict:
 
 
 def counts(claims: list[dict], prefix: str = "Claims") -> dict:
-    """The summary's verdict counts of ``claims`` (the paper's claims, ``prefix="Claims"``, or
-    the diagnostics, ``prefix="Diagnostics"``; the controls are not counted)."""
+    """The summary's verdict counts of ``claims`` (the paper's claims, ``prefix="Claims"``, the
+    diagnostics, ``prefix="Diagnostics"``, or the claims of the cited works, ``prefix="Cited"``;
+    the controls are not counted)."""
     words = [c["verdict_word"] for c in claims]
     out = {f"{prefix}Total": len(claims), f"{prefix}Run": sum(c["run"] for c in claims)}
     for v in VERDICTS:
@@ -161,10 +165,14 @@ def counts(claims: list[dict], prefix: str = "Claims") -> dict:
     return out
 
 
-def split_claims(rows: list[dict]) -> tuple[list[dict], list[dict]]:
-    """The paper's claims and the pipeline's diagnostics among claim contexts (registry
-    order)."""
-    return [r for r in rows if not r["diagnostic"]], [r for r in rows if r["diagnostic"]]
+def split_claims(rows: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
+    """The paper's claims, the pipeline's diagnostics and the claims of the cited works
+    (each prior algorithm's own bound) among claim contexts (registry order)."""
+    return (
+        [r for r in rows if not r["diagnostic"] and not r.get("cited")],
+        [r for r in rows if r["diagnostic"]],
+        [r for r in rows if r.get("cited") and not r["diagnostic"]],
+    )
 
 
 # ----------------------------------------------------------------------------- failures

@@ -2,7 +2,8 @@
 the data (JSON-ready dicts) of
 
 - the claims and their negative controls: every claim of the registry, marked a claim of the
-  paper or a diagnostic of the pipeline (:attr:`Claim.diagnostic`, the registry's flag), each
+  paper, a diagnostic of the pipeline (:attr:`Claim.diagnostic`, the registry's flag) or a
+  claim of a cited work (:attr:`Claim.cited`), each
   followed by its controls (:attr:`Claim.controls`, records ``<ID>--<control>.json``) with their
   verdicts (a control is expected to FAIL); "not run" where this run wrote no record;
 - the privacy audit (``results/agg/privacy.parquet``, :func:`privdtol.analysis.claims.
@@ -105,6 +106,8 @@ def claims(checks: Path, links: dict) -> list[dict]:
                     "claim": c.id,
                     "control": control,
                     "diagnostic": c.diagnostic,
+                    # the cited work's bibliography key ("" for the paper's own)
+                    "cited": c.cited,
                     "title": str(text_to_html(title)),
                     "verdict": None if record is None else record["verdict"],
                     "expected": "FAIL" if control else None,

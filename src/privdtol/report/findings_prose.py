@@ -28,12 +28,19 @@ def finding_sentences(found: dict | None, experiments=None) -> list[TeX]:
 
 def verdict_pointer(notebook: str) -> TeX:
     """The last sentence of a figure's caption: where the verdicts of the claims it shows are
-    (the verdict or diagnostics table), or, for a figure of no claim, where its numbers are.
+    (the verdict, diagnostics or cited works' table), or, for a figure of no claim, where its
+    numbers are.
     A caption never repeats a check: the check is stated once, in the claims appendix."""
     shown = [c for c in CLAIMS.values() if c.notebook == notebook]
     if not shown:
         return TeX(r"Not a claim of the paper; its numbers: \S\ref{sec:findings}.")
-    table = "tab:diagnostics" if all(c.diagnostic for c in shown) else "tab:verdicts"
+    table = (
+        "tab:diagnostics"
+        if all(c.diagnostic for c in shown)
+        else "tab:cited"
+        if all(c.cited for c in shown)
+        else "tab:verdicts"
+    )
     ids = ", ".join(rf"\hyperref[claim:{c.id}]{{{c.id}}}" for c in shown)
     return TeX(rf"Verdicts of {ids}: Table~\ref{{{table}}}.")
 

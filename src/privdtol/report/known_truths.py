@@ -82,7 +82,8 @@ def battery_tex(results: Path) -> TeX:
         r"each; \texttt{privdtol.analysis.battery}), on this configuration's cells. Size is the "
         r"largest FAIL rate where the claim is true, power the smallest over the false cases it "
         r"must FAIL; a \emph{power only} case is false but beyond what the rule states it "
-        r"catches (C7: a growth that stays below its ceiling on the grid). "
+        r"catches (C7, and the cited works' H1 and W1: a growth that stays below the ceiling on "
+        r"the grid). "
         + (
             "Every rule FAILs every false case it must and no true one."
             if missed == 0

@@ -47,6 +47,7 @@ def index_context(results: Path) -> list[dict]:
                     "verdict": record["verdict"] if record else None,
                     "controls": controls,
                     "diagnostic": c.diagnostic,
+                    "cited": c.cited,
                 }
             )
         html = Path(results) / "notebooks" / f"{name}.html"

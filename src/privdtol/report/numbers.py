@@ -120,7 +120,7 @@ def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame], controls=()) -
         {"prefix": macro_name(e), "stats": experiment_stats(agg.get(e))}
         for e in regret_experiments()
     ]
-    paper, diagnostics = split_claims(claims)
+    paper, diagnostics, cited = split_claims(claims)
     return fill_template(
         "numbers.tex.j2",
         claims=[*claims, *controls],
@@ -129,6 +129,7 @@ def numbers_tex(claims: list[dict], agg: dict[str, pd.DataFrame], controls=()) -
         counts={
             **counts(paper),
             **counts(diagnostics, "Diagnostics"),
+            **counts(cited, "Cited"),
             "DeviationsTotal": len(DEVIATIONS),
         },
         total_runs=total_runs(agg),

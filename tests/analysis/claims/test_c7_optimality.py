@@ -126,3 +126,58 @@ def test_an_algorithm_below_one_that_passes_never_fails(factors):
 def test_no_cells_of_the_algorithm_is_inconclusive():
     rec = check(_tables(lambda K, g, e, T: 10.0), TH, [], algorithm="rnm_ftnl")
     assert rec["verdict"] == "INCONCLUSIVE"
+
+
+def _searches(regret):
+    """One rps search at K = 4, gap 1/8, eps 1 (not a grid cell) whose standard regret is
+    0.02 x 1000 = 20 and whose lower_max instance has regret ``regret``."""
+    base = {
+        "search_id": "s1",
+        "algorithm": "rps",
+        "K": 4,
+        "gap": 0.125,
+        "epsilon": 1.0,
+        "standard_means": "0.4375 0.5625 0.5625 0.5625",
+        "theorem1_bound": 1000.0,
+        "error_bound": 1e-9,
+        "standard_value": 0.02,
+    }
+    return pd.DataFrame(
+        [
+            {**base, "objective": "theorem1", "regret": 20.0, "means": base["standard_means"]},
+            {**base, "objective": "lower_max", "regret": regret, "means": "0 0.125 0.5 0.9"},
+        ]
+    )
+
+
+def _with_search(tables, regret):
+    worst = pd.DataFrame({"cell_id": "s1-theorem1", "horizon": [1, HORIZONS[-1]]})
+    return {**tables, "searches": _searches(regret), "worst_case": worst}
+
+
+def test_a_found_instance_above_the_ceiling_makes_c7_not_pass():
+    base = _tables(lambda K, g, e, T: 10 + 5 * np.sin(K + 1 / g + 1 / e))
+    assert check(base, TH, [])["verdict"] == "PASS"
+    # LB_T of the standard instance at K = 4, gap 1/8, eps 1 is below 10 (at most the
+    # log K/min(gap, eps) = 11.1 of the rate): a regret of 1e5 is far above 256 LB_T
+    rec = check(_with_search(base, 1e5), TH, [])
+    assert rec["verdict"] == "INCONCLUSIVE"
+    assert rec["statistic"] > 256
+    assert rec["found_instances"][0]["K"] == 4
+    assert rec["found_instances"][0]["objective"] == "lower_max"
+
+
+def test_a_found_instance_below_the_ceiling_leaves_the_verdict_and_is_listed():
+    base = _tables(lambda K, g, e, T: 10 + 5 * np.sin(K + 1 / g + 1 / e))
+    plain_rec = check(base, TH, [])
+    rec = check(_with_search(base, 21.0), TH, [])
+    assert rec["verdict"] == plain_rec["verdict"] == "PASS"
+    (entry,) = rec["found_instances"]
+    assert entry["regret"] == 21.0 and entry["standard_regret"] == pytest.approx(20.0)
+    assert entry["ratio"] == pytest.approx(21.0 / entry["lb"])
+    assert "more regret than the standard instance" in rec["summary"]
+
+
+def test_without_searches_the_record_says_so():
+    rec = check(_tables(lambda K, g, e, T: 10.0), TH, [])
+    assert rec["found_instances"] == [] and "no worst-case searches" in rec["summary"]

@@ -1,37 +1,32 @@
 """Claim C7, Corollary 1 on both sides with explicit bounds: an algorithm's regret is within a
 constant factor of what every ε-DP algorithm must pay, uniformly in K, Δ_min, ε **and T**.  The
 upper side is Theorem 1 (C2); the lower side is LB_T (:mod:`privdtol.core.lower_bound`).  Θ(·)
-says the ratio R = Reg_T/LB_T is bounded by a constant over every variable.  On a finite grid a
-bounded ratio and a slowly growing one differ only in how R behaves at the grid's far end, so
-the rule reads two statistics of the table of R over every cell and checkpoint:
+says the ratio R = Reg_T/LB_T is bounded by a constant over every variable.  The rule is
+:mod:`privdtol.analysis.boundedness`'s, on the table of R over every grid cell and checkpoint:
 
-- the **level** sup R over the whole table (a bounded ratio has a constant: the rule needs one
-  fixed in advance, ``optimality_ratio_max``);
-- the **growth** along each axis a of (log K, 1/Δ_min, 1/ε, T): the envelope M_a(v) = the largest
-  R over every other variable at axis value v, and the least-squares slope of log M_a on
-  log log_2(1 + x_a) (x = K − 1, 1/Δ, 1/ε, T) over the far half of the axis's octaves
-  log_2(1 + x_a) (at least three values).  A ratio growing like log x has slope 1 there, like
-  √log x slope 1/2, a linear regret (R ∝ T) a slope of about ln T; a bounded ratio tends to
-  slope 0.
+- the **level** sup R (ceiling ``optimality_ratio_max``, fixed in advance);
+- the **growth** of R's envelope along log K, 1/Δ_min, 1/ε and T (slope in log log of the axis
+  over its far half; threshold ``optimality_growth_max``).
 
 PASS when the level's upper limit is at most the ceiling **and** every growth's upper limit is
-at most ``optimality_growth_max``; FAIL when, along some axis, the growth's lower limit is above
-the growth threshold **and** the envelope at the axis's far end (its lower limit) is above the
-ceiling: the ratio grows and has left every constant the rule allows in the direction it grows;
+at most the threshold; FAIL when, along some axis, the growth's lower limit is above the
+threshold **and** the envelope at the axis's far end (its lower limit) is above the ceiling;
 INCONCLUSIVE otherwise.  Both halves are needed: growth alone cannot tell a bounded ratio that
-rises into its plateau (a bounded ratio approaching its limit from below has a positive slope
-on any finite grid) from an unbounded one, and a rule that FAILs a ratio below the ceiling would
-FAIL an algorithm better everywhere than one that PASSes.  With the level in both halves the
-verdict is monotone: if algorithm A's ratio is at most B's in every cell and checkpoint and B
-PASSes, then A's envelope is below the ceiling everywhere and A cannot FAIL.  The price is the
-rule's stated limit: a growth that stays below the ceiling on the grid is INCONCLUSIVE, never
-FAIL (its power against a √log K factor is measured on the battery).
+rises into its plateau from an unbounded one, and a rule that FAILs a ratio below the ceiling
+would FAIL an algorithm better everywhere than one that PASSes.  The price is the rule's stated
+limit: a growth that stays below the ceiling on the grid is INCONCLUSIVE, never FAIL (its power
+against a √log K factor is measured on the battery).
+
+Corollary 1 says *every* instance: the instances the worst-case searches found whose regret
+exceeds the standard instance's at the same (K, Δ_min, ε) enter the level too, each over the
+standard instance's LB_T at that (K, Δ_min, ε, T), the class's minimax bound
+(:mod:`privdtol.analysis.found_instances` says why that bound and not the instance's own); the
+record lists them.  They enter the level only: the growth stays on the grid, whose envelopes
+are taken over the same instances at every axis value.
 
 Intervals: exact cells carry no sampling error (the interval is the lower bound's certified
-sandwich); Monte Carlo cells their per-cell limits (``ratio_low``, ``ratio_high`` of
-:func:`privdtol.analysis.price.price_table`).  The envelope's limits are the envelopes of the
-limits, and a slope's limits put each point at whichever end of its interval moves the slope
-down (lower limit) or up (upper limit): no fit residual enters the interval.
+sandwich, and a found instance's regret its error bound); Monte Carlo cells their per-cell
+limits (``ratio_low``, ``ratio_high`` of :func:`privdtol.analysis.price.price_table`).
 
 A redesign made after results were seen (disclosed in :data:`privdtol.analysis.diagnosis.
 DEVIATIONS`): the first design fitted exponents of log(Reg/LB) at the largest horizon only and
@@ -47,12 +42,20 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from privdtol.analysis.boundedness import (  # noqa: F401 (re-exported for the tests)
+    AXES,
+    axis_cells,
+    axis_scale,
+    boundedness,
+    growth,
+    growth_parts,
+)
 from privdtol.analysis.cells import stack
 from privdtol.analysis.claim_types import BOUNDS_TABLE, Claim, ClaimTeX
 from privdtol.analysis.claims.c4_rate import COROLLARY1, COROLLARY1_TEX
+from privdtol.analysis.found_instances import SEARCHES, WORST, found_cells
 from privdtol.analysis.price import price_table
 from privdtol.analysis.records import Heading, fmt, make_check, no_data, plain
-from privdtol.analysis.verdict import FAIL, INCONCLUSIVE, PASS
 
 RECORD = Claim(
     "C7",
@@ -60,8 +63,9 @@ RECORD = Claim(
     "Corollary 1",
     COROLLARY1,
     "largest Reg_T/LB_T over every cell and checkpoint (level), and the growth of its envelope "
-    "along log K, 1/Delta_min, 1/eps and T (slope in log log of the axis, far half)",
-    ("grid", BOUNDS_TABLE),
+    "along log K, 1/Delta_min, 1/eps and T (slope in log log of the axis, far half); the "
+    "level also over the instances the worst-case searches found above the standard instance",
+    ("grid", BOUNDS_TABLE, WORST, SEARCHES),
     ("optimality_ratio_max", "optimality_growth_max"),
     f"{__name__}:check",
     "lower",
@@ -73,100 +77,13 @@ RECORD = Claim(
         COROLLARY1_TEX,
         r"largest $\mathrm{Reg}_T/\mathrm{LB}_T$ over every cell and checkpoint (level), and the "
         r"growth of its envelope along $\log K$, $1/\Delta_{\min}$, $1/\varepsilon$ and $T$ "
-        r"(slope in $\log\log$ of the axis, far half)",
+        r"(slope in $\log\log$ of the axis, far half); the level also over the instances the "
+        r"worst-case searches found above the standard instance",
     ),
 )
 #: the claims this module checks (collected by :mod:`privdtol.analysis.registry`)
 RECORDS = (RECORD,)
 CLAIM = RECORD.id
-#: each axis: its name in the record and x(row) whose log_2(1 + x) is the axis's scale
-AXES = {
-    "log K": lambda d: d["K"].to_numpy(float) - 1.0,
-    "1/gap": lambda d: 1.0 / d["gap"].to_numpy(float),
-    "1/eps": lambda d: 1.0 / d["epsilon"].to_numpy(float),
-    "T": lambda d: d["horizon"].to_numpy(float),
-}
-#: the fewest axis values a growth slope is fitted on
-MIN_POINTS = 3
-
-
-def axis_scale(x) -> np.ndarray:
-    """log log_2(1 + x): a ratio growing like log x has slope 1 against it far out."""
-    return np.log(np.log2(1.0 + np.asarray(x, dtype=float)))
-
-
-def envelope(priced: pd.DataFrame, axis: str) -> pd.DataFrame:
-    """``u`` (the axis's scale), ``ratio``, ``low``, ``high``: the largest ratio (and limits)
-    over every other variable at each value of ``axis``, in increasing u."""
-    d = pd.DataFrame(
-        {
-            "u": axis_scale(AXES[axis](priced)),
-            "ratio": priced["ratio"].to_numpy(float),
-            "low": priced["ratio_low"].to_numpy(float),
-            "high": priced["ratio_high"].to_numpy(float),
-        }
-    )
-    d = d[np.isfinite(d["u"])]
-    return d.groupby("u", sort=True).max().reset_index()
-
-
-def far_half(env: pd.DataFrame) -> pd.DataFrame:
-    """The axis values in the far half of the axis's octaves log_2(1 + x) (at least
-    :data:`MIN_POINTS` of them when the axis has that many)."""
-    if len(env) <= MIN_POINTS:
-        return env
-    octaves = np.exp(env["u"])  # log_2(1 + x)
-    far = env[octaves >= (octaves.iloc[0] + octaves.iloc[-1]) / 2]
-    return far if len(far) >= MIN_POINTS else env.iloc[-MIN_POINTS:]
-
-
-def growth(env: pd.DataFrame) -> dict | None:
-    """The least-squares slope of log(envelope) on u over the far half, with limits that put
-    each point at the end of its interval moving the slope down (lower) or up (upper)."""
-    far = far_half(env)
-    if len(far) < 2 or float(np.ptp(far["u"])) == 0.0:
-        return None
-    u = far["u"].to_numpy(float)
-    w = (u - u.mean()) / float(((u - u.mean()) ** 2).sum())  # slope = sum(w * y)
-    with np.errstate(divide="ignore"):
-        y, lo, hi = (np.log(far[c].to_numpy(float)) for c in ("ratio", "low", "high"))
-    lower = float(np.sum(np.where(w > 0, w * lo, w * hi)))
-    upper = float(np.sum(np.where(w > 0, w * hi, w * lo)))
-    return {
-        "slope": float(np.sum(w * y)),
-        "lower": lower,
-        "upper": upper,
-        "points": len(far),
-        "far": float(far["ratio"].iloc[-1]),
-        "far_low": float(far["low"].iloc[-1]),
-    }
-
-
-def boundedness(priced: pd.DataFrame, ceiling: float, growth_max: float) -> dict:
-    """Level, growth per axis and the verdict of the module docstring's rule on ``priced``
-    (rows of :func:`privdtol.analysis.price.price_table` with finite positive ratios)."""
-    i = priced["ratio"].idxmax()
-    level = {
-        "value": float(priced.at[i, "ratio"]),
-        "lower": float(priced["ratio_low"].max()),
-        "upper": float(priced["ratio_high"].max()),
-        "at": {c: plain(priced.at[i, c]) for c in ("K", "gap", "epsilon", "horizon")},
-    }
-    axes = {}
-    for axis in AXES:
-        env = envelope(priced, axis)
-        g = growth(env) if len(env) >= 2 else None
-        if g is not None:
-            axes[axis] = g
-    if not axes:
-        return {"level": level, "axes": axes, "verdict": INCONCLUSIVE}
-    if level["upper"] <= ceiling and all(g["upper"] <= growth_max for g in axes.values()):
-        verdict = PASS
-    elif any(g["lower"] > growth_max and g["far_low"] > ceiling for g in axes.values()):
-        verdict = FAIL
-    else:
-        verdict = INCONCLUSIVE
-    return {"level": level, "axes": axes, "verdict": verdict}
 
 
 def check_optimality(
@@ -176,12 +93,15 @@ def check_optimality(
     algorithm: str = "rps",
     inputs=(),
     bounds: pd.DataFrame | None = None,
+    found: pd.DataFrame | None = None,
 ) -> dict:
-    """C7 on ``algorithm``'s cells of ``df`` at every checkpoint (module docstring)."""
+    """C7 on ``algorithm``'s cells of ``df`` at every checkpoint, with ``found`` (rows of
+    :func:`privdtol.analysis.found_instances.found_cells`) in the level (module docstring)."""
     head = Heading(
         CLAIM,
         f"Reg_T/LB_T of {algorithm} bounded over log K, 1/gap, 1/eps and T",
-        "largest Reg_T/LB_T (level); growth of its envelope per axis (slope)",
+        "largest Reg_T/LB_T (level, grid and found instances); growth of its envelope per axis "
+        "(slope)",
         f"PASS: level <= {fmt(ceiling)} and every growth <= {fmt(growth_max)}; FAIL: along some "
         f"axis growth > {fmt(growth_max)} and the ratio at its far end > {fmt(ceiling)} "
         "(whole intervals)",
@@ -192,38 +112,25 @@ def check_optimality(
         priced = priced[np.isfinite(priced["ratio"]) & (priced["ratio"] > 0)].reset_index(drop=True)
     if priced.empty or priced["K"].nunique() < 2:
         return no_data(head, f"Too few {algorithm} grid cells for the rule.", inputs, algorithm)
-    rule = boundedness(priced, ceiling, growth_max)
+    searched = found is not None
+    found = found if searched and len(found) else None
+    rule = boundedness(priced, ceiling, growth_max, found)
     level, axes = rule["level"], rule["axes"]
-    parts = "; ".join(
-        f"{a}: {fmt(g['slope'])} [{fmt(g['lower'])}, {fmt(g['upper'])}]" for a, g in axes.items()
-    )
     at = level["at"]
     lower = lower_side(priced)
     summary = (
         f"Over {priced[['K', 'gap', 'epsilon']].drop_duplicates().shape[0]} cells and "
-        f"{len(priced)} (cell, checkpoint) pairs, Reg_T/LB_T of {algorithm} is at most "
+        f"{len(priced)} (cell, checkpoint) pairs"
+        + (f" and {len(found)} instances the searches found" if found is not None else "")
+        + f", Reg_T/LB_T of {algorithm} is at most "
         f"{fmt(level['value'])} (K={fmt(at['K'])}, gap={fmt(at['gap'])}, "
         f"eps={fmt(at['epsilon'])}, T={fmt(at['horizon'])}); the growth of its envelope over "
-        f"the far half of each axis is {parts}. The lower side's own evidence: "
-        f"LB_T/(log K/gap + log K/eps) at the cells' largest horizon runs from "
-        f"{fmt(lower['min'])} to {fmt(lower['max'])}."
+        f"the far half of each axis is {growth_parts(axes)}. "
+        f"{found_sentence(found, searched)} The lower side's own evidence: LB_T/(log K/gap + "
+        "log K/eps) at the cells' largest horizon runs "
+        f"from {fmt(lower['min'])} to {fmt(lower['max'])}."
     )
-    cells = [
-        {
-            "axis": a,
-            "slope": g["slope"],
-            "lower": g["lower"],
-            "upper": g["upper"],
-            "points": g["points"],
-            "verdict": PASS
-            if g["upper"] <= growth_max
-            else FAIL
-            if g["lower"] > growth_max
-            else INCONCLUSIVE,
-        }
-        for a, g in axes.items()
-    ]
-    worst = max(axes.values(), key=lambda g: g["upper"])
+    worst = max(axes.values(), key=lambda g: g["upper"]) if axes else None
     record = make_check(
         head,
         level["value"],
@@ -231,12 +138,49 @@ def check_optimality(
         level["upper"],
         rule["verdict"],
         summary,
-        cells,
+        axis_cells(axes, growth_max),
         inputs,
         algorithm,
     )
-    growth_part = {"largest": worst["slope"], "lower": worst["lower"], "upper": worst["upper"]}
-    return {**record, "growth": plain(growth_part), "lower_side": plain(lower)}
+    growth_part = (
+        {"largest": worst["slope"], "lower": worst["lower"], "upper": worst["upper"]}
+        if worst
+        else None
+    )
+    return {
+        **record,
+        "growth": plain(growth_part),
+        "lower_side": plain(lower),
+        "found_instances": found_records(found),
+    }
+
+
+def found_sentence(found: pd.DataFrame | None, searched: bool = True) -> str:
+    """The summary's sentence on the instances the searches found (``searched``: whether the
+    run has searches of this algorithm's class at all)."""
+    if not searched:
+        return "The run has no worst-case searches."
+    if found is None:
+        return (
+            "No instance found by the worst-case searches has more regret than the standard "
+            "instance at its (K, gap, eps)."
+        )
+    top = found.loc[found["ratio"].idxmax()]
+    return (
+        f"{len(found)} instances found by the worst-case searches have more regret than the "
+        "standard instance at their (K, gap, eps) and enter the level over its LB_T (the "
+        f"class's minimax bound); the largest, {fmt(top['ratio'])} (K={fmt(top['K'])}, "
+        f"gap={fmt(top['gap'])}, eps={fmt(top['epsilon'])}, objective {top['objective']})."
+    )
+
+
+def found_records(found: pd.DataFrame | None) -> list[dict]:
+    """The record's list of the found instances that entered the level."""
+    if found is None:
+        return []
+    cols = ["K", "epsilon", "gap", "objective", "horizon", "ratio", "ratio_low", "ratio_high"]
+    cols += ["regret", "standard_regret", "lb", "means"]
+    return plain(found[cols].to_dict("records"))
 
 
 def lower_side(priced: pd.DataFrame) -> dict:
@@ -252,7 +196,8 @@ def lower_side(priced: pd.DataFrame) -> dict:
 def check(
     tables: Mapping[str, pd.DataFrame], thresholds: dict, inputs: list[str], algorithm: str = "rps"
 ) -> dict:
-    """The registry's C7 check on the grid experiment."""
+    """The registry's C7 check on the grid experiment, with the instances ``algorithm``'s
+    worst-case searches found (when the run has searches)."""
     return check_optimality(
         stack(tables, ["grid"]),
         thresholds["optimality_ratio_max"],
@@ -260,4 +205,5 @@ def check(
         algorithm,
         inputs,
         tables.get(BOUNDS_TABLE),
+        found_cells(tables[SEARCHES], tables.get(WORST), algorithm) if SEARCHES in tables else None,
     )

@@ -213,13 +213,14 @@
     const exp = $("experiment").value ? JSON.parse($("experiment").value) : null;
     const body = document.querySelector("#claims-table tbody");
     body.replaceChildren();
-    let paper = 0, diag = 0, ctrl = 0, ctrlOk = 0;
+    let paper = 0, diag = 0, cited = 0, ctrl = 0, ctrlOk = 0;
     for (const c of DATA.claims) {
       const tr = document.createElement("tr");
       tr.className = (c.control ? "control" : "claim") + (c.experiments.includes(exp) ? " reads" : "");
       const kind = c.control ? h("span", { class: "badge control" }, `negative control of ${c.claim}`)
         : c.diagnostic ? h("span", { class: "badge diagnostic", title: c.diagnostic }, "diagnostic")
-          : h("span", { class: "badge paper" }, "paper");
+          : c.cited ? h("span", { class: "badge diagnostic", title: `a claim of ${c.cited}` }, "cited work")
+            : h("span", { class: "badge paper" }, "paper");
       // the title: the registry's text (code, not a file) as escaped HTML with MathML, made
       // on the server by privdtol.report.mathml.text_to_html
       const title = h("span");
@@ -234,14 +235,14 @@
           : h("span", { class: ok ? "expected" : "unexpected" },
             `${c.expected} (${ok ? "as expected" : "NOT as expected"})`);
         if (c.verdict !== null) { ctrl++; if (ok) ctrlOk++; }
-      } else if (c.verdict !== null) { if (c.diagnostic) diag++; else paper++; }
+      } else if (c.verdict !== null) { if (c.diagnostic) diag++; else if (c.cited) cited++; else paper++; }
       const record = c.href ? h("a", { href: c.href }, c.id) : c.id;
       tr.append(...[record, kind, what, verdict, expected, c.experiments.join(", ")]
         .map((x) => h("td", {}, x)));
       body.appendChild(tr);
     }
     $("claims-summary").textContent = `This run checked ${paper} claim(s) of the paper and ` +
-      `${diag} diagnostic(s); ${ctrlOk} of its ${ctrl} negative control(s) FAILED, as they must.`;
+      `${diag} diagnostic(s) and ${cited} claim(s) of the cited works; ${ctrlOk} of its ${ctrl} negative control(s) FAILED, as they must.`;
   }
 
   // ------------------------------------------------------------------------ tabs
