@@ -60,6 +60,10 @@ EXCLUDED = {
     "C7": "on the battery of known truths (it holds the regret against LB_T)",
     "C8a": "it compares exact values (the floor's linear program, exact regrets)",
     "C8b": "it compares exact values (the floor's linear program, exact regrets)",
+    "H1": "on the battery of known truths (a claim of the cited work about RNM-FTNL, whose "
+    "regret this form of RPS's does not model)",
+    "W1": "on the battery of known truths (a claim of the cited work about Wu and Wang's "
+    "algorithm, whose regret this form of RPS's does not model)",
 }
 #: checks with per-cell verdicts whose control's power is also reported per (K, gap) cell
 BY_GAP = ("C3",)
