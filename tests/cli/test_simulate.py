@@ -220,9 +220,9 @@ def test_a_write_that_the_file_system_refuses_is_one_line(tmp_path):
 
     out = tmp_path / "cell.csv"
     args = ["--algorithm", "rps", "--epsilon", "1", "--K", "2", "--gap", "0.5", "--horizon", "63"]
+    args += ["--runs", "200", "--out", str(out)]
     proc = subprocess.run(
-        [sys.executable, "-m", "privdtol.cli", "simulate", *args, "--runs", "200"]
-        + ["--out", str(out)],
+        [sys.executable, "-m", "privdtol.cli", "simulate", *args],
         capture_output=True,
         text=True,
         preexec_fn=small_files,

@@ -223,7 +223,7 @@ def test_a_search_past_its_time_limit_is_refused_before_it_starts():
     assert text.startswith("max-seconds: the search of rps at K=3, gap=1e-06, epsilon=1 (250 + 40")
     assert f"past the limit of {MAX_SECONDS:g} s (allowed: raise --max-seconds" in text
     assert "\n" not in text
-    with pytest.raises(InputError, match="^max-seconds: got 0"):
+    with pytest.raises(InputError, match=r"^max-seconds: got 0"):
         Search("rps", 3, 0.25, 1.0, T, 12, 0, 0, 0.001).check_cost(0)
 
 
