@@ -37,6 +37,16 @@ include: "workflow/rules/explorer.smk"
 rule all:
     default_target: True
     input:
+        # the files the aggregations read (cells, proof terms, search results) are targets too:
+        # Snakemake does not recompute a deleted file that a job with up-to-date outputs reads,
+        # only a missing target, so deleting a folder of cells under the sim_dir reruns those
+        # cells and what aggregates them
+        rules.simulate_all.input,
+        rules.aggregate_proof.input.terms,
+        rules.aggregate_proof.input.worst,
+        rules.aggregate_worst_case.input.tables,
+        rules.aggregate_worst_case.input.results,
+        rules.aggregate_worst_case.input.traces,
         rules.aggregate_all.input,
         rules.checks_all.input,
         rules.notebooks_all.input,

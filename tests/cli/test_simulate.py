@@ -203,3 +203,31 @@ def test_a_negative_seed_is_refused_as_the_schema_refuses_it(tmp_path, capsys):
     out = tmp_path / "s.csv"
     one_line_error(capsys, [*args, "--horizon", "63", "--seed", "-1", "--out", out], "--seed")
     assert not out.exists()
+
+
+def test_a_write_that_the_file_system_refuses_is_one_line(tmp_path):
+    """A full disk under ``--out`` (an OSError traceback before the fix), probed for real: the
+    child's file size limit (RLIMIT_FSIZE, SIGXFSZ ignored) makes the write fail with EFBIG, as
+    a full file system fails it with ENOSPC; one line naming the file, nothing left behind."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    out = tmp_path / "cell.csv"
+    args = ["--algorithm", "rps", "--epsilon", "1", "--K", "2", "--gap", "0.5", "--horizon", "63"]
+    args += ["--runs", "200", "--out", str(out)]
+    proc = subprocess.run(
+        [sys.executable, "-m", "privdtol.cli", "simulate", *args],
+        capture_output=True,
+        text=True,
+        preexec_fn=small_files,
+        timeout=120,
+    )
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith("privdtol simulate: error: File too large: "), proc.stderr
+    assert str(tmp_path) in proc.stderr and list(tmp_path.iterdir()) == []

@@ -127,3 +127,22 @@ def test_search_effort_beyond_the_schema_refused(flag, value):
     assert proc.returncode == 2 and len(lines) == 1, proc.stderr
     assert lines[0].startswith(f"privdtol worst-case: error: {flag}: got {value}")
     assert seconds < 15
+
+
+@pytest.mark.parametrize(
+    ("args", "naming"),
+    [
+        # the exact engine's cost model: hours of one core (it ran past every timeout)
+        (["--K", "3", "--gap", "1e-6", "--epsilon", "1"], "--max-seconds: the search of rps"),
+        # the lower bound's privacy term: ~12 GB (its limit MAX_WINDOW), with the time raised
+        (["--K", "4", "--gap", "0.25", "--epsilon", "1e-9", "--max-seconds", "1e300"], "--epsilon"),
+    ],
+)
+def test_a_search_s_cost_is_refused_before_it_is_spent(args, naming):
+    """One line naming the limit, fast, under a memory limit, and nothing written."""
+    proc, seconds = run_limited("worst-case", *args)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    assert lines[0].startswith(f"privdtol worst-case: error: {naming}"), lines[0]
+    assert "raise --max-seconds" in lines[0] or "MAX_WINDOW" in lines[0], lines[0]
+    assert seconds < 15 and proc.stdout == ""

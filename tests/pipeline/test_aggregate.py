@@ -169,3 +169,31 @@ def test_pipeline_tables_are_every_table_the_workflow_writes_beside_the_experime
     text = "".join(p.read_text() for p in (ROOT / "workflow" / "rules").glob("*.smk"))
     written = set(re.findall(r"\{AGG_DIR\}/([a-z_]+)\.parquet", text)) | {BOUNDS_TABLE}
     assert written == set(PIPELINE_TABLES)
+
+
+@pytest.mark.parametrize("exact", [False, True], ids=["monte-carlo", "exact"])
+def test_one_infinite_regret_in_a_smoke_cell_at_nine_runs_is_one_line(tmp_path, exact):
+    """config/smoke.yaml with ``--config runs=9``: a cell file holding one +inf regret was an
+    aggregation traceback ("ValueError: not enough values to unpack") where the default config's
+    was refused; now one line naming the file, for a Monte Carlo cell (FTL, 9 runs) and an exact
+    one (RPS) of the smoke plan alike."""
+    from support.paths import SMOKE
+
+    from privdtol.errors import InputError
+    from privdtol.pipeline.config import load_config_files
+    from privdtol.pipeline.plan import plan
+
+    config = load_config_files([SMOKE])
+    config["runs"] = 9
+    cells, _ = plan(config)["horizon"]
+    cell = next(c for c in cells if c.algorithm == ("rps" if exact else "ftl"))
+    assert cell.exact is exact and cell.runs == (0 if exact else 9)
+    table = cell_table(cell)
+    table.loc[table.index[3], "regret"] = np.inf
+    path = tmp_path / f"{cell.cell_id}.parquet"
+    table.to_parquet(path, index=False)  # pandas keeps the cell's parameters (attrs)
+    with pytest.raises(InputError) as err:
+        aggregate.aggregate_files([path], "horizon")
+    assert str(err.value) == (
+        f"cells: {path}: column 'regret' holds inf (allowed: finite pseudo-regrets in [0, T])"
+    )

@@ -14,6 +14,7 @@ from privdtol.pipeline.config_stamps import (
     canonical_text,
     config_stamp,
     piece,
+    with_checks,
     without_descriptions,
 )
 
@@ -67,3 +68,15 @@ def test_without_descriptions_drops_prose_only():
         "checks": {"confidence": 0.95, "rate_form_factor": 1.5},
         "experiments": [{"name": "gap", "K": [2]}],
     }
+
+
+def test_with_checks_keeps_the_named_thresholds_only():
+    """The piece of a rule that runs some claims' checks: a threshold none of them declares
+    is not in it (editing it does not rerun the rule); absent keys are left out."""
+    assert with_checks(CONFIG, ["rate_form_factor", "absent"]) == {
+        "runs": 20,
+        "checks": {"rate_form_factor": 1.5},
+        "experiments": [{"name": "gap", "K": [2]}],
+    }
+    assert with_checks(CONFIG, [])["checks"] == {}
+    assert with_checks({"runs": 1}, ["confidence"]) == {"runs": 1, "checks": {}}

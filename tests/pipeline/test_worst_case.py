@@ -14,7 +14,13 @@ from support.paths import CONFIG, SMOKE
 
 from privdtol.errors import InputError
 from privdtol.pipeline.config import load_config, load_config_files
-from privdtol.pipeline.worst_case import Search, searches, searches_table, write_search
+from privdtol.pipeline.worst_case import (
+    MAX_SECONDS,
+    Search,
+    searches,
+    searches_table,
+    write_search,
+)
 
 T = (1 << 10) - 1  # short horizon: every evaluation is a few milliseconds
 OBJECTIVES = ["theorem1", "lower_max", "lower_min"]
@@ -203,3 +209,35 @@ def test_a_search_table_is_read_by_the_cell_reader_and_another_search_s_refused(
     copy.write_bytes(files["table"].read_bytes())
     with pytest.raises(InputError, match="another search's bytes"):
         read_cell(copy)
+
+
+def test_a_search_past_its_time_limit_is_refused_before_it_starts():
+    """``worst-case --K 3 --gap 1e-6 --epsilon 1`` ran for hours: the exact engine's cost model
+    (its evaluations x the standard instance's cost) refuses it first, in one line naming the
+    limit and how to raise it."""
+    tiny = Search("rps", 3, 1e-6, 1.0, 2**40 - 1, 250, 0, 40, 0.001)
+    assert tiny.estimated_seconds() > MAX_SECONDS
+    with pytest.raises(InputError) as err:
+        tiny.run()
+    text = str(err.value)
+    assert text.startswith("max-seconds: the search of rps at K=3, gap=1e-06, epsilon=1 (250 + 40")
+    assert f"past the limit of {MAX_SECONDS:g} s (allowed: raise --max-seconds" in text
+    assert "\n" not in text
+    with pytest.raises(InputError, match=r"^max-seconds: got 0"):
+        Search("rps", 3, 0.25, 1.0, T, 12, 0, 0, 0.001).check_cost(0)
+
+
+def test_a_search_past_the_lower_bound_s_memory_is_refused_before_it_starts():
+    """At epsilon 1e-9 the lower bound's privacy term would allocate ~12 GB: with the time
+    limit raised, the lower bound's own limit (MAX_WINDOW) refuses the search first."""
+    search = Search("rps", 4, 0.25, 1e-9, 2**40 - 1, 12, 0, 0, 0.001)
+    with pytest.raises(InputError, match=r"MAX_WINDOW") as err:
+        search.check_cost(1e300)
+    assert "\n" not in str(err.value)
+
+
+def test_every_search_of_the_shipped_configs_is_within_the_time_limit():
+    """The default limit admits the searches of every shipped config (the paper's too)."""
+    for path in (SMOKE, CONFIG / "config.yaml", CONFIG / "paper.yaml"):
+        for s in searches(load_config_files([path])):
+            assert s.estimated_seconds() < MAX_SECONDS / 4, (path.name, s)

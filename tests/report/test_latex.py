@@ -59,6 +59,9 @@ ASCII = ("eps", "eta", "<=", ">=", "log K/gap", "mu_", "kappa", "1073741823")
         (0.1446243, r"\num{0.145}"),
         (1.004, r"\num{1.00}"),  # figures kept when they carry information
         (None, "n/a"),
+        (float("nan"), "n/a"),  # missing
+        (float("inf"), r"\ensuremath{\infty}"),  # an infinite loss is shown as such
+        (-float("inf"), r"\ensuremath{-\infty}"),
     ],
 )
 def test_one_number_style(value, text):

@@ -22,8 +22,10 @@ import os
 import shlex
 
 from privdtol.analysis.claim_types import BOUNDS_TABLE, LOWER_EXPERIMENTS
+from privdtol.analysis.power import EXCLUDED as POWER_EXCLUDED
 from privdtol.analysis.registry import (
     CLAIMS,
+    ENV_CONTROLS,
     FINDINGS_EXPERIMENTS,
     claim_thresholds,
     claims_for,
@@ -60,6 +62,28 @@ BY_ALGORITHM_JSON = f"{CHECKS_DIR}/by_algorithm.json"
 #: the claims changed after results were seen, on cells they were not tuned on
 #: (privdtol.analysis.held_out)
 OUT_OF_SAMPLE_JSON = f"{CHECKS_DIR}/out_of_sample.json"
+
+
+def checks_piece(name, claims, *keys):
+    """The stamp of what a rule that runs the checks of ``claims`` reads of the config: the
+    thresholds their records declare (a check reads no other: privdtol check holds it to
+    them), the ``checks:`` keys ``keys`` of the rule itself, and every other value but the
+    descriptions (the cells it builds its tables from).  A threshold none of them declares is
+    not in the piece: editing it does not rerun the rule."""
+    declared = {k for c in claims for k in CLAIMS[c].thresholds}
+    return config_piece(name, config_stamps.with_checks(CONFIG, declared | set(keys)))
+
+
+#: the claims each table rule runs: power, the claims with a control it measures (not those of
+#: power.EXCLUDED, measured elsewhere, nor the loss-model controls); multiverse, the claims with
+#: a threshold in its ranges; battery, every claim; by_algorithm, the rate claims
+POWER_CLAIMS = sorted(
+    {c for c, a in controls_for(CONFIG) if c not in POWER_EXCLUDED and a not in ENV_CONTROLS}
+)
+MULTIVERSE_CLAIMS = [
+    c for c in CLAIMS if set(CLAIMS[c].thresholds) & set(CONFIG["checks"].get("multiverse") or {})
+]
+RATE_CLAIMS = [c for c in CLAIMS if CLAIMS[c].rate]
 
 
 for _claim in claims_for(CHECK_EXPERIMENTS):
@@ -137,8 +161,8 @@ rule findings:
 rule power:
     input:
         agg=[agg_table(e) for e in ("grid",) if e in CHECK_EXPERIMENTS],
-        # every check with the whole checks: block, on the cells of the config's experiments
-        piece=config_piece("power", config_stamps.without_descriptions(CONFIG)),
+        # the checks it measures (their thresholds), on the cells of the config's experiments
+        piece=checks_piece("power", POWER_CLAIMS, "power_replicates"),
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         POWER_JSON,
@@ -166,8 +190,8 @@ rule multiverse:
                 for t in claim_tables(c)
             }
         ),
-        # every check with the whole checks: block, on the cells of the config's experiments
-        piece=config_piece("multiverse", config_stamps.without_descriptions(CONFIG)),
+        # the checks with a threshold in its ranges (their thresholds), and the ranges
+        piece=checks_piece("multiverse", MULTIVERSE_CLAIMS, "multiverse"),
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         MULTIVERSE_JSON,
@@ -188,8 +212,8 @@ rule multiverse:
 rule battery:
     input:
         agg=[agg_table(e) for e in ("grid", BOUNDS_TABLE) if e in CHECK_EXPERIMENTS],
-        # every check with the whole checks: block, on the cells of the config's experiments
-        piece=config_piece("battery", config_stamps.without_descriptions(CONFIG)),
+        # every claim's rule (their thresholds), on the cells of the config's experiments
+        piece=checks_piece("battery", list(CLAIMS), "battery_replicates"),
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         BATTERY_JSON,
@@ -213,7 +237,7 @@ rule by_algorithm:
             {t for c in claims_for(CHECK_EXPERIMENTS) if CLAIMS[c].rate for t in claim_tables(c)}
         ),
         # the rate claims' thresholds, on the algorithms of the config's experiments
-        piece=config_piece("by_algorithm", config_stamps.without_descriptions(CONFIG)),
+        piece=checks_piece("by_algorithm", RATE_CLAIMS),
         code=code_stamp("analysis", "algorithms", "core"),
     output:
         BY_ALGORITHM_JSON,

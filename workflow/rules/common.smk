@@ -54,7 +54,7 @@ config.update(CONFIG)  # one validated, default-filled dict for every rule
 #: given this file, never the config files (privdtol.pipeline.run_config)
 RUN_CONFIG = run_config.MERGED
 #: the config files (with their sha256) and the --config overrides it was merged from (the
-#: report's provenance lists them): the rule write_config_sources
+#: report's provenance lists them): the rule write_config, with the merged config
 RUN_SOURCES = run_config.SOURCES
 
 SIM_DIR = CONFIG["sim_dir"]

@@ -1,7 +1,7 @@
 """``privdtol run-config``: write the configuration a run used into the run
 (:mod:`privdtol.pipeline.run_config`): the validated, merged config that every job reads
 (``--merged``), or the files and ``--config`` overrides it was merged from (``--sources``).
-The workflow's rules ``write_config`` and ``write_config_sources`` (common.smk) call it with
+The workflow's rule ``write_config`` (config.smk) calls it, once for each, with
 what Snakemake's parse computed."""
 
 from __future__ import annotations

@@ -50,6 +50,13 @@ def add_parser(sub):
         help=f"comma-separated, of {', '.join(OBJECTIVES)} (eq6: the large-gap part of "
         "Lemma 5 over eq. (6)'s bound, softmax rules only)",
     )
+    p.add_argument(
+        "--max-seconds",
+        type=float,
+        default=None,
+        help="refuse a search whose estimated single-core time (the exact engine's cost model "
+        "times its evaluations) is larger (default: an hour, 3600)",
+    )
     p.add_argument("--out", help="result JSON (default: print it)")
     p.add_argument("--trace", help="CSV of every evaluated instance and its ratios")
     p.add_argument("--table", help="the instances' exact regret tables (.parquet/.csv)")
@@ -124,7 +131,7 @@ def _check_ranges(args) -> None:
 def run(args) -> int:
     import json
 
-    from privdtol.pipeline.worst_case import Search, write_search
+    from privdtol.pipeline.worst_case import MAX_SECONDS, Search, write_search
 
     _check(args)
     search = Search(
@@ -139,12 +146,15 @@ def run(args) -> int:
         args.tolerance,
         tuple(args.objectives.split(",")),
     )
-    try:
+    limit = MAX_SECONDS if args.max_seconds is None else args.max_seconds
+    try:  # the search's cost is checked first (Search.check_cost): one line naming the limit
         if args.out is None:
-            result, _ = search.run()
+            result, _ = search.run(limit)
             sys.stdout.write(json.dumps(result, indent=1, sort_keys=True) + "\n")
         else:
-            result = write_search(search, args.out, args.trace, args.table, args.proof)
+            result = write_search(search, args.out, args.trace, args.table, args.proof, limit)
+    except InputError:
+        raise
     except ValueError as err:  # the engine's limits (eta too small for its kernel)
         raise InputError("epsilon", str(err)) from None
     found = ", ".join(

@@ -53,7 +53,6 @@ RULE_SECONDS = {
     "compile_report": 20.0,
     "build_explorer": 6.0,
     "write_config": 1.0,
-    "write_config_sources": 1.0,
     "all": 0.0,
 }
 #: a rule this model does not know

@@ -89,3 +89,16 @@ def without_descriptions(config):
     if isinstance(config, list | tuple):
         return [without_descriptions(v) for v in config]
     return config
+
+
+def with_checks(config: dict, keys) -> dict:
+    """``config`` without its descriptions (:func:`without_descriptions`) and with only the
+    ``keys`` of its ``checks:`` block: the piece of a rule that runs the checks of some claims
+    (each reads the thresholds its record declares, and nothing else of the block) on the
+    config's cells, e.g. the power table, which skips the claims measured elsewhere.  A
+    threshold no claim of the rule declares is then not in its piece: editing it does not rerun
+    the rule."""
+    checks = config.get("checks") or {}
+    out = without_descriptions({k: v for k, v in config.items() if k != "checks"})
+    out["checks"] = {k: checks[k] for k in sorted(set(keys)) if k in checks}
+    return out

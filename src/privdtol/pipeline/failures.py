@@ -10,6 +10,8 @@ package, not a plugin's defect."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 #: a cell file's metadata key holding why its plugin failed (no rows then)
@@ -68,11 +70,33 @@ def failed_cells(agg_dir) -> dict[str, dict[str, str]]:
     return out
 
 
+#: a failed cell's reason as :func:`privdtol.cli.batch` writes it: ``plugin '<name>': <why>``
+_PLUGIN_REASON = re.compile(r"^plugin '(?P<plugin>[^']+)': (?P<why>.*)$", re.S)
+
+
+def plugin_failures(agg_dir) -> list[dict]:
+    """One entry per plugin whose cells the aggregated tables in ``agg_dir`` left out
+    (:func:`failed_cells`), in name order: ``plugin``, ``reason`` (the first cell's one-line
+    reason; a plugin failing alike in every cell says the same), ``cells`` (how many) and
+    ``experiments`` (which, in name order) -- what the report's body says of it in one
+    sentence.  A reason not of that form counts under the plugin ``"unknown"``."""
+    out: dict[str, dict] = {}
+    for experiment, cells in failed_cells(agg_dir).items():
+        for cell_id in sorted(cells):
+            found = _PLUGIN_REASON.match(cells[cell_id])
+            name, why = (found["plugin"], found["why"]) if found else ("unknown", cells[cell_id])
+            entry = out.setdefault(name, {"plugin": name, "reason": why, "cells": 0})
+            entry["cells"] += 1
+            entry.setdefault("experiments", set()).add(experiment)
+    return [{**e, "experiments": sorted(e["experiments"])} for _, e in sorted(out.items())]
+
+
 __all__ = [
     "FAILURES_ATTR",
     "FAILURE_ATTR",
     "failed_cell_table",
     "failed_cells",
     "failure_of",
+    "plugin_failures",
     "plugin_of",
 ]

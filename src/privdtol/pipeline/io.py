@@ -90,10 +90,13 @@ def write_table(df: pd.DataFrame, path: str | Path) -> None:
     """Write CSV or Parquet (by extension) atomically and deterministically."""
     path = Path(path)
     with atomic_path(path) as tmp:
-        if path.suffix == ".parquet":
-            df.to_parquet(tmp, index=False, engine="pyarrow", compression="zstd")
-        else:
-            df.to_csv(tmp, index=False, lineterminator="\n")  # shortest round-trip floats
+        try:
+            if path.suffix == ".parquet":
+                df.to_parquet(tmp, index=False, engine="pyarrow", compression="zstd")
+            else:
+                df.to_csv(tmp, index=False, lineterminator="\n")  # shortest round-trip floats
+        except OSError as err:  # a full disk (ENOSPC, EFBIG): the file it was writing, named
+            raise OSError(err.errno, err.strerror or _first_line(err), str(path)) from None
 
 
 def _first_line(err: BaseException) -> str:

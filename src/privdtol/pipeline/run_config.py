@@ -42,7 +42,7 @@ def file_sha256(path) -> str:
 
 def sources_json(files, overrides) -> str:
     """The config files in merge order and the ``--config`` overrides as JSON: the argument
-    of ``privdtol run-config --sources`` (the workflow's rule write_config_sources)."""
+    of ``privdtol run-config --sources`` (the workflow's rule write_config)."""
     record = {"files": [str(f) for f in files], "overrides": canonical(dict(overrides or {}))}
     return json.dumps(record, sort_keys=True)
 

@@ -30,6 +30,15 @@ SEARCHES = "searches"
 SEARCH_ATTR = "privdtol_search"
 
 
+#: ``privdtol worst-case --max-seconds``'s default: a search the cost model puts past an hour of
+#: one core is refused before it starts (at a tiny gap, 1e-6, a search ran for hours without a
+#: word); the searches of config/paper.yaml are estimated well below it
+MAX_SECONDS = 3600.0
+#: exact evaluations per objective beyond the budget: its instance computed again to the
+#: engine's default tolerance (the best and the standard) and its regret table
+EXTRA_EVALUATIONS = 3
+
+
 @dataclass(frozen=True)
 class Search:
     algorithm: str
@@ -65,9 +74,60 @@ class Search:
 
         return self.algorithm in PROOF_ALGORITHMS
 
-    def run(self):
+    def estimated_seconds(self) -> float:
+        """The search's single-core time estimated before it runs: its exact evaluations (the
+        budget, the unseen instances, each objective's instance computed again and its regret
+        table, :data:`EXTRA_EVALUATIONS` per objective) times the exact engine's cost model on
+        its standard instance (every gap Delta_min, the best mean 1/2 - Delta_min/2:
+        :func:`~privdtol.engine.exact.cost_units` x
+        :data:`~privdtol.pipeline.plan.SECONDS_PER_EXACT_UNIT`, the model ``privdtol exact``
+        refuses by).  Every instance of the search has an action at exactly Delta_min, whose
+        identification time sets the engine's work.  The model overstates a search, whose
+        evaluations rank instances at a looser tolerance: config/paper.yaml's six searches
+        are estimated at 100-510 s and took 13-73 s (docs/performance.md)."""
+        import numpy as np
+
+        from privdtol.engine.exact import cost_units
+        from privdtol.pipeline.plan import SECONDS_PER_CELL, SECONDS_PER_EXACT_UNIT
+
+        means = np.r_[0.5 - self.gap / 2, np.full(self.K - 1, 0.5 + self.gap / 2)]
+        work = cost_units(self.algorithm, means, self.epsilon, self.horizon)
+        evaluations = self.budget + self.unseen + EXTRA_EVALUATIONS * len(self.objectives)
+        return evaluations * (SECONDS_PER_CELL + SECONDS_PER_EXACT_UNIT * work)
+
+    def check_cost(self, max_seconds: float = MAX_SECONDS) -> None:
+        """Refuse the search, before anything is allocated, in one line naming the limit and how
+        to raise it: when its estimated time (:meth:`estimated_seconds`) exceeds ``max_seconds``,
+        or when the lower bound LB_T of its standard instance exceeds the lower bound's memory
+        limits (:data:`privdtol.core.lower_bound.MAX_WINDOW`; every instance of the search
+        shares that privacy term, which depends on K, Delta_min and eps only)."""
+        import math
+
+        import numpy as np
+
+        if not (max_seconds > 0 and math.isfinite(max_seconds)):
+            raise InputError("max-seconds", f"got {max_seconds}", "finite numbers > 0")
+        seconds = self.estimated_seconds()
+        if seconds > max_seconds:
+            raise InputError(
+                "max-seconds",
+                f"the search of {self.algorithm} at K={self.K}, gap={self.gap:g}, "
+                f"epsilon={self.epsilon:g} ({self.budget} + {self.unseen} evaluations) takes "
+                f"about {seconds:.3g} s by the exact engine's cost model, past the limit of "
+                f"{max_seconds:g} s",
+                "raise --max-seconds, or a larger gap or epsilon, or a smaller budget",
+            )
+        from privdtol.core.lower_bound_means import lower_bound_means_columns
+
+        means = np.r_[0.5 - self.gap / 2, np.full(self.K - 1, 0.5 + self.gap / 2)]
+        lower_bound_means_columns(means, self.epsilon, [self.horizon], "bernoulli")
+
+    def run(self, max_seconds: float = MAX_SECONDS):
+        """The search (:func:`privdtol.engine.worst_case.search.search`), after its cost is
+        checked (:meth:`check_cost`)."""
         from privdtol.engine.worst_case.search import search
 
+        self.check_cost(max_seconds)
         return search(
             self.algorithm,
             self.K,
@@ -200,12 +260,20 @@ def worst_terms(result: dict, search: Search, base=None) -> dict:
     return {"cell_id": f"{search.search_id}-theorem1", "cell": cell, **terms}
 
 
-def write_search(search: Search, out, trace_out=None, table_out=None, proof_out=None) -> dict:
-    """Run one search and write its result JSON ``out`` (and, if given, the trace CSV, the
-    instances' exact regret table and the theorem1 instance's proof terms), each atomically."""
+def write_search(
+    search: Search,
+    out,
+    trace_out=None,
+    table_out=None,
+    proof_out=None,
+    max_seconds: float = MAX_SECONDS,
+) -> dict:
+    """Run one search (refused first past ``max_seconds``: :meth:`Search.check_cost`) and write
+    its result JSON ``out`` (and, if given, the trace CSV, the instances' exact regret table
+    and the theorem1 instance's proof terms), each atomically."""
     from privdtol.pipeline.io import write_table
 
-    result, trace = search.run()
+    result, trace = search.run(max_seconds)
     params = asdict(search) | {"objectives": list(search.objectives)}  # as JSON reads it
     result = {"search_id": search.search_id, "search": params, **result}
     if trace_out is not None:

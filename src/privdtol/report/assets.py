@@ -50,6 +50,7 @@ from privdtol.report.claims import (
     deviation_items,
     diagnosis_groups,
     failure_items,
+    plugin_failure_items,
     split_claims,
 )
 from privdtol.report.config_tables import (
@@ -300,6 +301,7 @@ def build_assets(
     held_out = load_out_of_sample(results)
     main = [s for s in sections if s["name"] not in APPENDIX_SECTIONS]
     failures = failure_items(rows, controls, records)
+    plugins = plugin_failure_items(config["agg_dir"])  # the plugins whose cells failed
     files = {
         "numbers.tex": numbers_tex(rows, agg, controls),
         "verdicts.tex": verdict_table(split_claims(rows)[0], multiverse, held_out),
@@ -333,9 +335,15 @@ def build_assets(
         "algorithms.tex": algorithms_tex(),
         "plugins.bib": algorithms_bib(bib_keys(Path(repo or ".") / "paper" / "references.bib")),
         "models.tex": models_tex(),
-        "failures.tex": fill_template("failures.tex.j2", items=failures, mode="main"),
+        "failures.tex": fill_template(
+            "failures.tex.j2", items=failures, plugins=plugins, mode="main"
+        ),
         "diagnoses.tex": fill_template(
-            "failures.tex.j2", items=failures, groups=diagnosis_groups(failures), mode="details"
+            "failures.tex.j2",
+            items=failures,
+            plugins=plugins,
+            groups=diagnosis_groups(failures),
+            mode="details",
         ),
         "deviations.tex": fill_template("deviations.tex.j2", deviations=deviation_items()),
         "provenance.tex": fill_template(

@@ -197,6 +197,31 @@ def failure_items(claims: list[dict], controls: list[dict], checks: dict) -> lis
     ]
 
 
+#: the longest plugin failure reason the report's body quotes (the appendix has it whole)
+MAX_REASON = 240
+
+
+def plugin_failure_items(agg_dir) -> list[dict]:
+    """The plugins whose cells the aggregation left out (:func:`privdtol.pipeline.failures.
+    plugin_failures`), for the body's "What did not replicate": the plugin's name (typeset,
+    breakable) and its reason (plain text, escaped by the template; a long one shortened), how
+    many cells and the experiments (typeset) -- one sentence each."""
+    import textwrap
+
+    from privdtol.pipeline.failures import plugin_failures
+    from privdtol.report.latex import texttt
+
+    return [
+        {
+            "plugin": texttt(textwrap.shorten(f["plugin"], 40, placeholder="..."), "any"),
+            "reason": textwrap.shorten(f["reason"], MAX_REASON, placeholder=" ..."),
+            "cells": f["cells"],
+            "experiments": TeX(", ".join(texttt(e) for e in f["experiments"])),
+        }
+        for f in plugin_failures(agg_dir)
+    ]
+
+
 def diagnosis_groups(items: list[dict]) -> list[dict]:
     """The appendix's diagnoses: the failure items grouped by their follow-up (said once for
     the items that share it), each item with its cells."""

@@ -160,8 +160,15 @@ def fmt_value(value) -> TeX:
 def fmt_num(x, digits: int = 3, exact: bool | None = None) -> TeX:
     """``\\num{...}`` with ``digits`` significant digits: integers (``exact``, by default
     when ``x`` is an integer type: counts) exactly, a float to ``digits`` figures however large,
-    exact dyadic values as ``2^{-k}``, horizons as ``2^{k}-1``; "n/a" for missing/non-finite."""
+    exact dyadic values as ``2^{-k}``, horizons as ``2^{k}-1``; an infinity as such (a plugin's
+    infinite privacy loss), "n/a" for a missing value (None, NaN)."""
     if not is_number(x):
+        try:
+            infinite = not isinstance(x, bool) and math.isinf(float(x))
+        except (TypeError, ValueError):
+            infinite = False
+        if infinite:
+            return TeX(r"\ensuremath{\infty}" if float(x) > 0 else r"\ensuremath{-\infty}")
         return TeX("n/a")
     if exact is None:  # integers (counts) exactly; a float statistic to `digits` figures
         exact = isinstance(x, numbers.Integral)
