@@ -27,7 +27,8 @@
 # the constant 200) and of eq. (6) (the restriction $P \le Q$, the potential's drift, the
 # entropy $\log Z_0 \le \log K$) multiply to their step's factor. Right: the exact left side
 # over the bound of each checked inequality, for RPS and for the negative controls, which
-# must exceed 1.
+# must exceed 1; a left side of 0 (or a ratio below $10^{-4}$) cannot sit on the log axis and
+# is drawn as a hollow triangle on the dotted line at $10^{-4}$.
 
 # %% tags=["parameters"]
 agg_dir = "results/agg"
@@ -105,31 +106,55 @@ ax.set_title("slack of each step (RPS cells)")
 
 ax = axes[1]
 claims = notebook_claims(NAME)
+# a log axis cannot draw an exact 0 (a left side that vanishes): those values, and any below
+# the floor, are drawn on the dotted floor line as hollow triangles, marked as such
+FLOOR = 1e-4
+floored = []  # x and y of the values drawn on the floor
 for i, claim in enumerate(claims):
     tab = step_table(proof[proof["algorithm"] == "rps"].drop_duplicates("cell_id"), claim)
+    x = i + (np.arange(len(tab)) % 9 - 4) * 0.03
+    y, low = style.on_floor(tab["ratio"], FLOOR)
     ax.scatter(
-        i + (np.arange(len(tab)) % 9 - 4) * 0.03,
-        tab["ratio"].clip(lower=1e-4),
+        x[~low],
+        y[~low],
         s=6,
         color=style.style("rps").get("color", "C0"),
         alpha=0.5,
         label="RPS" if i == 0 else None,
         linewidths=0,
     )
+    floored.append(x[low])
     for k, alg in enumerate(CLAIMS[claim].controls):
         sub = proof[proof["algorithm"] == alg].drop_duplicates("cell_id")
         if sub.empty:
             continue
         ct = step_table(sub, claim)
+        x = i + 0.25 + (np.arange(len(ct)) % 5 - 2) * 0.03
+        y, low = style.on_floor(ct["ratio"], FLOOR)
         ax.scatter(
-            i + 0.25 + (np.arange(len(ct)) % 5 - 2) * 0.03,
-            ct["ratio"].clip(lower=1e-4),
+            x[~low],
+            y[~low],
             s=10,
             marker="x",
             color="0.2",
             linewidths=0.7,
             label="negative controls" if (i, k) == (0, 0) else None,
         )
+        floored.append(x[low])
+floored = np.concatenate(floored) if floored else np.array([])
+if floored.size:
+    ax.axhline(FLOOR, color="0.55", linestyle=":", linewidth=0.8)
+    ax.scatter(
+        floored,
+        np.full(floored.size, FLOOR),
+        s=14,
+        marker="v",
+        facecolors="none",
+        edgecolors="0.25",
+        linewidths=0.6,
+        label=style.floor_label(FLOOR),
+        zorder=5,
+    )
 ax.axhline(1, color="0.3", linestyle="--", linewidth=0.8, label="bound")
 ax.set_xticks(range(len(claims)), claims)
 ax.set(yscale="log", ylabel="exact left side / bound", xlim=(-0.6, len(claims) - 0.2))

@@ -151,3 +151,31 @@ def test_a_long_display_name_is_shortened_for_figures():
         "a long name with math…"
     )
     assert display_label("name\n  with   breaks") == "name with breaks"
+
+
+def test_values_below_a_log_axis_floor_are_drawn_on_it_and_marked():
+    """The proof figure's right panel: an exact left side of 0 cannot sit on a log axis; it
+    is drawn on the floor 1e-4, with the values below it, and the mask marks them (NaN is
+    neither drawn there nor marked)."""
+    import numpy as np
+
+    y, low = style.on_floor([0.0, 5e-5, 1e-4, 0.5, 2.0, float("nan")], 1e-4)
+    assert low.tolist() == [True, True, False, False, False, False]
+    assert y[:5].tolist() == [1e-4, 1e-4, 1e-4, 0.5, 2.0] and np.isnan(y[5])
+    assert style.floor_label(1e-4) == "0 or below $10^{-4}$, drawn at $10^{-4}$"
+    with pytest.raises(ValueError, match="power of ten"):
+        style.floor_label(3e-4)
+
+
+def test_the_proof_figure_and_its_caption_mark_the_floor():
+    """The notebook draws the floored values apart, labelled, and the report's caption says
+    what the triangles on the dotted line at 10^-4 are."""
+    from support.paths import ROOT
+
+    from privdtol.report.layout import SECTIONS
+
+    notebook = (ROOT / "notebooks" / "proof.py").read_text()
+    assert "style.on_floor(" in notebook and "label=style.floor_label(FLOOR)" in notebook
+    assert ".clip(lower=" not in notebook  # no value passed off as the floor unmarked
+    caption = SECTIONS["proof"].figure_caption
+    assert "dotted line at $10^{-4}$: a left side of 0" in caption

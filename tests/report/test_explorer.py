@@ -171,18 +171,56 @@ def test_the_page_scripts_build_text_nodes_not_markup():
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's script")
-def test_the_views_show_a_cells_parameters_in_full():
-    """2^-6 is "0.015625" in the search selector and the cell labels, not a ratio's 4 digits
-    ("0.01563"): the page's own formatters, run by node."""
+def test_the_views_show_a_power_of_two_as_a_power():
+    """2^-6 is "2⁻⁶" in the search selector, the filters and the cell labels, not a ratio's 4
+    digits ("0.01563") nor "0.015625" (as the figures label it: style.pow2_label); 1, 2, 4, 8
+    and 16 and every other number as themselves: the page's own formatter, run by node."""
     import subprocess
 
     from privdtol.report.explorer import TEMPLATES
 
-    text = (TEMPLATES / "explorer_views.js").read_text(encoding="utf-8")
-    lines = text.splitlines()
+    lines = (TEMPLATES / "explorer.js").read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if "const fmt = " in line)
-    end = next(i for i, line in enumerate(lines) if "const param = " in line)
-    script = "\n".join(lines[start : end + 1])
-    script += "\nconsole.log([param(0.015625), param(0.0009765625), fmt(0.015625)].join(' '));"
+    end = next(i for i, line in enumerate(lines) if "window.privdtolExplorer = " in line)
+    script = "const window = {};\n" + "\n".join(lines[start : end + 1])
+    values = "[0.015625, 0.0009765625, 0.5, 0.125, 1, 4, 16, 32, 1024, 0.3, 0.75, null, 'x']"
+    script += f"\nconsole.log({values}.map(window.privdtolExplorer.param).join(' '));"
     out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["0.015625", "0.000976563", "0.01563"]
+    assert out.stdout.split() == [
+        "2⁻⁶", "2⁻¹⁰", "2⁻¹", "2⁻³", "1", "4", "16", "2⁵", "2¹⁰", "0.3", "0.75", "–", "x"
+    ]  # fmt: skip
+    views = (TEMPLATES / "explorer_views.js").read_text(encoding="utf-8")
+    assert "const param = window.privdtolExplorer.param;" in views
+    assert "Δmin = ${param(s.gap)}" in views  # the searches' selector
+
+
+def test_no_element_bears_a_view_s_name(tmp_path):
+    """``index.html#claims`` opens the claims tab (the script reads the address); an element
+    with the id ``claims`` made the browser scroll to it as well, taking the tab bar out of
+    sight and leaving a blank band below the short view."""
+    _table().to_parquet(tmp_path / "horizon.parquet")
+    (tmp_path / "checks").mkdir()
+    html = build_explorer(
+        [tmp_path / "horizon.parquet"], tmp_path / "checks", tmp_path / "e.html"
+    ).read_text()
+    ids = set(re.findall(r'\bid="([^"]+)"', html))
+    views = set(re.findall(r'data-view="([^"]+)"', html))
+    assert views == {"regret", "privacy", "proof", "searches", "claims"}
+    assert {f"view-{v}" for v in views} <= ids and not views & ids, views & ids
+
+
+def test_the_page_names_the_run_s_config_files(tmp_path):
+    """The header says which config files the run was built from (the workflow passes them),
+    escaped; without them it says they were not given."""
+    _table().to_parquet(tmp_path / "horizon.parquet")
+    (tmp_path / "checks").mkdir()
+    agg, checks = [tmp_path / "horizon.parquet"], tmp_path / "checks"
+    files = ["config/config.yaml", "config/my <b>smoke</b>.yaml"]
+    html = build_explorer(agg, checks, tmp_path / "e.html", configfiles=files).read_text()
+    run = re.search(r'<p id="run">(.*?)</p>', html, re.S)[1]
+    assert " ".join(run.split()) == (
+        "This run: config files <code>config/config.yaml</code>, "
+        "<code>config/my &lt;b&gt;smoke&lt;/b&gt;.yaml</code> (merged in this order)."
+    )
+    html = build_explorer(agg, checks, tmp_path / "f.html").read_text()
+    assert "its config files were not given" in html

@@ -387,6 +387,68 @@ def test_explorer_views_render_the_tables_offline(browser, smoke_run):
     screenshot(browser, "explorer-claims")
 
 
+#: the page's state once loaded: scroll, tab bar, selected tab, claims table, run header
+TAB_STATE_JS = """
+const box = (id) => document.getElementById(id).getBoundingClientRect();
+return {scrollY: window.scrollY, inner: window.innerHeight, tabsTop: box('tabs').top,
+  tabsBottom: box('tabs').bottom, tableTop: box('claims-table').top,
+  tableHeight: box('claims-table').height, shown: !document.getElementById('view-claims').hidden,
+  selected: document.querySelector('#tabs button[aria-selected=true]').dataset.view,
+  run: document.getElementById('run').textContent};
+"""
+
+
+def pow2_text(v: float) -> str:
+    """A power of two below 1 or above 16 as the page shows it (2⁻⁶), else the number."""
+    import math
+
+    k = round(math.log2(v)) if v > 0 else None
+    if k is None or 2.0**k != v or 0 <= k <= 4:
+        return f"{v:g}"
+    return "2" + str(k).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+    reason="needs Debian's chromium and chromium-driver (make setup installs them)",
+)
+def test_explorer_opened_at_a_tab_keeps_its_tab_bar_and_names_the_run(browser, smoke_run):
+    """``index.html#claims`` opens the claims tab with the page at its top: the tab bar in
+    view, the table below it (it used to scroll the tab bar away and leave a blank band); the
+    header names the run's config files; the searches' selector shows Δmin and ε as powers of
+    two (2⁻⁶, not 0.01563)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    page = smoke_run / "results" / "explorer" / "index.html"
+    browser.get("about:blank")  # a new document: the fragment is the first load's
+    browser.get(page.as_uri() + "#claims")
+    WebDriverWait(browser, 30).until(
+        lambda d: d.execute_script("return document.readyState") == "complete"
+    )
+    state = browser.execute_script(TAB_STATE_JS)
+    assert state["selected"] == "claims" and state["shown"], state
+    assert state["scrollY"] == 0, state
+    assert 0 <= state["tabsTop"] < state["tabsBottom"] < state["tableTop"] < state["inner"], state
+    assert state["tableHeight"] > 100, state  # the rows, not a blank band
+    assert " ".join(state["run"].split()) == (
+        "This run: config files config/config.yaml, config/smoke.yaml (merged in this order)."
+    )
+    screenshot(browser, "explorer-at-claims")
+
+    show_tab(browser, "searches")
+    searches = browser.execute_script(
+        "return JSON.parse(document.getElementById('explorer-data').textContent)"
+        ".views.searches.searches"
+    )
+    options = [o.text for o in Select(browser.find_element(By.ID, "search")).options]
+    assert len(options) == len(searches) > 0
+    for text, s in zip(options, searches, strict=True):
+        assert f"Δmin = {pow2_text(s['gap'])}, ε = {pow2_text(s['epsilon'])}" in text, text
+    assert not any("0.01563" in t or "0.015625" in t for t in options), options
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(
     not (CHROMIUM.exists() and CHROMEDRIVER.exists()),

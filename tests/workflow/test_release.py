@@ -70,6 +70,21 @@ def test_citation_cff_is_valid_and_its_validation_can_fail():
         assert cff_errors(broken), broken.keys()
 
 
+def test_citation_cites_the_replication_at_pyproject_s_version_and_repository():
+    """ "Cite this repository" gives the replication: CITATION.cff is the software, at
+    pyproject's version, its repository the one pyproject's ``project.urls`` names (none named:
+    none cited), and the replicated paper is a reference, not the preferred citation."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert cff["type"] == "software" and cff["version"] == project["version"]
+    assert cff["title"].startswith(f"{project['name']}: a replication of ")
+    urls = project.get("urls", {})
+    repository = next((urls[k] for k in ("Repository", "Source", "Homepage") if k in urls), None)
+    assert cff.get("repository-code") == repository
+    paper = cff["references"][0]
+    assert paper["url"] == "https://arxiv.org/abs/2605.29148" and "preferred-citation" not in cff
+
+
 def test_one_version_number_everywhere():
     version = pyproject_version()
     assert re.fullmatch(r"\d+\.\d+\.\d+", version)

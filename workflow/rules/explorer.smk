@@ -25,6 +25,9 @@ rule build_explorer:
         # the views' tables this config produces (none: the view says "not run")
         views=[agg_table(e) for e in ("privacy", "proof", "searches") if e in CHECK_EXPERIMENTS],
         code=code_stamp("report"),  # its templates (explorer.html.j2, the .js) included
+        # the config files' names (the page names them), not their values: an edit of a value
+        # does not rerun the page unless a table or a record it shows changes
+        configfiles=config_piece("explorer-configfiles", report_configfiles()),
     output:
         report(EXPLORER_HTML, caption="../report/explorer.rst", category="Explorer"),
     log:
@@ -35,9 +38,10 @@ rule build_explorer:
         checks=lambda wc, input: os.path.dirname(input.checks[0]),
         # each view's table as --<name> <path> (privacy.parquet: --privacy ...)
         views=lambda wc, input: " ".join(f"--{Path(p).stem} {shlex.quote(p)}" for p in input.views),
+        configs=" ".join(shlex.quote(f) for f in report_configfiles()),
     shell:
         "privdtol explorer --agg {input.agg:q} --checks {params.checks:q} {params.views}"
-        " --out {output:q} > {log:q} 2>&1"
+        " --configfiles {params.configs} --out {output:q} > {log:q} 2>&1"
 
 
 rule explore:

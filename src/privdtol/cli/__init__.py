@@ -163,8 +163,25 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: the exit status of a command interrupted by SIGINT (Ctrl-C), as a shell reports it
+INTERRUPTED = 130
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The ``privdtol`` command: its exit status (0, 1 an output or environment failure, 2
+    bad input, 130 interrupted); every failure is one line on stderr, never a traceback.  An
+    interrupt (Ctrl-C, SIGINT) leaves no partial file: every output is written to a temporary
+    file renamed into place when complete (:func:`privdtol.pipeline.io.atomic_path`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        name = f"privdtol {argv[0]}" if argv and argv[0] in COMMANDS else "privdtol"
+        print(f"{name}: interrupted; no partial output is left", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _main(argv: list[str]) -> int:
     command = argv[0] if argv and argv[0] in COMMANDS else None
     try:  # importing a subcommand builds the registries: a broken plugin is refused here
         parser = build_parser(command)

@@ -43,6 +43,12 @@ def add_parser(sub):
             help=f"{table} (results/agg/{name}.parquet); omitted: the view says not run",
         )
     p.add_argument(
+        "--configfiles",
+        nargs="+",
+        metavar="YAML",
+        help="the config files the run was built from, in merge order (named on the page)",
+    )
+    p.add_argument(
         "--out", default="results/explorer/index.html", type=Path, help="the HTML page written"
     )
     p.set_defaults(handler=run_explorer)
@@ -63,7 +69,7 @@ def run_explorer(args) -> int:
 
     _check_agg(args.agg)
     views = {"privacy": args.privacy, "proof": args.proof, "searches": args.searches}
-    out = build_explorer(args.agg, args.checks, args.out, views)
+    out = build_explorer(args.agg, args.checks, args.out, views, args.configfiles)
     size = out.stat().st_size / 2**20
     print(f"explorer: {out} ({size:.1f} MiB, {len(args.agg)} tables)", file=sys.stderr)
     return 0

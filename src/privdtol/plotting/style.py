@@ -1,9 +1,10 @@
 """Shared figure style for the notebooks: colours, markers, order, bands, and the one figure
 writer.
 
-- one colorblind-safe colour (seaborn ``colorblind``), marker and line style per algorithm, in a
-  fixed order (the algorithm registry's), with the registry classes' display names, so every
-  figure uses the same legend; the negative controls of the regret checks
+- one colour (:mod:`privdtol.plotting.colours`: seaborn ``colorblind`` for the built-in
+  algorithms, a contrast-safe one chosen by name for a plugin's), marker and line style per
+  algorithm, in a fixed order (the algorithm registry's), with the registry classes' display
+  names, so every figure uses the same legend; the negative controls of the regret checks
   (``role == "control"``, registered last) are left out of :func:`order` and :func:`palette`
   unless asked for (``controls=True``), and drawn in greys, so figures of the algorithms do not
   change when a config also runs the controls;
@@ -25,9 +26,21 @@ import pandas as pd
 from privdtol.algorithms import ALGORITHMS
 from privdtol.pipeline.io import atomic_path
 
-#: display order and names of the algorithms: the registry's (one definition), controls apart
-ALGORITHM_ORDER = tuple(n for n, c in ALGORITHMS.items() if c.role != "control")
-CONTROL_ORDER = tuple(n for n, c in ALGORITHMS.items() if c.role == "control")
+# the colours (privdtol.plotting.colours), and the display order of the algorithms: the
+# registry's (one definition), controls apart
+from privdtol.plotting.colours import (  # noqa: F401 (the figures' API)
+    ALGORITHM_ORDER,
+    CONTROL_GREYS,
+    CONTROL_ORDER,
+    MIN_CONTRAST,
+    TARGET_CONTRAST,
+    contrast_with_white,
+    env_palette,
+    legible,
+    palette,
+    plugin_colour,
+)
+
 #: the longest algorithm name a figure shows (a plugin's may be longer: shortened, so that a
 #: legend or a panel title does not widen the figure and shrink every text below the floor)
 MAX_LABEL = 32
@@ -65,7 +78,7 @@ ENV_NAMES = {
 _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
 _DASHES = ("-", "--", "-.", ":", "-", "--", "-.", ":")
 _CONTROL_MARKERS = ("x", "+", "1", "2")
-_CONTROL_GREYS = ("0.15", "0.35", "0.5", "0.65")
+_CONTROL_GREYS = CONTROL_GREYS
 #: the report's text width, inches (A4, 2.3 cm margins: ``paper/preamble.tex``); figures are
 #: made at this width and included at ``\linewidth``, so their point sizes are the printed ones
 TEXT_WIDTH = (210 - 2 * 23) / 25.4
@@ -73,62 +86,6 @@ TEXT_WIDTH = (210 - 2 * 23) / 25.4
 WIDTH = TEXT_WIDTH
 #: the smallest text of a figure at its printed size, points
 MIN_FONT_PT = 7.0
-
-
-def palette(controls: bool = False) -> dict[str, tuple]:
-    """Algorithm → RGB colour from seaborn's colorblind palette (stable assignment); with
-    ``controls=True`` also each control → a grey (the algorithms' colours do not change)."""
-    import matplotlib.colors as mcolors
-    import seaborn as sns
-
-    colours = sns.color_palette("colorblind", len(ALGORITHM_ORDER))
-    out = {a: legible(c) for a, c in zip(ALGORITHM_ORDER, colours, strict=True)}
-    if controls:
-        greys = (mcolors.to_rgb(g) for g in _CONTROL_GREYS)
-        out.update(zip(CONTROL_ORDER, greys, strict=False))
-    return out
-
-
-#: a colour whose contrast with the white page is below this is darkened (the palette's pale
-#: yellow, the 9th colour, which a first plugin algorithm gets); every built-in colour is above
-MIN_CONTRAST = 1.5
-#: the contrast a darkened colour is given (WCAG's for graphics)
-TARGET_CONTRAST = 3.0
-
-
-def contrast_with_white(rgb) -> float:
-    """WCAG 2 contrast ratio of ``rgb`` (components in [0, 1]) against white."""
-
-    def linear(c):
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (linear(c) for c in rgb)
-    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    return 1.05 / (luminance + 0.05)
-
-
-def legible(rgb) -> tuple:
-    """``rgb`` unchanged, or darkened (scaled towards black, hue kept) to
-    :data:`TARGET_CONTRAST` when its contrast with white is below :data:`MIN_CONTRAST`."""
-    rgb = tuple(float(c) for c in rgb)
-    if contrast_with_white(rgb) >= MIN_CONTRAST:
-        return rgb
-    scale = 1.0
-    while contrast_with_white(tuple(c * scale for c in rgb)) < TARGET_CONTRAST:
-        scale -= 0.01
-    return tuple(c * scale for c in rgb)
-
-
-def env_palette() -> dict[str, tuple]:
-    import seaborn as sns
-
-    colours = sns.color_palette("colorblind", 6)
-    return {
-        "bernoulli": colours[0],
-        "correlated": colours[1],
-        "beta": colours[2],
-        "blocked": (0.35, 0.35, 0.35),
-    }
 
 
 def model_labels(df: pd.DataFrame) -> list[str]:
@@ -313,6 +270,28 @@ def mark_rising(ax, df: pd.DataFrame, x: str, ratio_max: float, y: str = "mean")
         zorder=6,
         label=RISING_LABEL,
     )[0]
+
+
+#: legend label of the values a log axis draws on its floor (:func:`on_floor`)
+FLOOR_LABEL = "0 or below $10^{{{k}}}$, drawn at $10^{{{k}}}$"
+
+
+def on_floor(values, floor: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(values clipped below at floor, mask of the values below it)``: a log axis cannot
+    draw 0 (an exact left side of 0) or values far below the others, so they are drawn on the
+    floor, and the mask lets the figure mark them as such (a hollow marker, ``FLOOR_LABEL``)
+    instead of passing them off as values equal to the floor.  NaN is neither."""
+    v = np.asarray(values, dtype=float)
+    below = v < floor
+    return np.where(below, floor, v), below
+
+
+def floor_label(floor: float) -> str:
+    """:data:`FLOOR_LABEL` of a power of ten ``floor`` (``1e-4`` -> ``$10^{-4}$``)."""
+    k = round(float(np.log10(floor)))
+    if not np.isclose(10.0**k, floor):
+        raise ValueError(f"floor {floor!r} is not a power of ten")
+    return FLOOR_LABEL.format(k=k)
 
 
 def plain_log_ticks(ax, axis: str = "y") -> None:

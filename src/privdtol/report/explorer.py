@@ -13,7 +13,9 @@ page, drawn with Plotly, in five views (tabs):
 - the claims, each marked a claim of the paper or a diagnostic (the registry's flag), with
   their negative controls (expected to FAIL) and verdicts, linking to every check record.
 
-Links to the report and the notebook index.  Self-contained: the data (JSON) and the
+The header names the config files the run was built from (the workflow passes them: a
+second config's build over these results is refused, so the page and its tables are of one
+run).  Links to the report and the notebook index.  Self-contained: the data (JSON) and the
 JavaScript (Plotly's ``plotly.min.js`` from the Python package, and this page's
 ``explorer.js`` and ``explorer_views.js``) are inline, nothing is fetched: the page renders
 from ``file://``, offline and inside the run archive.  Deterministic: the same tables give
@@ -149,7 +151,11 @@ def plotly_js() -> str:
     return (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text("utf-8")
 
 
-def render_explorer(tables, checks: Path, views: dict | None = None) -> str:
+def render_explorer(
+    tables, checks: Path, views: dict | None = None, configfiles: list[str] | None = None
+) -> str:
+    """The page's HTML; ``configfiles``: the config files of the run, in merge order, which
+    its header names (None: not given, and the header says so)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
@@ -165,18 +171,24 @@ def render_explorer(tables, checks: Path, views: dict | None = None) -> str:
         app=Markup((TEMPLATES / "explorer.js").read_text("utf-8")),
         views=Markup((TEMPLATES / "explorer_views.js").read_text("utf-8")),
         links=LINKS,
+        configfiles=configfiles,
     )
 
 
 def build_explorer(
-    agg: list[Path], checks: Path, out: Path, views: dict[str, Path | None] | None = None
+    agg: list[Path],
+    checks: Path,
+    out: Path,
+    views: dict[str, Path | None] | None = None,
+    configfiles: list[str] | None = None,
 ) -> Path:
     """Read every input first (the regret tables, then the views' tables ``{name: path}``, a
     name absent or None: not produced by this run), so that a bad one fails with one line
-    naming it before anything is written; then write the page (atomically)."""
+    naming it before anything is written; then write the page (atomically), naming the run's
+    ``configfiles`` (the workflow gives those the results were built with)."""
     tables = [read_table(p) for p in agg]
     if not Path(checks).is_dir():
         raise InputError("checks", f"{checks} is not a directory", "the check records' directory")
     data = explorer_views.views(views or {})
-    write_text(Path(out), render_explorer(tables, Path(checks), data))
+    write_text(Path(out), render_explorer(tables, Path(checks), data, configfiles))
     return Path(out)

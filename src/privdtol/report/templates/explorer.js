@@ -11,6 +11,20 @@
   const FILTERS = ["env", "K", "gap", "epsilon"];
 
   const fmt = (v) => (v === null ? "–" : typeof v === "number" ? String(+v.toPrecision(6)) : v);
+  // a cell's Δmin, ε or η: an exact power of two below 1 or above 16 as a power ("2⁻⁶", not
+  // "0.015625"), as the figures' axes label them (privdtol.plotting.style.pow2_label)
+  const SUPERSCRIPTS = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶",
+    7: "⁷", 8: "⁸", 9: "⁹" };
+  function param(v) {
+    if (typeof v !== "number" || !(v > 0)) return fmt(v);
+    const k = Math.round(Math.log2(v));
+    if (2 ** k !== v || (k >= 0 && k <= 4)) return fmt(v);
+    return "2" + [...String(k)].map((c) => SUPERSCRIPTS[c]).join("");
+  }
+  // shared with explorer_views.js (the searches' selector, the proof's hover)
+  window.privdtolExplorer = { param };
+  const PARAMS = new Set(["gap", "epsilon", "eta"]);
+  const show = (p, v) => (PARAMS.has(p) ? param(v) : fmt(v));
   // Plotly's labels are its own small HTML: a string from a table is escaped before it goes
   // there (the page's own elements get text, never markup)
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) =>
@@ -26,7 +40,7 @@
     for (const v of values) {
       const o = document.createElement("option");
       o.value = JSON.stringify(v);
-      o.textContent = fmt(v);
+      o.textContent = show(el.id, v);
       el.appendChild(o);
     }
     const kept = values.map((v) => JSON.stringify(v)).indexOf(previous);
@@ -92,9 +106,9 @@
   function describe(cell, varying) {
     const shown = ["env", "instance", "K", "gap", "epsilon", "eta", "rho", "kappa", "mu_best"]
       .filter((p) => cell[p] !== null)
-      .map((p) => `${NAMES[p]} = ${fmt(cell[p])}`);
+      .map((p) => `${NAMES[p]} = ${show(p, cell[p])}`);
     const how = cell.exact ? "exact" : `Monte Carlo, ${cell.runs} runs (${cell.estimator})`;
-    const extra = varying.filter((p) => cell[p] !== null).map((p) => `${NAMES[p]}=${fmt(cell[p])}`);
+    const extra = varying.filter((p) => cell[p] !== null).map((p) => `${NAMES[p]}=${show(p, cell[p])}`);
     const name = DATA.algorithms[cell.algorithm].name + (extra.length ? `, ${extra.join(", ")}` : "");
     return { name: esc(name),
       text: `${esc(cell.experiment)} · ${esc(shown.join(", "))}<br>${esc(how)} · cell ${esc(cell.id)}` };
@@ -140,7 +154,7 @@
     if ($("bound").checked) {
       for (const { cell, T } of bounds.values()) {
         const lo = Math.min(...T), hi = Math.max(...T);
-        const label = `Theorem 1 bound (K = ${cell.K}, Δmin = ${fmt(cell.gap)}, ε = ${fmt(cell.epsilon)})`;
+        const label = `Theorem 1 bound (K = ${cell.K}, Δmin = ${param(cell.gap)}, ε = ${param(cell.epsilon)})`;
         out.push({
           type: "scatter", mode: "lines", name: label, x: [lo, hi],
           y: [cell.bound_thm1, cell.bound_thm1],

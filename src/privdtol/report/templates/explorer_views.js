@@ -8,9 +8,9 @@
   const $ = (id) => document.getElementById(id);
   const fmt = (v) => (v === null || v === undefined ? "–"
     : typeof v === "number" ? String(+v.toPrecision(4)) : String(v));
-  // a cell's parameters (gap, eps: powers of two such as 2^-6 = 0.015625) in full, not to
-  // the 4 digits of a ratio ("0.01563")
-  const param = (v) => (typeof v === "number" ? String(+v.toPrecision(6)) : fmt(v));
+  // a cell's parameters (gap, eps) as explorer.js shows them: a power of two as a power
+  // ("2⁻⁶"), never to the 4 digits of a ratio ("0.01563")
+  const param = window.privdtolExplorer.param;
   const name = (a) => (DATA.algorithms[a] ? DATA.algorithms[a].name : a);
   const colour = (a) => (DATA.algorithms[a] ? DATA.algorithms[a].colour : "#777");
   const CONFIG = { displaylogo: false, responsive: true };
@@ -59,20 +59,20 @@
       const has = algs.map((_, i) => at[i] >= 0);
       const pick = (f) => algs.map((a, i) => (has[i] ? f(a, at[i]) : null));
       const x = algs.map(label);
-      const hover = pick((a, j) => `loss ${fmt(a.loss[j])}, ε = ${fmt(e)}<br>per-selection bound ` +
+      const hover = pick((a, j) => `loss ${fmt(a.loss[j])}, ε = ${param(e)}<br>per-selection bound ` +
         `${fmt(a.bound_selection[j])}<br>verdict: ${esc(a.verdict[j])}`);
       for (const [audit, [what, symbol]] of Object.entries(AUDITS)) {
         const y = pick((a, j) => (a[audit][j] === null ? null : a[audit][j] / e));
         if (!y.some((t) => t !== null)) continue;
         traces.push({ type: "scatter", mode: "markers", x, y, text: hover, offsetgroup: `e${k}`,
-          name: `ε = ${fmt(e)}: ${what}`, legendgroup: `e${k}`,
+          name: `ε = ${param(e)}: ${what}`, legendgroup: `e${k}`,
           marker: { color: col, symbol, size: 10, line: { color: col, width: 2 } },
           hovertemplate: `<b>%{x}</b>, ${what}<br>loss / ε = %{y:.4g}<br>%{text}<extra></extra>`,
           meta: { kind: audit, epsilon: e } });
       }
       const bound = pick((a, j) => (a.bound_selection[j] === null ? null : a.bound_selection[j] / e));
       traces.push({ type: "scatter", mode: "markers", x, y: bound, offsetgroup: `e${k}`,
-        name: `ε = ${fmt(e)}: per-selection bound (2η; ε for Laplace)`, legendgroup: `e${k}`,
+        name: `ε = ${param(e)}: per-selection bound (2η; ε for Laplace)`, legendgroup: `e${k}`,
         marker: { color: col, symbol: "line-ew-open", size: 22, line: { color: col, width: 2 } },
         hovertemplate: "<b>%{x}</b><br>per-selection bound / ε = %{y:.4g}<extra></extra>",
         meta: { kind: "bound_selection", epsilon: e } });
@@ -81,7 +81,7 @@
         const mid = algs.map((a, i) => (st[i] === null ? null
           : (a.stat_lower[st[i]] + a.stat_upper[st[i]]) / 2 / e));
         traces.push({ type: "scatter", mode: "markers", x, y: mid, offsetgroup: `e${k}`,
-          name: `ε = ${fmt(e)}: statistical 95% (Clopper–Pearson)`, legendgroup: `e${k}`,
+          name: `ε = ${param(e)}: statistical 95% (Clopper–Pearson)`, legendgroup: `e${k}`,
           marker: { color: col, symbol: "triangle-up", size: 6 },
           error_y: { type: "data", symmetric: false, color: col,
             array: algs.map((a, i) => (st[i] === null ? null : a.stat_upper[st[i]] / e - mid[i])),
@@ -93,7 +93,7 @@
     for (const a of algs) {
       a.epsilon.forEach((e, j) => table.push([
         h("span", {}, `${name(a.algorithm)} `, h("code", {}, a.algorithm)),
-        a.role === "private" ? "private" : "negative control", fmt(e), fmt(a.loss[j]),
+        a.role === "private" ? "private" : "negative control", param(e), fmt(a.loss[j]),
         fmt(a.bound_selection[j]), fmt(a.loss[j] === null ? null : a.loss[j] / e),
         a.stat_lower[j] === null ? "–" : `[${fmt(a.stat_lower[j])}, ${fmt(a.stat_upper[j])}]`,
         h("span", { class: /PASS|^caught/.test(a.verdict[j]) ? "expected" : "unexpected" },
@@ -259,6 +259,9 @@
     b.addEventListener("click", () => { history.replaceState(null, "", `#${b.dataset.view}`); show(b.dataset.view); }));
   $("experiment").addEventListener("change", claimsTable);
   claimsTable();
+  // a view's name in the address (#claims) opens its tab; no element bears that id, so the
+  // browser does not scroll to it (that scrolled the tab bar out of sight and left a blank
+  // band below the short view): the page stays at its top, the tab bar in view
   const fromHash = () => {
     const view = location.hash.slice(1);
     show($(`view-${view}`) ? view : "regret");
