@@ -180,21 +180,30 @@ rule power:
         " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
 
 
+# The verdicts' sensitivity, one job: to the thresholds (the multiverse) and to the sample (the
+# claims changed after results were seen, on the cells no config they were tuned on simulates)
 rule multiverse:
     input:
         agg=sorted(
             {
                 t
                 for c in claims_for(CHECK_EXPERIMENTS)
-                if CLAIMS[c].thresholds
+                if CLAIMS[c].thresholds or c in OUT_OF_SAMPLE.changed_claims()
                 for t in claim_tables(c)
             }
         ),
         # the checks with a threshold in its ranges (their thresholds), and the ranges
         piece=checks_piece("multiverse", MULTIVERSE_CLAIMS, "multiverse"),
-        code=code_stamp("analysis", "algorithms", "core"),
+        # the changed claims' thresholds, and the configs they were tuned on (held out)
+        held_out=config_piece(
+            "out_of_sample",
+            {c: claim_thresholds(c, CONFIG["checks"]) for c in OUT_OF_SAMPLE.changed_claims()},
+        ),
+        tuned=[f for f in OUT_OF_SAMPLE.tuned_config_files("config") if os.path.exists(f)],
+        code=code_stamp("analysis", "algorithms", "core", "pipeline"),
     output:
-        MULTIVERSE_JSON,
+        multiverse=MULTIVERSE_JSON,
+        held_out=OUT_OF_SAMPLE_JSON,
     log:
         "logs/checks/multiverse.log",
     conda:
@@ -205,8 +214,10 @@ rule multiverse:
             os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
         ),
     shell:
-        "privdtol check --multiverse {params.configs}"
-        " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
+        "(privdtol check --multiverse {params.configs}"
+        " --agg-dir {params.agg_dir:q} --out {output.multiverse:q}"
+        " && privdtol check --out-of-sample {params.configs}"
+        " --agg-dir {params.agg_dir:q} --out {output.held_out:q}) > {log:q} 2>&1"
 
 
 rule battery:
@@ -252,40 +263,6 @@ rule by_algorithm:
         ),
     shell:
         "privdtol check --by-algorithm {params.configs}"
-        " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
-
-
-rule out_of_sample:
-    input:
-        agg=sorted(
-            {
-                t
-                for c in claims_for(CHECK_EXPERIMENTS)
-                if c in OUT_OF_SAMPLE.changed_claims()
-                for t in claim_tables(c)
-            }
-        ),
-        # the configs the changes were tuned on: their cells are held out
-        tuned=[f for f in OUT_OF_SAMPLE.tuned_config_files("config") if os.path.exists(f)],
-        # the changed claims' thresholds (the held-out cells come from the tuned-on files)
-        piece=config_piece(
-            "out_of_sample",
-            {c: claim_thresholds(c, CONFIG["checks"]) for c in OUT_OF_SAMPLE.changed_claims()},
-        ),
-        code=code_stamp("analysis", "algorithms", "core", "pipeline"),
-    output:
-        OUT_OF_SAMPLE_JSON,
-    log:
-        "logs/checks/out_of_sample.log",
-    conda:
-        "../envs/privdtol.yaml"
-    params:
-        configs=MERGED_ARG,
-        agg_dir=lambda wc, input: (
-            os.path.dirname(input.agg[0]) if input.agg else config.get("agg_dir", "results/agg")
-        ),
-    shell:
-        "privdtol check --out-of-sample {params.configs}"
         " --agg-dir {params.agg_dir:q} --out {output:q} > {log:q} 2>&1"
 
 
