@@ -46,12 +46,16 @@ def test_held_out_drops_the_tuned_cells_and_keeps_the_auxiliary_tables_whole():
     bounds = pd.DataFrame({"K": [2, 4], "gap": [0.5, 0.5], "best": [0.1, 0.2]})
     tuned = {oos.cell_key({"algorithm": "rps", "env": "bernoulli", "instance": "standard",
                            "K": 2, "gap": 0.5, "epsilon": 1.0})}  # fmt: skip
-    out = oos.held_out_tables({"grid": grid, "lower_bound": bounds}, tuned)
+    out = oos.held_out_tables({"grid": grid, "lower_bound": bounds}, tuned, {"grid"})
     assert out["grid"]["K"].tolist() == [4]
     assert out["lower_bound"] is bounds
     # every simulated row tuned on: nothing is held out, the auxiliary table alone is no sample
     everything = tuned | {oos.cell_key(out["grid"].iloc[0].to_dict())}
-    assert oos.held_out_tables({"grid": grid, "lower_bound": bounds}, everything) == {}
+    assert oos.held_out_tables({"grid": grid, "lower_bound": bounds}, everything, {"grid"}) == {}
+    # a table outside the config's experiments (a search's instances) holds nothing out: a run
+    # whose experiment cells were all tuned on is not confirmed by its searches alone
+    found = _table([{"algorithm": "rps", "K": 4, "gap": 0.25, "epsilon": 1.0, "mean": 9.0}])
+    assert oos.held_out_tables({"grid": grid, "worst_case": found}, everything, {"grid"}) == {}
 
 
 def _claim(threshold):

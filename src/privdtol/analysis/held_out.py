@@ -82,13 +82,15 @@ def tuned_cells(stems, config_dir: str | Path) -> set[tuple]:
     return keys
 
 
-def held_out_tables(tables: dict[str, pd.DataFrame], tuned: set[tuple]) -> dict[str, pd.DataFrame]:
-    """The simulated tables' rows of cells outside ``tuned`` (tables left empty dropped); the
-    tables without cells (the lower bound's, the privacy audit's) kept whole beside them, and
-    nothing when no simulated row is held out."""
+def held_out_tables(
+    tables: dict[str, pd.DataFrame], tuned: set[tuple], experiments
+) -> dict[str, pd.DataFrame]:
+    """The rows of the config's ``experiments`` tables whose cells are outside ``tuned``
+    (tables left empty dropped); every other table (the lower bound's, the privacy audit's, the
+    searches' of this run) kept whole beside them; nothing when no experiment row is held out."""
     out, held = {}, False
     for name, table in tables.items():
-        if not set(CELL_KEY) <= set(table.columns):
+        if name not in experiments or not set(CELL_KEY) <= set(table.columns):
             out[name] = table
             continue
         keys = table[list(CELL_KEY)].astype(object).apply(lambda r: cell_key(r.to_dict()), axis=1)
@@ -125,7 +127,9 @@ def out_of_sample_table(config: dict, agg_dir: Path, config_dir: str | Path = "c
     from privdtol.analysis.diagnosis import DEVIATIONS
     from privdtol.analysis.records import load_agg, plain
     from privdtol.analysis.registry import CLAIMS, claim_thresholds
+    from privdtol.pipeline.plan import experiment_names
 
+    experiments = set(experiment_names(config))
     rows = []
     for claim_id in changed_claims():
         claim = CLAIMS.get(claim_id)
@@ -133,12 +137,10 @@ def out_of_sample_table(config: dict, agg_dir: Path, config_dir: str | Path = "c
             continue
         stems = sorted({s for d in DEVIATIONS if d["claim"] == claim_id for s in d["tuned_on"]})
         tuned = tuned_cells(stems, config_dir)
-        tables = held_out_tables(load_agg(agg_dir, claim.experiments), tuned)
+        tables = held_out_tables(load_agg(agg_dir, claim.experiments), tuned, experiments)
         row = {"claim": claim_id, "tuned_on": stems, "held_out_rows": 0, "result": NOT_RUN}
         if tables:
-            row["held_out_rows"] = int(
-                sum(len(t) for t in tables.values() if set(CELL_KEY) <= set(t.columns))
-            )
+            row["held_out_rows"] = int(sum(len(t) for n, t in tables.items() if n in experiments))
             row.update(confirm(claim, tables, claim_thresholds(claim_id, config["checks"])))
         rows.append(row)
     return plain({"rows": rows})
