@@ -1,4 +1,4 @@
-"""The run states exactly what ran (issue 39), on a tiny build of the workflow: with
+"""The run states exactly what ran, on a tiny build of the workflow: with
 ``--config runs=7 agg_dir=results/aggX`` the simulations, the check records, the report's
 generated tables and numbers, its provenance and the PDF all say 7 runs and read ``aggX``
 (before, the jobs re-read the config files without the overrides and the report read a

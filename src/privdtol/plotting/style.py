@@ -119,18 +119,6 @@ def legible(rgb) -> tuple:
     return tuple(c * scale for c in rgb)
 
 
-def env_palette() -> dict[str, tuple]:
-    import seaborn as sns
-
-    colours = sns.color_palette("colorblind", 6)
-    return {
-        "bernoulli": colours[0],
-        "correlated": colours[1],
-        "beta": colours[2],
-        "blocked": (0.35, 0.35, 0.35),
-    }
-
-
 def model_labels(df: pd.DataFrame) -> list[str]:
     """Display label of each row's loss model with its parameter (rho, kappa)."""
     out = []
