@@ -1,7 +1,7 @@
-"""The code speaks of the code: no prose of src/, tests/, workflow/, paper/ or notebooks/ refers
-to the project's issue tracker, and every repository path that the sources' docstrings and
-comments, the Snakemake rules, pyproject.toml and the report's TeX name exists
-(:mod:`support.sources`)."""
+"""The code speaks of the code: no prose of src/, tests/, workflow/, paper/, notebooks/, config/,
+benchmarks/, scripts/, examples/ or profiles/ refers to the project's issue tracker, and every
+repository path that the sources' docstrings and comments, the Snakemake rules, pyproject.toml
+and the report's TeX name exists (:mod:`support.sources`)."""
 
 from __future__ import annotations
 
