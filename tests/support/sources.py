@@ -27,7 +27,15 @@ TRACKER = re.compile(r"\bissues?[\s-]*#?\d+|(?<![\w&/{\\])#\d{2}\b", re.I)
 #: the folders whose text must not refer to the tracker (the docs and the changelog may: they
 #: tell the project's history)
 PROSE_DIRS = (
-    "src", "tests", "workflow", "paper", "notebooks", "config", "benchmarks", "scripts", "examples",
+    "src",
+    "tests",
+    "workflow",
+    "paper",
+    "notebooks",
+    "config",
+    "benchmarks",
+    "scripts",
+    "examples",
     "profiles",
 )
 #: the files read there (text; notebooks/ holds jupytext percent scripts)
