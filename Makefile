@@ -80,13 +80,16 @@ lock:
 	$(LOCK_TOOLS)/bin/$(UV_COMPILE) --extra pipeline --extra test -o $(LOCK)
 	$(LOCK_TOOLS)/bin/$(UV_COMPILE) --extra pipeline --extra test --extra docs -c $(LOCK) -o $(DOCS_LOCK)
 
-# TEST_WORKERS: pytest-xdist workers, each test file on one (its module fixtures built once);
-# the workers share one smoke build (tests/conftest.py, smoke_run)
+# TEST_WORKERS: pytest-xdist workers.  --dist loadgroup: the tests of a file that share a module
+# fixture (a build, a browser) run on one worker, which makes the fixture once; every other test
+# goes alone to whichever worker is free (tests/conftest.py, shared_fixture_group); the workers
+# share one smoke build (smoke_run)
 TEST_WORKERS ?= 2
+PYTEST_XDIST := -n $(TEST_WORKERS) --dist loadgroup
 
 # the docs first: a docstring that breaks Sphinx fails CI in a minute, not after the suite
 test: setup lint docs
-	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(VENV)/bin/pytest -q $(PYTEST_XDIST)
 
 lint: setup
 	$(VENV)/bin/ruff check .
@@ -94,7 +97,7 @@ lint: setup
 	$(VENV)/bin/snakefmt --check Snakefile workflow/Snakefile workflow/rules/*.smk
 
 test-fast: setup
-	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow"
+	$(VENV)/bin/pytest -q $(PYTEST_XDIST) -m "not slow"
 
 # Mutation testing (docs/testing.md): mutmut ([tool.mutmut] of pyproject.toml) on one group,
 # src/privdtol/$(GROUP)/ against the fast-tier tests of tests/$(GROUP)/, in mutants-work/$(GROUP)/;

@@ -1,11 +1,11 @@
-"""Exact-engine benchmarks (issue 11): wall time of one exact cell, checkpoints 2^1-1..2^30-1.
+"""Exact-engine benchmarks: wall time of one exact cell, checkpoints 2^1-1..2^30-1.
 
     python benchmarks/bench_exact.py            # one JSON line per (algorithm, instance)
     python benchmarks/bench_exact.py --horizon-exp 60
-    python benchmarks/bench_exact.py --targets --horizon-exp 40   # issue 11's acceptance cases
+    python benchmarks/bench_exact.py --targets --horizon-exp 40   # the acceptance targets
     python benchmarks/bench_exact.py --batch-p --horizon-exp 40   # softmax.BATCH_P's choice
 
-Issue 11's targets (``--targets``, checkpoints up to 2^40 - 1): rps on the standard instance
+The acceptance targets (``--targets``, checkpoints up to 2^40 - 1): rps on the standard instance
 with K = 4096, gap 2^-10, eps 2^-7 in <= 1 s; rps on K = 1024 distinct means (the staircase)
 in <= 10 s (rnm_ftnl and wu_wang on it are reported too).
 
@@ -38,7 +38,7 @@ CASES = [  # (algorithm, instance, K, gap, eps)
     ("rnm_ftnl", "staircase", 64, 1 / 32, 0.5),
     ("wu_wang_gumbel", "standard", 4096, 1 / 128, 8.0),
 ]
-TARGETS = [  # issue 11's acceptance cases (run with --horizon-exp 40)
+TARGETS = [  # the acceptance targets (run with --horizon-exp 40)
     ("rps", "standard", 4096, 2.0**-10, 2.0**-7),
     ("rps", "staircase", 1024, 1 / 32, 0.5),
     ("rnm_ftnl", "staircase", 1024, 1 / 32, 0.5),
@@ -68,7 +68,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--horizon-exp", type=int, default=30, help="largest checkpoint 2^k - 1")
-    p.add_argument("--targets", action="store_true", help="issue 11's acceptance cases only")
+    p.add_argument("--targets", action="store_true", help="the acceptance targets only")
     p.add_argument("--only", default=None, help="comma-separated algorithms to keep")
     p.add_argument(
         "--batch-p", action="store_true", help="the polyphase cases, row by row and batched"

@@ -1,4 +1,4 @@
-"""Lower-bound benchmarks (issue 36): wall time of LB_T at every checkpoint 2^k - 1 (k = 1..40)
+"""Lower-bound benchmarks: wall time of LB_T at every checkpoint 2^k - 1 (k = 1..40)
 of one standard instance (mu = 1/2 + gap/2), :func:`privdtol.core.lower_bound.lower_bound`.
 
     python benchmarks/bench_lower_bound.py          # one JSON line per instance

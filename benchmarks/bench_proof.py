@@ -1,4 +1,4 @@
-"""Proof-terms benchmarks (issue 20): CPU time of Lemma 5's sums for one instance, and of the
+"""Proof-terms benchmarks: CPU time of Lemma 5's sums for one instance, and of the
 whole set of terms of ``privdtol lemmas`` (sums, restricted softmax, drift), one core.
 
     python benchmarks/bench_proof.py               # one JSON line per case

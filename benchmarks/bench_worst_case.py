@@ -1,4 +1,4 @@
-"""Worst-instance search benchmarks (issue 37): CPU seconds of one exact evaluation of the
+"""Worst-instance search benchmarks: CPU seconds of one exact evaluation of the
 search (:class:`privdtol.engine.worst_case.evaluate.Evaluator`: the regret at T = 2^40 - 1 to
 the ranking tolerance, LB_T and the ratios) on random instances of the free family, and of one
 whole search.

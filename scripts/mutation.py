@@ -2,7 +2,7 @@
 
 mutmut is configured in ``[tool.mutmut]`` of pyproject.toml.  This adds what mutmut does not do:
 
-- groups: group ``g`` mutates ``src/privdtol/g/`` and selects its tests from ``tests/g/`` (and
+- groups: group ``g`` mutates ``src/privdtol/<g>/`` and selects its tests from ``tests/<g>/`` (and
   ``[tool.mutmut.groups.g]``'s ``tests`` and ``pytest_args``), in a scratch tree
   ``mutants-work/g/`` of its own, made anew by each run (a verdict of an earlier run may have
   been reached with other tests);

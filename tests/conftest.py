@@ -1,6 +1,7 @@
 """Fixtures shared by every test module: the repository's places, the marker rule of
-``make test-fast``, fresh exact results per test, the session's one smoke build, and the
-checks' inputs (the smoke config's thresholds, the regret model's tables, a tiny agg directory)."""
+``make test-fast``, the grouping of ``--dist loadgroup``, fresh exact results per test, the
+session's one smoke build, and the checks' inputs (the smoke config's thresholds, the regret
+model's tables, a tiny agg directory)."""
 
 from __future__ import annotations
 
@@ -21,13 +22,32 @@ from privdtol.pipeline.config import load_config_files
 IMPLY_SLOW = ("pipeline", "slurm", "notebook")
 
 
-@pytest.hookimpl(tryfirst=True)  # before -m deselects
+@pytest.hookimpl(tryfirst=True)  # before -m deselects and before xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("slow") is None and any(
             item.get_closest_marker(name) for name in IMPLY_SLOW
         ):
             item.add_marker(pytest.mark.slow)
+        group = shared_fixture_group(item)
+        if group and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def shared_fixture_group(item) -> str | None:
+    """The ``xdist_group`` of a test under ``make test`` (``--dist loadgroup``): its file when
+    it uses a module- or class-scoped fixture (a build, a browser, a table computed once per
+    module), so that the fixture is made once, on one worker; None otherwise: the test is
+    scheduled alone, wherever a worker is free (a file's other tests are not held back behind
+    its slowest ones).  Session fixtures need no group: ``smoke_run`` is shared by the workers
+    through a lock."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    for defs in info.name2fixturedefs.values():
+        if any(d.scope in ("module", "class", "package") for d in defs):
+            return item.nodeid.split("::", 1)[0]
+    return None
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,8 @@ import argparse
 import re
 
 import pytest
-from support.plugins import fake_plugin, run_privdtol
+from support.cli import run_cli
+from support.plugins import fake_plugin
 
 from privdtol.cli import COMMANDS, build_parser, main
 
@@ -87,11 +88,11 @@ def test_a_broken_plugin_is_refused_by_the_commands_that_use_it_not_by_help(tmp_
         {"privdtol.algorithms": {"toy": "bad_plugin:Toy"}},
     )
     named = "plugin privdtol.algorithms 'toy' (bad_plugin:Toy, from bad-dist)"
-    listing = run_privdtol("--help", paths=[where])
+    listing = run_cli("--help", plugins=[where])
     assert listing.returncode == 0 and not listing.stderr, listing.stderr
     assert re.search(rf"^  simulate +unavailable: {re.escape(named)}", listing.stdout, re.M)
-    assert run_privdtol("run-config", "--help", paths=[where]).returncode == 0
-    out = run_privdtol("simulate", "--help", paths=[where])
+    assert run_cli("run-config", "--help", plugins=[where]).returncode == 0
+    out = run_cli("simulate", "--help", plugins=[where])
     assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
     assert named in out.stderr and "boom" in out.stderr, out.stderr
 

@@ -1,8 +1,9 @@
-"""Tests of :mod:`privdtol.algorithms.registry`: the common tests (issue 40).  Every registered
+"""Tests of :mod:`privdtol.algorithms.registry`: the common tests.  Every registered
 algorithm, the plugins' included (whatever is installed beside privdtol: a plugin on the path is
-collected here like a built-in), is held to one contract, as scikit-learn's ``test_common.py``
-holds every estimator; they mirror the registry module because they are parametrized over what
-it registers (the registry's order and refusals are tested in tests/test_algorithms.py).
+collected here like a built-in), is held to one contract, as scikit-learn's common tests
+(``sklearn.utils.estimator_checks``) hold every estimator; they mirror the registry module
+because they are parametrized over what it registers (the registry's order and refusals are
+tested in tests/test_algorithms.py).
 
 Per algorithm: the load-time contract (:func:`privdtol.algorithms.check_algorithm`); the same
 seed gives the same actions; actions in range; the law the class gives (``law`` or, failing

@@ -349,7 +349,7 @@ def test_check_records_are_validated(tmp_path):
         load_check(path)
 
 
-# ----------------------------------------------------------------- data files refused (issue 39)
+# ----------------------------------------------------------------- data files refused
 @pytest.mark.parametrize(
     ("corrupt", "says"),
     [

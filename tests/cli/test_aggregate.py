@@ -71,7 +71,7 @@ def test_truncated_parquet_named_by_aggregate(tmp_path, capsys):
     assert not out.exists()
 
 
-# ----------------------------------------------------------------- corrupt cell files (issue 39)
+# ----------------------------------------------------------------- corrupt cell files
 SMALL_CELLS = [
     grid.Cell("rps", "bernoulli", "standard", 2, 0.5, None, 1.0, 1023, 20, None, None, 0),
     grid.Cell("ftl", "bernoulli", "standard", 2, 0.5, None, None, 1023, 20, None, None, 0),

@@ -8,7 +8,7 @@ import json
 
 import pandas as pd
 import pytest
-from support.cli import one_line_error, run_limited, smoke_config, write_config
+from support.cli import one_line_error, run_cli, smoke_config, write_config
 from support.paths import SMOKE
 
 from privdtol.analysis.claims.c1_privacy import check_c1
@@ -139,7 +139,7 @@ def test_privacy_block_validated(tmp_path, capsys, privacy, key):
 
 
 # ----------------------------------------------------------------- cost refused before it is spent
-COSTLY = [  # issue 39: each reached gigabytes and tens of seconds before refusing (or never did)
+COSTLY = [  # each once reached gigabytes and tens of seconds before refusing (or never did)
     (["--method", "statistical", "--runs", "100000000000"], "--runs"),
     (["--method", "exact", "--random", "100000000000"], "--random"),
     (["--method", "exact", "--K", "16", "--block", "1024"], "--block"),
@@ -152,7 +152,8 @@ COSTLY = [  # issue 39: each reached gigabytes and tens of seconds before refusi
 def test_costly_audit_refused_in_one_line_under_a_memory_limit(args, flag):
     """Under 1.5 GB of address space and a timeout: exit 2, one line naming the flag, fast
     (before the fix: 8.8 GB for --runs 1e11, a MemoryError traceback under the limit)."""
-    proc, seconds = run_limited("audit", "--algorithm", "rps", "--epsilon", "1", *args)
+    proc = run_cli("audit", "--algorithm", "rps", "--epsilon", "1", *args, limited=True)
+    seconds = proc.seconds
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1, proc.stderr
     assert lines[0].startswith(f"privdtol audit: error: {flag}: "), lines[0]
@@ -163,7 +164,8 @@ def test_costly_sequence_block_refused_by_audit_grid_naming_the_config_key(tmp_p
     """audit-grid names privacy.sequence.horizon, not --horizon, before any audit runs."""
     cfg = write_config(tmp_path, {"privacy": {"sequence": {"K": [4], "horizon": 1023}}})
     out = tmp_path / "g.parquet"
-    proc, seconds = run_limited("audit-grid", "--config", str(cfg), "--out", str(out))
+    proc = run_cli("audit-grid", "--config", str(cfg), "--out", str(out), limited=True)
+    seconds = proc.seconds
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1, proc.stderr
     assert lines[0].startswith("privdtol audit-grid: error: privacy.sequence.horizon: ")
@@ -171,9 +173,10 @@ def test_costly_sequence_block_refused_by_audit_grid_naming_the_config_key(tmp_p
 
 
 def test_a_small_audit_still_runs_under_the_memory_limit():
-    proc, _ = run_limited(
+    proc = run_cli(
         "audit", "--algorithm", "rps", "--epsilon", "1", "--method", "sequence", "--K", "3",
         "--horizon", "15",
+        limited=True,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
 

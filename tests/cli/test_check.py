@@ -169,7 +169,8 @@ def _agg_dir(tmp_path, regrets: dict) -> Path:
 
 
 def test_a_uniform_player_plugin_fails_c7_and_a_better_one_does_not(tmp_path):
-    from support.plugins import fake_plugin, run_privdtol
+    from support.cli import run_cli
+    from support.plugins import fake_plugin
 
     where = fake_plugin(
         tmp_path / "p",
@@ -189,7 +190,7 @@ def test_a_uniform_player_plugin_fails_c7_and_a_better_one_does_not(tmp_path):
     for alg in ("uniform_player", "rnm_ftnl"):
         out = tmp_path / f"{alg}.json"
         args = ["check", "--claim", "C7", "--algorithm", alg, "--config", str(SMOKE)]
-        res = run_privdtol(*args, "--agg-dir", str(agg), "--out", str(out), paths=[where])
+        res = run_cli(*args, "--agg-dir", str(agg), "--out", str(out), plugins=[where])
         assert res.returncode == 0, res.stderr
         record = json.loads(out.read_text())
         assert record["algorithm"] == alg and record["control_of"] is None

@@ -146,7 +146,7 @@ def test_output_directories(tmp_path, capsys, change, naming):
         capsys.readouterr()
 
 
-# ------------------------------------------------------- per-algorithm engines (issue 40)
+# ------------------------------------------------------- per-algorithm engines
 ENGINES = {
     "experiments": [
         {

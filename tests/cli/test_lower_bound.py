@@ -169,10 +169,9 @@ def test_bad_means_are_one_line(capsys, tmp_path, extra, flag):
 def test_a_tiny_epsilon_is_refused_in_one_line_under_a_memory_limit():
     """epsilon 1e-9 at T = 2^40 - 1 allocated 12 GiB and died with a traceback: the privacy
     term's windows (~log K / epsilon values of d) are refused before they are allocated."""
-    from support.cli import run_limited
 
     args = ["--K", "4", "--mu", "0.5", "--gap", "0.25", "--epsilon", "1e-9"]
-    proc, _ = run_limited("lower-bound", *args, "--horizon", str(2**40 - 1))
+    proc = run_cli("lower-bound", *args, "--horizon", str(2**40 - 1), limited=True)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stderr.startswith("privdtol lower-bound: error: --epsilon: the privacy term")
     assert "MAX_WINDOW" in proc.stderr and "Traceback" not in proc.stderr

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from support.cli import one_line_error, run_cli, run_limited
+from support.cli import one_line_error, run_cli
 
 from privdtol.cli import main
 
@@ -177,9 +177,10 @@ def test_round_by_round_cell_at_t_2_40_refused_before_it_runs(tmp_path, extra):
     (before the fix both ran until killed)."""
     out = tmp_path / "x.csv"
     args = ["--algorithm", "rps", "--epsilon", "1", "--K", "4", "--gap", "0.2", "--runs", "2"]
-    proc, seconds = run_limited(
-        "simulate", *args, "--horizon", str(2**40), *extra, "--out", str(out)
+    proc = run_cli(
+        "simulate", *args, "--horizon", str(2**40), *extra, "--out", str(out), limited=True
     )
+    seconds = proc.seconds
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1, proc.stderr
     assert lines[0].startswith("privdtol simulate: error: --horizon: ")

@@ -9,7 +9,7 @@ import os
 
 import pandas as pd
 import pytest
-from support.cli import one_line_error, run_cli, run_limited
+from support.cli import one_line_error, run_cli
 
 from privdtol.cli import main
 
@@ -122,7 +122,8 @@ def test_search_effort_beyond_the_schema_refused(flag, value):
     """The worst_case block's ranges bound the command too (before the fix --budget 1e9 ran
     unbounded): one line, fast, under a memory limit."""
     args = ["--K", "4", "--gap", "0.2", "--epsilon", "1", flag, value]
-    proc, seconds = run_limited("worst-case", *args)
+    proc = run_cli("worst-case", *args, limited=True)
+    seconds = proc.seconds
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1, proc.stderr
     assert lines[0].startswith(f"privdtol worst-case: error: {flag}: got {value}")

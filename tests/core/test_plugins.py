@@ -7,7 +7,8 @@ line naming it."""
 from __future__ import annotations
 
 import pytest
-from support.plugins import fake_plugin, run_privdtol
+from support.cli import run_cli
+from support.plugins import fake_plugin
 
 ALG = "privdtol.algorithms"
 ENV = "privdtol.environments"
@@ -51,7 +52,7 @@ def test_a_plugin_algorithm_is_listed_and_named_by_a_config(tmp_path):
     where = fake_plugin(
         tmp_path / "p", "toy-dist", "toy_plugin", toy(), {ALG: {"toy": "toy_plugin:Toy"}}
     )
-    out = run_privdtol("list", paths=[where])
+    out = run_cli("list", plugins=[where])
     assert out.returncode == 0, out.stderr
     assert any(line.split()[:1] == ["toy"] for line in out.stdout.splitlines())
     cfg = tmp_path / "c.yaml"
@@ -59,12 +60,12 @@ def test_a_plugin_algorithm_is_listed_and_named_by_a_config(tmp_path):
         "experiments:\n  - {name: horizon, algorithms: [rps, toy], K: [3], gap: [0.25],"
         " epsilon: [1.0], horizon: [63]}\n"
     )
-    out = run_privdtol("check-config", str(cfg), paths=[where])
+    out = run_cli("check-config", str(cfg), plugins=[where])
     assert out.returncode == 0, out.stderr
     line = next(ln for ln in out.stdout.splitlines() if ln.split()[:1] == ["toy"])
     assert "monte carlo" in line and "declares no exact selection law" in line
     # without the plugin, the same config names an unknown algorithm
-    out = run_privdtol("check-config", str(cfg))
+    out = run_cli("check-config", str(cfg))
     assert out.returncode == 2 and "toy" in out.stderr and out.stderr.count("\n") == 1
 
 
@@ -89,7 +90,7 @@ def test_a_contract_breaking_algorithm_is_refused_in_one_line_naming_it(
     where = fake_plugin(
         tmp_path / "p", "bad-dist", "bad_plugin", source, {ALG: {ep: "bad_plugin:Toy"}}
     )
-    out = run_privdtol("list", paths=[where])
+    out = run_cli("list", plugins=[where])
     assert out.returncode == 2, out.stdout
     assert out.stderr.count("\n") == 1, out.stderr
     assert f"plugin privdtol.algorithms '{ep}' (bad_plugin:Toy, from bad-dist)" in out.stderr
@@ -115,7 +116,7 @@ def test_a_plugin_loss_model_is_registered_and_a_broken_one_refused(tmp_path):
         MODEL.replace("SCALE", "1.0"),
         {ENV: {"flip": "flip_model:Flip"}},
     )
-    out = run_privdtol("list", paths=[good])
+    out = run_cli("list", plugins=[good])
     assert out.returncode == 0 and "  flip " in out.stdout, out.stderr
     bad = fake_plugin(
         tmp_path / "b",
@@ -124,6 +125,6 @@ def test_a_plugin_loss_model_is_registered_and_a_broken_one_refused(tmp_path):
         MODEL.replace("SCALE", "2.0"),
         {ENV: {"flip": "flip_model:Flip"}},
     )
-    out = run_privdtol("list", paths=[bad])
+    out = run_cli("list", plugins=[bad])
     assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
     assert "plugin privdtol.environments 'flip'" in out.stderr and "in [0, 1]" in out.stderr

@@ -1,33 +1,28 @@
 """Tests of :mod:`privdtol.engine.exact`: the exact expected regret (Section 3 and the block
 accounting of Lemma 4's proof, with equality) and block laws of every exact algorithm against
-brute-force enumeration, closed forms and Monte Carlo; the block loop's stopping rule and error
-bound; the reuse of a law's last results; the engine's cost estimate and refusals; the uniform
-mixture (rps_uniform_mix) against a round-by-round sum and closed forms; the symmetry of every
-private exact algorithm in the actions."""
+brute-force enumeration, closed forms and Monte Carlo (the controls here; every exact
+algorithm's cells against Monte Carlo's through the pipeline in tests/cli/test_batch.py); the
+block loop's stopping rule and error bound; the reuse of a law's last results; the engine's cost
+estimate and refusals; the uniform mixture (rps_uniform_mix) against a round-by-round sum and
+closed forms; the symmetry of every private exact algorithm in the actions."""
 
 from __future__ import annotations
 
 import itertools
-import json
 import math
 
 import numpy as np
 import pytest
 from scipy.stats import binom
-from support.configs import bernoulli_cell, exact_config, planned_cells
 from support.engine_laws import U
 from support.exact_k2 import deterministic_regret_k2
 
 from privdtol.algorithms import ALGORITHMS, laplace_noisy_min_law, make_algorithm, softmax_law
 from privdtol.algorithms.regret_controls import short_prefix
-from privdtol.cli.batch import cell_table
 from privdtol.engine import exact
 from privdtol.engine.exact import EXACT_ALGORITHMS, block_law, exact_available, expected_regret
 from privdtol.engine.exact.spec import _Spec
-from privdtol.engine.runner import exact_table_and_averager
 from privdtol.environments import instance_means
-from privdtol.pipeline.aggregate import aggregate_tables
-from privdtol.pipeline.proof import cell_terms, horizon_regret
 
 
 def brute_block_law(algorithm: str, means, eps: float, r: int) -> np.ndarray:
@@ -411,36 +406,6 @@ def test_another_law_is_computed_not_reused():
     assert reg[-1] != _computed_alone("rps", 1.0)[0]  # and the two laws' regrets differ
 
 
-def _terms(cell):
-    table, avg = exact_table_and_averager(cell.spec())
-    terms = cell_terms(cell, horizon_regret(table, cell), avg)
-    return table.to_json(), json.dumps(terms, sort_keys=True)
-
-
-@pytest.mark.parametrize(
-    "order",
-    [
-        (("rps", 2.0), ("rps", 4.0)),  # one law
-        (("rps", 4.0), ("rps", 2.0)),
-        (("rps", 8.0), ("rps_short_prefix", 8.0)),  # one temperature, two prefix rules
-        (("rps_short_prefix", 8.0), ("rps", 8.0)),
-    ],
-)
-def test_proof_terms_do_not_depend_on_the_cell_before(order, monkeypatch):
-    from privdtol.pipeline import proof
-
-    alone = {}
-    for cell in order:
-        exact._RECENT.clear()
-        monkeypatch.setattr(proof, "_SUMS", {})
-        alone[cell] = _terms(bernoulli_cell(*cell))
-    exact._RECENT.clear()
-    monkeypatch.setattr(proof, "_SUMS", {})
-    together = {cell: _terms(bernoulli_cell(*cell)) for cell in order}
-    assert together == alone
-    assert alone[order[0]][1] != alone[order[1]][1]  # eps or the prefix rule matters
-
-
 #: rps on deterministic losses (1/4, 3/4) at eps = 1: eta = 1/8, Delta = 1/2, kernel 86/eta =
 #: 688 lattice points > 300, so 300 + 0.01 x 688; sd = sqrt(1/4 x 3/4); 6 laws per block
 _KERNEL, _SD = 300 + 0.01 * 688, math.sqrt(3) / 4
@@ -483,58 +448,6 @@ def test_check_exact_lists_what_it_accepts():
         "wu_wang_gumbel, rps_full_prefix, rps_uncapped, rps_eta_logk, rps_eta_sq, "
         "rps_short_prefix, rps_uniform_mix, rps_hot)"
     )
-
-
-def assert_within_monte_carlo(exact, mc):
-    """Every checkpoint within 4 standard errors of the Monte Carlo mean, plus float round-off
-    (a Rao-Blackwellised estimate can have almost no variance).  A realized-action estimate
-    (Laplace noise: no explicit law) whose runs all agree has a plug-in se of 0 although the
-    rare event it missed has positive probability: such rows say nothing and are skipped."""
-    both = exact.merge(mc, on="horizon", suffixes=("_x", "_mc"))
-    blind = (both["se_mc"] == 0) & (both["estimator_mc"] == "block_realized")
-    slack = 4 * both["se_mc"].fillna(0) + 1e-9 * both["mean_x"].abs()
-    gap = (both["mean_x"] - both["mean_mc"]).abs()
-    assert (gap <= slack)[~blind].all(), (gap / slack)[~blind].max()
-    assert (~blind).sum() >= len(both) // 2
-
-
-@pytest.mark.parametrize(
-    "algorithm, env",
-    [
-        pytest.param(a, env, marks=[] if (a, env) == ("rps", "bernoulli") else [pytest.mark.slow])
-        for a, env in [(a, "bernoulli") for a in EXACT_ALGORITHMS]
-        + [("rps", "deterministic"), ("wu_wang", "deterministic")]
-    ],
-)
-def test_exact_cell_lies_in_the_monte_carlo_interval_of_the_same_cell(algorithm, env):
-    """The same cell by both engines: the exact value within 4 standard errors of the Monte
-    Carlo mean at every checkpoint (a fixed seed; 4 SE is a 6e-5 two-sided level each)."""
-    spec = {"algorithms": [algorithm], "env": env, "instance": "staircase"}
-    exact = aggregate_tables([cell_table(planned_cells(exact_config(**spec))[algorithm])], "e")
-    mc_cell = planned_cells(exact_config(exact="off", runs=2000, **spec))[algorithm]
-    mc = aggregate_tables([cell_table(mc_cell)], "e")
-    assert_within_monte_carlo(exact, mc)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "algorithm, K, instance",
-    [
-        (a, K, inst)
-        for a in EXACT_ALGORITHMS
-        for K, inst in ((8, "standard"), (64, "standard"), (1024, "standard"), (8, "staircase"))
-    ],
-)
-def test_exact_agrees_with_monte_carlo_over_instance_sizes(algorithm, K, instance):
-    """K in {8, 64, 1024} on standard instances and K = 8 on a staircase (the K = 64 and 1024
-    staircases are left out: tens of seconds each for rps): every checkpoint within 4 standard
-    errors of 1000 Monte Carlo runs, plus round-off slack."""
-    spec = {"algorithms": [algorithm], "K": [K], "gap": [1 / 16], "instance": instance}
-    exact = aggregate_tables([cell_table(planned_cells(exact_config(**spec))[algorithm])], "e")
-    mc = aggregate_tables(
-        [cell_table(planned_cells(exact_config(exact="off", runs=1000, **spec))[algorithm])], "e"
-    )
-    assert_within_monte_carlo(exact, mc)
 
 
 #: every registered private algorithm that the exact engine computes, controls included

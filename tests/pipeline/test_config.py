@@ -240,7 +240,7 @@ def test_bad_exact_value_is_one_line_naming_the_key():
     assert "exact" in str(err.value) and "auto" in str(err.value)
 
 
-# ----------------------------------------------------------------- what will fail later (issue 39)
+# ----------------------------------------------------------------- what will fail later
 def _with(mutate) -> dict:
     cfg = smoke_with_one(**SMALL)
     mutate(cfg)

@@ -64,7 +64,7 @@ def test_flat_row_carries_every_number_and_its_error_bound():
     assert row["drift_max"] <= row["drift_max_err"]
 
 
-# ----------------------------------------------------------------- proof-terms files (issue 39)
+# ----------------------------------------------------------------- proof-terms files
 PROOF_CELL = grid.Cell("rps", "bernoulli", "standard", 4, 0.5, None, 0.0625, 1023, 0, None, None, 0)
 
 

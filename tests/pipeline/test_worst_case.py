@@ -199,7 +199,7 @@ def test_searches_table_refuses_a_file_that_is_not_a_search_result(tmp_path):
 def test_a_search_table_is_read_by_the_cell_reader_and_another_search_s_refused(written, tmp_path):
     """``privdtol aggregate`` reads the searches' tables (experiment worst_case) through
     read_cell: the search's parameters travel in the file; a copy under another search's
-    name is refused (issue 39)."""
+    name is refused."""
     from privdtol.errors import InputError
     from privdtol.pipeline.aggregate import read_cell
 

@@ -306,7 +306,7 @@ def test_short_narrow_wide_and_long_tables(tmp_path):
 
 
 # ----------------------------------------------------------------------------- the run's config
-# (issue 39: with agg_dir: results/aggX the report said "Experiments aggregated 0": it read a
+# (a past bug: with agg_dir: results/aggX the report said "Experiments aggregated 0": it read a
 # hard-coded results/agg, where a stale table would have been mixed in silently)
 
 

@@ -36,7 +36,7 @@ def test_log_problems_are_caught():
 
 
 # ----------------------------------------------------------------------------- interrupted
-# (issue 39: kill -9 during pdflatex left a partial PDF at its final path and a truncated .aux;
+# (a past bug: kill -9 during pdflatex left a partial PDF at its final path and a truncated .aux;
 # the first rerun failed in bibtex, only the second succeeded)
 
 needs_latexmk = pytest.mark.skipif(

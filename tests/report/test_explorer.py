@@ -127,7 +127,7 @@ def test_a_bad_view_table_fails_before_anything_is_written(tmp_path):
 
 
 # ----------------------------------------------------------------------------- hostile records
-# (issue 39: a record whose verdict was markup was written into the page, one without a
+# (a past bug: a record whose verdict was markup was written into the page, one without a
 # verdict crashed the explorer with KeyError)
 
 

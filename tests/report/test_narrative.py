@@ -101,7 +101,7 @@ def test_the_note_lists_the_controls_that_were_run(tmp_path):
 
 
 # ----------------------------------------------------------------------------- hostile records
-# (issue 39: a record's verdict ``<img src=x onerror=...>`` went into the notebook pages'
+# (a past bug: a record's verdict ``<img src=x onerror=...>`` went into the notebook pages'
 # Markdown and ran; a record without a verdict raised KeyError)
 
 

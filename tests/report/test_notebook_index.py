@@ -57,7 +57,7 @@ def test_notebook_notes_and_index_are_generated(tmp_path):
 
 
 # ----------------------------------------------------------------------------- hostile records
-# (issue 39: a record's verdict was written into the pages as markup; one without a verdict
+# (a past bug: a record's verdict was written into the pages as markup; one without a verdict
 # crashed with KeyError)
 
 

@@ -69,7 +69,7 @@ def test_a_notebook_without_injected_parameters_keeps_its_defaults_open():
 
 
 # ----------------------------------------------------------------------------- parameters
-# (issue 39: notebooks/horizon.py declared confidence and horizon_free_c but not the
+# (a past bug: notebooks/horizon.py declared confidence and horizon_free_c but not the
 # ``thresholds`` its rule passes; papermill only logged "Passed unknown parameter")
 
 

@@ -1,13 +1,21 @@
-"""Running ``privdtol`` in tests: in a child process (``python -m privdtol.cli``, what a shell
-or a Snakemake rule runs) or in process through :func:`privdtol.cli.main`, and the inputs the
-commands read (a config file, a committed run for the archive commands)."""
+"""Running ``privdtol`` in tests, through one runner (:func:`run_cli`): in a child process
+(``python -m privdtol``, what a shell or a Snakemake rule runs; with fake plugins installed, or
+under a memory and a time limit) or in process through :func:`privdtol.cli.main` (the fuzz
+tests' many examples); :func:`one_line_error`, the one-line refusal asserted in process; and the
+inputs the commands read (a config file, a committed run for the archive commands)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import resource
+import signal
 import subprocess
 import sys
 import tarfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -18,39 +26,99 @@ from privdtol.cli import main
 from privdtol.pipeline.config import load_config_files
 from privdtol.pipeline.io import write_table
 from support.paths import SMOKE
+from support.plugins import plugin_env
 
-
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """``python -m privdtol.cli ARGS`` in a child process, output captured as text."""
-    return subprocess.run(
-        [sys.executable, "-m", "privdtol.cli", *args], capture_output=True, text=True, cwd=cwd
-    )
-
-
-#: the address-space limit and the time limit of :func:`run_limited`
+#: a limited child's address space (``RLIMIT_AS``, absolute) and its timeout
 LIMIT_BYTES, LIMIT_SECONDS = 1_500_000_000, 30
+#: a limited run in process: the address space it may add to the process, and its seconds
+EXTRA_BYTES, IN_PROCESS_SECONDS = 3 << 30, 20
+#: an unlimited child's timeout (a hung command fails its test instead of the run)
+CHILD_SECONDS = 300
 
 
-def run_limited(*args: str, cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, float]:
-    """``python -m privdtol.cli ARGS`` in a child process under an address-space limit of
-    :data:`LIMIT_BYTES` (``RLIMIT_AS``, set in the child) and a timeout of
-    :data:`LIMIT_SECONDS`; the process and its wall-clock seconds."""
-    import resource
-    import time
+@dataclass(frozen=True)
+class CliRun:
+    """One run of ``privdtol``: its arguments (without the interpreter), exit code, output and
+    wall-clock seconds."""
+
+    args: tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def run_cli(
+    *args,
+    cwd: Path | None = None,
+    plugins=(),
+    limited: bool = False,
+    in_process: bool = False,
+) -> CliRun:
+    """``privdtol ARGS`` (each turned into a string), output captured as text.
+
+    In a child process (``python -m privdtol`` in ``cwd``) unless ``in_process``; ``plugins``,
+    directories of :func:`support.plugins.fake_plugin`, are installed in the child (the
+    registries are built at import: each plugin set needs a fresh interpreter).  ``limited``:
+    a child under :data:`LIMIT_BYTES` of address space and :data:`LIMIT_SECONDS`; in process,
+    under :data:`EXTRA_BYTES` more than the process holds and :data:`IN_PROCESS_SECONDS`
+    (:func:`limits`, which raise :class:`Timeout` or MemoryError)."""
+    args = tuple(str(a) for a in args)
+    start = time.monotonic()
+    if in_process:
+        assert cwd is None and not plugins, "in process: no cwd, no plugins"
+        out, err = io.StringIO(), io.StringIO()
+        with (
+            limits() if limited else contextlib.nullcontext(),
+            contextlib.redirect_stderr(err),
+            contextlib.redirect_stdout(out),
+        ):
+            try:
+                code = main(list(args))
+            except SystemExit as exit_:  # argparse
+                code = exit_.code
+        return CliRun(args, code, out.getvalue(), err.getvalue(), time.monotonic() - start)
 
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (LIMIT_BYTES, LIMIT_BYTES))
 
-    start = time.monotonic()
     proc = subprocess.run(
-        [sys.executable, "-m", "privdtol.cli", *args],
+        [sys.executable, "-m", "privdtol", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
-        preexec_fn=limit,
-        timeout=LIMIT_SECONDS,
+        env=plugin_env(*plugins) if plugins else None,
+        preexec_fn=limit if limited else None,
+        timeout=LIMIT_SECONDS if limited else CHILD_SECONDS,
     )
-    return proc, time.monotonic() - start
+    return CliRun(args, proc.returncode, proc.stdout, proc.stderr, time.monotonic() - start)
+
+
+class Timeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def limits():
+    """A real-time alarm of :data:`IN_PROCESS_SECONDS` and an address-space limit of the
+    current size + :data:`EXTRA_BYTES` (soft limits, restored afterwards)."""
+    with open("/proc/self/statm") as fh:
+        size = int(fh.read().split()[0]) * resource.getpagesize()
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = size + EXTRA_BYTES if hard == resource.RLIM_INFINITY else min(hard, size + EXTRA_BYTES)
+
+    def alarm(signum, frame):
+        raise Timeout(f"more than {IN_PROCESS_SECONDS} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    signal.alarm(IN_PROCESS_SECONDS)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        signal.signal(signal.SIGALRM, old)
 
 
 def one_line_error(capsys, args, naming: str) -> str:

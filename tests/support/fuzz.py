@@ -1,22 +1,11 @@
 """Shared by the fuzz tests (tests/workflow/test_fuzz_inputs.py, test_fuzz_data.py): the
-hypothesis settings, a time and memory limit around each example, the CLI run in process and
-the contract every input must meet (exit 0, or exit 2 with one line naming a key, file or
-argument; never a traceback)."""
+hypothesis settings and the contract every input must meet (exit 0, or exit 2 with one line
+naming a key, file or argument; never a traceback).  Each example runs the CLI in process under
+a time and a memory limit: ``support.cli.run_cli(*args, in_process=True, limited=True)``."""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import resource
-import signal
-
 from hypothesis import HealthCheck, settings
-
-from privdtol.cli import main
-
-#: seconds an example may take; memory it may add to the process
-SECONDS, EXTRA_BYTES = 20, 3 << 30
-
 
 FAST = settings(
     max_examples=25,
@@ -28,43 +17,6 @@ FAST = settings(
 
 
 SLOW = settings(FAST, max_examples=100)
-
-
-class Timeout(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def limited():
-    """A real-time alarm of :data:`SECONDS` and an address-space limit of the current size +
-    :data:`EXTRA_BYTES` (soft limits, restored afterwards)."""
-    with open("/proc/self/statm") as fh:
-        size = int(fh.read().split()[0]) * resource.getpagesize()
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    cap = size + EXTRA_BYTES if hard == resource.RLIM_INFINITY else min(hard, size + EXTRA_BYTES)
-
-    def alarm(signum, frame):
-        raise Timeout(f"more than {SECONDS} s")
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    signal.alarm(SECONDS)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-        signal.signal(signal.SIGALRM, old)
-
-
-def run_cli(args) -> tuple[int, str]:
-    err = io.StringIO()
-    with limited(), contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        try:
-            code = main([str(a) for a in args])
-        except SystemExit as exit_:  # argparse
-            code = exit_.code
-    return code, err.getvalue()
 
 
 def assert_contract(code, err, names):

@@ -1,4 +1,4 @@
-"""Hostile strings (issue 39): what a tampered record or table may hold, fed through every
+"""Hostile strings: what a tampered record or table may hold, fed through every
 place that turns a file's text into HTML or LaTeX.  ``MARKUP`` would run script if it became
 markup (it sets ``window.__pwned``); ``LATEX`` would read a file, break the build or change the
 document if it reached pdflatex unescaped."""

@@ -1,13 +1,11 @@
 """Fake installed plugins for the tests: a directory holding a module and the
 ``<dist>.dist-info`` (METADATA, entry_points.txt) that :mod:`importlib.metadata` finds on
-``sys.path``, and a ``privdtol`` child process that sees it (the registries are built at
-import, so each plugin set needs a fresh interpreter)."""
+``sys.path``, and the environment of a child process that sees it (the registries are built at
+import, so each plugin set needs a fresh interpreter: ``support.cli.run_cli(..., plugins=[d])``)."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -37,15 +35,3 @@ def plugin_env(*paths: Path) -> dict[str, str]:
     parts = [str(ROOT / "src"), str(ROOT / "tests"), *map(str, paths)]
     env["PYTHONPATH"] = os.pathsep.join(parts)
     return env
-
-
-def run_privdtol(*args: str, paths=(), cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """``python -m privdtol *args`` with the plugins of ``paths`` installed."""
-    return subprocess.run(
-        [sys.executable, "-m", "privdtol", *args],
-        env=plugin_env(*paths),
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )

@@ -18,10 +18,11 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+# a reference to the project's issue tracker (tests/workflow/test_report_pages.py reads it here)
+from support.sources import TRACKER as TRACKER
+
 #: the caption of a figure, as pdftotext prints it at the start of a line
 CAPTION = re.compile(r"^[ \t]*Figure (\d+): (.*)$", re.M)
-#: a reference to the project's issue tracker ("issue 22", "Issue #12", "issues 12 and 22")
-TRACKER = re.compile(r"\bissues?\s+#?\d+", re.I)
 #: markup a reader should never see: a superscript or power written out, a subscript
 RAW_MARKUP = re.compile(r"\^|\*\*|_")
 #: a token of code text (identifiers, file names and paths)

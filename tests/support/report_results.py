@@ -1,7 +1,7 @@
 """A fabricated results tree for the report's tests (tests/report/test_assets.py and
-test_assets_hostile.py): every kind of input ``privdtol report-assets`` reads (check records,
-figures, notebook tables, aggregated tables, benchmarks), the config it is run with, and the
-text of a compiled PDF."""
+tests/workflow/test_hostile_strings.py): every kind of input ``privdtol report-assets`` reads
+(check records, figures, notebook tables, aggregated tables, benchmarks), the config it is run
+with, and the text of a compiled PDF."""
 
 from __future__ import annotations
 

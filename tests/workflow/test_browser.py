@@ -455,7 +455,7 @@ def test_explorer_opened_at_a_tab_keeps_its_tab_bar_and_names_the_run(browser, s
     reason="needs Debian's chromium and chromium-driver (make setup installs them)",
 )
 def test_hostile_strings_stay_text_in_the_explorer(browser, tmp_path, monkeypatch):
-    """Issue 39: a verdict ``<img src=x onerror=...>`` ran in Chromium.  An explorer page whose
+    """A verdict ``<img src=x onerror=...>`` once ran in Chromium.  An explorer page whose
     records and tables hold markup (a claim's verdict and control, a cell id, an estimator, a
     search's description) shows it as text on every tab: no injected element in the DOM, no
     script run.  (The reader refuses such a record, privdtol.report.explorer_views; the page is

@@ -13,7 +13,7 @@ from support.workflow import WORKFLOW_FILES, copy_workflow, job_stats, run_snake
 
 def catalog_problems(repo: Path) -> list[str]:
     """Why the catalog would skip ``repo`` or leave it out of "standardized usage", by the
-    generator's rules (scripts/generate-catalog.py) and the catalog README's."""
+    generator's rules (the catalog's generate-catalog.py) and the catalog README's."""
     out = []
     readme = (
         (repo / "README.md").read_text(encoding="utf-8").lower()

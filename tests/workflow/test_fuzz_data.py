@@ -1,6 +1,6 @@
-"""Fuzzing the families of issue 39 with the contract of tests/workflow/test_fuzz_inputs.py
-(:mod:`support.fuzz`: exit 0, or exit 2 with one line naming the key, file or argument; never a
-traceback; within a time and a memory limit):
+"""Fuzzing names, data files and costly blocks with the contract of
+tests/workflow/test_fuzz_inputs.py (:mod:`support.fuzz`: exit 0, or exit 2 with one line naming
+the key, file or argument; never a traceback; within a time and a memory limit):
 
 - names: experiment and slice names of any text (control characters, newlines, long, the
   pipeline's own tables) through ``check-config``; a bad one is refused;
@@ -19,7 +19,8 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.fuzz import FAST, assert_contract, run_cli
+from support.cli import run_cli
+from support.fuzz import FAST, assert_contract
 from support.paths import SMOKE
 
 from privdtol.cli.batch import cell_table
@@ -37,7 +38,8 @@ SMALL["experiments"][0].pop("slices", None)
 def check_config(tmp_path, cfg: dict) -> tuple[int, str]:
     path = tmp_path / "fuzz.yaml"
     path.write_text(yaml.safe_dump(cfg, allow_unicode=True))
-    code, err = run_cli(["check-config", path])
+    run = run_cli("check-config", path, in_process=True, limited=True)
+    code, err = run.returncode, run.stderr
     assert_contract(code, err, lambda line: line.startswith("privdtol check-config: error: "))
     return code, err
 
@@ -112,7 +114,10 @@ def test_fuzz_cell_files(tmp_path_factory, cell_bytes, case):
         df = df.drop(columns=[column])
     df.to_parquet(path, index=False)
     out = tmp / "agg.parquet"
-    code, err = run_cli(["aggregate", "--experiment", "x", "--out", out, path])
+    run = run_cli(
+        "aggregate", "--experiment", "x", "--out", out, path, in_process=True, limited=True
+    )
+    code, err = run.returncode, run.stderr
     assert_contract(code, err, [str(path)])
     regret_bad = kind == "value" and column == "regret" and not 0 <= value <= 255
     regret_bad |= kind == "value" and column == "regret_realized" and not abs(value) <= 255
@@ -170,6 +175,9 @@ def test_fuzz_costly_audits(args):
     )
     if not costly:
         return
-    code, err = run_cli(["audit", "--algorithm", "rps", "--epsilon", "1", *flags])
+    run = run_cli(
+        "audit", "--algorithm", "rps", "--epsilon", "1", *flags, in_process=True, limited=True
+    )
+    code, err = run.returncode, run.stderr
     assert_contract(code, err, ["--runs", "--random", "--block", "--horizon", "--K"])
     assert code == 2, err

@@ -1,4 +1,4 @@
-"""Fuzzing the hostile-strings family of issue 39: any text a tampered check record may hold
+"""Fuzzing the hostile strings: any text a tampered check record may hold
 (its verdict, title, rule or summary) reaches the notebook pages as Markdown that renders as
 that very text, never as markup, and reaches the report's LaTeX escaped (no command, group,
 comment or math mode of its own).  Rendered with mistune, the Markdown renderer of nbconvert

@@ -22,7 +22,8 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.fuzz import FAST, SLOW, assert_contract, run_cli
+from support.cli import run_cli
+from support.fuzz import FAST, SLOW, assert_contract
 from support.paths import ROOT
 
 from privdtol.errors import printable
@@ -132,7 +133,8 @@ def mutated_config(draw):
 def check_config_file(tmp_path, data: bytes):
     path = tmp_path / "fuzz.yaml"
     path.write_bytes(data)
-    code, err = run_cli(["check-config", path])
+    run = run_cli("check-config", path, in_process=True, limited=True)
+    code, err = run.returncode, run.stderr
     assert_contract(code, err, lambda line: names_key(line, path, data))
     if has_non_finite(data):  # NaN or an infinity anywhere is refused (they pass range checks)
         assert code == 2, err
@@ -256,7 +258,8 @@ def mutated_args(draw):
 
 def check_args(tmp_path, args):
     out = tmp_path / "out.csv"
-    code, err = run_cli([*args, "--out", out])
+    run = run_cli(*args, "--out", out, in_process=True, limited=True)
+    code, err = run.returncode, run.stderr
     names = [a for a in args if a.startswith("--")] + ["--out", "argument", "--runs", "--K"]
     names += ["--epsilon", "--means", "--gap", "--horizon", "--mu-best", "--algorithm"]
     assert_contract(code, err, names)

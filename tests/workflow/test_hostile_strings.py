@@ -1,4 +1,4 @@
-"""Tests of :mod:`privdtol.report.assets` against hostile text (issue 39): every string of a
+"""Tests of :mod:`privdtol.report.assets` against hostile text: every string of a
 check record, a notebook table and the findings that reaches the report is escaped, so a
 record holding ``\\input{/etc/passwd}``, ``}``, ``%``, ``&``, ``_`` or ``#`` neither reads a
 file, breaks the build nor changes the document: the PDF shows the text itself.  (Beside

@@ -166,7 +166,7 @@ def test_a_file_named_after_the_process_is_found(tmp_path, name, found):
 @pytest.mark.parametrize(
     "name",
     [
-        "tests/test_nothing.py",  # no src/privdtol/nothing.py or nothing/
+        "tests/test_nothing.py",  # no module privdtol.nothing, no package either
         "tests/engine/test_softmax.py",  # softmax is in engine/exact/, not engine/
         "tests/engine/exact/test_explicit.py",
         "tests/report/test_latex.py",  # no src/privdtol/report/ at all

@@ -1,4 +1,4 @@
-"""Mutation smoke test (slow tier, issue 24): curated one-line bugs on the lines that decide
+"""Mutation smoke test (slow tier): curated one-line bugs on the lines that decide
 verdicts, bounds, laws and seeds (tests/workflow/mutants/curated.yaml), each planted alone in a
 scratch copy of ``src/``, must each make the fast-tier tests named for it fail.
 

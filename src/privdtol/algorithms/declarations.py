@@ -1,4 +1,4 @@
-"""What an algorithm declares about itself, beside its code (issue 40): the facts the pipeline
+"""What an algorithm declares about itself, beside its code: the facts the pipeline
 derives its lists from (the schema's enums, the exact engine's dispatch, the privacy audits'
 laws, the competitor finding, the report's references).
 

@@ -1,4 +1,4 @@
-"""Negative controls of the regret checks (issue 12): algorithms each built so that one check
+"""Negative controls of the regret checks: algorithms each built so that one check
 of a paper claim MUST fail on it.  A check that passes its control is not evidence of anything.
 
 They are registered (configs can run them, ``privdtol simulate`` accepts them) with

@@ -30,7 +30,7 @@ def laplace_noisy_min_law(sums: np.ndarray, scale: float) -> np.ndarray:
     P(j) = integral of f(z) prod_(i != j) F(z - S_j + S_i) dz, f, F the Laplace density and cdf.
     One row (a 1-D vector of sums) at a time; intended for small K.
     """
-    from scipy import integrate  # imported here: it costs 0.3 s, and only tests/audits need it
+    from scipy import integrate  # imported here: 0.3 s, needed by the tests and audits only
 
     sums = np.asarray(sums, dtype=float)
     if sums.ndim == 2:

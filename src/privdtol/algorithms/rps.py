@@ -28,7 +28,7 @@ def softmax_law(sums: np.ndarray, eta: float) -> np.ndarray:
 
     Shifting by the row minimum of L makes every exponent <= 0 (no overflow for any T, K,
     eta); the leader's weight is exactly 1 (no underflow of the denominator).  Written in place
-    rather than with scipy.special.softmax, which took 4x longer in benchmarks/bench_rps.py;
+    rather than with scipy.special.softmax, which took 4x longer in a benchmark;
     tests/test_algorithms.py checks the two agree.
     """
     x = np.multiply(sums, -eta, dtype=float)

@@ -1,4 +1,4 @@
-"""Sensitivity of the verdicts to their thresholds (issue 22): every claim's and diagnostic's
+"""Sensitivity of the verdicts to their thresholds: every claim's and diagnostic's
 check, and its negative controls, recomputed with one threshold (or fit window) at a time set to
 each value of its pre-declared range (the config's ``checks.multiverse``, schema defaults; the
 other thresholds at their configured values).  The ranges were declared before any result of

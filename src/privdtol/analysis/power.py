@@ -1,4 +1,4 @@
-"""Size and power of the regret checks (issue 12): each check run on synthetic tables with known
+"""Size and power of the regret checks: each check run on synthetic tables with known
 truth, on the cells the configuration simulates.
 
 *Truth under the null* is the two-term form of Corollary 1 that the checks test,

@@ -1,4 +1,4 @@
-"""Which engine computes a cell, and why (issue 40: nothing falls back silently), for the
+"""Which engine computes a cell, and why (nothing falls back silently), for the
 values of a config's ``exact`` (globally, per experiment or per slice):
 
 - ``auto``: the exact engine (:mod:`privdtol.engine.exact`) where the algorithm declares an

@@ -1,6 +1,6 @@
 """The engine of every algorithm of a config, and why (:func:`privdtol.engine.choice.engine_of`
 per experiment slice): what ``privdtol check-config`` prints, so that no cell changes engine
-silently (issue 40)."""
+silently."""
 
 from __future__ import annotations
 

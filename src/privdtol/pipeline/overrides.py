@@ -1,4 +1,4 @@
-"""``snakemake --config`` overrides typed by the config's schema (issue 39): Snakemake reads a
+"""``snakemake --config`` overrides typed by the config's schema: Snakemake reads a
 nested override (``--config checks="{confidence: 0.9}"``) with YAML's base loader, so its
 numbers arrive as strings, which the schema would refuse; :func:`coerce_overrides` makes them
 the schema's types again, before validation (``workflow/rules/common.smk``)."""

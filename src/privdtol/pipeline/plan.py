@@ -101,12 +101,9 @@ class Cell:
     def cell_id(self) -> str:
         """A short SHA-256 of the parameters and the engine version: a new law of the engine
         (:data:`~privdtol.engine.ENGINE_VERSION` bumped) gives every cell a new id and file.
-        Version 1, the law before versioning existed, is left out of the digest so that its
-        ids (and the tables that carry them) are the ones computed before.  Computed once
-        per cell (Snakemake's parse of the paper config asks for each about six times)."""
-        params = self.params()
-        if ENGINE_VERSION != 1:
-            params["engine_version"] = ENGINE_VERSION
+        Computed once per cell (Snakemake's parse of the paper config asks for each about six
+        times)."""
+        params = {**self.params(), "engine_version": ENGINE_VERSION}
         return stable_digest(params)[:CELL_ID_LENGTH]
 
     @property

@@ -1,5 +1,5 @@
 """Checks of a config beyond its schema: before it, the values (how many, string keys, finite
-numbers: :func:`check_values`); after it (issue 39), experiment names against the pipeline's
+numbers: :func:`check_values`); after it, experiment names against the pipeline's
 own tables and ordered ranges, called by :func:`privdtol.pipeline.config.validate_semantics`;
 and the output directories inside the working directory (:func:`check_out_dirs`).
 (The ``privacy:`` block's cost is the privacy layer's: :func:`privdtol.privacy.cost.

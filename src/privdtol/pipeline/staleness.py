@@ -1,5 +1,5 @@
 """What a rule's outputs depend on in the code: a digest of the *content* of the layers it runs,
-never their location (issue 25, item 6).
+never their location.
 
 A rule that runs the analysis layer lists ``code_stamp(stamp_dir, "analysis", "core")`` as an
 input: a small file whose *name* holds the sha256 of those layers' files (their paths relative

@@ -1,5 +1,5 @@
-"""The external commands a workflow's jobs run, checked before the first job starts (issue 25,
-item 5): one line naming what is missing, for which rules, and how to install it.
+"""The external commands a workflow's jobs run, checked before the first job starts:
+one line naming what is missing, for which rules, and how to install it.
 
 The commands of a job are the first word of each command of its rule's shell string (split at
 ``&&``, ``||``, ``|`` and ``;``), plus those a ``privdtol`` subcommand runs itself

@@ -91,16 +91,3 @@ def palette(controls: bool = False) -> dict[str, tuple]:
         greys = (mcolors.to_rgb(g) for g in CONTROL_GREYS)
         out.update(zip(CONTROL_ORDER, greys, strict=False))
     return out
-
-
-def env_palette() -> dict[str, tuple]:
-    """Loss model → RGB colour (the colorblind palette's first three, the control grey)."""
-    import seaborn as sns
-
-    colours = sns.color_palette("colorblind", 6)
-    return {
-        "bernoulli": colours[0],
-        "correlated": colours[1],
-        "beta": colours[2],
-        "blocked": (0.35, 0.35, 0.35),
-    }

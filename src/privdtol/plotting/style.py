@@ -35,7 +35,6 @@ from privdtol.plotting.colours import (  # noqa: F401 (the figures' API)
     MIN_CONTRAST,
     TARGET_CONTRAST,
     contrast_with_white,
-    env_palette,
     legible,
     palette,
     plugin_colour,

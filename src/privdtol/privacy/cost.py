@@ -1,4 +1,4 @@
-"""What an audit will cost, estimated before it runs (issue 39): every audit of
+"""What an audit will cost, estimated before it runs: every audit of
 :mod:`privdtol.privacy` holds arrays whose size follows from its parameters alone, so a command
 or a config block that would exhaust the memory is refused in one line naming the flag or the
 config key, in microseconds, instead of after gigabytes and tens of seconds.

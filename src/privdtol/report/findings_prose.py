@@ -6,24 +6,9 @@ own text, typeset."""
 
 from __future__ import annotations
 
-from privdtol.analysis.registry import CLAIMS, FINDINGS
+from privdtol.analysis.registry import CLAIMS
 from privdtol.report.latex import TeX, fmt_num, mathify, tex_escape, tex_unicode
 from privdtol.report.layout import REGIME_TEX
-
-
-def finding_sentences(found: dict | None, experiments=None) -> list[TeX]:
-    """The text of each available finding of the registry (those reading one of
-    ``experiments`` when given), typeset."""
-    if not found:
-        return []
-    out = []
-    for fid, f in FINDINGS.items():
-        if experiments is not None and not set(f.experiments) & set(experiments):
-            continue
-        sentence = finding_sentence(fid, found)
-        if sentence is not None:
-            out.append(sentence)
-    return out
 
 
 def verdict_pointer(notebook: str) -> TeX:
@@ -46,10 +31,6 @@ def verdict_pointer(notebook: str) -> TeX:
 
 
 # ----------------------------------------------------------------------------- sentences
-
-
-def _n(x) -> TeX:
-    return fmt_num(x)
 
 
 def identical_sentence(item: dict) -> str:

@@ -250,7 +250,7 @@ _ASSIGN = r"\b(K|gap|eps|epsilon|T0|T|T_max)\s*=\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)
 _GREEK = {"eps": r"\varepsilon", "eta": r"\eta", "alpha": r"\alpha"}
 _ASCII_GREEK = {"ε": "eps", "η": "eta"}
 #: an identifier left in a sentence once the mathematics is typeset (an algorithm, a config
-#: key, an estimator, a file: ``rps_eta_logk``, ``tests/test_laplace_large_k.py``): code
+#: key, an estimator, a file: ``rps_eta_logk``, ``tests/engine/exact/test_laplace.py``): code
 _IDENTIFIER = r"(?<![\w/.])(?:[\w.-]+/)*[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\.[a-z]+)?(?![\w/])"
 
 #: plain-text mathematics of the analysis layer's sentences (check summaries, thresholds,

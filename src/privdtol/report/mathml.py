@@ -56,11 +56,6 @@ def text_to_html(text: str, ties: bool = True) -> Markup:
     return Markup("").join(parts)
 
 
-def has_tex(text: str) -> bool:
-    """Whether ``text`` holds a ``$…$`` formula."""
-    return MATH.search(text) is not None
-
-
 def render_math(html: str) -> str:
     """An HTML page with every TeX formula of its text (outside :data:`SKIP`) as MathML."""
     soup = BeautifulSoup(html, "html.parser")

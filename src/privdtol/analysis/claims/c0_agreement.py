@@ -34,7 +34,7 @@ pairs' level (a deterministic law makes it conservative).  A bounded pair that d
 the diagnostic; the record and the notebook's table count the bounded pairs apart instead of
 showing them as z = 0.
 
-The reference runs (issue 22): besides the block-sum Monte Carlo engine
+The reference runs: besides the block-sum Monte Carlo engine
 (:mod:`privdtol.engine.fast`), slices with ``exact: explicit`` simulate their cells round by
 round (:mod:`privdtol.engine.explicit`, estimator ``per_round``): every round's whole loss
 vector is drawn from the loss model (``sample_rounds``), the prefix sum L_r(M_r) is accumulated

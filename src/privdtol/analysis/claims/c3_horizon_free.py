@@ -17,7 +17,7 @@ conservative delta-method interval of :func:`privdtol.analysis.stats.ratio_ci`.
 
 Negative control: an algorithm whose regret grows like log T (``ftl_egreedy``) must FAIL.
 
-Scope (what a PASS excludes, issue 22).  A regret that is horizon-free up to an added
+Scope (what a PASS excludes).  A regret that is horizon-free up to an added
 ``beta ln T`` passes a reached cell whenever ``beta ln(T_max/T0) <= (r - 1) Reg(T0)``, r the
 config's ``horizon_free_ratio_max``: the check cannot see a log-T slope below
 

@@ -2,7 +2,7 @@
 
 Every selection law of :mod:`privdtol.engine.exact` allocates and frees temporaries of tens of
 megabytes. glibc's malloc hands such memory back to the kernel when it is freed (it trims the
-top of the heap), so the next law page-faults it in again: on issue 11's staircase target that
+top of the heap), so the next law page-faults it in again: on a staircase target that
 was 890,000 page faults and 2.6 s of system time in 10.6 s of CPU time. ``M_TOP_PAD`` asks
 malloc to keep that much freed memory at the top of the heap instead (mallopt(3)); the
 process's peak memory does not change. Elsewhere than glibc this does nothing."""
