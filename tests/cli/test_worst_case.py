@@ -141,7 +141,8 @@ def test_search_effort_beyond_the_schema_refused(flag, value):
 )
 def test_a_search_s_cost_is_refused_before_it_is_spent(args, naming):
     """One line naming the limit, fast, under a memory limit, and nothing written."""
-    proc, seconds = run_limited("worst-case", *args)
+    proc = run_cli("worst-case", *args, limited=True)
+    seconds = proc.seconds
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1, proc.stderr
     assert lines[0].startswith(f"privdtol worst-case: error: {naming}"), lines[0]
