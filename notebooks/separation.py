@@ -47,11 +47,18 @@ from privdtol.analysis.records import load_agg
 from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
+from privdtol.report.narrative import checks_note
 
 NAME = "separation"
 style.setup()
 table = sep.separation_table(load_agg(agg_dir, NOTEBOOKS[NAME].experiments))
 algorithms = style.order(table["algorithm"].unique()) if not table.empty else []
+
+# %% [markdown]
+# ## The checks of the claims of the cited works this figure shows (from `results/checks/`)
+
+# %%
+Markdown(checks_note(NAME, checks_dir, controls=True))
 
 # %%
 fig, axes = plt.subplots(1, 3, figsize=(style.WIDTH, 2.9), layout="constrained", sharey=True)

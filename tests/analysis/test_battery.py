@@ -22,6 +22,7 @@ CHECKS = {
     "optimality_ratio_max": 256,
     "optimality_growth_max": 0.25,
     "cited_ratio_max": 256,
+    "cited_growth_max": 0.25,
 }
 
 

@@ -176,7 +176,7 @@ def test_each_notebook_draws_the_thresholds_of_its_claims():
         "proof": [],
         "worst": [],
         "floor": [],
-        "separation": ["cited_ratio_max", "optimality_growth_max", "confidence"],
+        "separation": ["cited_ratio_max", "cited_growth_max", "confidence"],
     }
     assert {name: registry.notebook_thresholds(name) for name in registry.NOTEBOOKS} == expected
     assert {k for keys in expected.values() for k in keys} <= set(check_defaults())

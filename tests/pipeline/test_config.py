@@ -30,6 +30,7 @@ def test_schema_fills_documented_defaults():
         "optimality_ratio_max": 256,
         "optimality_growth_max": 0.25,
         "cited_ratio_max": 256,
+        "cited_growth_max": 0.25,
         "battery_replicates": 3,
         "confidence": 0.95,
         "agreement_z_max": 4,
@@ -46,6 +47,7 @@ def test_schema_fills_documented_defaults():
             "exponent_range": [[0.9, 1.1], [0.8, 1.2], [0.7, 1.3]],
             "optimality_ratio_max": [64, 256, 1024],
             "cited_ratio_max": [64, 256, 1024],
+            "cited_growth_max": [0.1, 0.25, 0.5],
             "optimality_growth_max": [0.1, 0.25, 0.5],
         },
     }

@@ -30,7 +30,8 @@ def test_workflow_config_path_with_spaces_and_a_semicolon(tmp_path):
     assert proc.returncode == 0, proc.stderr
     shell = [ln.removeprefix("Shell command: ") for ln in proc.stdout.splitlines()]
     # the config files reach one command, the one that records them, as one JSON word ...
-    sources = [c for c in shell if c.startswith("privdtol run-config --sources ")]
+    parts = [p.strip() for c in shell for p in c.split(" && ")]
+    sources = [p for p in parts if p.startswith("privdtol run-config --sources ")]
     assert len(sources) == 1, shell
     words = shlex.split(sources[0])
     assert cfg.name in json.loads(words[words.index("--sources") + 1])["files"]

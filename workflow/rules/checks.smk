@@ -64,16 +64,6 @@ BY_ALGORITHM_JSON = f"{CHECKS_DIR}/by_algorithm.json"
 OUT_OF_SAMPLE_JSON = f"{CHECKS_DIR}/out_of_sample.json"
 
 
-def checks_piece(name, claims, *keys):
-    """The stamp of what a rule that runs the checks of ``claims`` reads of the config: the
-    thresholds their records declare (a check reads no other: privdtol check holds it to
-    them), the ``checks:`` keys ``keys`` of the rule itself, and every other value but the
-    descriptions (the cells it builds its tables from).  A threshold none of them declares is
-    not in the piece: editing it does not rerun the rule."""
-    declared = {k for c in claims for k in CLAIMS[c].thresholds}
-    return config_piece(name, config_stamps.with_checks(CONFIG, declared | set(keys)))
-
-
 #: the claims each table rule runs: power, the claims with a control it measures (not those of
 #: power.EXCLUDED, measured elsewhere, nor the loss-model controls); multiverse, the claims with
 #: a threshold in its ranges; battery, every claim; by_algorithm, the rate claims

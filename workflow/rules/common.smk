@@ -178,3 +178,13 @@ PROOF_HOMES = proof_homes(PLAN, proof_algorithms())
 def batch_proof_ids(wildcards, output):
     """The ids of a simulation batch's proof cells, comma-separated ("" if none)."""
     return ",".join(Path(f).stem for f in output.proof)
+
+
+def checks_piece(name, claims, *keys):
+    """The stamp of what a job running the checks of ``claims`` reads of the config: the
+    thresholds their records declare (a check reads no other: privdtol check holds it to
+    them), the ``checks`` keys ``keys`` of the job itself, and every other value but the
+    descriptions (the cells it builds its tables from).  A threshold none of them declares is
+    not in the piece: editing it does not rerun the job."""
+    declared = {k for c in claims for k in CLAIMS[c].thresholds}
+    return config_piece(name, config_stamps.with_checks(CONFIG, declared | set(keys)))

@@ -10,7 +10,7 @@ from privdtol.core import clock
 
 HORIZONS = tuple(int(h) for h in clock.checkpoints(2**20 - 1)[0])
 GRID = [(K, g, e) for K in (2, 8, 64, 512) for g in (0.5, 0.125, 0.03125) for e in (4.0, 1 / 16)]
-TH = {"cited_ratio_max": 256, "optimality_growth_max": 0.25, "confidence": 0.95}
+TH = {"cited_ratio_max": 256, "cited_growth_max": 0.25, "confidence": 0.95}
 
 
 def hu_shape(K, g, e, T):

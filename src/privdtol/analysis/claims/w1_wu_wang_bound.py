@@ -39,7 +39,7 @@ RECORD = Claim(
         r"Wu \& Wang's bound: $\mathrm{Reg}_T/(\log K/\Delta_{\min} + \log^2 K/\varepsilon)$ of "
         r"their algorithm bounded",
         r"They removed the horizon dependence in the stochastic upper bound and obtained "
-        r"$O\left(\frac{\log K}{\Delta_{\min}} + \frac{\log^{2} K}{\varepsilon}\right)$",
+        r"$O(\log K/\Delta_{\min} + \log^{2} K/\varepsilon)$",
         r"largest $\mathrm{Reg}_T/(\log K/\Delta_{\min} + \log^2 K/\varepsilon)$ over every cell "
         r"and checkpoint of both noise forms (level), and the growth of its envelope along "
         r"$\log K$, $1/\Delta_{\min}$, $1/\varepsilon$ and $T$",
