@@ -6,7 +6,8 @@ mutmut is configured in ``[tool.mutmut]`` of pyproject.toml.  This adds what mut
   ``[tool.mutmut.groups.g]``'s ``tests`` and ``pytest_args``), in a scratch tree
   ``mutants-work/g/`` of its own, made anew by each run (a verdict of an earlier run may have
   been reached with other tests);
-- the equivalent mutants of tests/workflow/mutants/equivalent.yaml are neither run nor counted;
+- the equivalent mutants of tests/workflow/mutants/equivalent.yaml (named by function and change,
+  scripts/equivalents.py) are neither run nor counted;
 - ``--sample N``: a seeded sample of N mutants per module (seed: the commit, unless given), the
   group's score estimated stratified by module, with its standard error (``--sample 0``: every
   mutant, a census);
@@ -35,11 +36,10 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
-import yaml
+from equivalents import is_equivalent, load_equivalent, mutation_of
 from mutmut.stats import status_by_exit_code
 
 ROOT = Path(__file__).resolve().parents[1]
-EQUIVALENT = ROOT / "tests" / "workflow" / "mutants" / "equivalent.yaml"
 WORK = ROOT / "mutants-work"
 OUT = ROOT / "results" / "mutation"
 #: the outcomes a score counts (mutmut's names); the others (not checked, suspicious) are listed
@@ -137,40 +137,37 @@ def _defs(path: Path) -> tuple[list[str], dict]:
     return text.splitlines(), defs
 
 
+def _module_path(src: Path, key: str) -> Path:
+    module = key.rsplit(".", 1)[0]
+    path = src.joinpath(*module.split(".")).with_suffix(".py")
+    return path if path.exists() else src.joinpath(*module.split("."), "__init__.py")
+
+
+def _copies(src: Path, key: str) -> tuple[ast.AST | None, ast.AST | None]:
+    """mutmut's copy of the original function of mutant ``key`` and the mutant's."""
+    path, func = _module_path(src, key), key.rsplit(".", 1)[1]
+    if not path.exists():
+        return None, None
+    defs = _defs(path)[1]
+    return defs.get(func.rsplit("__mutmut_", 1)[0] + "__mutmut_orig"), defs.get(func)
+
+
 def mutant_diff(src: Path, key: str) -> tuple[str, str]:
     """(removed lines, added lines) of mutant ``key``, each stripped, joined by newlines: mutmut
     keeps each mutant as a copy of its function, beside ``..._mutmut_orig``."""
-    module, func = key.rsplit(".", 1)
-    path = src.joinpath(*module.split(".")).with_suffix(".py")
-    if not path.exists():  # a package's __init__.py
-        path = src.joinpath(*module.split("."), "__init__.py")
-    lines, defs = _defs(path)
-    orig = defs.get(func.rsplit("__mutmut_", 1)[0] + "__mutmut_orig")
-    mutant = defs.get(func)
+    orig, mutant = _copies(src, key)
     if orig is None or mutant is None:
         return "", ""
+    lines = _defs(_module_path(src, key))[0]
     a, b = (lines[n.lineno : n.end_lineno] for n in (orig, mutant))
     diff = list(difflib.unified_diff(a, b, lineterm="", n=0))[2:]
     return tuple("\n".join(x[1:].strip() for x in diff if x.startswith(sign)) for sign in "-+")
 
 
-def function_of(key: str) -> str:
-    """``privdtol.core.clock.x_checkpoints__mutmut_7`` -> ``privdtol.core.clock.checkpoints``
-    (methods: ``...xǁClassǁmethod__mutmut_3`` -> ``....Class.method``)."""
-    module, func = key.rsplit(".", 1)
-    func = func.rsplit("__mutmut_", 1)[0]
-    func = func[2:] if func.startswith(("x_", "xǁ")) else func
-    return f"{module}.{func.replace('ǁ', '.')}"
-
-
-def load_equivalent(path: Path = EQUIVALENT) -> dict[str, list[list[str]]]:
-    """{function: [[removed, added, why], ...]} of the equivalents file."""
-    return yaml.safe_load(path.read_text()) or {}
-
-
-def is_equivalent(key: str, diff: tuple[str, str], equivalent: dict) -> bool:
-    entries = equivalent.get(function_of(key), [])
-    return any(r == "*" or (r, a) == diff for r, a, _ in entries)
+def mutant_change(src: Path, key: str) -> tuple[str, str]:
+    """:func:`mutation_of` of mutant ``key``, read from mutmut's copies of its function."""
+    orig, mutant = _copies(src, key)
+    return ("", "") if orig is None or mutant is None else mutation_of(orig, mutant)
 
 
 def draw(candidates: dict[str, list[str]], per_module: int, seed: str) -> list[str]:
@@ -224,7 +221,7 @@ def measure(group: str, per_module: int, seed: str | None, workers: int) -> dict
     src, equivalent = work / "mutants" / "src", load_equivalent()
     candidates, skipped = {}, Counter()
     for module, codes in exit_codes(work).items():
-        keys = [k for k in codes if not is_equivalent(k, mutant_diff(src, k), equivalent)]
+        keys = [k for k in codes if not is_equivalent(k, mutant_change(src, k), equivalent)]
         candidates[module], skipped[module] = keys, len(codes) - len(keys)
     names = draw(candidates, per_module, seed)
     seconds += run(group, work, names, workers) if names else 0.0

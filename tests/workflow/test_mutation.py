@@ -1,67 +1,159 @@
-"""``make mutation``'s own logic (scripts/mutation.py): each equivalent mutant listed in
-tests/workflow/mutants/equivalent.yaml still matches a line of its function, mutmut's names and
-diffs are read right, the sample is seeded, and the stratified score and its error are right."""
+"""``make mutation``'s own logic (scripts/mutation.py, scripts/equivalents.py): each equivalent
+mutant listed in tests/workflow/mutants/equivalent.yaml still names a mutant of its function (by
+its change, which reformatting or moving code does not alter), mutmut's names and diffs are read
+right, the sample is seeded, and the stratified score and its error are right."""
 
 from __future__ import annotations
 
 import ast
-import importlib.util
 import math
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("mutation", ROOT / "scripts" / "mutation.py")
-mutation = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(mutation)
+sys.path.insert(0, str(ROOT / "scripts"))
+import equivalents  # noqa: E402
+import mutation  # noqa: E402
 
-EQUIVALENT = mutation.load_equivalent()
-
-
-def _function_source(function: str) -> str:
-    """The source of ``privdtol.a.b.f`` or ``privdtol.a.b.Class.method``."""
-    parts = function.split(".")
-    for cut in (len(parts) - 1, len(parts) - 2):
-        path = ROOT / "src" / Path(*parts[:cut]).with_suffix(".py")
-        if not path.exists():  # a package's __init__.py
-            path = ROOT / "src" / Path(*parts[:cut]) / "__init__.py"
-        if path.exists():
-            break
-    else:
-        raise AssertionError(f"{function}: no module")
-    text = path.read_text()
-    node = ast.parse(text)
-    for name in parts[cut:]:
-        kinds = (ast.FunctionDef, ast.ClassDef)
-        node = next(
-            (n for n in ast.iter_child_nodes(node) if isinstance(n, kinds) and n.name == name), None
-        )
-        assert node is not None, f"{function}: no {name} in {path.name}"
-    return ast.get_source_segment(text, node)
+EQUIVALENT = equivalents.load_equivalent()
 
 
 @pytest.mark.parametrize("function", sorted(EQUIVALENT))
-def test_each_equivalent_mutant_matches_its_function(function):
-    """A stale entry (its function gone, its line rewritten) fails here instead of silently
-    matching nothing; every entry has its reason."""
-    lines = {line.strip() for line in _function_source(function).splitlines()}
-    for removed, added, why in EQUIVALENT[function]:
-        assert why.strip() and (removed == "*" or removed != added), function
-        if removed != "*":
-            assert set(removed.splitlines()) <= lines, f"{function}: {removed!r} is not its line"
+def test_each_equivalent_mutant_names_code_of_its_function(function):
+    """A stale entry (its function gone, its statement rewritten) fails here instead of
+    silently matching nothing; every entry has its reason."""
+    assert equivalents.stale_entries({function: EQUIVALENT[function]}) == []
+
+
+def _change(before: str, after: str) -> tuple[str, str]:
+    """mutation_of of two versions of one function's source."""
+    parse = [ast.parse(textwrap.dedent(s)).body[0] for s in (before, after)]
+    return equivalents.mutation_of(*parse)
+
+
+F = """
+def f(n, target, kinks):
+    lo = kinks.min() - 50 * n
+    while n ** 3 < target:
+        n += 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.full(n, 1 << lo, dtype=np.int64)
+"""
+
+
+@pytest.mark.parametrize(
+    "old, new, change",
+    [
+        # an operator in a compound statement's header: the header's expression
+        ("n ** 3 < target", "n ** 3 <= target", ("n ** 3 < target", "n ** 3 <= target")),
+        # a statement made another kind of statement: the statement
+        ("n += 1", "n = 1", ("n += 1", "n = 1")),
+        # a number in a simple statement: the statement, not the number alone
+        ("50 * n", "51 * n", ("lo = kinks.min() - 50 * n", "lo = kinks.min() - 51 * n")),
+        # a keyword dropped (mutmut leaves a trailing comma): ast.unparse's text
+        (
+            "dtype=np.int64)",
+            ")",
+            ("return np.full(n, 1 << lo, dtype=np.int64)", "return np.full(n, 1 << lo)"),
+        ),
+        (
+            'invalid="ignore"',
+            "invalid=None",
+            (
+                "np.errstate(divide='ignore', invalid='ignore')",
+                "np.errstate(divide='ignore', invalid=None)",
+            ),
+        ),
+    ],
+)
+def test_mutation_of_by_hand(old, new, change):
+    assert F.count(old) == 1
+    assert _change(F, F.replace(old, new)) == change
+    assert _change(F, F) == ("", "")
+
+
+def test_a_change_survives_reformatting_and_moving(tmp_path):
+    """The same mutant of a function reformatted (quotes, line breaks, trailing commas,
+    comments) and moved (below another function, a statement inserted before it) is named
+    alike, and the entry naming it matches both trees."""
+    moved = """
+    def g():
+        return 0
+
+
+    def f(n, target, kinks):
+        # a comment, and a statement before the mutated one
+        kinks = kinks
+        lo = (
+            kinks.min()
+            - 50 * n
+        )
+        while (n ** 3) < target:
+            n += 1
+        with np.errstate(
+            divide='ignore',
+            invalid='ignore',
+        ):
+            return np.full(n, 1 << lo, dtype=np.int64,)
+    """
+    mutant = ("lo = kinks.min() - 50 * n", "lo = kinks.min() - 51 * n")
+    moved_mutant = moved.replace("- 50 * n", "- 51 * n")
+    assert _change(F, F.replace("50 * n", "51 * n")) == mutant
+    assert _change(moved, moved_mutant) == ("", "")  # g, the first function, is the same
+    f_of = [ast.parse(textwrap.dedent(s)).body[1] for s in (moved, moved_mutant)]
+    assert equivalents.mutation_of(*f_of) == mutant
+    entry = {"privdtol.m.f": [(*mutant, "why")]}
+    for text in (F, moved):
+        (tmp_path / "privdtol").mkdir(exist_ok=True)
+        (tmp_path / "privdtol" / "m.py").write_text(textwrap.dedent(text))
+        assert equivalents.stale_entries(entry, tmp_path) == []
+
+
+def test_a_stale_entry_is_reported(tmp_path):
+    (tmp_path / "privdtol").mkdir()
+    (tmp_path / "privdtol" / "m.py").write_text(textwrap.dedent(F).replace("50 * n", "60 * n"))
+    entries = {
+        "privdtol.m.f": [
+            ("lo = kinks.min() - 50 * n", "lo = kinks.min() - 51 * n", "the statement rewritten"),
+            ("n += 1", "n += 1", "before and after the same"),
+            ("n += 1", "n += 2", " "),
+            ("*", "*", "every mutant"),
+        ],
+        "privdtol.m.gone": [("*", "*", "its function gone")],
+        "privdtol.nowhere.f": [("*", "*", "its module gone")],
+    }
+    assert equivalents.stale_entries(entries, tmp_path) == [
+        "privdtol.m.f: 'lo = kinks.min() - 50 * n' -> 'lo = kinks.min() - 51 * n' matches no"
+        " mutant",
+        "privdtol.m.f: 'n += 1' -> 'n += 1' matches no mutant",
+        "privdtol.m.f: 'n += 1' has no reason",
+        "privdtol.m.gone: no such function",
+        "privdtol.nowhere.f: no such function",
+    ]
+
+
+def test_canonical_reads_any_spelling():
+    assert equivalents.canonical('np.errstate(divide="ignore",\n   invalid="ignore",)') == (
+        "np.errstate(divide='ignore', invalid='ignore')"
+    )
+    assert equivalents.canonical("*") == "*"
+    with pytest.raises(ValueError, match="not one statement"):
+        equivalents.canonical("a = 1\nb = 2")
 
 
 def test_function_of_and_is_equivalent():
     key = "privdtol.core.clock.x_checkpoints__mutmut_7"
-    assert mutation.function_of(key) == "privdtol.core.clock.checkpoints"
+    assert equivalents.function_of(key) == "privdtol.core.clock.checkpoints"
     method = "privdtol.engine.runner.xǁCellSpecǁseed_params__mutmut_12"
-    assert mutation.function_of(method) == "privdtol.engine.runner.CellSpec.seed_params"
+    assert equivalents.function_of(method) == "privdtol.engine.runner.CellSpec.seed_params"
     entry = EQUIVALENT["privdtol.core.clock.checkpoints"][0]
-    assert mutation.is_equivalent(key, tuple(entry[:2]), EQUIVALENT)
-    assert not mutation.is_equivalent(key, ("a", "b"), EQUIVALENT)
+    assert equivalents.is_equivalent(key, tuple(entry[:2]), EQUIVALENT)
+    assert not equivalents.is_equivalent(key, ("a", "b"), EQUIVALENT)
     lemmas = "privdtol.analysis.claims.lemmas.x__check__mutmut_3"  # "*": every mutant
-    assert mutation.is_equivalent(lemmas, ("x", "y"), EQUIVALENT)
+    assert equivalents.is_equivalent(lemmas, ("x", "y"), EQUIVALENT)
 
 
 def test_mutant_diff_reads_mutmuts_copies(tmp_path):
@@ -76,6 +168,11 @@ def test_mutant_diff_reads_mutmuts_copies(tmp_path):
         "return b >= 1",
     )
     assert mutation.mutant_diff(tmp_path, "privdtol.m.x_g__mutmut_1") == ("", "")
+    assert mutation.mutant_change(tmp_path, "privdtol.m.x_f__mutmut_1") == (
+        "return b > 1",
+        "return b >= 1",
+    )
+    assert mutation.mutant_change(tmp_path, "privdtol.m.x_g__mutmut_1") == ("", "")
 
 
 def test_the_sample_is_seeded_per_module():
