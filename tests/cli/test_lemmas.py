@@ -100,3 +100,21 @@ def test_cli_bad_input_is_one_line_and_no_file(tmp_path, change, field):
     assert proc.returncode == 2, (proc.returncode, proc.stderr)
     assert len(lines) == 1 and lines[0].startswith(f"privdtol lemmas: error: --{field}:"), lines
     assert list(tmp_path.iterdir()) == [], list(tmp_path.iterdir())
+
+
+def test_lemmas_command_computes_the_uniform_mix_control(tmp_path, capsys):
+    """``privdtol lemmas --algorithm rps_uniform_mix`` (registered through PROOF_ALGORITHMS):
+    its JSON holds the lower values, its line shows Lemma 5 and eq. (5) far above their bounds."""
+    from privdtol.cli import main
+    from privdtol.engine.exact.proof import PROOF_ALGORITHMS
+
+    assert {"rps_uniform_mix", "rps_hot"} <= set(PROOF_ALGORITHMS)
+    out = tmp_path / "mix.json"
+    args = ["lemmas", "--algorithm", "rps_uniform_mix", "--means", "0.2,0.3,0.9"]
+    assert main([*args, "--epsilon", "1", "--env", "deterministic", "--out", str(out)]) == 0
+    written = json.loads(out.read_text())
+    mix = terms("rps_uniform_mix", (0.2, 0.3, 0.9), 1.0, env="deterministic")
+    assert written["sum_F"] == mix["sum_F"] and written["regret_limit"] is None
+    line = capsys.readouterr().err
+    assert line.startswith("rps_uniform_mix: K=3 gap=0.1 eps=1  Lemma 4 1.83252e+10 <= 7.33008e+10")
+    assert "Lemma 5 1.83252e+10 <= " in line and "eq.(5) 2.29065e+09 <= " in line

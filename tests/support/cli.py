@@ -54,6 +54,7 @@ def run_cli(
     plugins=(),
     limited: bool = False,
     in_process: bool = False,
+    env: dict[str, str] | None = None,
 ) -> CliRun:
     """``privdtol ARGS`` (each turned into a string), output captured as text.
 
@@ -62,11 +63,12 @@ def run_cli(
     registries are built at import: each plugin set needs a fresh interpreter).  ``limited``:
     a child under :data:`LIMIT_BYTES` of address space and :data:`LIMIT_SECONDS`; in process,
     under :data:`EXTRA_BYTES` more than the process holds and :data:`IN_PROCESS_SECONDS`
-    (:func:`limits`, which raise :class:`Timeout` or MemoryError)."""
+    (:func:`limits`, which raise :class:`Timeout` or MemoryError).  ``env``: the child's whole
+    environment (a locale, say), instead of this process's."""
     args = tuple(str(a) for a in args)
     start = time.monotonic()
     if in_process:
-        assert cwd is None and not plugins, "in process: no cwd, no plugins"
+        assert cwd is None and not plugins and env is None, "in process: no cwd, plugins, env"
         out, err = io.StringIO(), io.StringIO()
         with (
             limits() if limited else contextlib.nullcontext(),
@@ -87,7 +89,7 @@ def run_cli(
         capture_output=True,
         text=True,
         cwd=cwd,
-        env=plugin_env(*plugins) if plugins else None,
+        env=plugin_env(*plugins) if plugins else env,
         preexec_fn=limit if limited else None,
         timeout=LIMIT_SECONDS if limited else CHILD_SECONDS,
     )
@@ -119,6 +121,13 @@ def limits():
         signal.alarm(0)
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
         signal.signal(signal.SIGALRM, old)
+
+
+def one_line(stderr: str) -> str:
+    """The one line of a refusal's stderr (no traceback, no second line)."""
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    return lines[0]
 
 
 def one_line_error(capsys, args, naming: str) -> str:

@@ -1,7 +1,8 @@
-"""Shared by the fuzz tests (tests/workflow/test_fuzz_inputs.py, test_fuzz_data.py): the
-hypothesis settings and the contract every input must meet (exit 0, or exit 2 with one line
-naming a key, file or argument; never a traceback).  Each example runs the CLI in process under
-a time and a memory limit: ``support.cli.run_cli(*args, in_process=True, limited=True)``."""
+"""Shared by the fuzz tests (tests/workflow/test_config_input.py, test_cli_arguments.py,
+test_data_files.py): the hypothesis settings and the contract every input must meet (exit 0,
+or exit 2 with one line naming a key, file or argument; never a traceback).  Each example runs
+the CLI in process under a time and a memory limit: ``support.cli.run_cli(*args,
+in_process=True, limited=True)``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A fabricated results tree for the report's tests (tests/report/test_assets.py and
-tests/workflow/test_hostile_strings.py): every kind of input ``privdtol report-assets`` reads
+tests/workflow/test_report_text.py): every kind of input ``privdtol report-assets`` reads
 (check records, figures, notebook tables, aggregated tables, benchmarks), the config it is run
 with, and the text of a compiled PDF."""
 

@@ -800,25 +800,6 @@ def test_proof_terms_refuse_the_sums_of_another_mixture():
         proof_terms("rps_uniform_mix", MIX_MEANS, 1.0, env="deterministic", sums=sums)
 
 
-def test_lemmas_command_computes_the_uniform_mix_control(tmp_path, capsys):
-    """``privdtol lemmas --algorithm rps_uniform_mix`` (registered through PROOF_ALGORITHMS):
-    its JSON holds the lower values, its line shows Lemma 5 and eq. (5) far above their bounds."""
-    import json
-
-    from privdtol.cli import main
-    from privdtol.engine.exact.proof import PROOF_ALGORITHMS
-
-    assert {"rps_uniform_mix", "rps_hot"} <= set(PROOF_ALGORITHMS)
-    out = tmp_path / "mix.json"
-    args = ["lemmas", "--algorithm", "rps_uniform_mix", "--means", "0.2,0.3,0.9"]
-    assert main([*args, "--epsilon", "1", "--env", "deterministic", "--out", str(out)]) == 0
-    terms = json.loads(out.read_text())
-    assert terms["sum_F"] == _mix_and_rps()[0]["sum_F"] and terms["regret_limit"] is None
-    line = capsys.readouterr().err
-    assert line.startswith("rps_uniform_mix: K=3 gap=0.1 eps=1  Lemma 4 1.83252e+10 <= 7.33008e+10")
-    assert "Lemma 5 1.83252e+10 <= " in line and "eq.(5) 2.29065e+09 <= " in line
-
-
 def test_eq4_ratios_of_the_uniform_mix_use_its_mixed_law():
     """eq. (4)'s ratio for rps_uniform_mix is of its selection's law: on MIX_MEANS (K = 3, the
     small gap 0.1), a law 0.3 of the softmax at m = 1 is (15/16) 0.3 + 1/48 = 0.3020833...,

@@ -1,21 +1,22 @@
-"""Fuzzing the front ends: configs made by mutating config/smoke.yaml (wrong types, NaN and
-infinities, extremes, deleted, duplicated and unknown keys, huge lists, YAML aliases, odd bytes)
-and argument lists of the CLI.  Every input ends in exit 0, or in exit 2 with exactly one stderr
-line that names a key, file or argument; never a traceback, within a time limit (a per-example
-alarm) and a memory limit (``resource.setrlimit(RLIMIT_AS)`` around the run): the helpers of
-:mod:`support.fuzz`, shared with the data-file, name and costly-block families of
-tests/workflow/test_fuzz_data.py.
+"""Config files through ``privdtol check-config``: configs made by mutating config/smoke.yaml
+(wrong types, NaN and infinities, extremes, deleted, duplicated and unknown keys, huge lists,
+YAML aliases, odd bytes), experiment and slice names of any text (control characters,
+newlines, long, the pipeline's own tables), and privacy blocks at the schema's extremes, whose
+audits are estimated, never run.  Every input ends in exit 0, or in exit 2 with exactly one
+stderr line that names a key or the file; never a traceback, within a time limit (a
+per-example alarm) and a memory limit (``resource.setrlimit(RLIMIT_AS)`` around the run): the
+contract of :mod:`support.fuzz`.
 
-Fixed seed (``derandomize``) and a bounded number of examples: a few dozen in the fast tier
-(about 15 s), more in the slow tier (about 60 s on the loaded 2-core machine).  Removing the
-NaN check of :func:`privdtol.pipeline.config.check_values` makes
-``test_fuzz_non_finite_numbers_refused`` fail (``batching.target_seconds: .nan`` is then
-accepted, exit 0).
+Fixed seed (``derandomize``) and a bounded number of examples: a few dozen in the fast tier,
+more in the slow tier.  Removing the NaN check of
+:func:`privdtol.pipeline.config.check_values` makes ``test_fuzz_non_finite_numbers_refused``
+fail (``batching.target_seconds: .nan`` is then accepted, exit 0).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from support.fuzz import FAST, SLOW, assert_contract
 from support.paths import ROOT
 
 from privdtol.errors import printable
+from privdtol.pipeline.semantics import PIPELINE_TABLES
 
 #: the smoke config, with a small size guard so that a fuzzed grid is refused, not planned,
 #: when it grows beyond a second of planning (the size guard itself: tests/cli/test_config.py)
@@ -39,6 +41,12 @@ BASE = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text()) | {
 SMALL = {k: v for k, v in BASE.items() if k != "privacy"} | {
     "experiments": [BASE["experiments"][0] | {"algorithms": ["rps", "ftl"]}]
 }
+
+#: the smoke config's first experiment alone, one algorithm and one cell, no privacy block
+ONE_CELL = {k: v for k, v in BASE.items() if k not in ("privacy", "limits")} | {
+    "experiments": [BASE["experiments"][0] | {"algorithms": ["rps"], "K": [2], "gap": [0.5]}]
+}
+ONE_CELL["experiments"][0].pop("slices", None)
 
 
 # ----------------------------------------------------------------------------- configs
@@ -205,87 +213,65 @@ def test_fuzz_configs_more(tmp_path_factory, data):
     check_config_file(tmp_path_factory.mktemp("fuzz"), data)
 
 
-# ----------------------------------------------------------------------------- CLI arguments
-SIMULATE__fuzz_inputs = [
-    "simulate",
-    "--algorithm",
-    "rps",
-    "--epsilon",
-    "1",
-    "--K",
-    "4",
-    "--gap",
-    "0.25",
-]
+def check_config(tmp_path, cfg: dict) -> tuple[int, str]:
+    path = tmp_path / "fuzz.yaml"
+    path.write_text(yaml.safe_dump(cfg, allow_unicode=True))
+    run = run_cli("check-config", path, in_process=True, limited=True)
+    code, err = run.returncode, run.stderr
+    assert_contract(code, err, lambda line: line.startswith("privdtol check-config: error: "))
+    return code, err
 
 
-SIMULATE__fuzz_inputs += ["--horizon", "1023", "--runs", "20"]
-
-
-EXACT__fuzz_inputs = ["exact", "--algorithm", "rps", "--epsilon", "1", "--K", "4", "--gap", "0.25"]
-
-
-EXACT__fuzz_inputs += ["--horizon", "1023"]
-
-
-VALUES = st.one_of(
-    st.sampled_from(["nan", "inf", "-inf", "0", "-1", "1e-300", "1e300", "1099511627776"]),
-    st.sampled_from(["100000000000", "abc", "", "2", "0.5", "rps", "staircase", "fast"]),
-    st.sampled_from(["explicit", "3,x", "0.4,0.6", "1e-9", "1e-6", "2147483648"]),
-    st.integers(-(2**45), 2**45).map(str),
-    st.text(max_size=8),
+# ----------------------------------------------------------------------------- names
+NAMES = st.one_of(
+    st.text(max_size=80),
+    st.sampled_from([*PIPELINE_TABLES, "horizon\n", "a" * 65, "a" * 300, "x\x00", "é"]),
+    st.from_regex(r"[a-z][a-z0-9_]{0,70}", fullmatch=True),
 )
 
 
-FLAGS = ["--mode", "--instance", "--mu-best", "--means", "--env", "--rho", "--seed", "--nope"]
-
-
-@st.composite
-def mutated_args(draw):
-    args = list(draw(st.sampled_from([SIMULATE__fuzz_inputs, EXACT__fuzz_inputs])))
-    for _ in range(draw(st.integers(1, 3))):
-        flags = [i for i, a in enumerate(args) if a.startswith("--")]
-        i = draw(st.sampled_from(flags))
-        op = draw(st.sampled_from(["value", "value", "drop", "add"]))
-        if op == "value" and i + 1 < len(args):
-            args[i + 1] = draw(VALUES)
-        elif op == "drop":
-            del args[i : i + 2]
-        else:
-            args += [draw(st.sampled_from(FLAGS)), draw(VALUES)]
-    return args
-
-
-def check_args(tmp_path, args):
-    out = tmp_path / "out.csv"
-    run = run_cli(*args, "--out", out, in_process=True, limited=True)
-    code, err = run.returncode, run.stderr
-    names = [a for a in args if a.startswith("--")] + ["--out", "argument", "--runs", "--K"]
-    names += ["--epsilon", "--means", "--gap", "--horizon", "--mu-best", "--algorithm"]
-    assert_contract(code, err, names)
-    if code != 0:
-        assert not out.exists()
+def bad_name(name: str) -> bool:
+    return not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", name) or name in PIPELINE_TABLES
 
 
 @FAST
-@given(args=mutated_args())
-def test_fuzz_cli_arguments(tmp_path_factory, args):
-    check_args(tmp_path_factory.mktemp("fuzz"), args)
+@given(name=NAMES, slice_name=NAMES, which=st.sampled_from(["experiment", "slice"]))
+def test_fuzz_names(tmp_path_factory, name, slice_name, which):
+    cfg = yaml.safe_load(yaml.safe_dump(ONE_CELL))
+    exp = cfg["experiments"][0]
+    if which == "experiment":
+        exp["name"] = name
+    else:
+        exp["slices"] = [{"name": slice_name}]
+    code, err = check_config(tmp_path_factory.mktemp("fuzz"), cfg)
+    if which == "experiment" and bad_name(name):
+        assert code == 2 and "experiments[0].name" in err, err
+    bad_slice = len(slice_name) > 64 or any(not c.isprintable() and c != " " for c in slice_name)
+    if which == "slice" and bad_slice and any(ord(c) < 32 or ord(c) == 127 for c in slice_name):
+        assert code == 2 and "slices[0].name" in err, err
 
 
-@pytest.mark.slow
-@SLOW
-@given(args=mutated_args())
-def test_fuzz_cli_arguments_more(tmp_path_factory, args):
-    check_args(tmp_path_factory.mktemp("fuzz"), args)
+# ----------------------------------------------------------------------------- privacy blocks
+PRIVACY = st.fixed_dictionaries(
+    {},
+    optional={
+        "K": st.lists(st.integers(2, 16), min_size=1, max_size=3),
+        "blocks": st.lists(st.sampled_from([1, 16, 256, 1024]), min_size=1, max_size=2),
+        "exact": st.fixed_dictionaries({"n_random": st.sampled_from([0, 1000, 1_000_000])}),
+        "sequence": st.fixed_dictionaries(
+            {
+                "K": st.lists(st.integers(2, 4), min_size=1, max_size=2),
+                "horizon": st.sampled_from([3, 63, 255, 1023]),
+            }
+        ),
+        "statistical": st.fixed_dictionaries({"runs": st.sampled_from([10, 200_000, 10_000_000])}),
+    },
+)
 
 
-def test_contract_catches_a_traceback_and_two_lines():
-    """The assertion itself can fail (its negative control)."""
-    with pytest.raises(AssertionError):
-        assert_contract(1, "Traceback (most recent call last):\n", ["x"])
-    with pytest.raises(AssertionError):
-        assert_contract(2, "usage: privdtol\nerror: --K\n", ["--K"])
-    with pytest.raises(AssertionError):
-        assert_contract(2, "error: nothing named\n", ["--K"])
-    assert_contract(2, "privdtol simulate: error: --K: got 0\n", ["--K"])
+@FAST
+@given(privacy=PRIVACY)
+def test_fuzz_privacy_blocks_are_refused_or_fit(tmp_path_factory, privacy):
+    """check-config estimates the audits before any runs (it never runs them)."""
+    cfg = yaml.safe_load(yaml.safe_dump(ONE_CELL)) | {"privacy": privacy}
+    check_config(tmp_path_factory.mktemp("fuzz"), cfg)
