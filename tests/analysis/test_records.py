@@ -1,6 +1,6 @@
 """Tests of :mod:`privdtol.analysis.records`: the check records (their fields, verdicts and
-JSON form), reading the aggregated tables a claim needs, and writing records from the
-``check`` command."""
+JSON form), reading the aggregated tables a claim needs and writing them (the ``check``
+command's records: tests/cli/test_check.py)."""
 
 from __future__ import annotations
 
@@ -11,23 +11,16 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-from support.paths import SMOKE
 from support.records import c2_record, check_json
 
 from privdtol.analysis import (
     records,
 )
-from privdtol.analysis.claims import c2_theorem1
 from privdtol.analysis.records import (
     load_check,
     read_check,
 )
-from privdtol.analysis.registry import (
-    CLAIMS,
-)
-from privdtol.cli import main
 from privdtol.errors import InputError
-from privdtol.pipeline.config import load_config_files
 
 
 def test_write_check_is_deterministic_json(tmp_path):
@@ -50,57 +43,6 @@ def test_write_check_is_deterministic_json(tmp_path):
     with pytest.raises(ValueError):
         records.write_check({"claim": "x"}, tmp_path / "c.json")
     assert records.read_check(tmp_path / "missing.json") is None
-
-
-def _check(claim, out, *extra, agg_dir=None):
-    args = ["check", "--claim", claim, "--config", str(SMOKE), "--out", str(out), *extra]
-    return main(args + (["--agg-dir", str(agg_dir)] if agg_dir else []))
-
-
-def test_cli_check_writes_the_registry_record(tiny_agg, tmp_path, thresholds, capsys):
-    out = tmp_path / "checks" / "C2.json"
-    out.parent.mkdir()  # check --out never creates directories (as simulate)
-    assert _check("C2", out, agg_dir=tiny_agg) == 0
-    rec = records.load_check(out)
-    # only grid and gap exist: the other experiments of C2 are skipped
-    assert rec["inputs"] == sorted(str(tiny_agg / f"{e}.parquet") for e in ("gap", "grid"))
-    # RPS is far below Theorem 1's bound (ratio < 0.2 on these cells): C2 must PASS
-    assert rec["verdict"] == "PASS" and rec["ci_high"] < 0.5
-    tables = records.load_agg(tiny_agg, CLAIMS["C2"].experiments)
-    expect = c2_theorem1.check(tables, thresholds, rec["inputs"])
-    assert out.read_text() == records.check_json(expect)
-    again = tmp_path / "again.json"
-    assert _check("C2", again, agg_dir=tiny_agg) == 0
-    assert again.read_bytes() == out.read_bytes()
-    assert "check C2: PASS" in capsys.readouterr().err
-
-
-def test_multiverse_recomputes_each_verdict_over_its_declared_range(tiny_agg, tmp_path):
-    """privdtol check --multiverse: one row per (check, threshold, value) of the schema's
-    pre-declared ranges; the configured value's row repeats the check's own verdict; a
-    threshold outside any sensible range (rate_form_factor 1.0001) turns C4 into a FAIL."""
-    from privdtol.analysis.multiverse import multiverse_table
-
-    config = load_config_files([str(SMOKE)])
-    out = tmp_path / "multiverse.json"
-    args = ["check", "--multiverse", "--config", str(SMOKE), "--agg-dir", str(tiny_agg)]
-    assert main([*args, "--out", str(out)]) == 0
-    data = json.loads(out.read_text())
-    ranges = config["checks"]["multiverse"]
-    assert ranges["rate_form_factor"] == [1.25, 1.5, 2.0]  # the schema's declared default
-    rows = {(r["claim"], r["threshold"], json.dumps(r["value"])): r for r in data["rows"]}
-    for value in ranges["confidence"]:
-        assert ("C2", "confidence", json.dumps(value)) in rows
-    tables = records.load_agg(tiny_agg, CLAIMS["C2"].experiments)
-    own = c2_theorem1.check(tables, config["checks"], [])["verdict"]
-    assert rows[("C2", "confidence", "0.95")]["verdict"] == own
-    assert rows[("C2", "confidence", "0.95")]["configured"]
-    strict = {
-        **config,
-        "checks": {**config["checks"], "multiverse": {"rate_form_factor": [1.0001]}},
-    }
-    c4 = [r for r in multiverse_table(strict, tiny_agg)["rows"] if r["claim"] == "C4"]
-    assert c4 and c4[0]["verdict"] == "FAIL" and c4[0]["base_verdict"] != "FAIL"
 
 
 @pytest.mark.parametrize(
