@@ -1,8 +1,8 @@
 """The test tree's own layout: no file is named after how a test was found (a mutation run, a
-census, a sample), every test module outside tests/workflow/ and tests/support/ mirrors a module
-or package of src/privdtol/, and no test module imports another one (shared helpers live in
-tests/support/).  Each check is a function of a repository root, shown to fail on a planted bad
-tree."""
+census, a sample, fuzzing, hostile input), every test module outside tests/workflow/ and
+tests/support/ mirrors a module or package of src/privdtol/, and no test module imports another
+one (shared helpers live in tests/support/).  Each check is a function of a repository root,
+shown to fail on a planted bad tree."""
 
 from __future__ import annotations
 
@@ -13,8 +13,11 @@ from pathlib import Path
 import pytest
 from support.paths import ROOT
 
-#: names that tell a test's history instead of what it tests
-PROCESS_NAME = re.compile(r"mutants_|_fresh|_round\d|_r\d[a-z]|census|_sample", re.IGNORECASE)
+#: names that tell a test's history instead of what it tests: how its bugs were found (a
+#: mutation run, a census, a sample, a round, fuzzing, hostile input), not its subject
+PROCESS_NAME = re.compile(
+    r"mutants_|_fresh|_round\d|_r\d[a-z]|census|_sample|^test_(?:fuzz|hostile)", re.IGNORECASE
+)
 #: folders of tests/ whose modules do not mirror the package (workflow-level tests, helpers)
 NOT_MIRRORED = ("workflow", "support")
 
@@ -155,6 +158,8 @@ def test_checks_pass_on_a_planted_good_tree(tmp_path):
         ("tests/engine/test_softmax_r4d.py", "tests/engine/test_softmax_r4d.py"),
         ("tests/test_census_power.py", "tests/test_census_power.py"),
         ("tests/engine/test_exact_sample.py", "tests/engine/test_exact_sample.py"),
+        ("tests/workflow/test_fuzz_inputs.py", "tests/workflow/test_fuzz_inputs.py"),
+        ("tests/workflow/test_hostile_use.py", "tests/workflow/test_hostile_use.py"),
         ("tests/data/census/notes.txt", "tests/data/census"),  # a folder's name too
     ],
 )
