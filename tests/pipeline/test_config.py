@@ -53,6 +53,8 @@ def test_schema_fills_documented_defaults():
     }
     exp = cfg["experiments"][0]
     assert exp["env"] == "bernoulli" and exp["instance"] == "standard"
+    # the loss models' own defaults (written in their constructors alone)
+    assert exp["rho"] == [0.5] and exp["kappa"] == [2.0]
 
 
 def test_every_schema_key_is_documented():

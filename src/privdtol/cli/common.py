@@ -25,7 +25,7 @@ def add_cell_arguments(
     """The arguments that name one cell: algorithm, epsilon, the instance (``--means``, or
     ``--K --gap [--mu-best] [--instance]``), the loss model and the horizon (``simulate`` and
     ``exact`` alike; required unless a default ``horizon`` is given)."""
-    from privdtol.environments import INSTANCES
+    from privdtol.environments import INSTANCES, parameter_default
 
     parser.add_argument(
         "--algorithm",
@@ -50,11 +50,16 @@ def add_cell_arguments(
         parser.add_argument(
             "--rho",
             type=float,
-            default=0.5,
+            default=parameter_default("correlated", "rho"),
             help="shared-shock probability (correlated; < 0: antithetic best action)",
         )
     if "beta" in envs:
-        parser.add_argument("--kappa", type=float, default=2.0, help="Beta concentration (beta)")
+        parser.add_argument(
+            "--kappa",
+            type=float,
+            default=parameter_default("beta", "kappa"),
+            help="Beta concentration (beta)",
+        )
     if "replay" in envs:
         parser.add_argument("--losses", help="CSV loss matrix, T rows x K columns (replay)")
     parser.set_defaults(algorithms=tuple(algorithms))
@@ -97,7 +102,7 @@ def cell_spec_from_args(args, **options):
             raise InputError("means", "given together with --K/--gap", "one of the two forms")
         given = {"means": parse_means(args.means)}
     elif args.K is not None and args.gap is not None:
-        given = {"K": args.K, "gap": args.gap, "mu_best": args.mu_best}
+        given = {"K": args.K, "gap": args.gap, "mu_best": args.mu_best, "instance": args.instance}
     else:
         raise InputError("means", "no instance given", "--means LIST, or --K N --gap G")
     spec = make_spec(
@@ -106,7 +111,6 @@ def cell_spec_from_args(args, **options):
         args.horizon,
         options.pop("runs", 0),
         **given,
-        instance=args.instance,
         env=args.env,
         rho=getattr(args, "rho", None),
         kappa=getattr(args, "kappa", None),

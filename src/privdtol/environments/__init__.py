@@ -75,6 +75,7 @@ __all__ = [
     "check_model",
     "instance_means",
     "make_env",
+    "parameter_default",
     "read_loss_matrix",
     "staircase_means",
     "standard_means",
@@ -83,9 +84,15 @@ __all__ = [
 
 
 def make_env(
-    env: str, means=None, *, rho: float = 0.5, kappa: float = 2.0, losses: str | None = None
+    env: str,
+    means=None,
+    *,
+    rho: float | None = None,
+    kappa: float | None = None,
+    losses: str | None = None,
 ) -> LossModel:
-    """Build a loss model by name; ``losses`` is the CSV path for ``replay``."""
+    """Build a loss model by name; ``losses`` is the CSV path for ``replay``; ``rho``
+    (correlated) and ``kappa`` (beta) None: the model's default (:func:`parameter_default`)."""
     model = lookup(MODELS, env, "env", "loss model")
     if env == "replay":
         if losses is None:
@@ -93,8 +100,17 @@ def make_env(
         return ReplayLosses.from_csv(losses)
     if means is None:
         raise InputError("means", "missing", "comma-separated numbers in [0, 1], or --K/--gap")
-    if env == "correlated":
+    if env == "correlated" and rho is not None:
         return CorrelatedBernoulli(means, rho=rho)
-    if env == "beta":
+    if env == "beta" and kappa is not None:
         return BetaLosses(means, kappa=kappa)
     return model(means)
+
+
+def parameter_default(env: str, name: str):
+    """The default of a loss model's parameter (``rho`` of ``correlated``, ``kappa`` of
+    ``beta``): its constructor's, the one place it is written (the CLI's ``--rho``/``--kappa``
+    and the config schema's ``rho``/``kappa`` read it here)."""
+    import inspect
+
+    return inspect.signature(MODELS[env].__init__).parameters[name].default

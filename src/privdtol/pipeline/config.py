@@ -106,10 +106,15 @@ def registry_enums(schema: dict) -> dict:
     algorithms (``$defs.algorithms``), the loss models the pipeline generates instances for
     (``$defs.env``) and the algorithms the worst-case searches accept (the private ones of the
     exact engine that are not negative controls).  The audited algorithms are checked by the
-    privacy layer (:func:`privdtol.privacy.audit_grid.merge_grid`)."""
+    privacy layer (:func:`privdtol.privacy.audit_grid.merge_grid`).  An experiment's default
+    ``rho`` and ``kappa`` are the loss models' own
+    (:func:`privdtol.environments.parameter_default`: written once, in the model)."""
     from privdtol.engine.exact import EXACT_ALGORITHMS
-    from privdtol.environments import PIPELINE_MODELS
+    from privdtol.environments import PIPELINE_MODELS, parameter_default
 
+    experiment = schema["properties"]["experiments"]["items"]["properties"]
+    experiment["rho"]["default"] = [parameter_default("correlated", "rho")]
+    experiment["kappa"]["default"] = [parameter_default("beta", "kappa")]
     defs = schema["$defs"]
     defs["algorithms"]["items"]["enum"] = list(ALGORITHMS)
     defs["env"]["enum"] = list(PIPELINE_MODELS)
