@@ -195,7 +195,8 @@ def validate_schema(config: dict, schema: dict | None = None, set_default: bool 
 
 def validate_privacy(grid) -> dict:
     """The ``privacy:`` block alone (``privdtol audit-grid --grid-json``), by the config's
-    schema: one InputError naming ``privacy.<key>``."""
+    schema: one InputError naming ``privacy.<key>``; the schema's defaults filled in (in
+    place), as in a whole config."""
     schema = load_schema()
     sub = {
         "$defs": schema["$defs"],
@@ -203,7 +204,7 @@ def validate_privacy(grid) -> dict:
         "properties": {"privacy": schema["properties"]["privacy"]},
     }
     check_values(grid, ["privacy"])
-    validate_schema({"privacy": grid}, sub, set_default=False)
+    validate_schema({"privacy": grid}, sub)
     return grid
 
 
