@@ -25,7 +25,9 @@ def add_cell_arguments(
     """The arguments that name one cell: algorithm, epsilon, the instance (``--means``, or
     ``--K --gap [--mu-best] [--instance]``), the loss model and the horizon (``simulate`` and
     ``exact`` alike; required unless a default ``horizon`` is given)."""
-    from privdtol.environments import INSTANCES, parameter_default
+    from privdtol.environments import INSTANCES
+    from privdtol.environments.beta import DEFAULT_KAPPA
+    from privdtol.environments.correlated import DEFAULT_RHO
 
     parser.add_argument(
         "--algorithm",
@@ -50,14 +52,14 @@ def add_cell_arguments(
         parser.add_argument(
             "--rho",
             type=float,
-            default=parameter_default("correlated", "rho"),
+            default=DEFAULT_RHO,
             help="shared-shock probability (correlated; < 0: antithetic best action)",
         )
     if "beta" in envs:
         parser.add_argument(
             "--kappa",
             type=float,
-            default=parameter_default("beta", "kappa"),
+            default=DEFAULT_KAPPA,
             help="Beta concentration (beta)",
         )
     if "replay" in envs:

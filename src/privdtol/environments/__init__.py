@@ -75,7 +75,6 @@ __all__ = [
     "check_model",
     "instance_means",
     "make_env",
-    "parameter_default",
     "read_loss_matrix",
     "staircase_means",
     "standard_means",
@@ -92,7 +91,9 @@ def make_env(
     losses: str | None = None,
 ) -> LossModel:
     """Build a loss model by name; ``losses`` is the CSV path for ``replay``; ``rho``
-    (correlated) and ``kappa`` (beta) None: the model's default (:func:`parameter_default`)."""
+    (correlated) and ``kappa`` (beta) None: the model's default
+    (:data:`~privdtol.environments.correlated.DEFAULT_RHO`,
+    :data:`~privdtol.environments.beta.DEFAULT_KAPPA`)."""
     model = lookup(MODELS, env, "env", "loss model")
     if env == "replay":
         if losses is None:
@@ -105,12 +106,3 @@ def make_env(
     if env == "beta" and kappa is not None:
         return BetaLosses(means, kappa=kappa)
     return model(means)
-
-
-def parameter_default(env: str, name: str):
-    """The default of a loss model's parameter (``rho`` of ``correlated``, ``kappa`` of
-    ``beta``): its constructor's, the one place it is written (the CLI's ``--rho``/``--kappa``
-    and the config schema's ``rho``/``kappa`` read it here)."""
-    import inspect
-
-    return inspect.signature(MODELS[env].__init__).parameters[name].default

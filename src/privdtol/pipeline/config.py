@@ -108,13 +108,16 @@ def registry_enums(schema: dict) -> dict:
     exact engine that are not negative controls).  The audited algorithms are checked by the
     privacy layer (:func:`privdtol.privacy.audit_grid.merge_grid`).  An experiment's default
     ``rho`` and ``kappa`` are the loss models' own
-    (:func:`privdtol.environments.parameter_default`: written once, in the model)."""
+    (:data:`~privdtol.environments.correlated.DEFAULT_RHO`,
+    :data:`~privdtol.environments.beta.DEFAULT_KAPPA`: written once, in the model)."""
     from privdtol.engine.exact import EXACT_ALGORITHMS
-    from privdtol.environments import PIPELINE_MODELS, parameter_default
+    from privdtol.environments import PIPELINE_MODELS
+    from privdtol.environments.beta import DEFAULT_KAPPA
+    from privdtol.environments.correlated import DEFAULT_RHO
 
     experiment = schema["properties"]["experiments"]["items"]["properties"]
-    experiment["rho"]["default"] = [parameter_default("correlated", "rho")]
-    experiment["kappa"]["default"] = [parameter_default("beta", "kappa")]
+    experiment["rho"]["default"] = [DEFAULT_RHO]
+    experiment["kappa"]["default"] = [DEFAULT_KAPPA]
     defs = schema["$defs"]
     defs["algorithms"]["items"]["enum"] = list(ALGORITHMS)
     defs["env"]["enum"] = list(PIPELINE_MODELS)
