@@ -59,6 +59,22 @@ def test_simulate_batch_cli_writes_skips_and_forces(tmp_path, capsys):
     }
 
 
+def test_a_cell_table_is_the_engines_keyed_by_the_cell_id():
+    """A correlated staircase cell (rho 0.25; K = 3, gap 1/4, T = 7, 2 runs): every parameter
+    column comes from the engine's table (instance, rho; kappa NaN), the cell id first; the
+    file's columns are those its reader checks."""
+    from privdtol.cli.batch import cell_table
+    from privdtol.pipeline.aggregate import CELL_FILE_COLUMNS
+
+    cell = grid.Cell("rps", "correlated", "staircase", 3, 0.25, None, 1.0, 7, 2, 0.25, None, 0)
+    table = cell_table(cell)
+    columns = list(table.columns)
+    assert columns[0] == "cell_id" and set(columns) == set(CELL_FILE_COLUMNS)
+    assert columns[-3:] == ["instance", "rho", "kappa"]
+    assert set(table["cell_id"]) == {cell.cell_id} and set(table["instance"]) == {"staircase"}
+    assert set(table["rho"]) == {0.25} and table["kappa"].isna().all() and len(table) == 6
+
+
 def test_simulate_batch_writes_the_proof_cells_terms(tmp_path, capsys):
     """``simulate-batch --proof-dir --proof-cells`` writes the terms of the proof cells only,
     with Reg_T at the horizon taken from the cell's own exact table, and skips a cell only when

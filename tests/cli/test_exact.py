@@ -18,7 +18,8 @@ def test_exact_cli_writes_the_simulate_columns_plus_error_bound(tmp_path):
     df = pd.read_csv(out)
     sim_columns = ["algorithm", "env", "K", "gap", "mu_best", "epsilon", "eta", "horizon"]
     assert list(df.columns) == [*sim_columns, "run", "regret", "regret_realized", "estimator",
-                                "error_bound"]  # fmt: skip
+                                "error_bound", "instance", "rho", "kappa"]  # fmt: skip
+    assert (df["instance"] == "standard").all() and df[["rho", "kappa"]].isna().all().all()
     assert list(df["horizon"]) == [(1 << k) - 1 for k in range(1, 17)]
     assert (df["estimator"] == "exact").all() and (df["run"] == 0).all()
     assert (df["error_bound"] > 0).all() and (df["error_bound"] < 1e-6 * df["regret"]).all()

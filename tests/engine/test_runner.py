@@ -14,7 +14,8 @@ from privdtol.engine.runner import CellSpec, exact_table, make_spec, run_cell
 
 def test_make_spec_passes_every_field_through():
     """Every field given to make_spec lands in the CellSpec of the same name; rho/kappa None
-    keep CellSpec's defaults (0.5, 2.0); means given are kept even with K."""
+    leave the loss model's defaults (0.5, 2.0), written in the model alone; means given are
+    kept even with K, labelled instance "given"; generated ones carry their family."""
     spec = make_spec(
         "rps", 0.5, 63, 7, means=(0.25, 0.75), K=3, gap=0.1, rho=0.3, kappa=4.0,
         env="correlated", seed=9, mode="explicit", losses=None,
@@ -22,17 +23,21 @@ def test_make_spec_passes_every_field_through():
     assert spec == CellSpec(
         algorithm="rps", epsilon=0.5, horizon=63, runs=7, env="correlated",
         means=(0.25, 0.75), rho=0.3, kappa=4.0, losses=None, seed=9, mode="explicit",
+        instance="given",
     )  # fmt: skip
     default = make_spec("ftl", None, 15, 2, means=(0.5, 0.6))
     assert (default.rho, default.kappa, default.env, default.seed, default.mode) == (
-        0.5, 2.0, "bernoulli", 0, "auto",
+        None, None, "bernoulli", 0, "auto",
     )  # fmt: skip
+    assert make_spec("ftl", None, 15, 2, means=(0.5, 0.6), env="correlated").build_env().rho == 0.5
+    assert make_spec("ftl", None, 15, 2, means=(0.5, 0.6), env="beta").build_env().kappa == 2.0
     assert make_spec("rps", 1.0, 7, 1).means is None
     # staircase K = 4, gap 0.2, mu_best 0.1: gaps 0.2, 0.55, 0.9 (linear up to 1 - mu_best)
     stair = make_spec("rps", 1.0, 7, 1, K=4, gap=0.2, mu_best=0.1, instance="staircase")
     assert stair.means == pytest.approx((0.1, 0.3, 0.65, 1.0), abs=1e-15)
-    assert all(type(m) is float for m in stair.means)
-    assert make_spec("rps", 1.0, 7, 1, K=2, gap=0.2).means == (0.4, 0.6)
+    assert all(type(m) is float for m in stair.means) and stair.instance == "staircase"
+    standard = make_spec("rps", 1.0, 7, 1, K=2, gap=0.2)
+    assert standard.means == (0.4, 0.6) and standard.instance == "standard"
 
 
 def test_make_spec_generates_the_means_at_the_given_best_mean():
@@ -100,8 +105,10 @@ def test_exact_table_record_of_a_two_action_cell():
     t = exact_table(make_spec("rps", 1.0, 3, 0, means=(0.25, 0.75)))
     assert list(t.columns) == [
         "algorithm", "env", "K", "gap", "mu_best", "epsilon", "eta", "horizon", "run",
-        "regret", "regret_realized", "estimator", "error_bound",
+        "regret", "regret_realized", "estimator", "error_bound", "instance", "rho", "kappa",
     ]  # fmt: skip
+    assert t["instance"].tolist() == ["given", "given"]
+    assert t["rho"].isna().all() and t["kappa"].isna().all()
     assert t["horizon"].tolist() == [1, 3] and t["run"].tolist() == [0, 0]
     assert t["estimator"].tolist() == ["exact", "exact"]
     assert t["regret_realized"].dtype == np.float64 and t["regret_realized"].isna().all()

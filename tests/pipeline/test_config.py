@@ -53,6 +53,8 @@ def test_schema_fills_documented_defaults():
     }
     exp = cfg["experiments"][0]
     assert exp["env"] == "bernoulli" and exp["instance"] == "standard"
+    # the loss models' own defaults (written in their constructors alone)
+    assert exp["rho"] == [0.5] and exp["kappa"] == [2.0]
 
 
 def test_every_schema_key_is_documented():
@@ -204,6 +206,25 @@ def test_the_privacy_block_is_validated_alone():
     with pytest.raises(InputError) as err:
         config.validate_privacy({**grid, "nope": 1})
     assert str(err.value).startswith("privacy.nope: ")
+
+
+def test_the_privacy_blocks_defaults_are_the_schemas():
+    """An empty block and a whole config's block carry the schema's defaults (the audited
+    algorithms' lists excepted: the privacy layer's); a given value is kept."""
+    assert config.validate_privacy({"K": [2]}) == {
+        "K": [2],
+        "seed": 0,
+        "epsilons": [0.1, 0.25, 0.5, 1.0, 2.0],
+        "blocks": [1, 4, 16, 64],
+        "exact": {"n_random": 1000, "max_steps": 30, "laplace_max_K": 4},
+        "sequence": {"K": [3], "horizon": 63, "n_random": 10},
+        "statistical": {"K": [2, 4], "block": 16, "runs": 200000, "alpha": 0.05},
+    }
+    cfg = minimal()
+    cfg["privacy"] = {"statistical": {"runs": 10}}
+    privacy = load_config(cfg)["privacy"]
+    assert privacy["statistical"] == {"runs": 10, "K": [2, 4], "block": 16, "alpha": 0.05}
+    assert privacy["exact"]["n_random"] == 1000 and "algorithms" not in privacy
 
 
 def test_an_empty_list_names_its_minimum_length_and_an_unknown_key_is_named():

@@ -160,6 +160,7 @@ def test_cell_spec_matches_the_library_instance():
     spec = cell.spec()
     assert spec.rho == 0.5 and spec.seed == 7 and spec.env == "correlated"
     assert len(spec.means) == 5 and min(spec.means) == pytest.approx(0.45)
+    assert spec.instance == "staircase" and spec.kappa is None and spec.mode == "auto"
 
 
 # --------------------------------------------------------------------------- batching

@@ -34,6 +34,40 @@ def test_merge_grid_refuses_in_one_line(grid, message):
     assert str(err.value) == message
 
 
+def test_the_default_grid_is_the_schemas_with_the_audited_lists():
+    """The grid of an empty block, in the schema's order of keys: the schema's defaults and the
+    privacy layer's algorithm lists; a validated block (the schema's defaults filled) gains only
+    the lists it leaves out."""
+    from privdtol.pipeline.config import validate_privacy
+
+    private = ["rps", "rps_full_prefix", "rps_uncapped", "wu_wang_gumbel", "rnm_ftnl", "wu_wang"]
+    expected = {
+        "seed": 0,
+        "epsilons": [0.1, 0.25, 0.5, 1.0, 2.0],
+        "K": [2, 4, 8],
+        "blocks": [1, 4, 16, 64],
+        "algorithms": private,
+        "negative_controls": ["rps_eta_eps", "rps_data_prefix"],
+        "exact": {"n_random": 1000, "max_steps": 30, "laplace_max_K": 4},
+        "sequence": {"K": [3], "horizon": 63, "n_random": 10},
+        "statistical": {
+            "algorithms": ["rnm_ftnl", "wu_wang", "rps", "rps_eta_eps"],
+            "K": [2, 4],
+            "block": 16,
+            "runs": 200000,
+            "alpha": 0.05,
+        },
+    }
+    assert audit_grid.default_grid() == expected == audit_grid.merge_grid({})
+    assert list(audit_grid.DEFAULT_GRID) == list(expected)
+    order = audit_grid.DISPLAY_ORDER
+    assert order == [*private, "rps_eta_eps", "rps_data_prefix"]
+    merged = audit_grid.merge_grid(
+        validate_privacy({"K": [2], "negative_controls": ["rps_eta_eps"]})
+    )
+    assert merged == {**expected, "K": [2], "negative_controls": ["rps_eta_eps"]}
+
+
 def test_grid_notes_its_progress_and_passes_the_sequence_budget():
     """The smallest grid: rps at eps = 1, K = 2, block 1, T = 3 with 1 random pair."""
     notes = []

@@ -12,8 +12,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import numpy as np
-
 from privdtol.algorithms import ALGORITHMS
 from privdtol.core.seeding import stable_digest
 from privdtol.engine.runner import exact_table, make_spec, run_cell
@@ -106,14 +104,9 @@ def build_tiny_agg(
                 alg, eps, horizon, 0 if exact else runs, env=env, K=c["K"], gap=c["gap"]
             )
             table = exact_table(spec) if exact else run_cell(spec)[0]
-            tables.append(
-                table.assign(
-                    instance="standard",
-                    rho=0.5 if env == "correlated" else np.nan,
-                    kappa=2.0 if env == "beta" else np.nan,
-                    cell_id=stable_digest({**c, "env": env, "experiment": exp})[:12],
-                )
-            )
+            # the engine's table has every parameter column (rho, kappa: the models' defaults)
+            cell_id = stable_digest({**c, "env": env, "experiment": exp})[:12]
+            tables.append(table.assign(cell_id=cell_id))
         write_table(aggregate_tables(tables, exp), out_dir / f"{exp}.parquet")
     if experiments is None or "proof" in experiments:
         write_table(proof_table(), out_dir / "proof.parquet")

@@ -86,8 +86,10 @@ def is_complete(path: Path, cell) -> bool:
 
 
 def cell_table(cell, proof_path=None):
-    """The cell's table; with ``proof_path`` (an exact cell), its proof terms are written there
-    too, from the laws of its exact regret (:func:`privdtol.pipeline.proof.cell_terms`)."""
+    """The cell's table: the engine's table of the cell's
+    :meth:`~privdtol.pipeline.plan.Cell.spec` (every parameter column included) keyed by the
+    cell's id; with ``proof_path`` (an exact cell), its proof terms are written there too, from
+    the laws of its exact regret (:func:`privdtol.pipeline.proof.cell_terms`)."""
     spec = cell.spec()
     if spec.mode == "exact":
         table, avg = exact_table_and_averager(spec)
@@ -99,10 +101,7 @@ def cell_table(cell, proof_path=None):
         if avg is None:
             raise InputError("proof-cells", f"cell {cell.cell_id} is not exact", "exact cells")
         write_terms(cell_terms(cell, horizon_regret(table, cell), avg), proof_path)
-    table.insert(0, "cell_id", cell.cell_id)
-    table["instance"] = cell.instance
-    table["rho"] = float("nan") if cell.rho is None else cell.rho
-    table["kappa"] = float("nan") if cell.kappa is None else cell.kappa
+    table.insert(0, "cell_id", cell.cell_id)  # the pipeline's key (the engine has every other)
     from privdtol.pipeline.plan import CELL_ATTR, CODE_ATTR
     from privdtol.pipeline.staleness import cell_code
 

@@ -26,6 +26,8 @@ def add_cell_arguments(
     ``--K --gap [--mu-best] [--instance]``), the loss model and the horizon (``simulate`` and
     ``exact`` alike; required unless a default ``horizon`` is given)."""
     from privdtol.environments import INSTANCES
+    from privdtol.environments.beta import DEFAULT_KAPPA
+    from privdtol.environments.correlated import DEFAULT_RHO
 
     parser.add_argument(
         "--algorithm",
@@ -50,11 +52,16 @@ def add_cell_arguments(
         parser.add_argument(
             "--rho",
             type=float,
-            default=0.5,
+            default=DEFAULT_RHO,
             help="shared-shock probability (correlated; < 0: antithetic best action)",
         )
     if "beta" in envs:
-        parser.add_argument("--kappa", type=float, default=2.0, help="Beta concentration (beta)")
+        parser.add_argument(
+            "--kappa",
+            type=float,
+            default=DEFAULT_KAPPA,
+            help="Beta concentration (beta)",
+        )
     if "replay" in envs:
         parser.add_argument("--losses", help="CSV loss matrix, T rows x K columns (replay)")
     parser.set_defaults(algorithms=tuple(algorithms))
@@ -97,7 +104,7 @@ def cell_spec_from_args(args, **options):
             raise InputError("means", "given together with --K/--gap", "one of the two forms")
         given = {"means": parse_means(args.means)}
     elif args.K is not None and args.gap is not None:
-        given = {"K": args.K, "gap": args.gap, "mu_best": args.mu_best}
+        given = {"K": args.K, "gap": args.gap, "mu_best": args.mu_best, "instance": args.instance}
     else:
         raise InputError("means", "no instance given", "--means LIST, or --K N --gap G")
     spec = make_spec(
@@ -106,7 +113,6 @@ def cell_spec_from_args(args, **options):
         args.horizon,
         options.pop("runs", 0),
         **given,
-        instance=args.instance,
         env=args.env,
         rho=getattr(args, "rho", None),
         kappa=getattr(args, "kappa", None),

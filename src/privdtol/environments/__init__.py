@@ -83,9 +83,17 @@ __all__ = [
 
 
 def make_env(
-    env: str, means=None, *, rho: float = 0.5, kappa: float = 2.0, losses: str | None = None
+    env: str,
+    means=None,
+    *,
+    rho: float | None = None,
+    kappa: float | None = None,
+    losses: str | None = None,
 ) -> LossModel:
-    """Build a loss model by name; ``losses`` is the CSV path for ``replay``."""
+    """Build a loss model by name; ``losses`` is the CSV path for ``replay``; ``rho``
+    (correlated) and ``kappa`` (beta) None: the model's default
+    (:data:`~privdtol.environments.correlated.DEFAULT_RHO`,
+    :data:`~privdtol.environments.beta.DEFAULT_KAPPA`)."""
     model = lookup(MODELS, env, "env", "loss model")
     if env == "replay":
         if losses is None:
@@ -93,8 +101,8 @@ def make_env(
         return ReplayLosses.from_csv(losses)
     if means is None:
         raise InputError("means", "missing", "comma-separated numbers in [0, 1], or --K/--gap")
-    if env == "correlated":
+    if env == "correlated" and rho is not None:
         return CorrelatedBernoulli(means, rho=rho)
-    if env == "beta":
+    if env == "beta" and kappa is not None:
         return BetaLosses(means, kappa=kappa)
     return model(means)

@@ -13,6 +13,10 @@ import numpy as np
 from privdtol.environments.base import LossModel
 from privdtol.errors import InputError
 
+#: the Beta concentration when none is given (the CLI's ``--kappa`` and the config schema's
+#: experiment default read it: the one place it is written)
+DEFAULT_KAPPA = 2.0
+
 
 class BetaLosses(LossModel):
     name = "beta"
@@ -21,7 +25,7 @@ class BetaLosses(LossModel):
         r"$X_{t,j} \sim \mathrm{Beta}(\kappa\mu_j, \kappa(1-\mu_j))$, independent over $j$ and $t$"
     )
 
-    def __init__(self, means, kappa: float = 2.0):
+    def __init__(self, means, kappa: float = DEFAULT_KAPPA):
         super().__init__(means)
         if not kappa > 0:
             raise InputError("kappa", f"got {kappa}", "kappa > 0")

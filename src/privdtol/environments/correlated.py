@@ -24,6 +24,10 @@ import numpy as np
 from privdtol.environments.base import LossModel
 from privdtol.errors import InputError
 
+#: the shared-shock probability when none is given (the CLI's ``--rho`` and the config
+#: schema's experiment default read it: the one place it is written)
+DEFAULT_RHO = 0.5
+
 
 class CorrelatedBernoulli(LossModel):
     name = "correlated"
@@ -38,7 +42,7 @@ class CorrelatedBernoulli(LossModel):
     exact_sums = True
     bernoulli_valued = True
 
-    def __init__(self, means, rho: float = 0.5):
+    def __init__(self, means, rho: float = DEFAULT_RHO):
         super().__init__(means)
         if not (-1 <= rho <= 1):
             raise InputError("rho", f"got {rho}", "-1 <= rho <= 1")

@@ -106,10 +106,18 @@ def registry_enums(schema: dict) -> dict:
     algorithms (``$defs.algorithms``), the loss models the pipeline generates instances for
     (``$defs.env``) and the algorithms the worst-case searches accept (the private ones of the
     exact engine that are not negative controls).  The audited algorithms are checked by the
-    privacy layer (:func:`privdtol.privacy.audit_grid.merge_grid`)."""
+    privacy layer (:func:`privdtol.privacy.audit_grid.merge_grid`).  An experiment's default
+    ``rho`` and ``kappa`` are the loss models' own
+    (:data:`~privdtol.environments.correlated.DEFAULT_RHO`,
+    :data:`~privdtol.environments.beta.DEFAULT_KAPPA`: written once, in the model)."""
     from privdtol.engine.exact import EXACT_ALGORITHMS
     from privdtol.environments import PIPELINE_MODELS
+    from privdtol.environments.beta import DEFAULT_KAPPA
+    from privdtol.environments.correlated import DEFAULT_RHO
 
+    experiment = schema["properties"]["experiments"]["items"]["properties"]
+    experiment["rho"]["default"] = [DEFAULT_RHO]
+    experiment["kappa"]["default"] = [DEFAULT_KAPPA]
     defs = schema["$defs"]
     defs["algorithms"]["items"]["enum"] = list(ALGORITHMS)
     defs["env"]["enum"] = list(PIPELINE_MODELS)
@@ -190,7 +198,8 @@ def validate_schema(config: dict, schema: dict | None = None, set_default: bool 
 
 def validate_privacy(grid) -> dict:
     """The ``privacy:`` block alone (``privdtol audit-grid --grid-json``), by the config's
-    schema: one InputError naming ``privacy.<key>``."""
+    schema: one InputError naming ``privacy.<key>``; the schema's defaults filled in (in
+    place), as in a whole config."""
     schema = load_schema()
     sub = {
         "$defs": schema["$defs"],
@@ -198,7 +207,7 @@ def validate_privacy(grid) -> dict:
         "properties": {"privacy": schema["properties"]["privacy"]},
     }
     check_values(grid, ["privacy"])
-    validate_schema({"privacy": grid}, sub, set_default=False)
+    validate_schema({"privacy": grid}, sub)
     return grid
 
 

@@ -112,6 +112,10 @@ class Cell:
         return self.runs == 0
 
     def spec(self) -> CellSpec:
+        """The engine's cell (:class:`~privdtol.engine.runner.CellSpec`): the one boundary
+        between the two; its generated means, its mode ("exact" for an exact cell, else
+        ``engine``) and its loss model's parameters (``rho``/``kappa`` None: not the model's,
+        or its default)."""
         params = self.params()
         mode = "exact" if self.exact else params.pop("engine", "auto")
         return make_spec(**params, mode=mode)

@@ -210,8 +210,6 @@ def worst_tables(result: dict, search: Search):
     runner.exact_table`), as cell rows of experiment ``worst_case`` (cell id: the search's id
     and the objective), and the averager of the theorem1 instance (whose laws its proof terms
     reuse: :func:`worst_terms`)."""
-    import numpy as np
-
     from privdtol.engine.runner import exact_table_and_averager, make_spec
 
     tables, base = [], None
@@ -223,11 +221,10 @@ def worst_tables(result: dict, search: Search):
             0,
             means=tuple(found["means"]),
             mode="exact",
+            instance=f"worst_{objective}",
         )
         table, avg = exact_table_and_averager(spec)
         table.insert(0, "cell_id", f"{search.search_id}-{objective}")
-        table["instance"] = f"worst_{objective}"
-        table["rho"] = table["kappa"] = np.nan
         tables.append(table)
         if objective == "theorem1":
             base = avg

@@ -1,8 +1,9 @@
 """The privacy experiment: every audit over a grid, as one tidy table (one row per cell).
 
-The grid comes from the ``privacy`` block of the pipeline config (see :data:`DEFAULT_GRID` for
-its keys and defaults).  Cells run serially in a fixed order with parameter-keyed seeds, so the
-table is byte-identical across runs and machines.
+The grid comes from the ``privacy`` block of the pipeline config: its keys and defaults are the
+config schema's (:data:`DEFAULT_GRID`; the audited algorithms' lists: :data:`DEFAULT_ALGORITHMS`).
+Cells run serially in a fixed order with parameter-keyed seeds, so the table is byte-identical
+across runs and machines.
 """
 
 from __future__ import annotations
@@ -27,12 +28,10 @@ from privdtol.privacy.mechanisms import (
 from privdtol.privacy.statistical import audit_statistical
 from privdtol.privacy.whole_sequence import audit_sequence
 
-#: the audit grid when the config's ``privacy`` block leaves a key out
-DEFAULT_GRID: dict[str, Any] = {
-    "seed": 0,
-    "epsilons": [0.1, 0.25, 0.5, 1.0, 2.0],
-    "K": [2, 4, 8],
-    "blocks": [1, 4, 16, 64],
+#: the audited algorithms when the ``privacy`` block leaves a list out, by the list's key (the
+#: privacy layer's registry names them, :data:`~privdtol.privacy.mechanisms.AUDITABLE`; every
+#: other default of the grid is the config schema's)
+DEFAULT_ALGORITHMS: dict[str, list[str]] = {
     "algorithms": [
         "rps",
         "rps_full_prefix",
@@ -42,20 +41,35 @@ DEFAULT_GRID: dict[str, Any] = {
         "wu_wang",
     ],
     "negative_controls": ["rps_eta_eps", "rps_data_prefix"],
-    "exact": {"n_random": 1000, "max_steps": 30, "laplace_max_K": 4},
-    "sequence": {"K": [3], "horizon": 63, "n_random": 10},
-    "statistical": {
-        "algorithms": ["rnm_ftnl", "wu_wang", "rps", "rps_eta_eps"],
-        "K": [2, 4],
-        "block": 16,
-        "runs": 200000,
-        "alpha": 0.05,
-    },
+    "statistical.algorithms": ["rnm_ftnl", "wu_wang", "rps", "rps_eta_eps"],
 }
+
+
+def default_grid() -> dict[str, Any]:
+    """The grid of an empty ``privacy`` block: the defaults of the config schema's ``privacy``
+    keys (``privdtol/pipeline/config.schema.yaml``, which the validated config carries) and the
+    lists of :data:`DEFAULT_ALGORITHMS`, in the schema's order of keys."""
+    from privdtol.pipeline.config import load_schema
+
+    return _defaults(load_schema()["properties"]["privacy"], "")
+
+
+def _defaults(node: dict, prefix: str) -> dict[str, Any]:
+    out = {}
+    for key, sub in node["properties"].items():
+        if "properties" in sub:
+            out[key] = _defaults(sub, f"{prefix}{key}.")
+        else:
+            out[key] = sub["default"] if "default" in sub else DEFAULT_ALGORITHMS[prefix + key]
+    return out
+
+
+#: the audit grid when the config's ``privacy`` block leaves a key out (:func:`default_grid`)
+DEFAULT_GRID: dict[str, Any] = default_grid()
 
 #: the audited algorithms in display order (the privacy figure's panels): the private ones,
 #: then the negative controls, as the default grid lists them
-DISPLAY_ORDER = DEFAULT_GRID["algorithms"] + DEFAULT_GRID["negative_controls"]
+DISPLAY_ORDER = DEFAULT_ALGORITHMS["algorithms"] + DEFAULT_ALGORITHMS["negative_controls"]
 
 #: the columns of the privacy table, in order
 COLUMNS = [
@@ -89,8 +103,10 @@ COLUMNS = [
 
 
 def merge_grid(grid: Mapping[str, Any] | None) -> dict[str, Any]:
-    """DEFAULT_GRID overridden by ``grid`` (one level deep for the per-audit blocks);
-    unknown keys and algorithm names are input errors."""
+    """:data:`DEFAULT_GRID` overridden by ``grid`` (one level deep for the per-audit blocks):
+    a validated config's block (which carries the schema's defaults) gains the algorithm lists
+    it leaves out; unknown keys and algorithm names are input errors naming ``privacy.<key>``
+    and the allowed values."""
     out = json.loads(json.dumps(DEFAULT_GRID))
     for key, value in (grid or {}).items():
         if key not in out:

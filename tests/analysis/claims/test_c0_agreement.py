@@ -143,7 +143,7 @@ def _engine_rows(algorithm, exact_algorithm=None, runs=2000):
     """Aggregated rows of one K = 8 cell, Monte Carlo (``algorithm``) and exact
     (``exact_algorithm``, default the same), labelled as the same algorithm."""
     kw = dict(K=8, gap=0.125, horizon=(1 << 12) - 1)
-    cell = {"cell_id": "c", "instance": "standard", "rho": np.nan, "kappa": np.nan}
+    cell = {"cell_id": "c"}  # the engine's tables carry the other parameter columns
     mc = run_cell(make_spec(algorithm, 0.5, runs=runs, seed=3, **kw))[0].assign(**cell)
     ex = exact_table(make_spec(exact_algorithm or algorithm, 0.5, runs=0, **kw)).assign(**cell)
     mc, ex = summarize_cell(mc), summarize_cell(ex)
@@ -190,7 +190,7 @@ def test_explicit_reference_agrees_with_the_exact_engine_at_k_1024():
     rps identifies the best action; the exact values of another algorithm (rps_uncapped,
     eta = 1/2 instead of 1/8) are not accepted for it."""
     kw = dict(K=1024, gap=0.5, horizon=(1 << 10) - 1)
-    cell = {"cell_id": "c", "instance": "standard", "rho": np.nan, "kappa": np.nan}
+    cell = {"cell_id": "c"}  # the engine's tables carry the other parameter columns
     mc = run_cell(make_spec("rps", 1.0, runs=60, seed=5, mode="explicit", **kw))[0]
     mc = summarize_cell(mc.assign(**cell))
     assert (mc["estimator"] == "per_round").all()
