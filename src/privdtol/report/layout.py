@@ -274,15 +274,6 @@ TABLES: dict[str, TableSpec] = {
     ),
 }
 
-#: the findings' names in the report (the registry's titles are plain text for logs)
-FINDING_LABELS: dict[str, str] = {
-    "constants": r"Constants of Theorem 1",
-    "theta_band": r"The $\Theta$ band",
-    "prefix_cost": r"Cost of the random prefix",
-    "cap_cost": r"Cost of the cap on $\eta$",
-    "competitors": r"RPS against its competitors",
-}
-
 #: column name of a results table -> its header (LaTeX); other columns show their name
 HEADERS: dict[str, str] = {
     # identifiers
