@@ -61,7 +61,8 @@ def _claim_modules() -> list:
 def _finding_modules() -> list:
     """The modules of :mod:`privdtol.analysis.findings` (sorted by name) that declare findings
     (``RECORDS``) or sentences of page 1 (``PAGE_ONE``)."""
-    return [m for m in _modules(_FINDINGS_PACKAGE) if hasattr(m, "RECORDS") or hasattr(m, "PAGE_ONE")]
+    modules = _modules(_FINDINGS_PACKAGE)
+    return [m for m in modules if hasattr(m, "RECORDS") or hasattr(m, "PAGE_ONE")]
 
 
 def _collect(records) -> dict:

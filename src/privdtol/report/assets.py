@@ -71,7 +71,6 @@ from privdtol.report.findings_prose import (
 from privdtol.report.known_truths import battery_tex, by_algorithm_tex
 from privdtol.report.latex import (
     TeX,
-    mathify,
     tex_escape,
     write_text,
 )
