@@ -12,10 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from privdtol.environments import CONTROL_MODELS
+
 #: negative controls that are loss models, not algorithms: rps run on a loss process that
-#: violates the claim's hypothesis (``blocked``: losses repeated in blocks, not independent
-#: across time, :mod:`privdtol.environments.blocked`)
-ENV_CONTROLS = ("blocked",)
+#: violates the claim's hypothesis (those declaring ``control``, e.g. ``blocked``: losses
+#: repeated in blocks, not independent across time, :mod:`privdtol.environments.blocked`)
+ENV_CONTROLS = CONTROL_MODELS
 #: the experiments of the regret tables read by the rate checks and the findings
 RATE_EXPERIMENTS = ("grid", "gap", "epsilon", "actions")
 #: the experiments whose standard-instance cells are held against the lower bound LB_T

@@ -16,6 +16,9 @@ from privdtol.errors import InputError
 
 class BetaLosses(LossModel):
     name = "beta"
+    order = 2
+    label = "Beta"
+    parameters = {"kappa": "κ"}
     #: the loss law, typeset (LaTeX; the report's loss-model table)
     law_tex = (
         r"$X_{t,j} \sim \mathrm{Beta}(\kappa\mu_j, \kappa(1-\mu_j))$, independent over $j$ and $t$"

@@ -27,6 +27,11 @@ from privdtol.errors import InputError
 
 class CorrelatedBernoulli(LossModel):
     name = "correlated"
+    order = 1
+    label = "correlated Bernoulli"
+    short_label = "corr."
+    label_tex = "correlated"
+    parameters = {"rho": "ρ"}
     #: the loss law, typeset (LaTeX; the report's loss-model table)
     law_tex = (
         r"with probability $|\rho|$ one $U \sim \mathrm{Unif}(0,1)$ drives every coordinate, "
