@@ -42,6 +42,32 @@ REGIMES = {
 }
 
 
+def same_on_binary_losses() -> list[tuple[str, str]]:
+    """The pairs of competitors that are one algorithm on {0,1} losses, from their
+    declarations: block algorithms with the same exact selection law (family, parameter at
+    eps = 1 and K = 4, uniform mix) over the same rounds (``prefix_rule``), one reading
+    Bernoulli-resampled losses (the identity on {0,1}) and the other not: RNM-FTNL and Wu &
+    Wang (Laplace)."""
+    from privdtol.algorithms import BlockAlgorithm, make_algorithm
+
+    def law(name):
+        cls = ALGORITHMS[name]
+        if not (issubclass(cls, BlockAlgorithm) and cls.exact_law is not None):
+            return None
+        alg = make_algorithm(name, 1.0)
+        return (cls.exact_law.rule(alg, 4), cls.exact_law.uniform_mix, cls.prefix_rule)
+
+    laws = {n: law(n) for n in COMPETITORS}
+    return [
+        (a, b)
+        for i, a in enumerate(COMPETITORS)
+        for b in COMPETITORS[i + 1 :]
+        if laws[a] is not None
+        and laws[a] == laws[b]
+        and ALGORITHMS[a].resampled != ALGORITHMS[b].resampled
+    ]
+
+
 def excluded_competitors(tables: Mapping[str, pd.DataFrame]) -> dict[str, str]:
     """The competitors left out of the ranking, with the reason: no privacy declared, or a
     FAIL cell of their own privacy audit (where the privacy table is among ``tables``)."""
@@ -98,13 +124,15 @@ def competitors(tables: Mapping[str, pd.DataFrame]) -> dict:
                     "rps_better": int((g["ratio"] < 1).sum()),
                 }
             )
-    # rnm_ftnl and wu_wang (Laplace) are the same law on {0,1} losses (Bernoulli resampling is
-    # the identity there): measured, not assumed
+    # the competitors that are the same law on {0,1} losses (Bernoulli resampling is the
+    # identity there: rnm_ftnl and wu_wang): measured, not assumed
     same = {}
-    if {"rnm_ftnl", "wu_wang"} <= set(wide.columns):
-        pair = wide[["rnm_ftnl", "wu_wang"]].dropna()
-        rel = (pair["rnm_ftnl"] - pair["wu_wang"]).abs() / pair["rnm_ftnl"]
-        same = {"n": len(pair), "max_rel_diff": float(rel.max()) if len(pair) else None}
+    for a, b in same_on_binary_losses():
+        if {a, b} <= set(wide.columns):
+            pair = wide[[a, b]].dropna()
+            rel = (pair[a] - pair[b]).abs() / pair[a]
+            same = {"n": len(pair), "max_rel_diff": float(rel.max()) if len(pair) else None}
+            break
     text = "; ".join(
         f"{k}: rps / best competitor median {fmt(v['median'])} over {v['n']} cells "
         f"(rps best in {v['rps_best']})"

@@ -28,10 +28,10 @@ import numpy as np
 from scipy.special import exp1
 
 from privdtol.core import bounds
-from privdtol.environments import exact_family
 from privdtol.engine.exact.binomial import _normalise, _pmf_windows, _supports
 from privdtol.engine.exact.numerics import TAIL, U
 from privdtol.engine.exact.spec import _Spec
+from privdtol.environments import exact_family
 
 #: half-width of the analyticity strip used for the trapezoid bound, and the bound it must meet
 STRIP, TRAPEZOID_TOL = 1.2, 1e-16

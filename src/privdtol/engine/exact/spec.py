@@ -11,7 +11,6 @@ import numpy as np
 
 from privdtol.algorithms import ALGORITHMS, BlockAlgorithm, make_algorithm
 from privdtol.algorithms.base import prefix_range
-from privdtol.environments import EXACT_MODELS, exact_family
 from privdtol.engine.exact.binomial import (
     _normalise,
     _pmf_windows,
@@ -21,6 +20,7 @@ from privdtol.engine.exact.binomial import (
 from privdtol.engine.exact.laplace import _laplace
 from privdtol.engine.exact.numerics import PRUNE, SMALL_M, TAIL, U
 from privdtol.engine.exact.softmax import _softmax
+from privdtol.environments import EXACT_MODELS, exact_family
 
 #: the loss models the exact engine computes (derived from their declarations,
 #: :attr:`privdtol.environments.LossModel.exact_family`)

@@ -74,7 +74,6 @@ class Evaluator:
         key = _key(means)
         if key not in self._lower:
             from privdtol.core.lower_bound_means import lower_bound_means_columns
-
             from privdtol.environments import exact_family
 
             det = exact_family(self.env) == "deterministic"
