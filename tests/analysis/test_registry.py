@@ -276,3 +276,49 @@ def test_a_check_is_given_only_the_thresholds_its_record_declares():
     with pytest.raises(KeyError, match=r"claim C7 reads checks\.rate_form_factor"):
         got["rate_form_factor"]
     assert dict(claim_thresholds("C1", checks)) == {}
+
+
+def test_findings_and_page_one_are_found_in_their_modules_in_declared_order():
+    """Every module of the findings package is collected (none is listed by hand), the
+    findings in the order their records declare, page 1's sentences in theirs."""
+    assert list(registry.FINDINGS) == [
+        "constants",
+        "theta_band",
+        "prefix_cost",
+        "cap_cost",
+        "dependent_rate",
+        "proof_slack",
+        "worst_case",
+        "competitors",
+        "lower_bound",
+        "separation",
+    ]
+    assert [p.section for p in registry.PAGE_ONE] == [
+        "sec:lower",
+        "sec:floor",
+        "sec:proof",
+        "sec:worst",
+        "sec:findings",
+        "sec:separation",
+        "sec:ablations",
+        "sec:privacy",
+    ]
+
+
+def test_a_new_findings_module_is_found_by_its_folder(tmp_path, monkeypatch):
+    """A module dropped in the findings package is collected with its records and page-1
+    sentences; a module declaring neither (shared helpers) is not."""
+    package = tmp_path / "extra_findings"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helpers.py").write_text("X = 1\n")
+    (package / "zeta.py").write_text(
+        "from privdtol.analysis.claim_types import Finding, PageLine\n"
+        "RECORDS = (Finding('zeta', 'Zeta', ('grid',), 'builtins:dict', order=1),)\n"
+        "PAGE_ONE = (PageLine(5, 'sec:zeta', lambda found, checks, tex: 'Zeta.'),)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_FINDINGS_PACKAGE", "extra_findings")
+    modules = registry._finding_modules()
+    assert [m.__name__ for m in modules] == ["extra_findings.zeta"]
+    assert modules[0].RECORDS[0].order == 1 and modules[0].PAGE_ONE[0].section == "sec:zeta"

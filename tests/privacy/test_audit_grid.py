@@ -199,3 +199,24 @@ def test_the_grid_passes_its_statistical_runs():
     df = audit_grid.run_grid(grid)
     assert df["audit"].tolist() == ["statistical"]
     assert df["runs"].tolist() == [10]
+
+
+def test_the_default_audit_follows_the_algorithms_declarations(monkeypatch):
+    """The private algorithms whose laws the audits compute, controls left out, grouped
+    softmax, Gumbel, Laplace (registry order within a group); then the audit's own controls.
+    A private algorithm declaring a Laplace law, added first in the registry, joins the
+    Laplace group, after the softmax and Gumbel ones."""
+    assert audit_grid.DEFAULT_GRID["algorithms"] == [
+        "rps",
+        "rps_full_prefix",
+        "rps_uncapped",
+        "wu_wang_gumbel",
+        "rnm_ftnl",
+        "wu_wang",
+    ]
+    assert audit_grid.DISPLAY_ORDER[-2:] == ["rps_eta_eps", "rps_data_prefix"]
+    from privdtol.algorithms import ALGORITHMS
+
+    monkeypatch.setattr(audit_grid, "ALGORITHMS", {"zeta": ALGORITHMS["rnm_ftnl"], **ALGORITHMS})
+    ranks = [audit_grid._family_rank(n) for n in ("zeta", "rps", "wu_wang_gumbel")]
+    assert ranks == [2, 0, 1]

@@ -1,5 +1,6 @@
-"""Tests of :mod:`privdtol.report.page_one`: each page-1 finding is one sentence, from the
-numbers of the findings record (the default run's, as literals), linking its section; and page
+"""Tests of :mod:`privdtol.report.page_one`: each page-1 finding (a sentence its module of
+:mod:`privdtol.analysis.findings` declares, typeset with the report's kit) is one sentence, from
+the numbers of the findings record (the default run's, as literals), linking its section; and page
 1's numbers (runs, cells, searches beaten per objective, ratios to the competitor) recomputed
 by hand from small tables through the functions that write them."""
 
@@ -10,19 +11,15 @@ import re
 import pandas as pd
 from support.tables import agg_table, final_rows_table
 
-from privdtol.analysis.findings.competitors import competitors
-from privdtol.analysis.findings.worst_case import worst_case
+from privdtol.analysis.findings.ablations import ablations_line
+from privdtol.analysis.findings.competitors import competitors, competitors_line
+from privdtol.analysis.findings.lower_bound import floor_line, lower_bound_line
+from privdtol.analysis.findings.privacy import privacy_sentence
+from privdtol.analysis.findings.slack import proof_line
+from privdtol.analysis.findings.worst_case import worst_case, worst_case_line
+from privdtol.report.findings_prose import TYPESET
 from privdtol.report.numbers import numbers_tex
-from privdtol.report.page_one import (
-    ablations_line,
-    competitors_line,
-    lower_bound_line,
-    page_one_findings,
-    page_one_tex,
-    privacy_line,
-    proof_line,
-    worst_case_line,
-)
+from privdtol.report.page_one import page_one_findings, page_one_tex
 
 FOUND = {
     "lower_bound": {
@@ -80,15 +77,15 @@ def _one_sentence(text: str) -> bool:
 
 
 def test_each_line_states_its_numbers_in_one_sentence():
-    lower = lower_bound_line(FOUND["lower_bound"])
+    lower = lower_bound_line(FOUND, {}, TYPESET)
     assert r"\num{8.49}$\times$ to \num{94.3}$\times$" in lower
     assert r"\texttt{rnm\_ftnl} \num{5.37}$\times$ to \num{45.4}$\times$" in lower
     # the lowest non-private algorithm, ftl, not hedge
     assert r"non-private \texttt{ftl} falls to \num{0.0258}$\times$" in lower
-    proof = proof_line(FOUND["proof_slack"])
+    proof = proof_line(FOUND, {}, TYPESET)
     assert "eq. (5)" in proof and r"\num{171}" in proof and "96 RPS cells" in proof
     assert r"\num{172}$\times$" in proof
-    worst = worst_case_line(FOUND["worst_case"])
+    worst = worst_case_line(FOUND, {}, TYPESET)
     assert worst == (
         "Of 6 worst-instance searches (1200 exact evaluations), the number that found an "
         "instance beyond the standard one (by more than the tolerance): 0 on "
@@ -96,12 +93,12 @@ def test_each_line_states_its_numbers_in_one_sentence():
         r"6 on the largest $\mathrm{Reg}_T/\mathrm{LB}_T$ and 4 on the smallest "
         r"$\mathrm{Reg}_T/\mathrm{LB}_T$."
     )
-    comp = competitors_line(FOUND["competitors"])
+    comp = competitors_line(FOUND, {}, TYPESET)
     assert "in 112 of 112 cells" in comp and r"\num{1.66}" in comp and r"\num{1.42}" in comp
     assert r"\num{2.74}$\times$ in the balanced regime, \num{1.42}" in comp  # large to small eps
-    abl = ablations_line(FOUND["prefix_cost"], FOUND["cap_cost"])
+    abl = ablations_line(FOUND, {}, TYPESET)
     assert r"\num{1.38}" in abl and r"\num{2.51}" in abl
-    audit = privacy_line(AUDIT)
+    audit = privacy_sentence(AUDIT, TYPESET)
     assert "finds all 2 private algorithms" in audit and "catches 1 of 2" in audit
     assert r"RPS \num{0.961}" in audit and r"largest loss \num{1}" in audit
     for line in (lower, proof, worst, comp, abl, audit):
@@ -112,7 +109,7 @@ def test_a_record_without_counts_per_objective_states_theorem1_alone():
     """A findings record written before the per-objective counts: Theorem 1's alone."""
     old = {k: v for k, v in FOUND["worst_case"].items() if k != "beaten"}
     old["theorem1"] = {"beaten": 2, "value": 0.5}
-    line = worst_case_line(old)
+    line = worst_case_line({"worst_case": old}, {}, TYPESET)
     assert r"tolerance): 2 on $\mathrm{Reg}_T$ over Theorem~1's bound" in line
     assert "LB" not in line
 
@@ -222,7 +219,7 @@ def test_searches_beaten_per_objective_follow_from_the_searches_table():
         "lower_max": 2,
         "lower_min": 1,
     }
-    line = worst_case_line(found)
+    line = worst_case_line({"worst_case": found}, {}, TYPESET)
     assert line.startswith("Of 3 worst-instance searches (300 exact evaluations)")
     assert r"0 on $\mathrm{Reg}_T$ over Theorem~1's bound (largest found: \num{0.0200} of" in line
     assert r"2 on the largest $\mathrm{Reg}_T/\mathrm{LB}_T$ and 1 on the smallest" in line
@@ -239,7 +236,7 @@ def test_competitor_counts_and_ratios_follow_from_the_rate_tables():
         for (gap, eps), mean in zip(((0.25, 1.0), (0.25, 0.25), (0.5, 0.25)), means, strict=True)
     ]
     found = competitors({"grid": final_rows_table("grid", cells)})
-    line = competitors_line(found)
+    line = competitors_line({"competitors": found}, {}, TYPESET)
     assert line == (
         r"RPS has more regret than its best private competitor in 1 of 3 cells compared "
         r"(median ratio \num{0.5}$\times$ in the statistical regime, \num{1}$\times$ in the "
@@ -248,17 +245,15 @@ def test_competitor_counts_and_ratios_follow_from_the_rate_tables():
 
 
 def test_floor_line_from_the_records():
-    from privdtol.report.page_one import floor_line
-
     def cell(T, ratio, **kw):
         return {"K": 2, "gap": 0.5, "epsilon": 1.0, "horizon": T, "ratio": ratio} | kw
 
     bound = {"cells": [cell(1, 1.0), cell(3, 2.5), cell(2, 1.5)]}
     bound["cells"] += [cell(3, 1.2) | {"epsilon": 0.1}]
     algs = {"cells": [cell(3, 1.3, algorithm="rps"), cell(2, 9.0, algorithm="rps")]}
-    text = floor_line(bound, algs)
+    text = floor_line({}, {"C8a": bound, "C8b": algs}, TYPESET)
     # the largest horizon of each cell: 2.5 and 1.2; RPS at T = 3 only
     assert r"$\mathrm{LB}_T$ is \num{1.2}$\times$ to \num{2.5}$\times$ below it" in text
     assert r"RPS pays \num{1.3}$\times$ $\mathrm{OPT}_T$ there." in text
     assert "$K = 2$" in text and r"$T \le 3$" in text
-    assert floor_line(None, None) is None
+    assert floor_line({}, {}, TYPESET) is None

@@ -8,13 +8,16 @@ module of :mod:`privdtol.analysis.findings`."""
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from privdtol.environments import CONTROL_MODELS
 
 #: negative controls that are loss models, not algorithms: rps run on a loss process that
-#: violates the claim's hypothesis (``blocked``: losses repeated in blocks, not independent
-#: across time, :mod:`privdtol.environments.blocked`)
-ENV_CONTROLS = ("blocked",)
+#: violates the claim's hypothesis (those declaring ``control``, e.g. ``blocked``: losses
+#: repeated in blocks, not independent across time, :mod:`privdtol.environments.blocked`)
+ENV_CONTROLS = CONTROL_MODELS
 #: the experiments of the regret tables read by the rate checks and the findings
 RATE_EXPERIMENTS = ("grid", "gap", "epsilon", "actions")
 #: the experiments whose standard-instance cells are held against the lower bound LB_T
@@ -108,10 +111,49 @@ class Finding:
     experiments: tuple[str, ...]
     #: ``module:function``, ``function(tables) -> dict``
     function: str
+    #: the finding's place in the report (findings section and ``results/findings.json``):
+    #: the registry sorts the findings by it
+    order: int = field(kw_only=True)
+    #: the finding's name in the report (LaTeX; empty: :attr:`title`, typeset)
+    label: str = field(default="", kw_only=True)
+    #: ``module:function`` of the findings section's sentence from the finding's numbers,
+    #: ``sentence(item, tex) -> str | None`` (``item``: the finding's entry of
+    #: ``results/findings.json``; ``tex``: the report's typesetting kit,
+    #: :data:`privdtol.report.findings_prose.TYPESET`); empty, or a sentence of None: the
+    #: finding's own text, typeset
+    sentence: str = field(default="", kw_only=True)
+    #: ``module:function`` of a table shown after the findings section's list,
+    #: ``table(item, tex) -> str | None`` (empty: none)
+    table: str = field(default="", kw_only=True)
 
     def finding_function(self) -> Callable[..., dict]:
-        module, _, name = self.function.partition(":")
-        return getattr(importlib.import_module(module), name)
+        return _resolve(self.function)
+
+    def sentence_function(self) -> Callable[[dict, Any], str | None] | None:
+        return _resolve(self.sentence) if self.sentence else None
+
+    def table_function(self) -> Callable[[dict, Any], str | None] | None:
+        return _resolve(self.table) if self.table else None
+
+
+def _resolve(target: str) -> Callable:
+    """The function named by ``module:function``."""
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class PageLine:
+    """A sentence of page 1's findings, declared by a module of
+    :mod:`privdtol.analysis.findings` (``PAGE_ONE``): ``line(found, checks, tex)`` gives the
+    sentence (or several, or None when its numbers are not in this run) from
+    ``results/findings.json`` (``found``), the check records by claim id (``checks``) and the
+    report's typesetting kit (``tex``, as for :attr:`Finding.sentence`); ``section`` is the
+    label of the section that shows it.  Page 1 lists them by ``order``."""
+
+    order: int
+    section: str
+    line: Callable[[dict, dict, Any], str | Sequence[str] | None]
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,10 @@ the schema is the only place defaults live) and ``inputs`` the files read.  It r
 record (:mod:`privdtol.analysis.records`).
 
 The findings (numbers shown beside the verdicts, not claims of the paper) are declared the same
-way by the modules of :mod:`privdtol.analysis.findings` (:data:`FINDINGS`, in report order).
+way by the modules of :mod:`privdtol.analysis.findings`: :data:`FINDINGS` is every module's
+``RECORDS``, in the order each record declares (:attr:`Finding.order`), and :data:`PAGE_ONE`
+every module's sentences of page 1 (``PAGE_ONE``, :class:`PageLine`), in theirs.  A finding's
+name, sentence and page-1 sentence are declared in its module; the report only typesets them.
 The notebooks, one figure each, are listed here (:data:`NOTEBOOKS`).
 
 The modules are found by name (:mod:`importlib`): the claim modules import the analysis
@@ -36,28 +39,30 @@ from privdtol.analysis.claim_types import (  # noqa: F401 (re-exported)
     ClaimTeX,
     Finding,
     Notebook,
+    PageLine,
 )
 
 _CLAIMS_PACKAGE = "privdtol.analysis.claims"
-#: the modules of :mod:`privdtol.analysis.findings` that declare findings, in report order
-_FINDING_MODULES = (
-    "rates",
-    "ablations",
-    "dependent",
-    "slack",
-    "worst_case",
-    "competitors",
-    "lower_bound",
-    "separation",
-)
+_FINDINGS_PACKAGE = "privdtol.analysis.findings"
+
+
+def _modules(package_name: str) -> list:
+    """The modules of a package (sorted by name)."""
+    package = importlib.import_module(package_name)
+    names = sorted(m.name for m in pkgutil.iter_modules(package.__path__))
+    return [importlib.import_module(f"{package_name}.{n}") for n in names]
 
 
 def _claim_modules() -> list:
     """The modules of :mod:`privdtol.analysis.claims` (sorted by name) that declare claims."""
-    package = importlib.import_module(_CLAIMS_PACKAGE)
-    names = sorted(m.name for m in pkgutil.iter_modules(package.__path__))
-    modules = [importlib.import_module(f"{_CLAIMS_PACKAGE}.{n}") for n in names]
-    return [m for m in modules if hasattr(m, "RECORDS")]
+    return [m for m in _modules(_CLAIMS_PACKAGE) if hasattr(m, "RECORDS")]
+
+
+def _finding_modules() -> list:
+    """The modules of :mod:`privdtol.analysis.findings` (sorted by name) that declare findings
+    (``RECORDS``) or sentences of page 1 (``PAGE_ONE``)."""
+    modules = _modules(_FINDINGS_PACKAGE)
+    return [m for m in modules if hasattr(m, "RECORDS") or hasattr(m, "PAGE_ONE")]
 
 
 def _collect(records) -> dict:
@@ -78,9 +83,18 @@ CLAIMS_TEX: dict[str, ClaimTeX] = {c.id: c.tex for c in CLAIMS.values() if c.tex
 
 #: findings (not claims of the paper; out of the verdict count), in report order
 FINDINGS: dict[str, Finding] = _collect(
-    r
-    for name in _FINDING_MODULES
-    for r in importlib.import_module(f"privdtol.analysis.findings.{name}").RECORDS
+    sorted(
+        (r for m in _finding_modules() for r in getattr(m, "RECORDS", ())),
+        key=lambda f: (f.order, f.id),
+    )
+)
+
+#: the sentences of page 1's findings, in page order (each finding module's ``PAGE_ONE``)
+PAGE_ONE: tuple[PageLine, ...] = tuple(
+    sorted(
+        (p for m in _finding_modules() for p in getattr(m, "PAGE_ONE", ())),
+        key=lambda p: (p.order, p.section),
+    )
 )
 
 #: experiments read by the findings

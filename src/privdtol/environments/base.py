@@ -40,11 +40,44 @@ def validate_means(means: np.ndarray, field: str = "means") -> np.ndarray:
     return means
 
 
+#: the laws the exact engine computes (:mod:`privdtol.engine.exact`): product Bernoulli losses
+#: (window sums Binomial, independent over actions) and deterministic losses (X_t = mu)
+EXACT_FAMILIES = ("bernoulli", "deterministic")
+
+
 class LossModel(ABC):
-    """An i.i.d. loss process over K actions (paper Section 3)."""
+    """An i.i.d. loss process over K actions (paper Section 3).
+
+    A loss model declares itself, as an algorithm does: what the pipeline derives its lists
+    from (the registry's order, the figures' and tables' names, the schema's parameters, the
+    exact engine's dispatch, the negative controls, the models the pipeline generates)."""
 
     #: registry name
     name: ClassVar[str]
+    #: rank in display order (the registry, the report's loss-model table, figures and
+    #: tables); plugins come after the built-in models, by name
+    order: ClassVar[int] = 1000
+    #: the name figures and legends show (plain text; None: the registry name)
+    label: ClassVar[str | None] = None
+    #: the name a pivoted table's header shows (plain text, short; None: :attr:`label`)
+    short_label: ClassVar[str | None] = None
+    #: the name the report's tables show (LaTeX; None: :attr:`label`, escaped)
+    label_tex: ClassVar[str | None] = None
+    #: the loss law, typeset (LaTeX; the report's loss-model table; None: the class
+    #: docstring's first line)
+    law_tex: ClassVar[str | None] = None
+    #: the law's parameters beyond the means: name -> its symbol in labels (plain text); each
+    #: a keyword argument of the constructor and a list of values of a config's experiment
+    parameters: ClassVar[dict[str, str]] = {}
+    #: the family of :data:`EXACT_FAMILIES` the law belongs to, which the exact engine then
+    #: computes (None: Monte Carlo only)
+    exact_family: ClassVar[str | None] = None
+    #: a negative control: a process outside the paper's hypothesis (rps must fail the checks
+    #: of the claims it runs under)
+    control: ClassVar[bool] = False
+    #: built from a user's loss matrix (``from_csv``), not from means: the pipeline generates
+    #: no instance of it
+    from_file: ClassVar[bool] = False
     #: True when :meth:`window_sums` samples the exact law in O(K) per run
     exact_sums: ClassVar[bool] = False
     #: True when every loss is 0 or 1 almost surely (Bernoulli resampling is then the identity)
@@ -52,6 +85,17 @@ class LossModel(ABC):
 
     def __init__(self, means: np.ndarray):
         self.means = validate_means(means)
+
+    @classmethod
+    def display_label(cls) -> str:
+        """The name figures and legends show (:attr:`label`, else the registry name)."""
+        return cls.label or cls.name
+
+    @classmethod
+    def header_label(cls) -> str:
+        """The name a pivoted table's header shows (:attr:`short_label`, else
+        :meth:`display_label`)."""
+        return cls.short_label or cls.display_label()
 
     # ----------------------------------------------------------------- instance facts
     @property

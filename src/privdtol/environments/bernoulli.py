@@ -14,6 +14,11 @@ from privdtol.environments.base import LossModel
 
 class BernoulliProduct(LossModel):
     name = "bernoulli"
+    order = 0
+    label = "independent Bernoulli"
+    short_label = "indep."
+    label_tex = "independent"
+    exact_family = "bernoulli"
     #: the loss law, typeset (LaTeX; the report's loss-model table)
     law_tex = r"$X_{t,j} \sim \mathrm{Bernoulli}(\mu_j)$, independent over $j$ and $t$"
     exact_sums = True

@@ -8,6 +8,8 @@ loss is exactly Bernoulli(mu_j), independent over j and t, so resampled sums are
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from privdtol.environments.base import LossModel
@@ -20,6 +22,9 @@ DEFAULT_KAPPA = 2.0
 
 class BetaLosses(LossModel):
     name = "beta"
+    order = 2
+    label = "Beta"
+    parameters: ClassVar[dict[str, str]] = {"kappa": "κ"}
     #: the loss law, typeset (LaTeX; the report's loss-model table)
     law_tex = (
         r"$X_{t,j} \sim \mathrm{Beta}(\kappa\mu_j, \kappa(1-\mu_j))$, independent over $j$ and $t$"

@@ -22,6 +22,10 @@ from privdtol.environments.base import LossModel
 
 class BlockedLosses(LossModel):
     name = "blocked"
+    order = 4
+    label = "repeated in blocks (control)"
+    short_label = "blocked (control)"
+    control = True
     #: the loss law, typeset (LaTeX; the report's loss-model table)
     law_tex = (
         r"$X_t = Y_r$ for every $t \in B_r$, $Y_r \sim \prod_j \mathrm{Bernoulli}(\mu_j)$ "

@@ -19,6 +19,8 @@ intervals where it is 1; the other m - S rounds give Binomial(m - S, mu_j).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from privdtol.environments.base import LossModel
@@ -31,6 +33,11 @@ DEFAULT_RHO = 0.5
 
 class CorrelatedBernoulli(LossModel):
     name = "correlated"
+    order = 1
+    label = "correlated Bernoulli"
+    short_label = "corr."
+    label_tex = "correlated"
+    parameters: ClassVar[dict[str, str]] = {"rho": "ρ"}
     #: the loss law, typeset (LaTeX; the report's loss-model table)
     law_tex = (
         r"with probability $|\rho|$ one $U \sim \mathrm{Unif}(0,1)$ drives every coordinate, "

@@ -11,6 +11,8 @@ from privdtol.environments.base import LossModel
 
 class DeterministicLosses(LossModel):
     name = "deterministic"
+    order = 3
+    exact_family = "deterministic"
     #: the loss law, typeset (LaTeX; the report's loss-model table)
     law_tex = r"$X_t = \mu$ for every $t$"
     exact_sums = True

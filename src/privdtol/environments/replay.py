@@ -53,6 +53,8 @@ def read_loss_matrix(path: str | Path, field: str = "losses") -> np.ndarray:
 
 class ReplayLosses(LossModel):
     name = "replay"
+    order = 5
+    from_file = True
     #: the loss law, typeset (LaTeX; the report's loss-model table)
     law_tex = r"$X_t$ = row $t$ of a given $T \times K$ loss matrix with entries in $[0,1]$"
     exact_sums = True

@@ -23,6 +23,7 @@ import os
 
 import numpy as np
 
+from privdtol.environments import MODELS
 from privdtol.errors import InputError
 
 #: memory every command takes before the cell (interpreter, numpy, pandas, pyarrow)
@@ -137,8 +138,8 @@ def count_cells(part: dict, private) -> int:
     """Cells of one slice (before deduplication): the product of its list lengths, per
     algorithm (non-private algorithms get one epsilon)."""
     n = len(part["K"]) * len(part["gap"]) * len(part["horizon"])
-    n *= len(part["rho"]) if part["env"] == "correlated" else 1
-    n *= len(part["kappa"]) if part["env"] == "beta" else 1
+    for param in MODELS[part["env"]].parameters if part["env"] in MODELS else ():
+        n *= len(part[param])
     return sum(
         n * (max(1, len(part.get("epsilon") or [])) if private(a) else 1)
         for a in part["algorithms"]

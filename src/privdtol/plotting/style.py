@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from privdtol.algorithms import ALGORITHMS
+from privdtol.environments import MODELS
 from privdtol.pipeline.io import atomic_path
 
 # the colours (privdtol.plotting.colours), and the display order of the algorithms: the
@@ -68,12 +69,8 @@ EXPERIMENT_NAMES = {
     "dependent": "dependent losses",
     "ablations": "ablations",
 }
-ENV_NAMES = {
-    "bernoulli": "independent Bernoulli",
-    "correlated": "correlated Bernoulli",
-    "beta": "Beta",
-    "blocked": "repeated in blocks (control)",
-}
+#: the loss models as figures name them, in display order (LossModel.display_label)
+ENV_NAMES = {n: c.display_label() for n, c in MODELS.items()}
 _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
 _DASHES = ("-", "--", "-.", ":", "-", "--", "-.", ":")
 _CONTROL_MARKERS = ("x", "+", "1", "2")
@@ -93,19 +90,28 @@ def model_labels(df: pd.DataFrame) -> list[str]:
     for _, r in df.iterrows():
         env = r.get("env", "bernoulli")
         name = ENV_NAMES.get(env, env)
-        if env == "correlated" and pd.notna(r.get("rho", np.nan)):
-            name += f", ρ={r['rho']:g}"
-        elif env == "beta" and pd.notna(r.get("kappa", np.nan)):
-            name += f", κ={r['kappa']:g}"
+        params = MODELS[env].parameters if env in MODELS else {}
+        name += "".join(
+            f", {symbol}={r[p]:g}" for p, symbol in params.items() if pd.notna(r.get(p, np.nan))
+        )
         out.append(name)
     return out
 
 
+def _parameter(row) -> float:
+    """The value of the first parameter its loss model declares (0: none)."""
+    env = row.get("env", "bernoulli")
+    params = MODELS[env].parameters if env in MODELS else {}
+    values = [row[p] for p in params if pd.notna(row.get(p, np.nan))]
+    return float(values[0]) if values else 0.0
+
+
 def model_order(df: pd.DataFrame) -> list[str]:
-    """Loss-model labels ordered independent, correlated (by rho), Beta (by kappa)."""
-    rank = {"bernoulli": 0, "correlated": 1, "beta": 2, "blocked": 3}
-    rows = df.assign(_label=model_labels(df), _rank=df["env"].map(rank).fillna(3))
-    rows = rows.assign(_p=rows.get("rho", np.nan).fillna(rows.get("kappa", np.nan)).fillna(0))
+    """Loss-model labels in the registry's display order (independent, correlated by rho,
+    Beta by kappa, the control), each model's by its parameter."""
+    rank = {n: i for i, n in enumerate(MODELS)}
+    rows = df.assign(_label=model_labels(df), _rank=df["env"].map(rank).fillna(len(rank)))
+    rows = rows.assign(_p=[_parameter(r) for _, r in rows.iterrows()])
     rows = rows.sort_values(["_rank", "_p"])
     return list(dict.fromkeys(rows["_label"]))
 

@@ -16,10 +16,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from privdtol.algorithms import ALGORITHMS
 from privdtol.errors import InputError
+from privdtol.privacy.audit_controls import AUDIT_ONLY
 from privdtol.privacy.exact_selection import audit_selection
 from privdtol.privacy.mechanisms import (
     AUDITABLE,
+    PRIVATE,
     block_index,
     law_kind,
     make_audited,
@@ -28,19 +31,30 @@ from privdtol.privacy.mechanisms import (
 from privdtol.privacy.statistical import audit_statistical
 from privdtol.privacy.whole_sequence import audit_sequence
 
-#: the audited algorithms when the ``privacy`` block leaves a list out, by the list's key (the
-#: privacy layer's registry names them, :data:`~privdtol.privacy.mechanisms.AUDITABLE`; every
-#: other default of the grid is the config schema's)
+#: how the audit groups the selection laws (the privacy figure's panels): the exponential
+#: mechanism (softmax, and Gumbel noise, the same law), then Laplace report-noisy-min, then
+#: the laws of a class's own (``law`` methods, e.g. a plugin's)
+FAMILY_ORDER = ("softmax", "gumbel_noisy_min", "laplace_noisy_min")
+
+
+def _family_rank(name: str) -> int:
+    law = ALGORITHMS[name].exact_law
+    return FAMILY_ORDER.index(law.family) if law is not None else len(FAMILY_ORDER)
+
+
+#: the algorithms the audit covers unless the config says otherwise, from their declarations:
+#: every private algorithm whose selection law the audits compute (:data:`PRIVATE`), the
+#: registry's negative controls left out, grouped by :data:`FAMILY_ORDER`, in registry order
+#: within a group
+AUDITED = tuple(sorted((n for n in PRIVATE if ALGORITHMS[n].role != "control"), key=_family_rank))
+
+#: the audited algorithms when the ``privacy`` block leaves a list out, by the list's key (from
+#: the algorithms' declarations and the audit's own controls; every other default of the grid
+#: is the config schema's)
 DEFAULT_ALGORITHMS: dict[str, list[str]] = {
-    "algorithms": [
-        "rps",
-        "rps_full_prefix",
-        "rps_uncapped",
-        "wu_wang_gumbel",
-        "rnm_ftnl",
-        "wu_wang",
-    ],
-    "negative_controls": ["rps_eta_eps", "rps_data_prefix"],
+    "algorithms": list(AUDITED),
+    # the audit's own controls (privdtol.privacy.audit_controls)
+    "negative_controls": list(AUDIT_ONLY),
     "statistical.algorithms": ["rnm_ftnl", "wu_wang", "rps", "rps_eta_eps"],
 }
 

@@ -63,18 +63,18 @@ from privdtol.report.config_tables import (
 )
 from privdtol.report.figure_order import figure_number, notebooks_in_order
 from privdtol.report.findings_prose import (
-    competitors_table,
+    finding_label,
     finding_sentence,
+    finding_tables,
     verdict_pointer,
 )
 from privdtol.report.known_truths import battery_tex, by_algorithm_tex
 from privdtol.report.latex import (
     TeX,
-    mathify,
     tex_escape,
     write_text,
 )
-from privdtol.report.layout import APPENDIX_SECTIONS, FINDING_LABELS, SECTIONS, TABLES
+from privdtol.report.layout import APPENDIX_SECTIONS, SECTIONS, TABLES
 from privdtol.report.numbers import numbers_tex, regret_experiments, total_runs
 from privdtol.report.page_one import page_one_tex
 from privdtol.report.provenance import provenance
@@ -179,14 +179,11 @@ def findings_tex(found: dict | None) -> str:
     if found is None:
         return "\\NotRun{no findings in this run (results/findings.json absent)}\n"
     lines = ["\\begin{itemize}"]
-    for fid, f in FINDINGS.items():
-        label = FINDING_LABELS.get(fid) or mathify(f.title)
+    for fid in FINDINGS:
         text = finding_sentence(fid, found) or "not available in this run."
-        lines.append(rf"\item \textbf{{{label}.}} {text}")
+        lines.append(rf"\item \textbf{{{finding_label(fid)}.}} {text}")
     lines.append("\\end{itemize}")
-    table = competitors_table(found.get("competitors") or {})
-    if table is not None:
-        lines.append(table)
+    lines += finding_tables(found)
     return "\n".join(lines) + "\n"
 
 

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from privdtol.analysis.claims.c3_horizon_free import PLATEAU_MARGIN
 from privdtol.analysis.registry import CLAIMS
+from privdtol.environments import MODELS
 from privdtol.plotting.style import EXPERIMENT_NAMES
+from privdtol.report.latex import tex_escape
 
 
 @dataclass(frozen=True)
@@ -274,15 +276,6 @@ TABLES: dict[str, TableSpec] = {
     ),
 }
 
-#: the findings' names in the report (the registry's titles are plain text for logs)
-FINDING_LABELS: dict[str, str] = {
-    "constants": r"Constants of Theorem 1",
-    "theta_band": r"The $\Theta$ band",
-    "prefix_cost": r"Cost of the random prefix",
-    "cap_cost": r"Cost of the cap on $\eta$",
-    "competitors": r"RPS against its competitors",
-}
-
 #: column name of a results table -> its header (LaTeX); other columns show their name
 HEADERS: dict[str, str] = {
     # identifiers
@@ -386,12 +379,8 @@ MATH_COLUMNS = ("step", "part_of", "instance")
 #: text values shown differently: column -> {value: LaTeX}
 VALUES: dict[str, dict[str, str]] = {
     "role": {"negative_control": "negative control"},
-    "env": {
-        "bernoulli": "independent",
-        "correlated": "correlated",
-        "beta": "Beta",
-        "blocked": "repeated in blocks (control)",
-    },
+    # the loss models' declarations (LossModel.label_tex, else their label escaped)
+    "env": {n: c.label_tex or tex_escape(c.display_label()) for n, c in MODELS.items()},
     # the Monte Carlo estimators (privdtol.engine.fast, privdtol.engine.explicit)
     "estimator": {
         "block_rb": "block sums",

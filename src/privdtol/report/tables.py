@@ -14,6 +14,7 @@ import pandas as pd
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from privdtol.algorithms import REFERENCES
+from privdtol.environments import MODELS
 from privdtol.errors import InputError
 from privdtol.report.latex import (
     TeX,
@@ -37,15 +38,12 @@ from privdtol.report.layout import (
 )
 
 _P = r">{\raggedright\arraybackslash}p"
-#: parameter names written as symbols in generated labels (escaped to LaTeX later)
-GREEK = {"rho": "ρ", "kappa": "κ"}
-#: loss models in a pivoted header (plain text, escaped later)
-ENV_LABELS = {
-    "bernoulli": "indep.",
-    "correlated": "corr.",
-    "beta": "Beta",
-    "blocked": "blocked (control)",
-}
+#: parameter names written as symbols in generated labels (escaped to LaTeX later): the loss
+#: models' declared parameters (LossModel.parameters)
+GREEK = {p: sym for c in MODELS.values() for p, sym in c.parameters.items()}
+#: loss models in a pivoted header (plain text, escaped later), in display order: their
+#: declarations (LossModel.header_label)
+ENV_LABELS = {n: c.header_label() for n, c in MODELS.items()}
 
 
 def styler_table(df: pd.DataFrame, column_format: str) -> TeX:

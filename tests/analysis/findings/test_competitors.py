@@ -236,3 +236,11 @@ def test_a_competitor_that_fails_its_privacy_audit_is_not_ranked():
     )
     # without the audit's table nothing is excluded (a config without the privacy experiment)
     assert findings.competitors.competitors({"grid": grid})["excluded"] == {}
+
+
+def test_the_competitors_that_are_one_law_on_binary_losses_follow_from_their_declarations():
+    """rnm_ftnl and wu_wang: Laplace report-noisy-min of scale 2/eps on the full block, one
+    reading resampled losses; wu_wang_gumbel's Gumbel law is another family."""
+    from privdtol.analysis.findings.competitors import same_on_binary_losses
+
+    assert same_on_binary_losses() == [("rnm_ftnl", "wu_wang")]

@@ -1,14 +1,11 @@
 """Findings: numbers the report shows beside the verdicts that are not claims of the paper, so
 out of the verdict count (the registry's :data:`~privdtol.analysis.registry.FINDINGS`).  One
-module per subject, each declaring its findings (``RECORDS``) beside their computations:
-
-- :mod:`.rates`: ``constants`` (Theorem 1's constants fitted) and ``theta_band``;
-- :mod:`.ablations`: ``prefix_cost`` and ``cap_cost``;
-- :mod:`.dependent`: ``dependent_rate`` (the rate's exponents on dependent losses);
-- :mod:`.slack`: ``proof_slack`` (the slack of each step of the proof);
-- :mod:`.worst_case`: ``worst_case`` (what the worst-instance searches found);
-- :mod:`.competitors`: ``competitors`` (rps against the best private competitor, per regime);
-- :mod:`.common`: the helpers they share.
+module per subject, found by the registry as the claims are (every module of this package
+that declares ``RECORDS`` or ``PAGE_ONE``; nothing lists them): each declares its findings
+(``RECORDS``, :class:`~privdtol.analysis.claim_types.Finding`, with its place in the report,
+its name, its sentence and its table) beside their computations, and its sentences of page 1
+(``PAGE_ONE``, :class:`~privdtol.analysis.claim_types.PageLine`).  :mod:`.common` holds the
+helpers they share; :mod:`.privacy` declares only page 1's sentence on the privacy audit.
 
 :func:`findings` evaluates them all into one JSON-safe dict (``results/findings.json``).
 """
@@ -19,15 +16,6 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from privdtol.analysis.findings import (  # noqa: F401 (every findings module, loaded)
-    ablations,
-    common,
-    competitors,
-    dependent,
-    rates,
-    slack,
-    worst_case,
-)
 from privdtol.analysis.records import plain
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from privdtol.analysis.cells import select
-from privdtol.analysis.claim_types import Finding
+from privdtol.analysis.claim_types import Finding, PageLine
 from privdtol.analysis.findings.common import final_cells, spread
 from privdtol.analysis.records import fmt
 
@@ -20,12 +20,18 @@ RECORDS = (
         "Cost of the random prefix: rps / rps_full_prefix",
         ("ablations",),
         f"{__name__}:prefix_cost",
+        order=20,
+        label="Cost of the random prefix",
+        sentence=f"{__name__}:prefix_sentence",
     ),
     Finding(
         "cap_cost",
         "Cost of the eta cap: rps / rps_uncapped",
         ("ablations",),
         f"{__name__}:cap_cost",
+        order=21,
+        label=r"Cost of the cap on $\eta$",
+        sentence=f"{__name__}:cap_sentence",
     ),
 )
 
@@ -78,3 +84,48 @@ def cap_cost(tables: Mapping[str, pd.DataFrame]) -> dict:
         where=lambda idx: idx.get_level_values("epsilon") / 2 > 1 / 8,
         where_text="where the cap binds (eps > 1/4)",
     )
+
+
+# ----------------------------------------------------------------------------- the report's prose
+
+
+def cost_sentence(item: dict, tex, what: str, ablation: str) -> str | None:
+    """What an ingredient of RPS costs in regret: RPS over the ablation without it."""
+    if not item.get("available") or item.get("median") is None:
+        return None
+    spread = (
+        f", range {tex.times3(item['min'])} to {tex.times3(item['max'])}"
+        if item.get("min") is not None and item.get("max") is not None
+        else ""
+    )
+    where = f" {tex.mathify(item['where'])}" if item.get("where") else ""
+    return (
+        rf"{what} costs {tex.times3(item['median'])} regret (median over {item.get('n', '?')} "
+        rf"cells{where}{spread}): RPS over \texttt{{{tex.escape(ablation)}}}."
+    )
+
+
+def prefix_sentence(item: dict, tex) -> str | None:
+    """The findings section's sentence of ``prefix_cost``."""
+    return cost_sentence(item, tex, "The random prefix", "rps_full_prefix")
+
+
+def cap_sentence(item: dict, tex) -> str | None:
+    """The findings section's sentence of ``cap_cost``."""
+    return cost_sentence(item, tex, r"The cap $\eta \le 1/8$", "rps_uncapped")
+
+
+def ablations_line(found: dict, checks: dict, tex) -> str | None:
+    """Page 1: what the two ingredients of the analysis cost in regret (the ablations)."""
+    prefix, cap = found.get("prefix_cost") or {}, found.get("cap_cost") or {}
+    if not (prefix.get("available") and cap.get("available")):
+        return None
+    return (
+        rf"The random prefix costs a median {tex.times(prefix['median'])} regret and the cap "
+        rf"$\eta \le 1/8$ a median {tex.times(cap['median'])} where it binds "
+        r"($\varepsilon > 1/4$)."
+    )
+
+
+#: the page-1 sentence of this module's findings
+PAGE_ONE = (PageLine(70, "sec:ablations", ablations_line),)

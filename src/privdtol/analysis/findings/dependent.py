@@ -20,6 +20,7 @@ RECORDS = (
         "The rate's exponents on dependent losses (not a claim of the paper)",
         ("dependent",),
         f"{__name__}:dependent_rate",
+        order=30,
     ),
 )
 

@@ -26,12 +26,18 @@ RECORDS = (
         "Fitted constants a, b of a log K/gap + b log K/eta + c against 800 and 16",
         ("grid",),
         f"{__name__}:constants",
+        order=10,
+        label=r"Constants of Theorem 1",
+        sentence=f"{__name__}:constants_sentence",
     ),
     Finding(
         "theta_band",
         "Range of Reg / (log K/min(gap, eps)) over the grid (the Theta band)",
         ("grid",),
         f"{__name__}:theta_band",
+        order=11,
+        label=r"The $\Theta$ band",
+        sentence=f"{__name__}:theta_sentence",
     ),
 )
 
@@ -70,3 +76,32 @@ def theta_band(tables: Mapping[str, pd.DataFrame]) -> dict:
         f"{fmt(band['max'])}] over {band['n']} rps grid cells (bounded on any finite grid: "
         "a finding, not a verdict).",
     }
+
+
+# ----------------------------------------------------------------------------- the report's prose
+
+
+def constants_sentence(item: dict, tex) -> str | None:
+    """The fitted constants against Theorem 1's (the findings section)."""
+    keys = ("a", "b", "c", "paper_a", "paper_b", "n")
+    if not item.get("available") or any(item.get(k) is None for k in keys):
+        return None
+    a, b, c = (tex.num(item[k]) for k in "abc")
+    return (
+        rf"Over {item['n']} RPS grid cells the regret is fitted by $a \log K/\Delta_{{\min}} + "
+        rf"b \log K/\eta + c$ with $a = {a}$, $b = {b}$, $c = {c}$: Theorem 1's constants "
+        rf"{tex.num(item['paper_a'])} and {tex.num(item['paper_b'])} are "
+        rf"{tex.times3(item['paper_a'] / item['a'])} and "
+        rf"{tex.times3(item['paper_b'] / item['b'])} larger (the paper does not optimize them)."
+    )
+
+
+def theta_sentence(item: dict, tex) -> str | None:
+    """The Theta band over the grid (the findings section)."""
+    if not item.get("available") or item.get("min") is None or item.get("max") is None:
+        return None
+    return (
+        rf"Over {item['n']} RPS grid cells the regret is between {tex.times3(item['min'])} and "
+        rf"{tex.times3(item['max'])} the lower-bound rate $\log K/\min(\Delta_{{\min}}, "
+        r"\varepsilon)$ (median " + tex.times3(item["median"]) + r"): a $\Theta$ band on this grid."
+    )

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from privdtol.analysis.cells import regime
-from privdtol.analysis.claim_types import Finding
+from privdtol.analysis.claim_types import Finding, PageLine
 from privdtol.analysis.records import fmt, plain
 
 #: the finding this module computes (collected by :mod:`privdtol.analysis.registry`)
@@ -34,6 +34,7 @@ RECORDS = (
         "Slack of each step of the proof: bound / exact value, per rps cell",
         ("proof",),
         f"{__name__}:proof_slack",
+        order=40,
     ),
 )
 
@@ -162,3 +163,30 @@ def proof_slack(tables: Mapping[str, pd.DataFrame]) -> dict:
             "text": text,
         }
     )
+
+
+# ----------------------------------------------------------------------------- the report's prose
+
+
+def proof_line(found: dict, checks: dict, tex) -> str | None:
+    """Page 1: the loosest step of the proof and Theorem 1's overall factor."""
+    item = found.get("proof_slack") or {}
+    steps = {s["key"]: s for s in item.get("steps") or []}
+    loosest = steps.get(item.get("loosest"))
+    if not item.get("available") or loosest is None:
+        return None
+    overall = (
+        rf"; Theorem~1's bound is a median {tex.times(steps['theorem1']['median'])} the exact "
+        "regret"
+        if "theorem1" in steps
+        else ""
+    )
+    return (
+        rf"The proof's loosest step is {loosest['label']}, a median factor "
+        rf"{tex.num(loosest['median'])} above its exact value over {loosest['n']} RPS cells"
+        rf"{overall}."
+    )
+
+
+#: the page-1 sentence of this module's finding
+PAGE_ONE = (PageLine(30, "sec:proof", proof_line),)

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from privdtol.algorithms import ALGORITHMS
-from privdtol.analysis.claim_types import Finding
+from privdtol.analysis.claim_types import Finding, PageLine
 from privdtol.analysis.records import fmt, plain
 from privdtol.engine.worst_case.evaluate import OBJECTIVES, gain
 
@@ -29,6 +29,7 @@ RECORDS = (
         "The worst instances a search found, against the standard instance",
         ("searches",),
         f"{__name__}:worst_case",
+        order=50,
     ),
 )
 #: the columns that name one search
@@ -290,3 +291,45 @@ def worst_case(tables: Mapping[str, pd.DataFrame]) -> dict:
     parts = _sentences(out)
     out["summary"], out["text"] = parts[0], " ".join(parts)
     return plain(out)
+
+
+# ----------------------------------------------------------------------------- the report's prose
+
+#: each objective of the worst-instance searches as page 1 names it (Table ``worst``: its key)
+OBJECTIVE_TEX = {
+    "theorem1": r"$\mathrm{Reg}_T$ over Theorem~1's bound",
+    "lower_max": r"the largest $\mathrm{Reg}_T/\mathrm{LB}_T$",
+    "lower_min": r"the smallest $\mathrm{Reg}_T/\mathrm{LB}_T$",
+}
+
+
+def _objective_rank(objective: str) -> tuple:
+    names = list(OBJECTIVE_TEX)
+    return (names.index(objective) if objective in names else len(names), objective)
+
+
+def worst_case_line(found: dict, checks: dict, tex) -> str | None:
+    """Page 1: per objective, how many searches beat the standard instance (the finding's
+    ``beaten``, counted on the rows of Table ``worst``), and the largest Reg_T over Theorem 1's
+    bound."""
+    item = found.get("worst_case") or {}
+    t1 = item.get("theorem1") or {}
+    if not item.get("available") or not t1:
+        return None
+    evals = item.get("evaluations") or {}
+    beaten = item.get("beaten") or {"theorem1": {"beaten": t1["beaten"]}}
+    counts = [
+        rf"{b['beaten']} on {OBJECTIVE_TEX.get(o, tex.texttt(o))}"
+        + (rf" (largest found: {tex.num(t1['value'])} of the bound)" if o == "theorem1" else "")
+        for o, b in sorted(beaten.items(), key=lambda ob: _objective_rank(ob[0]))
+    ]
+    listed = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " and " + counts[-1]
+    return (
+        rf"Of {item['searches']} worst-instance searches ({evals.get('total', '?')} exact "
+        rf"evaluations), the number that found an instance beyond the standard one (by more "
+        rf"than the tolerance): {listed}."
+    )
+
+
+#: the page-1 sentence of this module's finding
+PAGE_ONE = (PageLine(40, "sec:worst", worst_case_line),)

@@ -31,6 +31,7 @@ from privdtol.core import bounds
 from privdtol.engine.exact.binomial import _normalise, _pmf_windows, _supports
 from privdtol.engine.exact.numerics import TAIL, U
 from privdtol.engine.exact.spec import _Spec
+from privdtol.environments import exact_family
 
 #: half-width of the analyticity strip used for the trapezoid bound, and the bound it must meet
 STRIP, TRAPEZOID_TOL = 1.2, 1e-16
@@ -119,7 +120,7 @@ def expected_log_z(algorithm, means, epsilon, ms, env="bernoulli"):
     for i, m in enumerate(ms):
         if m == 0:
             vals[i], errs[i] = math.log(mu.size), 4 * U * math.log(mu.size)
-        elif env == "deterministic":
+        elif exact_family(env) == "deterministic":
             x = float(ns[1:] @ np.exp(-eta * m * (g[1:] - g[0])))
             vals[i], errs[i] = math.log1p(x), 8 * U * (1 + math.log1p(x))
         else:

@@ -20,8 +20,11 @@ from privdtol.engine.exact.binomial import (
 from privdtol.engine.exact.laplace import _laplace
 from privdtol.engine.exact.numerics import PRUNE, SMALL_M, TAIL, U
 from privdtol.engine.exact.softmax import _softmax
+from privdtol.environments import EXACT_MODELS, exact_family
 
-EXACT_ENVS = ("bernoulli", "deterministic")
+#: the loss models the exact engine computes (derived from their declarations,
+#: :attr:`privdtol.environments.LossModel.exact_family`)
+EXACT_ENVS = EXACT_MODELS
 
 
 def why_not_exact(cls) -> str | None:
@@ -101,7 +104,7 @@ class _Spec:
         self.eta, self.b = (scale, None) if self.softmax else (None, scale)
         self.random_prefix = random_prefix(type(self.alg))
         self.mix = uniform_mix(self.alg)
-        self.det = env == "deterministic" and not self.alg.resampled
+        self.det = exact_family(env) == "deterministic" and not self.alg.resampled
         # theta grid: linear plus geometric (the optimal theta ~ gap / variance can lie far
         # below a linear grid's first step: at gap 2^-16 the bound was then 1 for all m)
         geo = np.geomspace(1e-12, 1.0, 600)

@@ -74,8 +74,10 @@ class Evaluator:
         key = _key(means)
         if key not in self._lower:
             from privdtol.core.lower_bound_means import lower_bound_means_columns
+            from privdtol.environments import exact_family
 
-            model = "deterministic" if self.env == "deterministic" else "bernoulli"
+            det = exact_family(self.env) == "deterministic"
+            model = "deterministic" if det else "bernoulli"
             row = lower_bound_means_columns(means, self.epsilon, [self.horizon], model)
             self._lower[key] = float(row["best"][0]), float(row["best_error"][0])
         return self._lower[key]
