@@ -1,5 +1,5 @@
-# Notebooks: one rule per notebook of the registry (privdtol.analysis.registry.NOTEBOOKS) whose
-# experiments this config produces.  Each notebooks/<name>.py (jupytext percent format) is
+# Notebooks: one rule per figure declaration (privdtol.analysis.figures, collected in
+# privdtol.analysis.registry.NOTEBOOKS) whose experiments this config produces.  Each notebooks/<name>.py (jupytext percent format) is
 # converted to .ipynb, executed with papermill (parameters agg_dir, checks_dir, out_dir, and
 # thresholds: the config's values of the checks: keys its claims use; privdtol.report.
 # notebook_run.notebook_parameters; a parameter its parameters cell does not declare is an
@@ -10,7 +10,9 @@
 # writes its figure (results/figures/<name>.pdf|png) and its tables as data
 # (results/tables/<table>.csv).  The executed notebook is written under logs/notebooks/ first and
 # copied to results/notebooks/ only on success: a notebook that raises fails its rule and leaves
-# the partially executed copy in logs/notebooks/<name>.ipynb for debugging.
+# the partially executed copy in logs/notebooks/<name>.ipynb for debugging.  The Snakemake
+# report's caption of a figure is one template, workflow/report/figure.rst, filled from the
+# rule's params (the declaration's plain-text title and caption, the figure's number).
 #
 #   snakemake fig_horizon            # one figure, its table(s) (and the checks it shows)
 #   snakemake notebooks_all          # every notebook
@@ -18,13 +20,14 @@
 
 import os
 
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.analysis.registry import NOTEBOOKS, notebook_claims, notebooks_for
+from privdtol.report.figure_order import snakemake_caption
 from privdtol.report.notebook_run import notebook_parameters, papermill_parameters
 
 NB_OUT = "results"
 #: the notebooks of this config: those reading an experiment it produces (so the privacy
 #: notebook only when the config has a `privacy:` block)
-NB_NAMES = [n for n, nb in NOTEBOOKS.items() if set(nb.experiments) & set(CHECK_EXPERIMENTS)]
+NB_NAMES = notebooks_for(CHECK_EXPERIMENTS)
 #: each notebook's papermill parameters (all it reads of the config)
 NB_PARAMETERS = {
     n: notebook_parameters(
@@ -63,7 +66,7 @@ for _nb in NB_NAMES:
             pdf=f"{NB_OUT}/figures/{_nb}.pdf",
             png=report(
                 f"{NB_OUT}/figures/{_nb}.png",
-                caption=f"../report/{_nb}.rst",
+                caption="../report/figure.rst",
                 category="Figures",
                 labels={"figure": _nb},
             ),
@@ -76,6 +79,8 @@ for _nb in NB_NAMES:
             "../envs/privdtol.yaml"
         params:
             parameters=papermill_parameters(NB_PARAMETERS[_nb]),
+            # the Snakemake report's caption of the figure (workflow/report/figure.rst)
+            figure=snakemake_caption(_nb),
         shell:
             "privdtol notebook {input.notebook:q} --parameters={params.parameters:q}"
             " --converted {log.source:q} --executed {log.executed:q}"

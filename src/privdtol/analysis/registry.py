@@ -16,7 +16,8 @@ record (:mod:`privdtol.analysis.records`).
 
 The findings (numbers shown beside the verdicts, not claims of the paper) are declared the same
 way by the modules of :mod:`privdtol.analysis.findings` (:data:`FINDINGS`, in report order).
-The notebooks, one figure each, are listed here (:data:`NOTEBOOKS`).
+The figures, one notebook each, are declared the same way by the modules of
+:mod:`privdtol.analysis.figures` (:data:`NOTEBOOKS`, in ``order``).
 
 The modules are found by name (:mod:`importlib`): the claim modules import the analysis
 layer's records and statistics, whose :func:`~privdtol.analysis.records.claim_words` reads the
@@ -34,11 +35,12 @@ from privdtol.analysis.claim_types import (  # noqa: F401 (re-exported)
     RATE_EXPERIMENTS,
     Claim,
     ClaimTeX,
+    Figure,
     Finding,
-    Notebook,
 )
 
 _CLAIMS_PACKAGE = "privdtol.analysis.claims"
+_FIGURES_PACKAGE = "privdtol.analysis.figures"
 #: the modules of :mod:`privdtol.analysis.findings` that declare findings, in report order
 _FINDING_MODULES = (
     "rates",
@@ -52,12 +54,16 @@ _FINDING_MODULES = (
 )
 
 
+def _package_modules(package_name: str) -> list:
+    """The modules of a package, sorted by name."""
+    package = importlib.import_module(package_name)
+    names = sorted(m.name for m in pkgutil.iter_modules(package.__path__))
+    return [importlib.import_module(f"{package_name}.{n}") for n in names]
+
+
 def _claim_modules() -> list:
     """The modules of :mod:`privdtol.analysis.claims` (sorted by name) that declare claims."""
-    package = importlib.import_module(_CLAIMS_PACKAGE)
-    names = sorted(m.name for m in pkgutil.iter_modules(package.__path__))
-    modules = [importlib.import_module(f"{_CLAIMS_PACKAGE}.{n}") for n in names]
-    return [m for m in modules if hasattr(m, "RECORDS")]
+    return [m for m in _package_modules(_CLAIMS_PACKAGE) if hasattr(m, "RECORDS")]
 
 
 def _collect(records) -> dict:
@@ -86,30 +92,40 @@ FINDINGS: dict[str, Finding] = _collect(
 #: experiments read by the findings
 FINDINGS_EXPERIMENTS = tuple(dict.fromkeys(e for f in FINDINGS.values() for e in f.experiments))
 
-#: the notebooks of ``notebooks/``, one figure each, in the order of their sections (the
-#: report puts some in its appendix, :data:`privdtol.report.layout.APPENDIX_SECTIONS`; a figure's
-#: number is its place in the report, :func:`privdtol.report.figure_order.figure_number`)
-NOTEBOOKS: dict[str, Notebook] = {
-    n.name: n
-    for n in (
-        Notebook("horizon", ("horizon",), ("horizon",)),
-        Notebook("rates", ("gap", "epsilon"), ("rates",)),
-        Notebook("actions", ("actions",), ("actions",)),
-        Notebook("heatmap", ("grid",), ("heatmap",)),
-        Notebook(
-            "bounds", ("horizon", "gap", "epsilon", "actions", "grid", BOUNDS_TABLE), ("bounds",)
-        ),
-        Notebook("lower", CLAIMS["C6"].experiments, ("lower",)),
-        Notebook("dependent", ("dependent",), ("dependent",)),
-        Notebook("ablations", ("ablations",), ("ablations",)),
-        Notebook("privacy", ("privacy",), ("privacy",)),
-        Notebook("agreement", ("agreement",), ("agreement",)),
-        Notebook("proof", ("proof",), ("proof",)),
-        Notebook("worst", ("searches",), ("worst",)),
-        Notebook("floor", ("floor",), ("floor",)),
-        Notebook("separation", ("separation",), ("separation",)),
-    )
-}
+
+def collect_figures(modules) -> dict[str, Figure]:
+    """``{name: figure}`` of the ``FIGURE`` each module declares, in ``order``.  A module
+    without one, a figure not named like its module or two figures of one ``order`` is a
+    ValueError naming the module."""
+    figures: dict[str, Figure] = {}
+    orders: dict[int, str] = {}
+    for m in modules:
+        fig, short = getattr(m, "FIGURE", None), m.__name__.rpartition(".")[2]
+        if not isinstance(fig, Figure):
+            raise ValueError(f"{m.__name__} declares no FIGURE (a Figure)")
+        if fig.name != short:
+            raise ValueError(f"{m.__name__} declares the figure {fig.name!r}: name it {short!r}")
+        if fig.order in orders:
+            raise ValueError(
+                f"{m.__name__}: order {fig.order} is already the figure {orders[fig.order]!r}'s"
+            )
+        orders[fig.order] = fig.name
+        figures[fig.name] = fig
+    return dict(sorted(figures.items(), key=lambda kv: kv[1].order))
+
+
+#: the figures, one notebook each (``notebooks/<name>.py``), from the modules of
+#: :mod:`privdtol.analysis.figures`, in ``order`` (the report puts the main text's first,
+#: :func:`privdtol.report.figure_order.notebooks_in_order`)
+NOTEBOOKS: dict[str, Figure] = collect_figures(_package_modules(_FIGURES_PACKAGE))
+
+
+def notebooks_for(experiments) -> list[str]:
+    """The notebooks of a config that produces ``experiments`` (with ``"privacy"`` when it
+    runs the privacy audit): those reading at least one of them, in registry order; one
+    notebook rule each (``workflow/rules/notebooks.smk``)."""
+    have = set(experiments)
+    return [n for n, fig in NOTEBOOKS.items() if set(fig.experiments) & have]
 
 
 def notebook_claims(name: str) -> list[str]:
