@@ -91,7 +91,7 @@ def test_the_snakemake_caption_renders_the_number_title_and_caption():
 def test_sections_leave_the_numbering_to_latex():
     sections = [
         {"name": n, "title": n, "caption": "c", "pointer": "t", "has_figure": True}
-        | {"claims": [], "tables": [], "figure": figure_number(n)}
+        | {"claims": [], "tables": [], "figure": figure_number(n), "lead": True, "prose": True}
         for n in notebooks_in_order()
     ]
     for mode in ("main", "full"):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 
 from privdtol.analysis.claim_types import (  # noqa: F401 (re-exported)
     BOUNDS_TABLE,
@@ -95,8 +96,8 @@ FINDINGS_EXPERIMENTS = tuple(dict.fromkeys(e for f in FINDINGS.values() for e in
 
 def collect_figures(modules) -> dict[str, Figure]:
     """``{name: figure}`` of the ``FIGURE`` each module declares, in ``order``.  A module
-    without one, a figure not named like its module or two figures of one ``order`` is a
-    ValueError naming the module."""
+    without one, a figure not named like its module, a name other than lowercase letters and
+    digits or two figures of one ``order`` is a ValueError naming the module."""
     figures: dict[str, Figure] = {}
     orders: dict[int, str] = {}
     for m in modules:
@@ -105,6 +106,9 @@ def collect_figures(modules) -> dict[str, Figure]:
             raise ValueError(f"{m.__name__} declares no FIGURE (a Figure)")
         if fig.name != short:
             raise ValueError(f"{m.__name__} declares the figure {fig.name!r}: name it {short!r}")
+        if not re.fullmatch(r"[a-z][a-z0-9]*", fig.name):
+            # the name is a LaTeX label and a file name in the report, a rule's name
+            raise ValueError(f"{m.__name__}: a figure's name is lowercase letters and digits")
         if fig.order in orders:
             raise ValueError(
                 f"{m.__name__}: order {fig.order} is already the figure {orders[fig.order]!r}'s"

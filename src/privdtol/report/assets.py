@@ -223,9 +223,13 @@ def table_context(results: Path, name: str, notebook: str) -> dict:
     return ctx
 
 
-def sections_context(results: Path, claims: dict[str, dict], found: dict | None) -> list[dict]:
+def sections_context(
+    results: Path, claims: dict[str, dict], found: dict | None, paper: Path = Path("paper")
+) -> list[dict]:
     """One entry per notebook, in figure order: title, figure, caption with its takeaway,
-    claims and tables."""
+    claims and tables, and whether its prose exists (found by the figure's name in ``paper``:
+    ``sections/lead/<name>.tex``, the main text's lead, and ``sections/experiments/<name>.tex``,
+    the section's prose; a figure may have neither)."""
     out = []
     for name in notebooks_in_order():
         nb = NOTEBOOKS[name]
@@ -234,6 +238,8 @@ def sections_context(results: Path, claims: dict[str, dict], found: dict | None)
                 "name": name,
                 "figure": figure_number(name),
                 "appendix": nb.appendix,
+                "lead": (paper / "sections" / "lead" / f"{name}.tex").exists(),
+                "prose": (paper / "sections" / "experiments" / f"{name}.tex").exists(),
                 "title": TeX(nb.title),
                 "caption": TeX(nb.caption),
                 "pointer": verdict_pointer(name),
@@ -297,7 +303,7 @@ def build_assets(
         c["controls"] = [k for k in controls if k["id"].startswith(f"{c['id']}--")]
         c["quote_of"] = first_quote.setdefault(c["quote"], c["id"])
         c["diagnostic_of"] = first_quote.setdefault(("diagnostic", c["diagnostic"]), c["id"])
-    sections = sections_context(results, claims, found)
+    sections = sections_context(results, claims, found, Path(repo or ".") / "paper")
     multiverse = load_multiverse(results)
     held_out = load_out_of_sample(results)
     main = [s for s in sections if not s["appendix"]]
