@@ -1,4 +1,6 @@
-"""The figure of ``notebooks/actions.py``: regret against K."""
+"""The figure of ``notebooks/actions.py``: regret against K.
+It shows Corollary 1's rate, linear in log K, not log² K as in Wu & Wang's bound (the
+diagnostic C4c)."""
 
 from __future__ import annotations
 

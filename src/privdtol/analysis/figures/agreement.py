@@ -1,4 +1,6 @@
-"""The figure of ``notebooks/agreement.py``: the exact engine against the Monte Carlo engine."""
+"""The figure of ``notebooks/agreement.py``: the exact engine against the Monte Carlo engine.
+It shows the exact and Monte Carlo engines' agreement on Reg_T (Section 3's definition; the
+diagnostic C0)."""
 
 from __future__ import annotations
 

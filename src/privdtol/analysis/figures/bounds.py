@@ -1,4 +1,5 @@
-"""The figure of ``notebooks/bounds.py``: regret between Theorem 1 and the explicit lower bound."""
+"""The figure of ``notebooks/bounds.py``: regret between Theorem 1 and the explicit lower bound.
+It shows Theorem 1, eqs. (1) and (2) (claims C2, C2b), beside the explicit lower bound LB_T."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The figure of ``notebooks/dependent.py``: dependent losses."""
+"""The figure of ``notebooks/dependent.py``: dependent losses.
+It shows Theorem 1 for dependent coordinates (Section 1, Contributions; claim C5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""The figure of ``notebooks/floor.py``: the true floor."""
+"""The figure of ``notebooks/floor.py``: the true floor.
+It shows the true floor OPT_T beside LB_T, Corollary 1 with Hu et al. (2021) (the diagnostics
+C8a, C8b)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The figure of ``notebooks/lower.py``: the lower side of Corollary 1."""
+"""The figure of ``notebooks/lower.py``: the lower side of Corollary 1.
+It shows the lower side of Corollary 1, with Hu et al. (2021) (claims C6, C7)."""
 
 from __future__ import annotations
 

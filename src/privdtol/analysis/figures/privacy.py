@@ -1,4 +1,5 @@
-"""The figure of ``notebooks/privacy.py``: privacy audit (claim C1)."""
+"""The figure of ``notebooks/privacy.py``: privacy audit (claim C1).
+It shows ε-DP (Proposition 1; each selection 2η-DP, Lemma 3; claim C1)."""
 
 from __future__ import annotations
 

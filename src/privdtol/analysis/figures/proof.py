@@ -1,4 +1,6 @@
-"""The figure of ``notebooks/proof.py``: the proof, step by step."""
+"""The figure of ``notebooks/proof.py``: the proof, step by step.
+It shows the proof of Theorem 1 step by step: Lemma 4 and Lemma 5, eqs. (5) and (6)
+(Section 5; claims L4, L5, L5a, L5b)."""
 
 from __future__ import annotations
 

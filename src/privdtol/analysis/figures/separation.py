@@ -1,4 +1,6 @@
-"""The figure of ``notebooks/separation.py``: the separation from the prior bounds."""
+"""The figure of ``notebooks/separation.py``: the separation from the prior bounds.
+It shows the prior bounds' extra factors, log T (Hu et al.) and log K (Wu & Wang), of
+Section 2 (the cited claims H1, W1)."""
 
 from __future__ import annotations
 

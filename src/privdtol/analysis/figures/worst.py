@@ -1,4 +1,5 @@
-"""The figure of ``notebooks/worst.py``: the worst instance a search finds."""
+"""The figure of ``notebooks/worst.py``: the worst instance a search finds.
+It shows Theorem 1's "every i.i.d. loss process" on the worst instances a search finds."""
 
 from __future__ import annotations
 
