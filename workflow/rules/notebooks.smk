@@ -1,18 +1,19 @@
 # Notebooks: one rule per figure declaration (privdtol.analysis.figures, collected in
-# privdtol.analysis.registry.NOTEBOOKS) whose experiments this config produces.  Each notebooks/<name>.py (jupytext percent format) is
-# converted to .ipynb, executed with papermill (parameters agg_dir, checks_dir, out_dir, and
-# thresholds: the config's values of the checks: keys its claims use; privdtol.report.
-# notebook_run.notebook_parameters; a parameter its parameters cell does not declare is an
-# error, not papermill's warning), stripped of timing
-# metadata so reruns diff clean, and exported to an offline HTML page (privdtol.report.notebook_html:
-# no CDN script, the mathematics as MathML), all in one process (`privdtol notebook`).  A notebook only plots and
-# tabulates: it reads the aggregated tables and the check records of its claims (checks.smk) and
-# writes its figure (results/figures/<name>.pdf|png) and its tables as data
-# (results/tables/<table>.csv).  The executed notebook is written under logs/notebooks/ first and
-# copied to results/notebooks/ only on success: a notebook that raises fails its rule and leaves
-# the partially executed copy in logs/notebooks/<name>.ipynb for debugging.  The Snakemake
-# report's caption of a figure is one template, workflow/report/figure.rst, filled from the
-# rule's params (the declaration's plain-text title and caption, the figure's number).
+# privdtol.analysis.registry.NOTEBOOKS) whose experiments this config produces.  Each
+# notebooks/<name>.py (jupytext percent format; its title numbered) is converted to .ipynb, executed
+# with papermill (parameters agg_dir, checks_dir, out_dir, and thresholds: the config's values of
+# the checks: keys its claims use; privdtol.report.notebook_run.notebook_parameters; a parameter
+# its parameters cell does not declare is an error, not papermill's warning), stripped of timing
+# metadata so reruns diff clean, and exported to an offline HTML page
+# (privdtol.report.notebook_html: no CDN script, the mathematics as MathML), all in one process
+# (`privdtol notebook`).  A notebook only plots and tabulates: it reads the aggregated tables and
+# the check records of its claims (checks.smk) and writes its figure
+# (results/figures/<name>.pdf|png) and its tables as data (results/tables/<table>.csv).  The
+# executed notebook is written under logs/notebooks/ first and copied to results/notebooks/ only on
+# success: a notebook that raises fails its rule and leaves the partially executed copy in
+# logs/notebooks/<name>.ipynb for debugging.  The Snakemake report's caption of a figure is one
+# template, workflow/report/figure.rst, filled from the rule's params (the declaration's plain-text
+# title and caption, the figure's number).
 #
 #   snakemake fig_horizon            # one figure, its table(s) (and the checks it shows)
 #   snakemake notebooks_all          # every notebook
