@@ -21,7 +21,7 @@
 
 import os
 
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims, notebooks_for
+from privdtol.analysis.registry import NOTEBOOKS, control_id, notebook_claims, notebooks_for
 from privdtol.report.figure_order import snakemake_caption
 from privdtol.report.notebook_run import notebook_parameters, papermill_parameters
 
@@ -47,6 +47,13 @@ for _nb in NB_NAMES:
             notebook=f"notebooks/{_nb}.py",
             agg=[agg_table(e) for e in NOTEBOOKS[_nb].experiments if e in CHECK_EXPERIMENTS],
             checks=[f"{CHECKS_DIR}/{c}.json" for c in notebook_claims(_nb) if c in CHECK_CLAIMS],
+            # and those of their negative controls, which it shows too (without them as inputs
+            # it showed the ones whose check happened to have run before it)
+            controls=[
+                f"{CHECKS_DIR}/{control_id(c, a)}.json"
+                for c, a in CHECK_CONTROLS
+                if c in notebook_claims(_nb)
+            ],
             # a notebook that shows no claim says what its figure shows from the findings
             # (privdtol.report.narrative.figure_note reads results/findings.json)
             findings=[] if notebook_claims(_nb) else [FINDINGS_JSON],
