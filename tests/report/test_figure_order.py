@@ -133,3 +133,36 @@ def test_a_written_figure_number_is_found(text):
 )
 def test_what_is_not_a_written_figure_number(text):
     assert not figure_numbers(text)
+
+
+@pytest.mark.parametrize("name", list(NOTEBOOKS))
+def test_every_snakemake_caption_is_clean_restructuredtext(name):
+    """Snakemake renders a caption with docutils: a warning (an ``|x|`` read as a substitution,
+    an unclosed ``*``) shows as an error box in the report."""
+    from docutils.core import publish_parts
+    from docutils.utils import SystemMessage
+
+    params = type("Params", (), {"figure": figure_order.snakemake_caption(name)})
+    template = (ROOT / "workflow" / "report" / "figure.rst").read_text()
+    text = (
+        jinja2.Environment()
+        .from_string(template)
+        .render(snakemake=type("Snakemake", (), {"params": params}))
+    )
+    overrides = {"halt_level": 2, "report_level": 5}
+    try:
+        publish_parts(text, writer="html", settings_overrides=overrides)
+    except SystemMessage as e:  # pragma: no cover (the failure's message)
+        pytest.fail(f"{name}: {e}")
+
+
+def test_a_substitution_in_a_caption_is_caught():
+    from docutils.core import publish_parts
+    from docutils.utils import SystemMessage
+
+    with pytest.raises(SystemMessage):
+        publish_parts(
+            "probability |ρ| of",
+            writer="html",
+            settings_overrides={"halt_level": 2, "report_level": 5},
+        )

@@ -20,10 +20,11 @@ FIGURE = Figure(
         r"Theorem~1's bound there (bottom; dashed: the bound)."
     ),
     plain_title="dependent losses",
+    # reStructuredText: no |...| (a substitution reference)
     plain_caption=(
         "RPS regret per (gap, ε) comparison cell under independent Bernoulli, correlated "
-        "Bernoulli (shared shock with probability |ρ|; ρ < 0: the best action against the "
-        "others) and Beta (concentration κ) losses, and under product-Bernoulli losses "
+        "Bernoulli (a shared shock with probability ρ, or −ρ where ρ < 0: the best action "
+        "against the others) and Beta (concentration κ) losses, and under product-Bernoulli losses "
         "repeated in blocks (C5's control, not independent across time), 95% CI bars: top at "
         "each model's largest horizon (in the legend), bottom as the ratio to the Theorem 1 "
         "bound there (claim C5); dashed: the bound."
