@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 11 — ablations: the random prefix and the cap on $\eta$
+# # Figure — ablations: the random prefix and the cap on $\eta$
 #
 # Regret at $T_{\max}$ against $1/\varepsilon$ (log–log, 95% intervals) of RPS and its two
 # ablations: the exponential mechanism on the whole previous block (`rps_full_prefix`,

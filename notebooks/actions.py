@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 10 — regret against the number of actions $K$
+# # Figure — regret against the number of actions $K$
 #
 # Regret at $T_{\max}$ against $K$ (log axis) in the privacy and statistical regimes, with the
 # weighted fits $a \log K + b$ and $a \log^2 K + b$ of RPS: the paper's rate is linear in

@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 12 — the exact engine against the Monte Carlo engine (claim C0)
+# # Figure — the exact engine against the Monte Carlo engine (claim C0)
 #
 # The `agreement` experiment computes the same cells twice: exactly (`privdtol.engine.exact`,
 # no sampling, a numerical error bound) and by Monte Carlo (independent runs, a standard

@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 3 — measured regret between Theorem 1 and the explicit lower bound
+# # Figure — measured regret between Theorem 1 and the explicit lower bound
 #
 # One point per RPS cell of every regret experiment, at its largest horizon. Left: regret
 # against the Theorem 1 bound $1 + 800 \log K/\Delta_{\min} + 16 \log K/\eta$; every point must

@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 5 — regret under dependent coordinates
+# # Figure — regret under dependent coordinates
 #
 # RPS regret per $(\Delta_{\min}, \varepsilon)$ cell of the comparison slices (the cells with an
 # independent-Bernoulli baseline) under independent Bernoulli, correlated Bernoulli (a shared

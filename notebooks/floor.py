@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 13 — the true floor: the best regret any ε-DP algorithm can reach
+# # Figure — the true floor: the best regret any ε-DP algorithm can reach
 #
 # On small instances (K = 2, 3; a few rounds) the smallest placement-averaged regret of any
 # event-level $\varepsilon$-DP online algorithm, $\mathrm{OPT}_T$, is computed exactly by a

@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 2 — the residuals of C4's form fit across the grid
+# # Figure — the residuals of C4's form fit across the grid
 #
 # One panel per $K$; each cell of a panel is one $(\Delta_{\min}, \varepsilon)$ of the `grid`
 # experiment, coloured by what C4 tests: RPS regret divided by the fitted form

@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 1 — regret against the horizon $T$: is it horizon-free?
+# # Figure — regret against the horizon $T$: is it horizon-free?
 #
 # Mean regret of every algorithm against $T$ (log–log, 95% intervals), one panel per
 # $(K, \Delta_{\min}, \varepsilon)$ cell of the `horizon` experiment, with the Theorem 1 bound

@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 4 — the lower side of Corollary 1: regret over what every ε-DP algorithm must pay
+# # Figure — the lower side of Corollary 1: regret over what every ε-DP algorithm must pay
 #
 # $\mathrm{LB}_T$ is an explicit lower bound on the regret of every $\varepsilon$-DP algorithm on
 # the standard two-level instance (Fano's inequality for the statistical term, group privacy

@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 6 — privacy audit: the largest privacy loss found against $\varepsilon$
+# # Figure — privacy audit: the largest privacy loss found against $\varepsilon$
 #
 # One panel per algorithm. Exact audits: per selection (worst case over neighbouring block
 # datasets) and whole sequence (small $T$ and $K$); statistical audit: Clopper–Pearson 95%

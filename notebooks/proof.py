@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 7 — the proof, step by step: where the constant is lost
+# # Figure — the proof, step by step: where the constant is lost
 #
 # Theorem 1's bound $1 + 800 \log K/\Delta_{\min} + 16 \log K/\eta$ is Lemma 4
 # ($\mathrm{Reg}_T \le 1 + 4 \sum_{m \ge 1} F_m$) applied to Lemma 5

@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 9 — regret against $1/\Delta_{\min}$ and against $1/\varepsilon$
+# # Figure — regret against $1/\Delta_{\min}$ and against $1/\varepsilon$
 #
 # Left: the statistical regime ($\varepsilon \ge 1$, so $\eta = 1/8$), regret at $T_{\max}$
 # against $1/\Delta_{\min}$. Right: the privacy regime ($\Delta_{\min} = 1/2$), regret against

@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 14 — the separation: does any regret show its bound's extra factor?
+# # Figure — the separation: does any regret show its bound's extra factor?
 #
 # The paper's contribution is a rate: RPS pays $\log K/\Delta_{\min} + \log K/\varepsilon$,
 # where Hu et al. 2021 proved $\log K/\Delta_{\min} + \log K \log T/\varepsilon$ for RNM-FTNL

@@ -15,7 +15,7 @@
 # ---
 
 # %% [markdown]
-# # Figure 8 — the worst instance a search finds
+# # Figure — the worst instance a search finds
 #
 # Theorem 1 holds for every i.i.d. loss process with a unique best action, and Corollary 1's
 # $\Theta$ for every instance of a class; the other figures evaluate them on two instance

@@ -28,6 +28,7 @@ import importlib
 import json
 import pkgutil
 import re
+import sys
 from typing import ClassVar
 
 from docutils import nodes
@@ -194,6 +195,8 @@ class NotebooksTable(SphinxDirective):
         from privdtol.report.figure_order import figure_number, notebooks_in_order
 
         self.env.note_dependency(registry.__file__)
+        for name in registry.NOTEBOOKS:  # the figures' declarations
+            self.env.note_dependency(sys.modules[f"privdtol.analysis.figures.{name}"].__file__)
         rows = []
         for n in (registry.NOTEBOOKS[name] for name in notebooks_in_order()):
             claims = registry.notebook_claims(n.name)

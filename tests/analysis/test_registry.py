@@ -322,3 +322,52 @@ def test_a_new_findings_module_is_found_by_its_folder(tmp_path, monkeypatch):
     modules = registry._finding_modules()
     assert [m.__name__ for m in modules] == ["extra_findings.zeta"]
     assert modules[0].RECORDS[0].order == 1 and modules[0].PAGE_ONE[0].section == "sec:zeta"
+
+
+def test_the_notebooks_are_the_figure_declarations_in_order():
+    """One module of privdtol.analysis.figures per notebook of notebooks/, its FIGURE named
+    like both; the registry lists them by their declared order."""
+    import pkgutil
+
+    from support.paths import ROOT
+
+    from privdtol.analysis import figures
+
+    modules = sorted(m.name for m in pkgutil.iter_modules(figures.__path__))
+    assert sorted(NOTEBOOKS) == modules == sorted(p.stem for p in (ROOT / "notebooks").glob("*.py"))
+    orders = [f.order for f in NOTEBOOKS.values()]
+    assert orders == sorted(orders) and len(set(orders)) == len(orders)
+    assert all(f.tables and f.experiments for f in NOTEBOOKS.values())
+
+
+def _module(name, figure):
+    import types
+
+    module = types.ModuleType(f"privdtol.analysis.figures.{name}")
+    if figure is not None:
+        module.FIGURE = figure
+    return module
+
+
+def _figure(name, order):
+    return registry.Figure(name, order, ("grid",), (name,), "T", "c", "t", "p")
+
+
+def test_collect_figures_orders_them_and_refuses_a_defective_declaration():
+    found = registry.collect_figures([_module("b", _figure("b", 2)), _module("a", _figure("a", 1))])
+    assert list(found) == ["a", "b"]
+    with pytest.raises(ValueError, match=r"figures\.c declares no FIGURE"):
+        registry.collect_figures([_module("c", None)])
+    with pytest.raises(ValueError, match=r"figures\.c declares the figure 'd': name it 'c'"):
+        registry.collect_figures([_module("c", _figure("d", 1))])
+    with pytest.raises(ValueError, match=r"figures\.c_d: a figure's name is lowercase letters"):
+        registry.collect_figures([_module("c_d", _figure("c_d", 1))])
+    with pytest.raises(ValueError, match=r"figures\.b: order 1 is already the figure 'a'"):
+        registry.collect_figures([_module("a", _figure("a", 1)), _module("b", _figure("b", 1))])
+
+
+def test_notebooks_for_follows_the_experiments():
+    # the grid is read by C4's residuals, Theorem 1's figure and the lower side's
+    assert registry.notebooks_for(["grid"]) == ["heatmap", "bounds", "lower"]
+    assert registry.notebooks_for(["privacy"]) == ["privacy"]
+    assert registry.notebooks_for([]) == []

@@ -172,10 +172,10 @@ def test_the_proof_figure_and_its_caption_mark_the_floor():
     what the triangles on the dotted line at 10^-4 are."""
     from support.paths import ROOT
 
-    from privdtol.report.layout import SECTIONS
+    from privdtol.analysis.registry import NOTEBOOKS
 
     notebook = (ROOT / "notebooks" / "proof.py").read_text()
     assert "style.on_floor(" in notebook and "label=style.floor_label(FLOOR)" in notebook
     assert ".clip(lower=" not in notebook  # no value passed off as the floor unmarked
-    caption = SECTIONS["proof"].figure_caption
+    caption = NOTEBOOKS["proof"].caption
     assert "dotted line at $10^{-4}$: a left side of 0" in caption

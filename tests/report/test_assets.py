@@ -39,7 +39,6 @@ from privdtol.cli import main
 from privdtol.report.assets import claim_prefix, generated_files, result_tables, table_context
 from privdtol.report.compile import compile_pdf
 from privdtol.report.figure_order import figure_number, notebooks_in_order
-from privdtol.report.layout import APPENDIX_SECTIONS, SECTIONS
 from privdtol.report.numbers import regret_experiments
 from privdtol.report.provenance import source_date_epoch
 from privdtol.report.tables import MAX_ROWS, WIDE_LONGTABLE
@@ -138,9 +137,9 @@ def test_claims_are_shown_in_their_notebook_section(built):
     main = subsections((gen / "experiment-sections.tex").read_text())
     appendix = subsections((gen / "appendix-sections.tex").read_text())
     # the main text keeps the claims' notebooks, the appendix the diagnostics' and ablations'
-    assert list(appendix) == [n for n in notebooks_in_order() if n in APPENDIX_SECTIONS]
-    assert list(main) == [n for n in notebooks_in_order() if n not in APPENDIX_SECTIONS]
-    assert set(APPENDIX_SECTIONS) == {
+    assert list(appendix) == [n for n in notebooks_in_order() if NOTEBOOKS[n].appendix]
+    assert list(main) == [n for n in notebooks_in_order() if not NOTEBOOKS[n].appendix]
+    assert set(appendix) == {
         "rates",
         "actions",
         "ablations",
@@ -268,7 +267,7 @@ def test_report_pdf_has_every_verdict(built, tmp_path):
     assert "not run: figure ablations" in text and "not run: table ablations" in text
     # figure numbers are their places in the report (privdtol.report.figure_order)
     for name in NOTEBOOKS:
-        caption = SECTIONS[name].figure_caption.split()[0]
+        caption = NOTEBOOKS[name].caption.split()[0]
         assert any(f"Figure {figure_number(name)}: {caption}" in ln for ln in lines), name
     # no ASCII stand-ins for mathematics outside code font
     assert not ascii_math(pdf, gen, ROOT / "paper"), ascii_math(pdf, gen, ROOT / "paper")

@@ -153,3 +153,13 @@ def missing_paths(root: Path, files) -> list[str]:
                 if not found:
                     out.append(f"{f.relative_to(root)}:{line + offset}: {path}")
     return out
+
+
+#: a figure number written out ("Figure 3", "Fig.~3", "figures 6-11"): the report's figures are
+#: numbered by their place (privdtol.report.figure_order), never by hand
+FIGURE_NUMBER = re.compile(r"\bfig(?:ure)?s?\.?[\s~]+\d+", re.I)
+
+
+def figure_numbers(text: str) -> list[tuple[int, str]]:
+    """``(line, text)`` of each figure number written out in ``text``."""
+    return [(text.count("\n", 0, m.start()) + 1, m.group(0)) for m in FIGURE_NUMBER.finditer(text)]

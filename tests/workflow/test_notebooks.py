@@ -26,7 +26,7 @@ from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims
 from privdtol.cli import main
 from privdtol.report.figure_order import figure_number
 from privdtol.report.narrative import check_markdown
-from privdtol.report.notebook_run import strip_notebook_metadata
+from privdtol.report.notebook_run import read_source, strip_notebook_metadata
 
 pytest.importorskip("papermill")
 
@@ -48,7 +48,7 @@ def _execute(name, workdir, params):
     import papermill as pm
 
     src = workdir / f"{name}.input.ipynb"
-    jupytext.write(jupytext.read(ROOT / "notebooks" / f"{name}.py"), src)
+    jupytext.write(read_source(ROOT / "notebooks" / f"{name}.py"), src)
     out = workdir / f"{name}.ipynb"
     pm.execute_notebook(
         str(src),

@@ -1,16 +1,19 @@
-# Notebooks: one rule per notebook of the registry (privdtol.analysis.registry.NOTEBOOKS) whose
-# experiments this config produces.  Each notebooks/<name>.py (jupytext percent format) is
-# converted to .ipynb, executed with papermill (parameters agg_dir, checks_dir, out_dir, and
-# thresholds: the config's values of the checks: keys its claims use; privdtol.report.
-# notebook_run.notebook_parameters; a parameter its parameters cell does not declare is an
-# error, not papermill's warning), stripped of timing
-# metadata so reruns diff clean, and exported to an offline HTML page (privdtol.report.notebook_html:
-# no CDN script, the mathematics as MathML), all in one process (`privdtol notebook`).  A notebook only plots and
-# tabulates: it reads the aggregated tables and the check records of its claims (checks.smk) and
-# writes its figure (results/figures/<name>.pdf|png) and its tables as data
-# (results/tables/<table>.csv).  The executed notebook is written under logs/notebooks/ first and
-# copied to results/notebooks/ only on success: a notebook that raises fails its rule and leaves
-# the partially executed copy in logs/notebooks/<name>.ipynb for debugging.
+# Notebooks: one rule per figure declaration (privdtol.analysis.figures, collected in
+# privdtol.analysis.registry.NOTEBOOKS) whose experiments this config produces.  Each
+# notebooks/<name>.py (jupytext percent format; its title numbered) is converted to .ipynb, executed
+# with papermill (parameters agg_dir, checks_dir, out_dir, and thresholds: the config's values of
+# the checks: keys its claims use; privdtol.report.notebook_run.notebook_parameters; a parameter
+# its parameters cell does not declare is an error, not papermill's warning), stripped of timing
+# metadata so reruns diff clean, and exported to an offline HTML page
+# (privdtol.report.notebook_html: no CDN script, the mathematics as MathML), all in one process
+# (`privdtol notebook`).  A notebook only plots and tabulates: it reads the aggregated tables and
+# the check records of its claims (checks.smk) and writes its figure
+# (results/figures/<name>.pdf|png) and its tables as data (results/tables/<table>.csv).  The
+# executed notebook is written under logs/notebooks/ first and copied to results/notebooks/ only on
+# success: a notebook that raises fails its rule and leaves the partially executed copy in
+# logs/notebooks/<name>.ipynb for debugging.  The Snakemake report's caption of a figure is one
+# template, workflow/report/figure.rst, filled from the rule's params (the declaration's plain-text
+# title and caption, the figure's number).
 #
 #   snakemake fig_horizon            # one figure, its table(s) (and the checks it shows)
 #   snakemake notebooks_all          # every notebook
@@ -18,13 +21,14 @@
 
 import os
 
-from privdtol.analysis.registry import NOTEBOOKS, notebook_claims
+from privdtol.analysis.registry import NOTEBOOKS, control_id, notebook_claims, notebooks_for
+from privdtol.report.figure_order import snakemake_caption
 from privdtol.report.notebook_run import notebook_parameters, papermill_parameters
 
 NB_OUT = "results"
 #: the notebooks of this config: those reading an experiment it produces (so the privacy
 #: notebook only when the config has a `privacy:` block)
-NB_NAMES = [n for n, nb in NOTEBOOKS.items() if set(nb.experiments) & set(CHECK_EXPERIMENTS)]
+NB_NAMES = notebooks_for(CHECK_EXPERIMENTS)
 #: each notebook's papermill parameters (all it reads of the config)
 NB_PARAMETERS = {
     n: notebook_parameters(
@@ -43,6 +47,13 @@ for _nb in NB_NAMES:
             notebook=f"notebooks/{_nb}.py",
             agg=[agg_table(e) for e in NOTEBOOKS[_nb].experiments if e in CHECK_EXPERIMENTS],
             checks=[f"{CHECKS_DIR}/{c}.json" for c in notebook_claims(_nb) if c in CHECK_CLAIMS],
+            # and those of their negative controls, which it shows too (without them as inputs
+            # it showed the ones whose check happened to have run before it)
+            controls=[
+                f"{CHECKS_DIR}/{control_id(c, a)}.json"
+                for c, a in CHECK_CONTROLS
+                if c in notebook_claims(_nb)
+            ],
             # a notebook that shows no claim says what its figure shows from the findings
             # (privdtol.report.narrative.figure_note reads results/findings.json)
             findings=[] if notebook_claims(_nb) else [FINDINGS_JSON],
@@ -63,7 +74,7 @@ for _nb in NB_NAMES:
             pdf=f"{NB_OUT}/figures/{_nb}.pdf",
             png=report(
                 f"{NB_OUT}/figures/{_nb}.png",
-                caption=f"../report/{_nb}.rst",
+                caption="../report/figure.rst",
                 category="Figures",
                 labels={"figure": _nb},
             ),
@@ -76,6 +87,8 @@ for _nb in NB_NAMES:
             "../envs/privdtol.yaml"
         params:
             parameters=papermill_parameters(NB_PARAMETERS[_nb]),
+            # the Snakemake report's caption of the figure (workflow/report/figure.rst)
+            figure=snakemake_caption(_nb),
         shell:
             "privdtol notebook {input.notebook:q} --parameters={params.parameters:q}"
             " --converted {log.source:q} --executed {log.executed:q}"

@@ -48,6 +48,14 @@ rule build_report_assets:
     params:
         configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
         out=lambda wc, output: os.path.dirname(output[0]),
+        # the sections' prose present, found by the figures' names (privdtol.report.assets.
+        # sections_context): adding or removing a file reruns the assets (its \input comes or
+        # goes); editing one reruns only the PDF
+        prose=sorted(
+            p.as_posix()
+            for d in ("lead", "experiments")
+            for p in Path("paper/sections", d).glob("*.tex")
+        ),
     shell:
         "privdtol report-assets {params.configs} --sources {input.sources:q} --results results"
         " --out {params.out:q} --repo . > {log:q} 2>&1"

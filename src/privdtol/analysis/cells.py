@@ -100,6 +100,17 @@ def regime(gap, epsilon):
     return np.where(epsilon > gap, "statistical", np.where(epsilon < gap, "privacy", "balanced"))
 
 
+#: the regimes of :func:`regime`, typeset (LaTeX): the figures' panels, their captions, the
+#: tables and the findings name them so
+REGIME_TEX = {
+    "statistical": r"$\varepsilon > \Delta_{\min}$",
+    "balanced": r"$\varepsilon = \Delta_{\min}$",
+    "privacy": r"$\varepsilon < \Delta_{\min}$",
+}
+#: the regimes defined in one phrase (captions)
+REGIMES_DEFINED = "; ".join(f"{k} {v}" for k, v in REGIME_TEX.items())
+
+
 def series_keys(df: pd.DataFrame, base: Sequence[str]) -> list[str]:
     """``base`` plus the instance/loss-model columns present in ``df`` (so e.g. correlated
     cells with different rho are never pooled into one series)."""

@@ -1,9 +1,10 @@
 """The records of the claims registry: a claim of the paper (or a diagnostic of the
 pipeline) with how it is checked and its typeset form, a finding shown beside the verdicts, and
-a notebook (:mod:`privdtol.analysis.registry` describes how they are used); and the two
-vocabularies the records share (:data:`ENV_CONTROLS`, :data:`RATE_EXPERIMENTS`).  Each claim's
-record is declared by its own module (:mod:`privdtol.analysis.claims`), each finding's by its
-module of :mod:`privdtol.analysis.findings`."""
+a figure with its notebook (:mod:`privdtol.analysis.registry` describes how they are used); and
+the vocabularies the records share (:data:`ENV_CONTROLS`, :data:`RATE_EXPERIMENTS`).  Each
+claim's record is declared by its own module (:mod:`privdtol.analysis.claims`), each finding's
+by its module of :mod:`privdtol.analysis.findings`, each figure's by its module of
+:mod:`privdtol.analysis.figures`."""
 
 from __future__ import annotations
 
@@ -157,11 +158,35 @@ class PageLine:
 
 
 @dataclass(frozen=True)
-class Notebook:
-    """A notebook of ``notebooks/``: one figure and its table(s); it plots and tabulates only."""
+class Figure:
+    """A figure of the report and the notebook that draws it (``notebooks/<name>.py``, which
+    plots and tabulates only): declared once, by its module of :mod:`privdtol.analysis.figures`.
+    The notebook registry (:data:`privdtol.analysis.registry.NOTEBOOKS`), the report's
+    sections and their order, the figure numbers
+    (:func:`privdtol.report.figure_order.figure_number`) and the Snakemake report's captions
+    (``workflow/report/figure.rst``) are derived from it; the claims it shows are those whose
+    :attr:`Claim.notebook` names it."""
 
+    #: the notebook's name (``notebooks/<name>.py``; the declaring module's name)
     name: str
-    #: aggregated experiments read
+    #: place among the figures: the main text's figures are numbered first, then the
+    #: appendix's, each part by ``order`` (unique)
+    order: int
+    #: aggregated experiments read (``results/agg/<experiment>.parquet``)
     experiments: tuple[str, ...]
-    #: tables written as data (``results/tables/<name>.csv``)
+    #: tables written as data (``results/tables/<table>.csv``; their layout:
+    #: :data:`privdtol.report.layout.TABLES`)
     tables: tuple[str, ...]
+    #: the report's subsection title (LaTeX)
+    title: str
+    #: the report's figure caption (LaTeX)
+    caption: str
+    #: what the figure shows, in a phrase (plain text: the bold head of the Snakemake report's
+    #: caption, after its number)
+    plain_title: str
+    #: the Snakemake report's caption (plain text; reStructuredText markup allowed)
+    plain_caption: str
+    #: True: its section is in the report's appendix ("Further evidence", prose, figure and
+    #: tables); False: in the main text (a lead, ``paper/sections/lead/<name>.tex``, and the
+    #: figure; prose and tables in the appendix's details)
+    appendix: bool = False

@@ -19,7 +19,8 @@ way by the modules of :mod:`privdtol.analysis.findings`: :data:`FINDINGS` is eve
 ``RECORDS``, in the order each record declares (:attr:`Finding.order`), and :data:`PAGE_ONE`
 every module's sentences of page 1 (``PAGE_ONE``, :class:`PageLine`), in theirs.  A finding's
 name, sentence and page-1 sentence are declared in its module; the report only typesets them.
-The notebooks, one figure each, are listed here (:data:`NOTEBOOKS`).
+The figures, one notebook each, are declared the same way by the modules of
+:mod:`privdtol.analysis.figures` (:data:`NOTEBOOKS`, in ``order``).
 
 The modules are found by name (:mod:`importlib`): the claim modules import the analysis
 layer's records and statistics, whose :func:`~privdtol.analysis.records.claim_words` reads the
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 
 from privdtol.analysis.claim_types import (  # noqa: F401 (re-exported)
     BOUNDS_TABLE,
@@ -37,17 +39,18 @@ from privdtol.analysis.claim_types import (  # noqa: F401 (re-exported)
     RATE_EXPERIMENTS,
     Claim,
     ClaimTeX,
+    Figure,
     Finding,
-    Notebook,
     PageLine,
 )
 
 _CLAIMS_PACKAGE = "privdtol.analysis.claims"
 _FINDINGS_PACKAGE = "privdtol.analysis.findings"
+_FIGURES_PACKAGE = "privdtol.analysis.figures"
 
 
-def _modules(package_name: str) -> list:
-    """The modules of a package (sorted by name)."""
+def _package_modules(package_name: str) -> list:
+    """The modules of a package, sorted by name."""
     package = importlib.import_module(package_name)
     names = sorted(m.name for m in pkgutil.iter_modules(package.__path__))
     return [importlib.import_module(f"{package_name}.{n}") for n in names]
@@ -55,13 +58,13 @@ def _modules(package_name: str) -> list:
 
 def _claim_modules() -> list:
     """The modules of :mod:`privdtol.analysis.claims` (sorted by name) that declare claims."""
-    return [m for m in _modules(_CLAIMS_PACKAGE) if hasattr(m, "RECORDS")]
+    return [m for m in _package_modules(_CLAIMS_PACKAGE) if hasattr(m, "RECORDS")]
 
 
 def _finding_modules() -> list:
     """The modules of :mod:`privdtol.analysis.findings` (sorted by name) that declare findings
     (``RECORDS``) or sentences of page 1 (``PAGE_ONE``)."""
-    modules = _modules(_FINDINGS_PACKAGE)
+    modules = _package_modules(_FINDINGS_PACKAGE)
     return [m for m in modules if hasattr(m, "RECORDS") or hasattr(m, "PAGE_ONE")]
 
 
@@ -100,30 +103,43 @@ PAGE_ONE: tuple[PageLine, ...] = tuple(
 #: experiments read by the findings
 FINDINGS_EXPERIMENTS = tuple(dict.fromkeys(e for f in FINDINGS.values() for e in f.experiments))
 
-#: the notebooks of ``notebooks/``, one figure each, in the order of their sections (the
-#: report puts some in its appendix, :data:`privdtol.report.layout.APPENDIX_SECTIONS`; a figure's
-#: number is its place in the report, :func:`privdtol.report.figure_order.figure_number`)
-NOTEBOOKS: dict[str, Notebook] = {
-    n.name: n
-    for n in (
-        Notebook("horizon", ("horizon",), ("horizon",)),
-        Notebook("rates", ("gap", "epsilon"), ("rates",)),
-        Notebook("actions", ("actions",), ("actions",)),
-        Notebook("heatmap", ("grid",), ("heatmap",)),
-        Notebook(
-            "bounds", ("horizon", "gap", "epsilon", "actions", "grid", BOUNDS_TABLE), ("bounds",)
-        ),
-        Notebook("lower", CLAIMS["C6"].experiments, ("lower",)),
-        Notebook("dependent", ("dependent",), ("dependent",)),
-        Notebook("ablations", ("ablations",), ("ablations",)),
-        Notebook("privacy", ("privacy",), ("privacy",)),
-        Notebook("agreement", ("agreement",), ("agreement",)),
-        Notebook("proof", ("proof",), ("proof",)),
-        Notebook("worst", ("searches",), ("worst",)),
-        Notebook("floor", ("floor",), ("floor",)),
-        Notebook("separation", ("separation",), ("separation",)),
-    )
-}
+
+def collect_figures(modules) -> dict[str, Figure]:
+    """``{name: figure}`` of the ``FIGURE`` each module declares, in ``order``.  A module
+    without one, a figure not named like its module, a name other than lowercase letters and
+    digits or two figures of one ``order`` is a ValueError naming the module."""
+    figures: dict[str, Figure] = {}
+    orders: dict[int, str] = {}
+    for m in modules:
+        fig, short = getattr(m, "FIGURE", None), m.__name__.rpartition(".")[2]
+        if not isinstance(fig, Figure):
+            raise ValueError(f"{m.__name__} declares no FIGURE (a Figure)")
+        if fig.name != short:
+            raise ValueError(f"{m.__name__} declares the figure {fig.name!r}: name it {short!r}")
+        if not re.fullmatch(r"[a-z][a-z0-9]*", fig.name):
+            # the name is a LaTeX label and a file name in the report, a rule's name
+            raise ValueError(f"{m.__name__}: a figure's name is lowercase letters and digits")
+        if fig.order in orders:
+            raise ValueError(
+                f"{m.__name__}: order {fig.order} is already the figure {orders[fig.order]!r}'s"
+            )
+        orders[fig.order] = fig.name
+        figures[fig.name] = fig
+    return dict(sorted(figures.items(), key=lambda kv: kv[1].order))
+
+
+#: the figures, one notebook each (``notebooks/<name>.py``), from the modules of
+#: :mod:`privdtol.analysis.figures`, in ``order`` (the report puts the main text's first,
+#: :func:`privdtol.report.figure_order.notebooks_in_order`)
+NOTEBOOKS: dict[str, Figure] = collect_figures(_package_modules(_FIGURES_PACKAGE))
+
+
+def notebooks_for(experiments) -> list[str]:
+    """The notebooks of a config that produces ``experiments`` (with ``"privacy"`` when it
+    runs the privacy audit): those reading at least one of them, in registry order; one
+    notebook rule each (``workflow/rules/notebooks.smk``)."""
+    have = set(experiments)
+    return [n for n, fig in NOTEBOOKS.items() if set(fig.experiments) & have]
 
 
 def notebook_claims(name: str) -> list[str]:

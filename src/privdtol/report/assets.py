@@ -13,10 +13,10 @@ jinja2 templates of :mod:`privdtol.report.templating` and the tables of
   (:attr:`~privdtol.analysis.registry.Claim.diagnostic`), out of the claim count;
 - ``cited.tex`` the claims of the cited works: each prior algorithm's own bound
   (:attr:`~privdtol.analysis.registry.Claim.cited`), out of the claim count;
-- ``experiment-sections.tex`` one main-text subsection per notebook of the registry not in
-  :data:`~privdtol.report.layout.APPENDIX_SECTIONS`, in figure order: its lead, claims and
-  figure; ``evidence-details.tex`` their prose and tables (appendix);
-  ``appendix-sections.tex`` the appendix's notebooks whole (a "not run" box when an input
+- ``experiment-sections.tex`` one main-text subsection per figure of the main text
+  (:mod:`privdtol.analysis.figures`), in figure order: its lead, claims and figure;
+  ``evidence-details.tex`` their prose and tables (appendix); ``appendix-sections.tex`` the
+  appendix's figures whole (a "not run" box when an input
   is absent, never a LaTeX error);
 - ``tab-<table>.tex`` the tabular of ``results/tables/<table>.csv``;
 - ``grid.tex``, ``thresholds.tex``  the grid and check settings of the config, with the
@@ -74,7 +74,7 @@ from privdtol.report.latex import (
     tex_escape,
     write_text,
 )
-from privdtol.report.layout import APPENDIX_SECTIONS, SECTIONS, TABLES
+from privdtol.report.layout import TABLES
 from privdtol.report.numbers import numbers_tex, regret_experiments, total_runs
 from privdtol.report.page_one import page_one_tex
 from privdtol.report.provenance import provenance
@@ -220,18 +220,25 @@ def table_context(results: Path, name: str, notebook: str) -> dict:
     return ctx
 
 
-def sections_context(results: Path, claims: dict[str, dict], found: dict | None) -> list[dict]:
+def sections_context(
+    results: Path, claims: dict[str, dict], found: dict | None, paper: Path = Path("paper")
+) -> list[dict]:
     """One entry per notebook, in figure order: title, figure, caption with its takeaway,
-    claims and tables."""
+    claims and tables, and whether its prose exists (found by the figure's name in ``paper``:
+    ``sections/lead/<name>.tex``, the main text's lead, and ``sections/experiments/<name>.tex``,
+    the section's prose; a figure may have neither)."""
     out = []
     for name in notebooks_in_order():
-        nb, sec = NOTEBOOKS[name], SECTIONS[name]
+        nb = NOTEBOOKS[name]
         out.append(
             {
                 "name": name,
                 "figure": figure_number(name),
-                "title": TeX(sec.title),
-                "caption": TeX(sec.figure_caption),
+                "appendix": nb.appendix,
+                "lead": (paper / "sections" / "lead" / f"{name}.tex").exists(),
+                "prose": (paper / "sections" / "experiments" / f"{name}.tex").exists(),
+                "title": TeX(nb.title),
+                "caption": TeX(nb.caption),
                 "pointer": verdict_pointer(name),
                 "has_figure": (results / "figures" / f"{name}.pdf").exists(),
                 "claims": [claims[c.id] for c in CLAIMS.values() if c.notebook == name],
@@ -293,10 +300,10 @@ def build_assets(
         c["controls"] = [k for k in controls if k["id"].startswith(f"{c['id']}--")]
         c["quote_of"] = first_quote.setdefault(c["quote"], c["id"])
         c["diagnostic_of"] = first_quote.setdefault(("diagnostic", c["diagnostic"]), c["id"])
-    sections = sections_context(results, claims, found)
+    sections = sections_context(results, claims, found, Path(repo or ".") / "paper")
     multiverse = load_multiverse(results)
     held_out = load_out_of_sample(results)
-    main = [s for s in sections if s["name"] not in APPENDIX_SECTIONS]
+    main = [s for s in sections if not s["appendix"]]
     failures = failure_items(rows, controls, records)
     plugins = plugin_failure_items(config["agg_dir"])  # the plugins whose cells failed
     files = {
@@ -324,7 +331,7 @@ def build_assets(
         ),
         "appendix-sections.tex": fill_template(
             "experiment-sections.tex.j2",
-            sections=[s for s in sections if s["name"] in APPENDIX_SECTIONS],
+            sections=[s for s in sections if s["appendix"]],
             mode="full",
         ),
         "grid.tex": grid_tex(config, agg),

@@ -1,30 +1,22 @@
-"""What the report says around the results, defined once: the title and figure caption of each
-notebook's section, the caption and number precision of each table, and the header of each
-table column.
+"""What the report says around the results, defined once: the caption and number precision of
+each table and the header of each table column.
 
-The sections follow :data:`privdtol.analysis.registry.NOTEBOOKS` in figure order (a notebook's
-figure number is its figure's number in the report); the claims a section discusses are the
-registry's claims of that notebook.  The prose of a section is static text in
-``paper/sections/experiments/<notebook>.tex``.
+A figure's section (title, caption, main text or appendix, place) is its declaration's
+(:mod:`privdtol.analysis.figures`); the prose of a section is static text found by the
+figure's name, ``paper/sections/lead/<name>.tex`` (main text) and
+``paper/sections/experiments/<name>.tex``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+# REGIME_TEX: re-exported for the findings' prose, page one and the lower notebook
+from privdtol.analysis.cells import REGIME_TEX, REGIMES_DEFINED  # noqa: F401
 from privdtol.analysis.claims.c3_horizon_free import PLATEAU_MARGIN
-from privdtol.analysis.registry import CLAIMS
 from privdtol.environments import MODELS
 from privdtol.plotting.style import EXPERIMENT_NAMES
 from privdtol.report.latex import tex_escape
-
-
-@dataclass(frozen=True)
-class Section:
-    """The generated frame of one notebook's subsection (LaTeX)."""
-
-    title: str
-    figure_caption: str
 
 
 @dataclass(frozen=True)
@@ -44,135 +36,6 @@ class TableSpec:
     pivot: tuple[str | tuple[str, ...], str] | None = None
     pivot_drop: tuple[str, ...] = ()
 
-
-#: notebooks whose subsection is in the appendix ("Further evidence"), not the main text: the
-#: diagnostics' fits (C4a-C4c), engine agreement (C0), the ablations, the true floor (C8a,
-#: C8b) and the separation from the prior bounds, none a claim of the paper; the main text keeps
-#: the claims' evidence (and fits in 14 pages)
-APPENDIX_SECTIONS = ("rates", "actions", "ablations", "agreement", "floor", "separation")
-
-#: the regimes of a cell (:func:`privdtol.analysis.cells.regime`, the one definition), typeset:
-#: the figures' panels, the tables and the findings name them so
-REGIME_TEX = {
-    "statistical": r"$\varepsilon > \Delta_{\min}$",
-    "balanced": r"$\varepsilon = \Delta_{\min}$",
-    "privacy": r"$\varepsilon < \Delta_{\min}$",
-}
-#: the regimes defined in one phrase (captions)
-REGIMES_DEFINED = "; ".join(f"{k} {v}" for k, v in REGIME_TEX.items())
-
-SECTIONS: dict[str, Section] = {
-    "horizon": Section(
-        "Horizon-freeness",
-        r"Mean regret against the horizon $T$ (log scale, 95\% intervals); the black line is "
-        r"the Theorem~1 bound of the panel, the shaded window the horizons of the C3 check "
-        r"($T_0$ to $T_{\max}$).",
-    ),
-    "rates": Section(
-        "Rates in the gap and in the privacy level",
-        r"Final-horizon regret against $1/\Delta_{\min}$ and $1/\varepsilon$ (log--log), with "
-        r"a slope-1 guide, the fit window shaded and the $\eta$-cap knee at "
-        r"$\varepsilon = 1/4$; ringed (if any): RPS cells still rising at $T_{\max}$, which "
-        r"the exponent fits of C4a and C4b leave out. Each panel gives the local slope of the "
-        r"last three points and the diagnostic's whole-curve exponent (\S\ref{sec:rates}).",
-    ),
-    "actions": Section(
-        "Dependence on the number of actions",
-        r"Final-horizon regret against $\log K$; ringed (if any): RPS cells still rising at "
-        r"$T_{\max}$, which the exponent fits of C4c leave out.",
-    ),
-    "heatmap": Section(
-        "The rate over the whole grid",
-        r"What C4 tests: RPS regret over the form $a\log K/\Delta_{\min} + b\log K/\eta + c$ "
-        r"fitted once to the whole grid (the fit in the title), per cell; the colour scale "
-        r"spans C4's band $[1/f, f]$, $f$ = \texttt{rate\_form\_factor}.",
-    ),
-    "bounds": Section(
-        "Theorem 1 over the whole grid",
-        r"Measured regret against the Theorem~1 bound (left; every point must lie below the "
-        r"diagonal) and against the explicit lower bound $\mathrm{LB}_T$ that every "
-        r"$\varepsilon$-DP algorithm must meet (right, standard-instance cells; every point "
-        r"must lie above it), one point per distinct RPS cell at its largest horizon.",
-    ),
-    "lower": Section(
-        "The lower side of Corollary 1",
-        r"Each algorithm's regret over the explicit lower bound $\mathrm{LB}_T$ that every "
-        r"$\varepsilon$-DP algorithm must meet (round by round the best of Fano's "
-        r"inequality, group privacy under a coupling and a two-point term, "
-        r"\texttt{privdtol lower-bound}), one point per standard-instance cell at its largest "
-        r"horizon, against $\mathrm{LB}_T$ itself, one panel per regime present ("
-        + REGIMES_DEFINED
-        + r"). Filled: private algorithms, which must lie above the dashed line; hollow: "
-        r"non-private ones, held against the bound at the $\varepsilon$ of their experiment.",
-    ),
-    "dependent": Section(
-        "Dependent coordinates",
-        r"RPS regret on the comparison cells under independent, correlated (a shared shock, "
-        r"comonotone for $\rho > 0$, the best action against the others for $\rho < 0$) and "
-        r"Beta losses, and under losses repeated in blocks (crosses: C5's control, not "
-        r"independent across time), at each model's largest horizon (top; legend) and over "
-        r"Theorem~1's bound there (bottom; dashed: the bound).",
-    ),
-    "ablations": Section(
-        "Ablations",
-        r"RPS against its ablations (whole-block prefix; $\eta = \varepsilon/2$ uncapped) "
-        r"against $1/\varepsilon$.",
-    ),
-    "privacy": Section(
-        "Privacy",
-        r"Largest privacy loss found against $\varepsilon$, with the bounds $2\eta$ and "
-        r"$\varepsilon$ as lines; negative controls included.",
-    ),
-    "agreement": Section(
-        "Engine agreement",
-        r"Monte Carlo mean minus exact expected regret, in Monte Carlo standard errors, for "
-        r"every cell computed both ways and every checkpoint horizon (open diamonds: the "
-        r"explicit round-by-round simulator); dashed: the limit of C0; hollow (if any): pairs "
-        r"C0 leaves out as rare events; pairs with s.e.~0 are compared by a bound instead "
-        # the table exists only when a config runs the agreement experiment
-        r"\ifcsname r@tab:agreement\endcsname(Table~\ref{tab:agreement}) \fi and not drawn.",
-    ),
-    "proof": Section(
-        "The proof, step by step",
-        r"Left: per RPS cell and step of the proof of Theorem~1, the factor by which the "
-        r"step's bound exceeds its exact value (1: tight; bold: Lemma~4, eqs.~(5) and (6), "
-        r"Lemma~5, Theorem~1; the steps after eq.~(5) and eq.~(6) are their factors); "
-        r"bars: medians. Right: exact left side over bound of each checked inequality ("
-        + ", ".join(c.id for c in CLAIMS.values() if c.notebook == "proof")
-        + r"), RPS (dots) and negative controls (crosses); dashed: the bound; hollow "
-        r"triangles on the dotted line at $10^{-4}$: a left side of 0 (or a ratio below "
-        r"$10^{-4}$), which the log axis cannot show.",
-    ),
-    "worst": Section(
-        "The worst instance a search finds",
-        r"(a) Per search, the most extreme value found over the standard instance's (for the "
-        r"smallest $\mathrm{Reg}_T/\mathrm{LB}_T$, the inverse: right of the dashed line at 1 is "
-        r"more extreme than the standard instance); hollow: the best of the unseen random "
-        r"instances. (b) $\mathrm{Reg}_T/\mathrm{LB}_T$ from the smallest to the largest found, "
-        r"the standard instance's marked. (c) The means of the instances found for RPS, best "
-        r"action first; dashed: the standard instance.",
-    ),
-    "floor": Section(
-        "The true floor",
-        r"At each horizon $T$ of the small instances where it is computable, the true floor "
-        r"$\mathrm{OPT}_T$ (black: the best regret of any $\varepsilon$-DP algorithm, an exact "
-        r"linear program, \texttt{privdtol optimal}) beside the explicit lower bound "
-        r"$\mathrm{LB}_T$ (grey: its best term, dashed; its statistical, privacy and two-point "
-        r"terms, dotted) and every registered private algorithm's exact regret; one panel per "
-        r"cell (rows: $K$ and $\Delta$; columns: $\varepsilon$).",
-    ),
-    "separation": Section(
-        "The separation from the prior bounds",
-        r"Regret over the paper's rate $\log K/\Delta_{\min} + \log K/\varepsilon$ in the "
-        r"privacy regime (experiment \texttt{separation}, exact engine): (a) along the "
-        r"horizon $T$ at the largest $K$ and smallest $\varepsilon$, (b) along $K$, (c) along "
-        r"$1/\varepsilon$. Dotted: the shape of the algorithm's own prior bound (Hu et al.'s "
-        r"$\log K \log T/\varepsilon$ in (a), Wu \& Wang's $\log^2 K/\varepsilon$ in (b) and "
-        r"(c)) through one of the algorithm's points (in (a) the one nearest "
-        r"$T_{\max}^{3/4}$, past the rise; else the first); a curve along it would show the "
-        r"bound's extra factor.",
-    ),
-}
 
 TABLES: dict[str, TableSpec] = {
     "floor": TableSpec(

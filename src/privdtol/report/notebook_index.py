@@ -18,11 +18,10 @@ from pathlib import Path
 
 import jinja2
 
-from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, control_id
+from privdtol.analysis.registry import CLAIMS, CLAIMS_TEX, NOTEBOOKS, control_id
 from privdtol.errors import InputError
 from privdtol.report.figure_order import figure_anchor, figure_number, notebooks_in_order
 from privdtol.report.latex import write_text
-from privdtol.report.layout import SECTIONS
 from privdtol.report.mathml import text_to_html
 from privdtol.report.narrative import read_record
 
@@ -56,7 +55,7 @@ def index_context(results: Path) -> list[dict]:
                 "name": name,
                 "figure": figure_number(name),
                 "anchor": figure_anchor(name),
-                "title": SECTIONS[name].title if name in SECTIONS else name,
+                "title": NOTEBOOKS[name].title,
                 "html": f"{name}.html" if html.exists() else None,
                 "claims": claims,
             }

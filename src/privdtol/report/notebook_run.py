@@ -6,10 +6,11 @@ papermill input/output paths, which point to build locations, and replaces the r
 that jupytext and papermill draw by ``cell-<index>``), so a rerun diffs clean.
 
 :func:`execute_notebook` is a notebook rule's whole job in one process (``privdtol notebook``,
-``workflow/rules/notebooks.smk``): the jupytext source converted, executed by papermill with the
-rule's parameters, stripped, copied to the results and exported to its offline HTML page.  One
-process instead of four (jupytext, papermill, this module, the HTML export) saves their start-up
-(about 3 s a notebook, ``docs/performance.md``).
+``workflow/rules/notebooks.smk``): the jupytext source converted (its title numbered,
+:func:`number_title`), executed by papermill with the rule's parameters, stripped, copied to
+the results and exported to its offline HTML page.  One process instead of four (jupytext,
+papermill, this module, the HTML export) saves their start-up (about 3 s a notebook,
+``docs/performance.md``).
 
 Command line::
 
@@ -94,14 +95,13 @@ def execute_notebook(
     its end is stripped (:func:`strip_metadata`) and written to ``ipynb`` and its offline page
     to ``html`` (:func:`privdtol.report.notebook_html.notebook_html`), each atomically, so a
     notebook that raises leaves no result behind.  papermill's error propagates."""
-    import jupytext
     import nbformat
     import papermill
 
     from privdtol.report.latex import write_text
     from privdtol.report.notebook_html import notebook_html
 
-    nb = jupytext.read(str(source))
+    nb = read_source(source)
     Path(converted).parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, str(converted))
     check_parameters(source, parameters, declared_parameters(nb))
@@ -118,6 +118,35 @@ def execute_notebook(
     with atomic_path(ipynb) as tmp:
         tmp.write_text(text, encoding="utf-8")
     write_text(html, notebook_html(Path(ipynb)))
+
+
+#: the title of a figure's notebook in its source: its number is its place in the report,
+#: filled when the notebook is run (:func:`number_title`), never written by hand
+TITLE_PREFIX = "# Figure — "
+
+
+def number_title(nb, name: str):
+    """Number the title of notebook ``name`` (in place; returned): a first Markdown cell that
+    starts with :data:`TITLE_PREFIX` gets the figure's number
+    (:func:`privdtol.report.figure_order.figure_number`) after "Figure"; a notebook
+    without that title is left as it is."""
+    cells = nb.get("cells", [])
+    if cells and cells[0].get("cell_type") == "markdown":
+        source = cells[0]["source"]
+        if source.startswith(TITLE_PREFIX):
+            from privdtol.report.figure_order import figure_number
+
+            number = f"# Figure {figure_number(name)} — "
+            cells[0]["source"] = number + source[len(TITLE_PREFIX) :]
+    return nb
+
+
+def read_source(source: str | Path):
+    """The jupytext notebook ``source`` (``notebooks/<name>.py``) as a notebook, its title
+    numbered (:func:`number_title`): what papermill runs."""
+    import jupytext
+
+    return number_title(jupytext.read(str(source)), Path(source).stem)
 
 
 #: the parameters every notebook rule passes (notebooks.smk, :func:`notebook_parameters`)
