@@ -47,8 +47,8 @@ from privdtol.analysis.records import read_check
 from privdtol.analysis.registry import notebook_claims
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
-from privdtol.report.layout import REGIME_TEX
-from privdtol.report.narrative import checks_note
+from privdtol.report.latex.layout import REGIME_TEX
+from privdtol.report.notebook.narrative import checks_note
 
 NAME = "lower"
 style.setup()
@@ -108,7 +108,7 @@ style.show(fig, out_dir, NAME)
 # ### What the figure shows (generated from the check records and the findings)
 
 # %%
-from privdtol.report.narrative import display_table, figure_note, table_note
+from privdtol.report.notebook.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 

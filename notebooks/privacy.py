@@ -46,7 +46,7 @@ from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.pipeline.io import write_table
 from privdtol.plotting import style
 from privdtol.privacy.audit_grid import DISPLAY_ORDER
-from privdtol.report.narrative import checks_note
+from privdtol.report.notebook.narrative import checks_note
 
 NAME = "privacy"
 style.setup()
@@ -153,7 +153,7 @@ style.show(fig, out_dir, NAME)
 # ### What the figure shows (generated from the check records and the findings)
 
 # %%
-from privdtol.report.narrative import display_table, figure_note, table_note
+from privdtol.report.notebook.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 

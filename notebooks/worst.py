@@ -173,7 +173,7 @@ style.show(fig, out_dir, NAME)
 # %%
 from IPython.display import Markdown
 
-from privdtol.report.narrative import display_table, figure_note, table_note
+from privdtol.report.notebook.narrative import display_table, figure_note, table_note
 
 Markdown(figure_note(NAME, checks_dir, Path(checks_dir).parent / "findings.json"))
 

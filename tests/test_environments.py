@@ -98,8 +98,8 @@ SHOW = """
 from privdtol.environments import MODELS
 from privdtol.plotting.colours import model_palette
 from privdtol.plotting.style import ENV_NAMES
-from privdtol.report.layout import VALUES
-from privdtol.report.tables import ENV_LABELS
+from privdtol.report.latex.layout import VALUES
+from privdtol.report.latex.tables import ENV_LABELS
 print(list(MODELS)[-1], ENV_NAMES["flip_losses"], ENV_LABELS["flip_losses"], sep="|")
 print(VALUES["env"]["flip_losses"], model_palette()["flip_losses"], sep="|")
 """

@@ -15,10 +15,10 @@ import pytest
 from support.paths import ROOT
 
 from privdtol.analysis import registry
-from privdtol.report.assets import sections_context
+from privdtol.report.build.notebook_run import number_title
 from privdtol.report.figure_order import figure_number, notebooks_in_order, snakemake_caption
-from privdtol.report.notebook_run import number_title
-from privdtol.report.templating import fill_template
+from privdtol.report.latex.assets import sections_context
+from privdtol.report.latex.templating import fill_template
 
 PAGE = ROOT / "docs" / "extending.md"
 NAME = "final"

@@ -9,7 +9,7 @@ from support.explorer_tables import privacy_table
 from support.tables import agg_table
 
 from privdtol.cli import main
-from privdtol.report.explorer import REQUIRED
+from privdtol.report.html.explorer import REQUIRED
 
 
 @pytest.mark.parametrize(

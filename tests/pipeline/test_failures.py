@@ -67,7 +67,7 @@ def test_a_built_in_algorithm_s_failure_stops_the_job(monkeypatch):
 def test_the_report_names_the_cells_left_out_and_why(plugin, tmp_path):
     """The aggregated table's metadata carries the failures to the report's provenance rows
     (escaped: a plugin's message is untrusted text)."""
-    from privdtol.report.provenance import failed_rows
+    from privdtol.report.latex.provenance import failed_rows
 
     bad = cell("failing")
     write_table(_cell_or_failure(bad, None), tmp_path / f"{bad.cell_id}.parquet")
@@ -102,8 +102,8 @@ def _agg_of_failed_cells(tmp_path, experiments: dict[str, list]):
 def test_the_report_body_says_which_plugin_failed_and_why_in_one_sentence(plugin, tmp_path):
     """Only the appendix named a failing plugin: the body's "What did not replicate" now has
     one sentence per plugin (its name, its cells missing, where, and why), escaped."""
-    from privdtol.report.claims import plugin_failure_items
-    from privdtol.report.templating import fill_template
+    from privdtol.report.latex.claims import plugin_failure_items
+    from privdtol.report.latex.templating import fill_template
 
     two = Cell("failing", "bernoulli", "standard", 4, 0.25, None, 1.0, 255, 8, None, None, 0)
     agg = _agg_of_failed_cells(tmp_path, {"horizon": [cell("failing")], "gap": [two]})
@@ -131,7 +131,7 @@ def test_the_report_body_says_which_plugin_failed_and_why_in_one_sentence(plugin
 def test_a_long_hostile_plugin_reason_is_shortened_and_escaped(monkeypatch, tmp_path):
     """A plugin's message is untrusted text of any length: the body quotes at most
     MAX_REASON characters of it, escaped (the appendix keeps it whole)."""
-    from privdtol.report import claims
+    from privdtol.report.latex import claims
 
     reason = "plugin 'evil': " + r"\input{/etc/hostname} " * 40
     monkeypatch.setattr(
@@ -144,7 +144,7 @@ def test_a_long_hostile_plugin_reason_is_shortened_and_escaped(monkeypatch, tmp_
          r"\allowbreak{}n}", 1),
     ]  # fmt: skip
     assert len(items[0]["reason"]) <= claims.MAX_REASON and items[0]["reason"].endswith(" ...")
-    from privdtol.report.templating import fill_template
+    from privdtol.report.latex.templating import fill_template
 
     text = fill_template("failures.tex.j2", items=[], plugins=items, mode="main")
     assert r"\input" not in text and r"\textbackslash{}input\{/etc/hostname\}" in text

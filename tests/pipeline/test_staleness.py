@@ -39,11 +39,11 @@ def test_the_digest_follows_the_content_not_the_location_or_the_time(copy):
 
 def test_the_report_stamp_covers_its_templates_and_no_cache(copy):
     files = [p.relative_to(copy).as_posix() for p in staleness.layer_files(["report"], copy)]
-    assert "report/templates/claims.tex.j2" in files and "report/latex.py" in files
+    assert "report/latex/templates/claims.tex.j2" in files and "report/latex/text.py" in files
     (copy / "report" / "__pycache__").mkdir(exist_ok=True)
     (copy / "report" / "__pycache__" / "latex.cpython-311.py").write_text("cache")
     before = staleness.layer_digest(["report"], copy)
-    (copy / "report" / "templates" / "claims.tex.j2").write_text("edited")
+    (copy / "report" / "latex" / "templates" / "claims.tex.j2").write_text("edited")
     assert staleness.layer_digest(["report"], copy) != before
     assert staleness.layer_digest(["report"]) == staleness.layer_digest(["report"], PACKAGE)
 

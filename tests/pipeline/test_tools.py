@@ -35,7 +35,7 @@ COMPILE = (
 NOTEBOOK = (
     "jupytext --to ipynb --output {log.source:q} {input.notebook:q} > {log.txt:q} 2>&1"
     " && papermill {log.source:q} {log.executed:q} --kernel python3 -y {params.parameters:q}"
-    " && python -m privdtol.report.notebook_run strip {log.executed:q} >> {log.txt:q} 2>&1"
+    " && python -m privdtol.report.build.notebook_run strip {log.executed:q} >> {log.txt:q} 2>&1"
     " && cp {log.executed:q} {output.ipynb:q}"
     " && jupyter nbconvert --to html --output {params.name:q} {output.ipynb:q}"
 )

@@ -15,9 +15,9 @@ from support.sources import PROSE_DIRS, figure_numbers, text_files
 from privdtol.analysis.claim_types import Figure
 from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.report import figure_order
+from privdtol.report.build.notebook_run import TITLE_PREFIX, read_source
 from privdtol.report.figure_order import figure_anchor, figure_number, notebooks_in_order
-from privdtol.report.notebook_run import TITLE_PREFIX, read_source
-from privdtol.report.templating import fill_template
+from privdtol.report.latex.templating import fill_template
 
 
 def _figure(name, order, appendix=False):

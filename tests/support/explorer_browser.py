@@ -105,7 +105,7 @@ def plot_data(driver, div: str) -> list[dict]:
 
 
 def read_agg(results: Path) -> pd.DataFrame:
-    from privdtol.report.explorer import REQUIRED
+    from privdtol.report.html.explorer import REQUIRED
 
     tables = [pd.read_parquet(p) for p in sorted((results / "agg").glob("*.parquet"))]
     return pd.concat([t for t in tables if set(REQUIRED) <= set(t.columns)], ignore_index=True)

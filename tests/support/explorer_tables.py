@@ -1,4 +1,4 @@
-"""Small synthetic tables of the explorer's views (:mod:`privdtol.report.explorer_views`):
+"""Small synthetic tables of the explorer's views (:mod:`privdtol.report.html.explorer_views`):
 the privacy audit's, the proof's and the worst-case searches' tables, a few rows each, with the
 columns the pipeline writes and the views read."""
 

@@ -1,4 +1,4 @@
-"""A fabricated results tree for the report's tests (tests/report/test_assets.py and
+"""A fabricated results tree for the report's tests (tests/report/latex/test_assets.py and
 tests/workflow/test_report_text.py): every kind of input ``privdtol report-assets`` reads
 (check records, figures, notebook tables, aggregated tables, benchmarks), the config it is run
 with, and the text of a compiled PDF."""
@@ -20,7 +20,7 @@ from privdtol.analysis.registry import NOTEBOOKS
 from privdtol.cli import main
 from privdtol.pipeline import aggregate
 from privdtol.pipeline.semantics import PIPELINE_TABLES
-from privdtol.report.numbers import regret_experiments
+from privdtol.report.latex.numbers import regret_experiments
 from support.paths import ROOT
 from support.records import check_json
 from support.tables import agg_table, table_frame

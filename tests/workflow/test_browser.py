@@ -282,7 +282,7 @@ def test_notebook_code_is_hidden_until_shown(browser, tmp_path):
     import nbformat
     from selenium.webdriver.common.by import By
 
-    from privdtol.report.notebook_html import notebook_html
+    from privdtol.report.html.notebook_html import notebook_html
 
     nb = nbformat.v4.new_notebook()
     long_cell = nbformat.v4.new_code_cell("\n".join(f"x{i} = {i}" for i in range(60)))
@@ -458,7 +458,7 @@ def test_hostile_strings_stay_text_in_the_explorer(browser, tmp_path, monkeypatc
     """A verdict ``<img src=x onerror=...>`` once ran in Chromium.  An explorer page whose
     records and tables hold markup (a claim's verdict and control, a cell id, an estimator, a
     search's description) shows it as text on every tab: no injected element in the DOM, no
-    script run.  (The reader refuses such a record, privdtol.report.explorer_views; the page is
+    script run.  (The reader refuses such a record, privdtol.report.html.explorer_views; the page is
     built here past it, to hold the scripts themselves to text nodes.)"""
     from support.hostile import (
         INJECTED_JS,
@@ -469,8 +469,8 @@ def test_hostile_strings_stay_text_in_the_explorer(browser, tmp_path, monkeypatc
         hostile_searches,
     )
 
-    from privdtol.report import explorer_views
-    from privdtol.report.explorer import render_explorer
+    from privdtol.report.html import explorer_views
+    from privdtol.report.html.explorer import render_explorer
 
     real = explorer_views.claims
     monkeypatch.setattr(explorer_views, "claims", lambda *a: hostile_claims(real(*a)))

@@ -115,7 +115,7 @@ def page_one_disagreements(results) -> list[str]:
     search's tolerance.  Returns what disagrees (nothing on a sound build)."""
     import pandas as pd
 
-    from privdtol.report.numbers import regret_experiments
+    from privdtol.report.latex.numbers import regret_experiments
 
     gen = results / "report" / "generated"
     numbers = (gen / "numbers.tex").read_text()

@@ -1,8 +1,10 @@
 """The package's import graph (read with :mod:`ast`, deferred and relative imports included):
 no module imports, directly or through others, one that imports it back, and no module imports
 a layer above its own (docs/architecture.md: core < algorithms, environments < engine <
-pipeline < analysis < privacy < plotting < report, archive < cli).  ``from privdtol.a import b``
-is an edge to the module ``privdtol.a.b`` when that is a module, else to ``privdtol.a``."""
+pipeline < analysis < privacy < plotting < report, archive < cli), nor, within the report, a
+product after its own (figure_order < latex < notebook < html < build).
+``from privdtol.a import b`` is an edge to the module ``privdtol.a.b`` when that is a module,
+else to ``privdtol.a``."""
 
 from __future__ import annotations
 
@@ -71,7 +73,7 @@ def test_the_engine_and_the_archive_import_in_one_direction():
     graph = import_graph(SRC)
     assert "privdtol.engine.explicit" in graph["privdtol.engine.fast"]
     assert "privdtol.engine.fast" not in graph["privdtol.engine.explicit"]
-    assert "privdtol.archive.layout" in graph["privdtol.report.provenance"]
+    assert "privdtol.archive.layout" in graph["privdtol.report.latex.provenance"]
     assert not any(m.startswith("privdtol.report") for m in graph["privdtol.archive.build"])
 
 
@@ -164,3 +166,65 @@ def test_an_upward_import_is_found(tmp_path, files):
     bad = upward_imports(import_graph(tmp_path))
     assert len(bad) == 1 and bad[0][1] == "privdtol.report.b", bad
     assert layer_of(bad[0][0]) < layer_of(bad[0][1])
+
+
+#: the report layer's products, in the order they may import each other (a product imports
+#: its own and those before it; :mod:`privdtol.report`): the figure numbers all four show, the
+#: LaTeX pieces, what the notebooks import, the HTML pages, the workflow's build jobs
+REPORT_PRODUCTS = {"figure_order": 0, "latex": 1, "notebook": 2, "html": 3, "build": 4}
+
+
+def report_product(module: str) -> int | None:
+    """The rank of ``privdtol.report.<product>...`` (None outside the report's products)."""
+    parts = module.split(".")
+    if parts[:2] != ["privdtol", "report"] or len(parts) < 3:
+        return None
+    return REPORT_PRODUCTS[parts[2]]
+
+
+def later_product_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Every (report module, imported report module) of a later product than its own."""
+    out = []
+    for module, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            low, high = report_product(module), report_product(target)
+            if low is not None and high is not None and high > low:
+                out.append((module, target))
+    return out
+
+
+def test_every_report_module_belongs_to_a_product():
+    names = {m.split(".")[2] for m in import_graph(SRC) if m.startswith("privdtol.report.")}
+    assert names == set(REPORT_PRODUCTS), sorted(names ^ set(REPORT_PRODUCTS))
+
+
+def test_no_report_product_imports_a_later_one():
+    """The LaTeX pieces know nothing of the notebooks, the notebooks nothing of the HTML
+    pages, the pages nothing of the build jobs."""
+    graph = import_graph(SRC)
+    bad = later_product_imports(graph)
+    assert bad == [], "imports of a later product: " + ", ".join(f"{a} -> {b}" for a, b in bad)
+    # the order is used, not vacuous: each product imports the one before it
+    assert "privdtol.report.latex.text" in graph["privdtol.report.notebook.narrative"]
+    assert "privdtol.report.notebook.narrative" in graph["privdtol.report.html.notebook_index"]
+    assert "privdtol.report.html.notebook_html" in graph["privdtol.report.build.notebook_run"]
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"report/latex/a.py": "from privdtol.report.html import b\n"},
+        {"report/notebook/a.py": "def f():\n    from ..html.b import g\n"},
+    ],
+    ids=["from-import", "deferred-relative-import"],
+)
+def test_an_import_of_a_later_product_is_found(tmp_path, files):
+    package = tmp_path / "privdtol"
+    for folder in ("", "report", "report/latex", "report/notebook", "report/html"):
+        (package / folder).mkdir(parents=True, exist_ok=True)
+        (package / folder / "__init__.py").write_text("")
+    (package / "report" / "html" / "b.py").write_text("def g():\n    pass\n")
+    for name, text in files.items():
+        (package / name).write_text(text)
+    importer = "privdtol." + next(iter(files)).removesuffix(".py").replace("/", ".")
+    assert later_product_imports(import_graph(tmp_path)) == [(importer, "privdtol.report.html.b")]

@@ -24,9 +24,9 @@ from privdtol.analysis.claims.c4_rate import rate_ratio_table
 from privdtol.analysis.records import read_check, write_check
 from privdtol.analysis.registry import CLAIMS, NOTEBOOKS, notebook_claims
 from privdtol.cli import main
+from privdtol.report.build.notebook_run import read_source, strip_notebook_metadata
 from privdtol.report.figure_order import figure_number
-from privdtol.report.narrative import check_markdown
-from privdtol.report.notebook_run import read_source, strip_notebook_metadata
+from privdtol.report.notebook.narrative import check_markdown
 
 pytest.importorskip("papermill")
 
@@ -135,7 +135,7 @@ def test_heatmap_page_for_a_reviewer(heatmap_run):
     code cell folded, the check record rendered (bold verdict, MathML, no Markdown asterisks)."""
     from bs4 import BeautifulSoup
 
-    from privdtol.report.notebook_html import notebook_html
+    from privdtol.report.html.notebook_html import notebook_html
 
     _, (_, nb), checks_dir = heatmap_run
     soup = BeautifulSoup(notebook_html(nb), "html.parser")

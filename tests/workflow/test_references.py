@@ -9,8 +9,8 @@ import re
 
 from support.paths import ROOT
 
-from privdtol.report.provenance import PACKAGE_REFERENCES
-from privdtol.report.tables import ALGORITHM_REFERENCES
+from privdtol.report.latex.provenance import PACKAGE_REFERENCES
+from privdtol.report.latex.tables import ALGORITHM_REFERENCES
 
 BIB = ROOT / "paper" / "references.bib"
 

@@ -25,8 +25,8 @@ import yaml
 from support.paths import ROOT
 from support.workflow import copy_build, run_snakemake
 
-from privdtol.report.compile import log_problems
-from privdtol.report.latex import _MATH, _UTF8_TEXT, tex_escape
+from privdtol.report.build.compile import log_problems
+from privdtol.report.latex.text import _MATH, _UTF8_TEXT, tex_escape
 
 #: the Citation File Format's own schema (version 1.2.0, CC-BY-4.0, as shipped in the
 #: cffconvert 2.0.0 wheel on PyPI; cffconvert itself pins jsonschema < 4, which the pipeline's
@@ -105,12 +105,12 @@ def test_one_version_number_everywhere():
 
 def test_provenance_shows_the_version(tmp_path):
     from privdtol.pipeline.config import load_config_files
-    from privdtol.report.provenance import provenance
+    from privdtol.report.latex.provenance import provenance
 
     smoke = ROOT / "config" / "smoke.yaml"
     ctx = provenance(load_config_files([str(smoke)]), tmp_path, [str(smoke)], 0, 0, repo=ROOT)
     assert ctx["version"] == pyproject_version()
-    assert (ROOT / "src/privdtol/report/templates/provenance.tex.j2").read_text().count(
+    assert (ROOT / "src/privdtol/report/latex/templates/provenance.tex.j2").read_text().count(
         r"\newcommand{\PrivdtolVersion}{\VAR{version}}"
     ) == 1
     assert r"\PrivdtolVersion" in (ROOT / "paper" / "replication_report.tex").read_text()

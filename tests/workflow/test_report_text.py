@@ -1,11 +1,11 @@
 """Hostile text in the report: every string of a check record, a notebook table and the
 findings that reaches the report is escaped, so a record holding ``\\input{/etc/passwd}``,
 ``}``, ``%``, ``&``, ``_`` or ``#`` neither reads a file, breaks the build nor changes the
-document: the PDF shows the text itself (:mod:`privdtol.report.assets`; beside
-tests/report/test_assets.py; the fabricated results tree: support/report_results.py).  And any
-text a tampered record may hold (its verdict, title, rule or summary) reaches the notebook
-pages as Markdown that renders as that very text, never as markup, and the report's LaTeX
-escaped (no command, group, comment or math mode of its own); rendered with mistune, the
+document: the PDF shows the text itself (:mod:`privdtol.report.latex.assets`; beside
+tests/report/latex/test_assets.py; the fabricated results tree: support/report_results.py).
+And any text a tampered record may hold (its verdict, title, rule or summary) reaches the
+notebook pages as Markdown that renders as that very text, never as markup, and the report's
+LaTeX escaped (no command, group, comment or math mode of its own); rendered with mistune, the
 Markdown renderer of nbconvert (which writes the notebook pages)."""
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from support.paths import ROOT
 from support.report_results import CONFIG, TEX, fabricate, needs_latex, pdf_text, run_assets
 
 from privdtol.cli import main
-from privdtol.report import latex
-from privdtol.report.latex import tex_escape
-from privdtol.report.narrative import markdown_escape
+from privdtol.report.latex import text as latex_text
+from privdtol.report.latex.text import tex_escape
+from privdtol.report.notebook.narrative import markdown_escape
 
 #: the record fields that are free text (the verdict is refused unless PASS/FAIL/INCONCLUSIVE)
 TEXT_FIELDS = ("title", "summary", "threshold", "statistic_label")
@@ -131,7 +131,7 @@ def test_latex_of_any_text_has_no_command_of_its_own(text):
     it is taken out like the escapes."""
     escaped = tex_escape(text)
     rest = _SAFE_COMMANDS.sub("", escaped)
-    for symbol in sorted(set(latex._MATH.values()), key=len, reverse=True):
+    for symbol in sorted(set(latex_text._MATH.values()), key=len, reverse=True):
         rest = rest.replace(symbol, "")
     assert "\\" not in rest, (text, escaped)
     for ch in "{}%$#&_^~":  # only inside the escapes above

@@ -135,7 +135,7 @@ onstart:
 # ----------------------------------------------------------------------------- report helpers
 
 from privdtol.analysis.registry import NOTEBOOKS as REPORT_NOTEBOOKS
-from privdtol.report import assets as REPORT
+from privdtol.report.latex import assets as REPORT
 
 
 def report_configfiles():

@@ -1,4 +1,4 @@
-# The explorer (privdtol explorer, privdtol.report.explorer): results/explorer/index.html, one
+# The explorer (privdtol explorer, privdtol.report.html.explorer): results/explorer/index.html, one
 # self-contained page (data and Plotly inline, no network) plotting regret against the horizon
 # for every cell of the aggregated regret tables of this config, with Theorem 1's bound for RPS;
 # the privacy audit, the proof's slack and the worst-case searches where this config produces

@@ -2,12 +2,12 @@
 # privdtol.analysis.registry.NOTEBOOKS) whose experiments this config produces.  Each
 # notebooks/<name>.py (jupytext percent format; its title numbered) is converted to .ipynb, executed
 # with papermill (parameters agg_dir, checks_dir, out_dir, and thresholds: the config's values of
-# the checks: keys its claims use; privdtol.report.notebook_run.notebook_parameters; a parameter
-# its parameters cell does not declare is an error, not papermill's warning), stripped of timing
-# metadata so reruns diff clean, and exported to an offline HTML page
-# (privdtol.report.notebook_html: no CDN script, the mathematics as MathML), all in one process
-# (`privdtol notebook`).  A notebook only plots and tabulates: it reads the aggregated tables and
-# the check records of its claims (checks.smk) and writes its figure
+# the checks: keys its claims use; privdtol.report.build.notebook_run.notebook_parameters; a
+# parameter its parameters cell does not declare is an error, not papermill's warning), stripped
+# of timing metadata so reruns diff clean, and exported to an offline HTML page
+# (privdtol.report.html.notebook_html: no CDN script, the mathematics as MathML), all in one
+# process (`privdtol notebook`).  A notebook only plots and tabulates: it reads the aggregated
+# tables and the check records of its claims (checks.smk) and writes its figure
 # (results/figures/<name>.pdf|png) and its tables as data (results/tables/<table>.csv).  The
 # executed notebook is written under logs/notebooks/ first and copied to results/notebooks/ only on
 # success: a notebook that raises fails its rule and leaves the partially executed copy in
@@ -23,7 +23,7 @@ import os
 
 from privdtol.analysis.registry import NOTEBOOKS, control_id, notebook_claims, notebooks_for
 from privdtol.report.figure_order import snakemake_caption
-from privdtol.report.notebook_run import notebook_parameters, papermill_parameters
+from privdtol.report.build.notebook_run import notebook_parameters, papermill_parameters
 
 NB_OUT = "results"
 #: the notebooks of this config: those reading an experiment it produces (so the privacy
@@ -55,7 +55,7 @@ for _nb in NB_NAMES:
                 if c in notebook_claims(_nb)
             ],
             # a notebook that shows no claim says what its figure shows from the findings
-            # (privdtol.report.narrative.figure_note reads results/findings.json)
+            # (privdtol.report.notebook.narrative.figure_note reads results/findings.json)
             findings=[] if notebook_claims(_nb) else [FINDINGS_JSON],
             # the figure style, the analysis helpers a notebook displays with and the report's
             # table shapes and number style (a notebook without a check, e.g. ablations, must
@@ -122,8 +122,8 @@ rule index_notebooks:
     params:
         results=lambda wc, output: os.path.dirname(os.path.dirname(output[0])),
     shell:
-        "python -m privdtol.report.notebook_index --results {params.results:q} --out {output:q}"
-        " > {log:q} 2>&1"
+        "python -m privdtol.report.html.notebook_index --results {params.results:q}"
+        " --out {output:q} > {log:q} 2>&1"
 
 
 # Every output of every notebook rule, not only what the index reads: Snakemake does not

@@ -48,7 +48,7 @@ rule build_report_assets:
     params:
         configs=lambda wc, input: " ".join(f"--config {shlex.quote(f)}" for f in input.configs),
         out=lambda wc, output: os.path.dirname(output[0]),
-        # the sections' prose present, found by the figures' names (privdtol.report.assets.
+        # the sections' prose present, found by the figures' names (privdtol.report.latex.assets.
         # sections_context): adding or removing a file reruns the assets (its \input comes or
         # goes); editing one reruns only the PDF
         prose=sorted(
@@ -75,10 +75,11 @@ rule draw_rulegraph:
         snakefile=workflow.main_snakefile,
         config=MERGED_PIECE,
     shell:
-        # one node per family of generated rules (privdtol.report.rulegraph): legible on a page
+        # one node per family of generated rules (privdtol.report.build.rulegraph): legible on
+        # a page
         "snakemake --snakefile {params.snakefile:q} --nolock --rulegraph"
         " --configfile {params.config:q}"
-        " 2> {log:q} | python -m privdtol.report.rulegraph"
+        " 2> {log:q} | python -m privdtol.report.build.rulegraph"
         " | dot -Grankdir=TB -Nfontsize=20 -Tpdf -o {output:q} 2>> {log:q}"
 
 

@@ -1,7 +1,7 @@
 """A plugin's declared BibTeX entry (``Algorithm.bibtex``), parsed by a BibTeX library
 (bibtexparser), never by regular expressions: untrusted text, refused at load time in one
 line when it is not one plain entry, and written into the report's ``plugins.bib`` only as
-escaped text (:func:`privdtol.report.config_tables.algorithms_bib`).
+escaped text (:func:`privdtol.report.latex.config_tables.algorithms_bib`).
 
 What is accepted: exactly one entry (no ``@string``, ``@preamble`` or comment beside it, no
 duplicate field), of a standard type, with standard fields; the fields that BibTeX styles

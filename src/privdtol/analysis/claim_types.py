@@ -120,7 +120,7 @@ class Finding:
     #: ``module:function`` of the findings section's sentence from the finding's numbers,
     #: ``sentence(item, tex) -> str | None`` (``item``: the finding's entry of
     #: ``results/findings.json``; ``tex``: the report's typesetting kit,
-    #: :data:`privdtol.report.findings_prose.TYPESET`); empty, or a sentence of None: the
+    #: :data:`privdtol.report.latex.findings_prose.TYPESET`); empty, or a sentence of None: the
     #: finding's own text, typeset
     sentence: str = field(default="", kw_only=True)
     #: ``module:function`` of a table shown after the findings section's list,
@@ -175,7 +175,7 @@ class Figure:
     #: aggregated experiments read (``results/agg/<experiment>.parquet``)
     experiments: tuple[str, ...]
     #: tables written as data (``results/tables/<table>.csv``; their layout:
-    #: :data:`privdtol.report.layout.TABLES`)
+    #: :data:`privdtol.report.latex.layout.TABLES`)
     tables: tuple[str, ...]
     #: the report's subsection title (LaTeX)
     title: str

@@ -26,7 +26,7 @@ from privdtol.analysis.verdict import FAIL, INCONCLUSIVE, PASS
 #: prints them (mathify: ASCII mathematics typeset), so they cite no issue tracker.
 #: ``tuned_on``: the configs (file stems under config/) whose results the change was made on;
 #: a run of any other config confirms it out of sample
-#: (:func:`privdtol.report.verdict_flags.out_of_sample`)
+#: (:func:`privdtol.report.latex.verdict_flags.out_of_sample`)
 DEVIATIONS: tuple[dict, ...] = (
     {
         "claim": "C7",

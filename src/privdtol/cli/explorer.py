@@ -1,5 +1,5 @@
 """``privdtol explorer``: the interactive, self-contained explorer page of the run's cells
-(:mod:`privdtol.report.explorer`), ``results/explorer/index.html``."""
+(:mod:`privdtol.report.html.explorer`), ``results/explorer/index.html``."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def add_parser(sub):
 
 def _check_agg(paths) -> None:
     """Every --agg a Parquet table (a CSV was a pyarrow traceback); its columns are checked by
-    the explorer's reader (:data:`privdtol.report.explorer.REQUIRED`)."""
+    the explorer's reader (:data:`privdtol.report.html.explorer.REQUIRED`)."""
     from privdtol.errors import InputError
 
     for path in paths:
@@ -65,7 +65,7 @@ def _check_agg(paths) -> None:
 
 
 def run_explorer(args) -> int:
-    from privdtol.report.explorer import build_explorer
+    from privdtol.report.html.explorer import build_explorer
 
     _check_agg(args.agg)
     views = {"privacy": args.privacy, "proof": args.proof, "searches": args.searches}

@@ -1,7 +1,7 @@
 """``privdtol notebook``: a notebook rule's job (``workflow/rules/notebooks.smk``) in one process:
 convert the jupytext source, execute it with papermill, strip its timing metadata, write the
 executed notebook and its offline HTML page
-(:func:`privdtol.report.notebook_run.execute_notebook`)."""
+(:func:`privdtol.report.build.notebook_run.execute_notebook`)."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def run_notebook(args) -> int:
         raise InputError("source", f"{args.source} is not a file", "a jupytext notebook (.py)")
     parameters = _parameters(args.parameters)
     _check_inputs(parameters, args.source.stem)
-    from privdtol.report.notebook_run import execute_notebook
+    from privdtol.report.build.notebook_run import execute_notebook
 
     execute_notebook(
         args.source,

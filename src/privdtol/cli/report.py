@@ -1,5 +1,5 @@
 """``privdtol report-assets``, ``report-compile`` and ``report-arxiv``: the LaTeX replication
-report and its submission export (:mod:`privdtol.report.arxiv`).
+report and its submission export (:mod:`privdtol.report.build.arxiv`).
 
 ``report-assets`` writes the generated pieces (numbers, verdict table, sections, tables, grid,
 provenance, ...) that ``paper/replication_report.tex`` inputs; ``report-compile`` runs latexmk
@@ -86,7 +86,7 @@ def add_parser(sub):
 def run_assets(args) -> int:
     from privdtol.pipeline.config import load_config_files
     from privdtol.pipeline.run_config import read_sources
-    from privdtol.report.assets import build_assets
+    from privdtol.report.latex.assets import build_assets
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -107,7 +107,7 @@ def run_assets(args) -> int:
 
 def run_compile(args) -> int:
     from privdtol.archive.layout import source_date_epoch
-    from privdtol.report.compile import ReportBuildError, compile_pdf
+    from privdtol.report.build.compile import ReportBuildError, compile_pdf
 
     tex = Path(args.tex)
     if not tex.exists():
@@ -137,8 +137,8 @@ def run_compile(args) -> int:
 
 
 def run_arxiv(args) -> int:
-    from privdtol.report.arxiv import submission_members, write_submission
-    from privdtol.report.provenance import source_date_epoch
+    from privdtol.report.build.arxiv import submission_members, write_submission
+    from privdtol.report.latex.provenance import source_date_epoch
 
     fls = Path(args.pdf).with_suffix(".fls")
     if not fls.exists():

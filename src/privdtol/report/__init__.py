@@ -1,28 +1,19 @@
-"""Report: the LaTeX replication report.  It renders what the earlier layers computed and
+"""Report: what the run shows, by product.  It renders what the earlier layers computed and
 computes nothing itself.
 
-- :mod:`~privdtol.report.assets` writes the generated pieces from the claims registry, the check
-  records, the notebooks' table CSVs, the figures and the aggregated tables;
-- :mod:`~privdtol.report.templating` the jinja2 environment of ``templates/*.tex.j2``;
-- :mod:`~privdtol.report.claims` each claim's macros and statement, the size/power table, the
-  failures, the cell counts;
-- :mod:`~privdtol.report.findings_prose` the findings' and figures' prose (takeaways), written
-  from the numbers;
-- :mod:`~privdtol.report.narrative` what a notebook says after its outputs (claims' verdicts,
-  findings) and its tables in the report's number style;
-- :mod:`~privdtol.report.notebook_run` a notebook rule's job (execute, strip the timestamps,
-  export the HTML page);
-- :mod:`~privdtol.report.tables` the results and verdict tables, through pandas
-  ``Styler.to_latex`` (siunitx; sorted, pivoted, constant columns to the caption);
-- :mod:`~privdtol.report.config_tables` the grid, check settings, algorithms and loss models;
-- :mod:`~privdtol.report.notebook_index` ``results/notebooks/index.html``;
-- :mod:`~privdtol.report.layout` section titles, captions and column headers, defined once;
-- :mod:`~privdtol.report.latex` escaping, the number style and the typesetting of the analysis
-  layer's plain-text mathematics (:func:`~privdtol.report.latex.mathify`);
-- :mod:`~privdtol.report.provenance` the appendix (the run's commit, date and archive name come
-  from :mod:`privdtol.archive.layout`);
-- :mod:`~privdtol.report.compile` latexmk and the check of its log.
+- :mod:`privdtol.report.latex` the pieces of the LaTeX replication report (numbers, claims,
+  tables, findings, provenance), through jinja2 templates and pandas ``Styler.to_latex``;
+- :mod:`privdtol.report.notebook` what the notebooks (``notebooks/*.py``) import: their
+  notes on the checks and findings, and their tables in the report's number style;
+- :mod:`privdtol.report.html` the run's self-contained HTML pages: the executed notebooks'
+  pages, their index, the explorer, and the TeX-to-MathML conversion they share;
+- :mod:`privdtol.report.build` the workflow's jobs that turn the pieces into deliverables:
+  the PDF (latexmk), its submission export, the rule graph, the executed notebooks;
+- :mod:`privdtol.report.figure_order` the one definition of a figure's number, which all four
+  show.
 
-The report sits above the plotting layer: it may use :mod:`privdtol.plotting.style`'s public
-names (display names, palette); plotting imports nothing of the report.
+Within the layer, each product imports only those before it in this order: ``figure_order``,
+``latex``, ``notebook``, ``html``, ``build`` (``tests/workflow/test_layers.py``).  The report
+sits above the plotting layer: it may use :mod:`privdtol.plotting.style`'s public names
+(display names, palette); plotting imports nothing of the report.
 """

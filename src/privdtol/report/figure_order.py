@@ -7,8 +7,8 @@ The report shows one figure per figure declaration (:mod:`privdtol.analysis.figu
 (``paper/sections/provenance.tex``).  LaTeX's own figure counter numbers them in that order;
 :func:`figure_number` is the same count, for everything that cites a figure outside LaTeX: the
 notebooks' titles (``# Figure — ...`` in the source, numbered when the notebook is run,
-:func:`privdtol.report.notebook_run.number_title`), the notes and links the notebooks print
-(:mod:`privdtol.report.narrative`), the notebook index, the docs' notebook table and the
+:func:`privdtol.report.build.notebook_run.number_title`), the notes and links the notebooks print
+(:mod:`privdtol.report.notebook.narrative`), the notebook index, the docs' notebook table and the
 Snakemake report's captions (:func:`snakemake_caption`, ``workflow/report/figure.rst``).  No
 figure number is written by hand.
 """
