@@ -1,11 +1,11 @@
-"""The order ``make test`` hands tests to its workers (tests/conftest.py, schedule_rank): the
+"""The order ``make test`` hands tests to its workers (support.scheduling.schedule_rank): the
 slow tests that share a module's build first, then the other slow ones, the unit tier last."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from conftest import schedule_rank
+from support.scheduling import schedule_rank
 
 
 def test_the_session_runs_long_tests_first(request):

@@ -33,7 +33,9 @@ def family(rule: str) -> str | None:
 def collapse(dot: str) -> str:
     """The Graphviz source ``dot`` of ``snakemake --rulegraph`` with each family of
     :data:`FAMILIES` drawn as one node ("simulate (11 rules)"; a family of one rule keeps the
-    rule's name) and its edges merged; other lines unchanged."""
+    rule's name) and its edges merged, in sorted order before the graph's closing brace
+    (Snakemake lists the same edges in a different order from run to run, and Graphviz lays
+    out a graph by the order of its edges); other lines unchanged."""
     lines = dot.splitlines()
     nodes = {m.group(1): m for ln in lines if (m := _NODE.match(ln))}
     members: dict[str, list[str]] = {}
@@ -55,9 +57,11 @@ def collapse(dot: str) -> str:
             edge = (head.get(m.group(1), m.group(1)), head.get(m.group(2), m.group(2)))
             if edge[0] != edge[1] and edge not in edges:
                 edges.append(edge)
-                out.append(f"\t{edge[0]} -> {edge[1]}")
         else:
             out.append(ln)
+    close = max((i for i, ln in enumerate(out) if ln.strip() == "}"), default=len(out))
+    ordered = sorted(edges, key=lambda e: tuple(int(x) if x.isdigit() else x for x in e))
+    out[close:close] = [f"\t{a} -> {b}" for a, b in ordered]
     return "\n".join(out) + "\n"
 
 
