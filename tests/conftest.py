@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from support.paths import BIN, ROOT, SMOKE
-from support.scheduling import schedule_rank, shared_fixture_group
+from support.scheduling import shared_fixture_group
 from support.synthetic_regret import CONTROLS, rate_tables
 from support.tiny_agg import build_tiny_agg
 from support.workflow import copy_workflow, run_snakemake
@@ -33,7 +33,6 @@ def pytest_collection_modifyitems(config, items):
         group = shared_fixture_group(item)
         if group and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
-    items[:] = sorted(items, key=schedule_rank)
 
 
 @pytest.fixture(autouse=True)
